@@ -1,0 +1,9 @@
+// Backend category header for the OpenMP unit tests (see unit_tests/CMakeLists.txt).
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#define TEST_CATEGORY openmp
+#define TEST_EXECSPACE Kokkos::OpenMP
+#define TEST_MEMSPACE Kokkos::HostSpace
+#define TEST_DEVICE Kokkos::Device<TEST_EXECSPACE, TEST_MEMSPACE>

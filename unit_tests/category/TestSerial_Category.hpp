@@ -1,0 +1,9 @@
+// Backend category header for the Serial unit tests (see unit_tests/CMakeLists.txt).
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#define TEST_CATEGORY serial
+#define TEST_EXECSPACE Kokkos::Serial
+#define TEST_MEMSPACE Kokkos::HostSpace
+#define TEST_DEVICE Kokkos::Device<TEST_EXECSPACE, TEST_MEMSPACE>
