@@ -1,0 +1,71 @@
+// Shared pieces of the perf tests: problem sizes, matrix loading, timing with fences, counters.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <core/AsyncSparse_crs.hpp>
+#include <core/AsyncSparse_load.hpp>
+
+namespace AsyncSparse {
+namespace Perf {
+
+using ExecSpace = Kokkos::DefaultExecutionSpace;
+using Device = ExecSpace::device_type;
+
+/// "paper" sizes (L2D 1024², L3D 64³, ...) or "small" ones for CPUs/CI; ASYNCSPARSE_PERF_SCALE overrides.
+inline bool paper_scale() {
+  if (const char* s = std::getenv("ASYNCSPARSE_PERF_SCALE")) return std::string(s) == "paper";
+  return !std::is_same<ExecSpace::memory_space, Kokkos::HostSpace>::value;
+}
+
+inline std::string matrix_dir() {
+  const char* env = std::getenv("ASYNCSPARSE_MATRIX_DIR");
+  return env ? env : ASYNCSPARSE_PERF_MATRIX_DIR;
+}
+
+/// Resolve a perf-test problem name: "L2D" / "L3D" (paper sizes or small), "gen:..." or a shared matrix name.
+inline std::string problem_spec(const std::string& name) {
+  const bool big = paper_scale();
+  if (name == "L2D") return big ? "gen:lap2d:1024" : "gen:lap2d:256";
+  if (name == "L3D") return big ? "gen:lap3d27:64" : "gen:lap3d27:24";
+  if (name.rfind("gen:", 0) == 0) return name;
+  return matrix_dir() + "/" + name + ".mtx.gz";
+}
+
+/// Host matrices are loaded once per process and cached.
+inline const CsrHost<double>& host_matrix(const std::string& name) {
+  static std::map<std::string, std::unique_ptr<CsrHost<double>>> cache;
+  auto& p = cache[name];
+  if (!p) p.reset(new CsrHost<double>(load_matrix(problem_spec(name))));
+  return *p;
+}
+
+/// Time `f` with fences before and after; report as manual time.
+template <class F>
+double timed(F&& f) {
+  ExecSpace().fence();
+  Kokkos::Timer t;
+  f();
+  ExecSpace().fence();
+  return t.seconds();
+}
+
+/// Bytes moved by one CSR spmv y = A x (values, column indices, row pointers, x once, y once).
+inline double spmv_bytes(std::int64_t n, std::int64_t nnz) {
+  return static_cast<double>(nnz) * (sizeof(double) + sizeof(ordinal_t)) +
+         static_cast<double>(n + 1) * sizeof(offset_t) + 2.0 * static_cast<double>(n) * sizeof(double);
+}
+
+inline void set_matrix_counters(benchmark::State& state, const CsrHost<double>& A) {
+  state.counters["n"] = A.nrows;
+  state.counters["nnz"] = A.nnz();
+}
+
+}  // namespace Perf
+}  // namespace AsyncSparse
