@@ -62,6 +62,20 @@ inline double spmv_bytes(std::int64_t n, std::int64_t nnz) {
          static_cast<double>(n + 1) * sizeof(offset_t) + 2.0 * static_cast<double>(n) * sizeof(double);
 }
 
+/// Manual-time loop: runs `f` once per benchmark iteration, reports its time, returns the mean seconds.
+template <class F>
+double run_timed(benchmark::State& state, F&& f) {
+  double total = 0;
+  std::int64_t iters = 0;
+  for (auto _ : state) {
+    const double t = timed(f);
+    state.SetIterationTime(t);
+    total += t;
+    ++iters;
+  }
+  return iters ? total / static_cast<double>(iters) : 0.0;
+}
+
 inline void set_matrix_counters(benchmark::State& state, const CsrHost<double>& A) {
   state.counters["n"] = A.nrows;
   state.counters["nnz"] = A.nnz();

@@ -43,7 +43,8 @@ class ChunkedLaunch {
                                                       launch_.chunk_size, launch_.league_size});
   }
 
- private:
+ public:
+  /// Kernel body (public: CUDA's kernel stubs must be able to name it).
   template <class Functor>
   struct Body {
     Functor f;
@@ -60,6 +61,7 @@ class ChunkedLaunch {
     }
   };
 
+ private:
   ResolvedLaunch launch_;
   order_view order_;
 };
