@@ -1,6 +1,6 @@
 // AsyncSparse — symmetric diagonal scaling A_s = S A S, S = diag(s), s_i = 1 / sqrt(|a_ii|).
 //
-// The iterative ILU/IC papers (Chow & Patel 2015; Chow, Anzt & Dongarra 2015, sect. 2) scale A
+// The iterative ILU/IC papers (Chow & Patel, SISC 2015; Chow, Anzt & Dongarra, ISC 2015, sect. 2) scale A
 // symmetrically to unit diagonal before the fixed-point sweeps, so that the initial guess L0 = strict
 // lower part + I, U0 = upper part is meaningful and the sweeps converge faster. With D = |diag(A)|,
 // A_s = D^{-1/2} A D^{-1/2}: an SPD matrix (positive diagonal) gets a unit diagonal; a general matrix

@@ -9,11 +9,17 @@
 #include <sstream>
 #include <string>
 
+#include "AsyncSparse_par_ilu_preconditioner.hpp"
+#include "AsyncSparse_par_ilut_preconditioner.hpp"
 #include "AsyncSparse_preconditioner.hpp"
+#include "AsyncSparse_async_jacobi_preconditioner.hpp"
+#include "AsyncSparse_block_async_preconditioner.hpp"
 
 namespace AsyncSparse {
 
-inline std::string preconditioner_names() { return "none | jacobi"; }
+inline std::string preconditioner_names() {
+  return "none | jacobi | async_jacobi | par_ilu | par_ic | par_ilut | par_ict | block_async";
+}
 
 template <class Scalar, class Device>
 std::unique_ptr<PreconditionerBase<Scalar, Device>> make_preconditioner(const std::string& name,
@@ -24,6 +30,18 @@ std::unique_ptr<PreconditionerBase<Scalar, Device>> make_preconditioner(const st
     M.reset(new IdentityPreconditioner<Scalar, Device>(A));
   else if (name == "jacobi")
     M.reset(new JacobiPreconditioner<Scalar, Device>(A));
+  else if (name == "par_ilu")
+    M.reset(new ParIlu<Scalar, Device>(A));
+  else if (name == "par_ic")
+    M.reset(new ParIc<Scalar, Device>(A));
+  else if (name == "par_ilut")
+    M.reset(new ParIlut<Scalar, Device>(A));
+  else if (name == "par_ict")
+    M.reset(new ParIct<Scalar, Device>(A));
+  else if (name == "async_jacobi")
+    M.reset(new AsyncJacobiPreconditioner<Scalar, Device>(A));
+  else if (name == "block_async")
+    M.reset(new BlockAsyncPreconditioner<Scalar, Device>(A));
   else
     throw InvalidInput("unknown preconditioner '" + name + "'; valid: " + preconditioner_names());
   M->setParameters(params);

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -8,14 +10,14 @@ namespace AsyncSparse {
 namespace Impl {
 
 /// Adjacency of A + A^T without self loops, sorted and unique per node.
-struct Graph {
+struct RcmGraph {
   std::vector<offset_t> ptr;
   std::vector<ordinal_t> adj;
   ordinal_t degree(ordinal_t v) const { return ptr[v + 1] - ptr[v]; }
 };
 
 template <class Scalar>
-Graph symmetrised_graph(const CsrHost<Scalar>& A) {
+RcmGraph symmetrised_graph(const CsrHost<Scalar>& A) {
   const ordinal_t n = A.nrows;
   std::vector<std::int64_t> count(static_cast<std::size_t>(n) + 1, 0);
   for (ordinal_t i = 0; i < n; ++i)
@@ -31,7 +33,7 @@ Graph symmetrised_graph(const CsrHost<Scalar>& A) {
       adj[next[i]++] = j;
       adj[next[j]++] = i;
     }
-  Graph g;
+  RcmGraph g;
   g.ptr.assign(static_cast<std::size_t>(n) + 1, 0);
   std::size_t out = 0;
   for (ordinal_t i = 0; i < n; ++i) {
@@ -55,7 +57,7 @@ struct LevelStructure {
   std::size_t depth() const { return start.size() - 2; }
 };
 
-inline LevelStructure bfs_levels(const Graph& g, ordinal_t root, std::vector<int>& mark, int stamp) {
+inline LevelStructure bfs_levels(const RcmGraph& g, ordinal_t root, std::vector<int>& mark, int stamp) {
   LevelStructure L;
   L.nodes.push_back(root);
   L.start = {0, 1};
@@ -75,7 +77,7 @@ inline LevelStructure bfs_levels(const Graph& g, ordinal_t root, std::vector<int
 }
 
 /// Minimum degree node (smallest index on ties) among nodes[b, e).
-inline ordinal_t min_degree_node(const Graph& g, const std::vector<ordinal_t>& nodes, std::size_t b, std::size_t e) {
+inline ordinal_t min_degree_node(const RcmGraph& g, const std::vector<ordinal_t>& nodes, std::size_t b, std::size_t e) {
   ordinal_t best = nodes[b];
   for (std::size_t q = b + 1; q < e; ++q) {
     const ordinal_t v = nodes[q];
@@ -108,7 +110,7 @@ template <class Scalar>
 std::vector<ordinal_t> rcm_permutation(const CsrHost<Scalar>& A) {
   check_square(A, "rcm_permutation");
   const ordinal_t n = A.nrows;
-  const Impl::Graph g = Impl::symmetrised_graph(A);
+  const Impl::RcmGraph g = Impl::symmetrised_graph(A);
   std::vector<int> mark(static_cast<std::size_t>(n), 0);
   int stamp = 0;
   std::vector<char> numbered(static_cast<std::size_t>(n), 0);

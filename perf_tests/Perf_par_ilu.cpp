@@ -1,0 +1,258 @@
+// Iterative (Chow–Patel) IC / ILU sweeps (Chow, Anzt & Dongarra 2015): the time of one sweep and of 5 sweeps,
+// against baselines measured in the same run on the same (scaled) matrix — one Kokkos-Kernels spmv, the
+// Kokkos-Kernels spiluk numeric phase, the exact host IC(0)/ILU(0) (Reference), and cuSPARSE csric02/csrilu02
+// (CUDA builds, incl. analysis). Counters: x_spmv = time / spmv time, GB/s of a sweep (minimum traffic: the task
+// list, the factors' indices and values, the written values, each once), residual after the sweeps, and the
+// speedup of 5 sweeps over each exact factorization (Table 2). A launch benchmark on L3D varies the block order
+// and the occupancy limit (Tables 3 and 5).
+//
+//   AsyncSparse_Perf_par_ilu --benchmark_filter='par_ic'          (ASYNCSPARSE_PERF_SCALE=paper for L2D 1024^2)
+#include "PerfHelpers.hpp"
+
+#include <KokkosSparse_spmv.hpp>
+
+#include <algorithm>
+#include <vector>
+
+#include <core/AsyncSparse_reference.hpp>
+#include <core/AsyncSparse_scaling.hpp>
+#include <diagnostics/AsyncSparse_run_info.hpp>
+#include <factorization/AsyncSparse_cusparse_baseline.hpp>
+#include <factorization/AsyncSparse_par_ilu.hpp>
+
+namespace {
+using namespace AsyncSparse;
+using namespace AsyncSparse::Perf;
+using CrsD = Crs<double, Device>;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// Baselines of one matrix, measured once per process (lazily, inside the first benchmark that needs them).
+struct Baselines {
+  CrsD A, As;  // A and S A S on the device
+  double spmv = 0, spiluk_numeric = 0, host_ic0 = 0, host_ilu0 = 0, cusparse_ic = 0, cusparse_ilu = 0;
+  bool ic0_exists = true;
+};
+
+const Baselines& baselines(const std::string& name) {
+  static std::map<std::string, std::unique_ptr<Baselines>> cache;
+  static bool hooked = false;
+  if (!hooked) {  // the cached Views must go before Kokkos::finalize
+    Kokkos::push_finalize_hook([] { cache.clear(); });
+    hooked = true;
+  }
+  auto& p = cache[name];
+  if (p) return *p;
+  p.reset(new Baselines);
+  Baselines& b = *p;
+  const auto& Ah = host_matrix(name);
+  b.A = to_device<Device>(Ah);
+  b.As = scale_unit_diagonal(ExecSpace(), b.A).A;
+  Kokkos::View<double*, Device> x("x", Ah.ncols), y("y", Ah.nrows);
+  Kokkos::deep_copy(x, 1.0);
+  std::vector<double> t;
+  KokkosSparse::spmv("N", 1.0, b.As, x, 0.0, y);
+  for (int r = 0; r < 20; ++r) t.push_back(timed([&] { KokkosSparse::spmv("N", 1.0, b.As, x, 0.0, y); }));
+  b.spmv = median(t);
+  KkSpiluk<double, Device> kk;
+  kk.symbolic(b.As, 0);
+  t.assign(1, kk.numeric(b.As));
+  if (t[0] < 1.0)  // repeat unless it is slow anyway (level scheduling on host backends)
+    for (int r = 0; r < 3; ++r) t.push_back(kk.numeric(b.As));
+  b.spiluk_numeric = median(t);
+  const auto Ash = to_host(b.As);
+  const int reps = Ah.nnz() > 2000000 ? 1 : 3;
+  t.clear();
+  try {
+    for (int r = 0; r < reps; ++r) {
+      Kokkos::Timer tm;
+      const auto L = Reference::ic0(Ash);
+      t.push_back(tm.seconds());
+    }
+    b.host_ic0 = median(t);
+  } catch (const BreakdownError&) {
+    b.ic0_exists = false;
+  }
+  t.clear();
+  for (int r = 0; r < reps; ++r) {
+    Kokkos::Timer tm;
+    const auto F = Reference::ilu0(Ash);
+    t.push_back(tm.seconds());
+  }
+  b.host_ilu0 = median(t);
+#if ASYNCSPARSE_HAVE_CUSPARSE
+  for (bool ic : {true, false}) {
+    try {
+      CusparseIncompleteFactor<Device> cf;
+      cf.setup(b.As, ic);
+      cf.factor();
+      t.clear();
+      for (int r = 0; r < 3; ++r) t.push_back(cf.factor());
+      (ic ? b.cusparse_ic : b.cusparse_ilu) = median(t);
+    } catch (const Error&) {
+    }
+  }
+#endif
+  return b;
+}
+
+/// Minimum bytes of one sweep: the task list (row, column, destination: 3 ints; a_ij: 1 double), the indices
+/// and values of the factors (read once), the row pointers, and the written value of every task.
+double sweep_bytes(const ParIluHandle<double, Device>& h) {
+  const auto& s = h.stats();
+  const double factors = static_cast<double>(s.nnz_L + s.nnz_U);
+  return static_cast<double>(s.num_tasks) * (3 * sizeof(int) + 2 * sizeof(double)) +
+         factors * (sizeof(int) + sizeof(double)) + 2.0 * (h.num_rows() + 1) * sizeof(int);
+}
+
+void common_counters(benchmark::State& state, const Baselines& b, const ParIluHandle<double, Device>& h) {
+  state.counters["n"] = h.num_rows();
+  state.counters["nnz"] = b.A.nnz();
+  state.counters["tasks"] = static_cast<double>(h.stats().num_tasks);
+  state.counters["team_size"] = h.stats().launch.team_size;
+  state.counters["chunk_size"] = h.stats().launch.chunk_size;
+  state.counters["spmv_us"] = 1e6 * b.spmv;
+}
+
+void setup_handle(ParIluHandle<double, Device>& h, const Baselines& b, int sweeps) {
+  h.params.sweeps = sweeps;
+  par_ilu_symbolic(ExecSpace(), h, b.A);
+  par_ilu_numeric(ExecSpace(), h, b.A);
+}
+
+// Time of one sweep (in place, asynchronous), repeated on the evolving factors.
+void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind) {
+  const auto& b = baselines(name);
+  if (kind == ParIluKind::Ic && !b.ic0_exists) {
+    state.SkipWithError("IC(0) does not exist for this matrix");
+    return;
+  }
+  ParIluHandle<double, Device> h(kind);
+  setup_handle(h, b, 0);
+  par_ilu_sweep(ExecSpace(), h, 1);  // warm-up
+  for (auto _ : state) {
+    const std::size_t before = h.stats().sweep_times.size();
+    par_ilu_sweep(ExecSpace(), h, 1);
+    state.SetIterationTime(h.stats().sweep_times[before]);
+  }
+  common_counters(state, b, h);
+  const double t = h.stats().sweep_times.back();
+  state.counters["GB/s"] = benchmark::Counter(sweep_bytes(h) * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["x_spmv"] = median(h.stats().sweep_times) / b.spmv;
+  state.counters["last_sweep_us"] = 1e6 * t;
+}
+
+// Time of 5 sweeps from the paper's initial guess (the numeric phase without its set-up), with the residual and
+// the speedups over the exact factorizations (Table 2).
+void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind kind) {
+  const auto& b = baselines(name);
+  if (kind == ParIluKind::Ic && !b.ic0_exists) {
+    state.SkipWithError("IC(0) does not exist for this matrix");
+    return;
+  }
+  ParIluHandle<double, Device> h(kind);
+  setup_handle(h, b, 5);
+  std::vector<double> setup;
+  for (auto _ : state) {
+    par_ilu_numeric(ExecSpace(), h, b.A);
+    state.SetIterationTime(h.stats().sweep_seconds);
+    setup.push_back(h.stats().setup_seconds);
+  }
+  common_counters(state, b, h);
+  const double t5 = h.stats().sweep_seconds;
+  state.counters["residual"] = par_ilu_nonlinear_residual(ExecSpace(), h);
+  state.counters["setup_us"] = 1e6 * median(setup);
+  state.counters["x_spmv"] = t5 / b.spmv;
+  state.counters["spiluk_numeric_us"] = 1e6 * b.spiluk_numeric;
+  state.counters["speedup_vs_spiluk"] = b.spiluk_numeric / t5;
+  const double host = kind == ParIluKind::Ic ? b.host_ic0 : b.host_ilu0;
+  state.counters["host_exact_us"] = 1e6 * host;
+  state.counters["speedup_vs_host_exact"] = host / t5;
+  const double cus = kind == ParIluKind::Ic ? b.cusparse_ic : b.cusparse_ilu;
+  if (cus > 0) {
+    state.counters["cusparse_us"] = 1e6 * cus;
+    state.counters["speedup_vs_cusparse"] = cus / t5;
+  }
+}
+
+// Baselines on their own (time = their measured median; one iteration).
+void BM_baseline(benchmark::State& state, const std::string& name, const std::string& which) {
+  const auto& b = baselines(name);
+  double t = 0;
+  if (which == "spmv") t = b.spmv;
+  if (which == "spiluk_numeric") t = b.spiluk_numeric;
+  if (which == "host_ic0") t = b.host_ic0;
+  if (which == "host_ilu0") t = b.host_ilu0;
+  if (which == "cusparse_csric02") t = b.cusparse_ic;
+  if (which == "cusparse_csrilu02") t = b.cusparse_ilu;
+  if (t <= 0) {
+    state.SkipWithError("not available in this build / for this matrix");
+    return;
+  }
+  for (auto _ : state) state.SetIterationTime(t);
+  state.counters["n"] = b.A.numRows();
+  state.counters["nnz"] = b.A.nnz();
+}
+
+// L3D, IC, 5 sweeps: block order (0 forward, 1 backward, 2 random) x occupancy limit (max concurrent teams,
+// -1 unlimited). Reports the residual after 5 sweeps (median over the iterations) and the time (Tables 3, 5).
+void BM_launch(benchmark::State& state) {
+  const auto& b = baselines("L3D");
+  ParIluHandle<double, Device> h(ParIluKind::Ic);
+  h.launch.block_order = state.range(0) == 0 ? BlockOrder::Forward
+                         : state.range(0) == 1 ? BlockOrder::Backward
+                                               : BlockOrder::Random;
+  h.launch.max_concurrent_teams = static_cast<int>(state.range(1));
+  setup_handle(h, b, 5);
+  std::vector<double> res;
+  std::uint64_t seed = 1;
+  for (auto _ : state) {
+    h.launch.seed = seed++;
+    par_ilu_numeric(ExecSpace(), h, b.A);
+    state.SetIterationTime(h.stats().sweep_seconds);
+    res.push_back(par_ilu_nonlinear_residual(ExecSpace(), h));
+  }
+  common_counters(state, b, h);
+  state.counters["residual_median"] = median(res);
+  state.counters["league"] = h.stats().launch.league_size;
+}
+
+const std::vector<std::string>& problems() {
+  static const std::vector<std::string> p = {"L2D", "L3D", "bcsstk16", "bodyy6", "ted_b", "fv1"};
+  return p;
+}
+
+struct Registration {
+  Registration() {
+    for (const auto& name : problems()) {
+      for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
+        const std::string k = kind == ParIluKind::Ic ? "par_ic" : "par_ilu";
+        benchmark::RegisterBenchmark(("BM_" + k + "_sweep/" + name).c_str(), BM_sweep, name, kind)
+            ->UseManualTime()
+            ->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark(("BM_" + k + "_5sweeps/" + name).c_str(), BM_five_sweeps, name, kind)
+            ->UseManualTime()
+            ->Unit(benchmark::kMicrosecond);
+      }
+      for (const char* w : {"spmv", "spiluk_numeric", "host_ic0", "host_ilu0", "cusparse_csric02", "cusparse_csrilu02"})
+        benchmark::RegisterBenchmark(("BM_baseline_" + std::string(w) + "/" + name).c_str(), BM_baseline, name,
+                                     std::string(w))
+            ->UseManualTime()
+            ->Iterations(1)
+            ->Unit(benchmark::kMicrosecond);
+    }
+    auto* l = benchmark::RegisterBenchmark("BM_par_ic_launch/L3D", BM_launch)
+                  ->UseManualTime()
+                  ->Unit(benchmark::kMicrosecond)
+                  ->Iterations(10)
+                  ->ArgNames({"order", "max_teams"});
+    for (int order : {0, 1, 2})
+      for (int teams : {-1, 4096, 1024, 256, 64}) l->Args({order, teams});
+  }
+};
+const Registration registration;
+
+}  // namespace

@@ -1,0 +1,104 @@
+// One ParILUT / ParICT step and its phases (candidates, two sweeps, threshold selection, removal) versus one
+// Kokkos-Kernels spmv on the same matrix, measured in the same run: the slides' "runtime breakdown". The step
+// is timed after three warm-up steps (the pattern has settled by then, as in the slides' tables); default
+// parameters (fill_in_limit 1, exact SampleSelect, asynchronous sweeps). L2D / L3D in natural order, the
+// SuiteSparse matrices RCM-ordered (DESIGN.md).
+//
+// Run e.g.  AsyncSparse_Perf_par_ilut --benchmark_filter=L2D --benchmark_out=par_ilut.json
+#include "PerfHelpers.hpp"
+
+#include <KokkosSparse_spmv.hpp>
+
+#include <string>
+
+#include <core/AsyncSparse_rcm.hpp>
+#include <factorization/AsyncSparse_par_ilut.hpp>
+
+namespace {
+using namespace AsyncSparse;
+using namespace AsyncSparse::Perf;
+
+CsrHost<double> ordered(const std::string& name) {
+  const auto& A = host_matrix(name);
+  if (name == "L2D" || name == "L3D" || name.rfind("gen:", 0) == 0) return A;
+  return permute_symmetric(A, rcm_permutation(A));
+}
+
+void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict, ThresholdSelection sel) {
+  const auto Ah = ordered(name);
+  auto A = to_device<Device>(Ah);
+  const ExecSpace exec;
+  ParIlutHandle<double, Device> h;
+  h.params.selection = sel;
+  h.params.compute_residual = false;
+  try {
+    if (ict)
+      par_ict_initialize(exec, h, A);
+    else
+      par_ilut_initialize(exec, h, A);
+    for (int s = 0; s < 3; ++s) par_ilut_step(exec, h);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  double cand = 0, sweep = 0, select = 0, remove = 0;
+  std::int64_t steps = 0;
+  for (auto _ : state) {
+    try {
+      state.SetIterationTime(timed([&] { par_ilut_step(exec, h); }));
+    } catch (const std::exception& e) {
+      state.SkipWithError(e.what());
+      return;
+    }
+    const auto& ss = h.stats().steps.back();
+    cand += ss.candidates_seconds;
+    sweep += ss.sweep_seconds;
+    select += ss.select_seconds;
+    remove += ss.remove_seconds;
+    ++steps;
+  }
+  // spmv baseline on the same matrix
+  Kokkos::View<double*, Device> x("x", Ah.ncols), y("y", Ah.nrows);
+  Kokkos::deep_copy(x, 1.0);
+  KokkosSparse::spmv("N", 1.0, A, x, 0.0, y);
+  const int reps = 20;
+  const double spmv = timed([&] {
+                        for (int r = 0; r < reps; ++r) KokkosSparse::spmv("N", 1.0, A, x, 0.0, y);
+                      }) /
+                      reps;
+  const auto& last = h.stats().steps.back();
+  const double step = (cand + sweep + select + remove) / std::max<std::int64_t>(1, steps);
+  set_matrix_counters(state, Ah);
+  state.counters["nnz_L"] = last.nnz_L;
+  state.counters["nnz_U"] = last.nnz_U;
+  state.counters["candidates_ms"] = 1e3 * cand / std::max<std::int64_t>(1, steps);
+  state.counters["sweeps_ms"] = 1e3 * sweep / std::max<std::int64_t>(1, steps);
+  state.counters["select_ms"] = 1e3 * select / std::max<std::int64_t>(1, steps);
+  state.counters["remove_ms"] = 1e3 * remove / std::max<std::int64_t>(1, steps);
+  state.counters["spmv_ms"] = 1e3 * spmv;
+  state.counters["step_over_spmv"] = step / spmv;
+  state.counters["team_size"] = h.stats().launch.team_size;
+  state.counters["vector_length"] = h.stats().launch.vector_length;
+  state.counters["select_levels"] = h.stats().last_select.levels;
+}
+
+int register_all() {
+  const std::vector<std::string> ilut = {"L2D", "L3D", "bcsstk16", "bcsstk18", "bodyy4", "fv1", "cryg2500"};
+  const std::vector<std::string> ict = {"L2D", "L3D", "bcsstk16", "bodyy4", "fv1"};
+  for (const auto& m : ilut)
+    for (auto sel : {ThresholdSelection::Exact, ThresholdSelection::Approximate})
+      benchmark::RegisterBenchmark(("par_ilut_step/" + m + "/" + to_string(sel)).c_str(),
+                                   [m, sel](benchmark::State& s) { BM_par_ilut_step(s, m, false, sel); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+  for (const auto& m : ict)
+    for (auto sel : {ThresholdSelection::Exact, ThresholdSelection::Approximate})
+      benchmark::RegisterBenchmark(("par_ict_step/" + m + "/" + to_string(sel)).c_str(),
+                                   [m, sel](benchmark::State& s) { BM_par_ilut_step(s, m, true, sel); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+  return 0;
+}
+const int registered = register_all();
+
+}  // namespace

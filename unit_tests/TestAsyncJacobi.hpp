@@ -1,0 +1,677 @@
+// Synchronous and asynchronous Jacobi (Tsai, Nayak, Chow & Anzt 2022): exact agreement with host
+// references where the order is predictable (Sync always; Static / Dynamic with one thread), convergence
+// of every variant where rho(|M|) < 1, divergence reports where it is not, value-age traces, the
+// preconditioner, and the error messages of every bad input.
+#include <core/AsyncSparse_generators.hpp>
+#include <core/AsyncSparse_load.hpp>
+#include <core/AsyncSparse_norms.hpp>
+#include <core/AsyncSparse_reference.hpp>
+#include <core/AsyncSparse_scaling.hpp>
+#include <preconditioner/AsyncSparse_factory.hpp>
+#include <relaxation/AsyncSparse_async_jacobi.hpp>
+#include <solvers/AsyncSparse_gmres.hpp>
+#include <support/TestHelpers.hpp>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+namespace {
+using namespace AsyncSparse;
+using Dev = TEST_DEVICE;
+using Exec = TEST_EXECSPACE;
+using V = Kokkos::View<double*, Dev>;
+using Handle = AsyncJacobiHandle<double, Dev>;
+
+constexpr bool on_gpu = Impl::is_gpu_space<Exec>();
+bool single_thread() { return Exec().concurrency() == 1; }
+
+// b uniform in (lo, hi) from raw mt19937_64 output (portable across standard libraries)
+std::vector<double> uniform(int n, std::uint64_t seed, double lo = -0.125, double hi = 0.125) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> v(n);
+  for (auto& x : v) x = lo + (hi - lo) * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
+  return v;
+}
+
+CsrHost<double> scaled(const CsrHost<double>& A) { return scale_unit_diagonal(A).A; }
+
+struct Entry {
+  int i, j;
+  double v;
+};
+CsrHost<double> csr(int nrows, int ncols, const std::vector<Entry>& e) {
+  std::vector<ordinal_t> r, c;
+  std::vector<double> v;
+  for (const auto& x : e) {
+    r.push_back(x.i);
+    c.push_back(x.j);
+    v.push_back(x.v);
+  }
+  return csr_from_triplets(nrows, ncols, r, c, v);
+}
+
+// x_i <- x_i + omega (b_i - A(i,:) x) / a_ii with the kernels' operation order
+void host_row_update(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x, int i,
+                     double omega) {
+  double r = b[i], d = 0;
+  for (int p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p) {
+    r -= A.values[p] * x[A.col_idx[p]];
+    if (A.col_idx[p] == i) d += A.values[p];
+  }
+  x[i] = x[i] + omega * r / d;
+}
+
+void expect_equal(const std::vector<double>& got, const std::vector<double>& want, const char* what) {
+  ASSERT_EQ(got.size(), want.size());
+  int bad = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const bool ok = on_gpu ? std::abs(got[i] - want[i]) <= 1e-12 * (1 + std::abs(want[i])) : got[i] == want[i];
+    if (!ok && bad++ < 5) ADD_FAILURE() << what << ": entry " << i << " is " << got[i] << ", expected " << want[i];
+  }
+  EXPECT_EQ(bad, 0) << what;
+}
+
+struct Run {
+  std::vector<double> x;
+  AsyncJacobiStats stats;
+};
+
+Run run(const CsrHost<double>& Ah, const std::vector<double>& bh, const AsyncJacobiParams& p,
+        const LaunchConfig& l = LaunchConfig(), Handle* hout = nullptr) {
+  auto A = to_device<Dev>(Ah);
+  auto b = to_device<Dev>(bh);
+  V x("x", Ah.nrows);
+  Handle local(p, l);
+  Handle& h = hout ? *hout : local;
+  if (hout) {
+    h.params = p;
+    h.launch = l;
+  }
+  async_jacobi(Exec(), h, A, b, x);
+  return {to_std_vector(x), h.stats};
+}
+
+AsyncJacobiParams params(JacobiMode mode, int updates, double omega = 1.0) {
+  AsyncJacobiParams p;
+  p.mode = mode;
+  p.updates = updates;
+  p.omega = omega;
+  return p;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Deterministic mode: synchronous Jacobi == Reference::jacobi
+// ------------------------------------------------------------------------------------------------
+
+TEST(TEST_CATEGORY, async_jacobi_sync_matches_reference_exactly) {
+  // unit diagonal (scaled: the kernels skip the diagonal) and general diagonals
+  for (const auto& Ah : {lap2d(13), scaled(lap2d(13)), random_diag_dominant(300, 7, 3, false, 1.3)}) {
+    const auto bh = uniform(Ah.nrows, 5);
+    for (double omega : {1.0, 0.7}) {
+      std::vector<double> xr(Ah.nrows, 0.0);
+      const auto hist = Reference::jacobi(Ah, bh, xr, 37, omega);
+      auto p = params(JacobiMode::Sync, 37, omega);
+      p.record_history = true;
+      p.check_interval = 1;
+      LaunchConfig l;
+      l.vector_length = 1;
+      auto r = run(Ah, bh, p, l);
+      expect_equal(r.x, xr, "sync jacobi");
+      EXPECT_EQ(r.stats.updates_done, 37);
+      EXPECT_EQ(r.stats.status, JacobiStatus::UpdatesDone);
+      ASSERT_EQ(r.stats.residual_history.size(), hist.size());
+      for (std::size_t k = 0; k < hist.size(); ++k) EXPECT_NEAR(r.stats.residual_history[k], hist[k], 1e-12 * hist[0]);
+      EXPECT_NEAR(r.stats.final_residual, hist.back(), 1e-12);
+      // the auto vector length (several lanes on GPUs) agrees to rounding
+      auto r2 = run(Ah, bh, params(JacobiMode::Sync, 37, omega));
+      for (int i = 0; i < Ah.nrows; ++i) EXPECT_NEAR(r2.x[i], xr[i], 1e-12);
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, async_jacobi_sync_tolerance_matches_reference_until) {
+  const auto Ah = scaled(lap2d(12));
+  const auto bh = uniform(Ah.nrows, 9);
+  std::vector<double> xr(Ah.nrows, 0.0);
+  const auto R = Reference::jacobi_until(Ah, bh, xr, 1e-6, 5000);
+  ASSERT_TRUE(R.converged);
+  auto p = params(JacobiMode::Sync, 5000);
+  p.tol = 1e-6;
+  p.check_interval = 1;
+  LaunchConfig l;
+  l.vector_length = 1;
+  auto r = run(Ah, bh, p, l);
+  EXPECT_EQ(r.stats.status, JacobiStatus::Converged);
+  EXPECT_NEAR(r.stats.updates_done, R.sweeps, 1);  // device and host norms may differ in the last bit
+  if (r.stats.updates_done == R.sweeps) expect_equal(r.x, xr, "jacobi until tol");
+  EXPECT_LE(r.stats.final_residual, 1e-6);
+  // a coarser check interval stops at the first multiple of it past the reference count
+  p.check_interval = 10;
+  auto r10 = run(Ah, bh, p, l);
+  EXPECT_EQ(r10.stats.status, JacobiStatus::Converged);
+  EXPECT_GE(r10.stats.updates_done, R.sweeps - 1);
+  EXPECT_LE(r10.stats.updates_done, R.sweeps + 10);
+  EXPECT_EQ(r10.stats.updates_done % 10, 0);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Asynchronous kernels with one thread: the order is fixed, the result exactly predictable
+// ------------------------------------------------------------------------------------------------
+
+TEST(TEST_CATEGORY, async_jacobi_static_one_thread_is_row_ordered_local_relaxation) {
+  if (!single_thread()) GTEST_SKIP() << "order is only predictable with one thread";
+  // general and unit diagonal (700 rows: 3 chunks of 256)
+  for (const auto& Ah : {random_diag_dominant(700, 6, 11, false, 1.5), scaled(random_diag_dominant(700, 6, 12))}) {
+    for (double omega : {1.0, 0.6}) {
+      const auto bh = uniform(Ah.nrows, 2);
+      for (int interval : {0, 3}) {
+        // static: each row, in row order, relaxed `updates` times with the neighbours as they are; with
+        // checks every 3 updates the kernel is relaunched, giving blocks of 3 local relaxations per pass
+        const int updates = 7;
+        std::vector<double> xr(Ah.nrows, 0.0);
+        const int step = interval ? interval : updates;
+        for (int done = 0; done < updates; done += step)
+          for (int i = 0; i < Ah.nrows; ++i)
+            for (int k = done; k < std::min(updates, done + step); ++k) host_row_update(Ah, bh, xr, i, omega);
+        auto p = params(JacobiMode::Static, updates, omega);
+        if (interval) {
+          p.record_history = true;
+          p.check_interval = interval;
+        }
+        auto r = run(Ah, bh, p);
+        expect_equal(r.x, xr, "static, one thread");
+        EXPECT_EQ(r.stats.kernel_launches, interval ? 3 : 1);
+        EXPECT_EQ(r.stats.workers, Ah.nrows);
+      }
+    }
+  }
+  // with omega = 1 the extra local relaxations change nothing but rounding: one Gauss–Seidel sweep
+  const auto Ls = scaled(lap2d(10));
+  const auto bl = uniform(Ls.nrows, 4);
+  std::vector<double> xg(Ls.nrows, 0.0);
+  Reference::gauss_seidel(Ls, bl, xg, 1);
+  auto r = run(Ls, bl, params(JacobiMode::Static, 5));
+  for (int i = 0; i < Ls.nrows; ++i) EXPECT_NEAR(r.x[i], xg[i], 1e-15);
+}
+
+TEST(TEST_CATEGORY, async_jacobi_dynamic_one_thread_follows_algorithm3_order) {
+  if (!single_thread()) GTEST_SKIP() << "order is only predictable with one thread";
+  const auto Ah = random_diag_dominant(97, 5, 7, false, 1.4);
+  const auto bh = uniform(Ah.nrows, 3);
+  const int updates = 6, n = Ah.nrows, chunk = 8, nb = (n + chunk - 1) / chunk;
+  for (int oscb : {1, 3}) {
+    // strided: L = concurrency (1) x oscb teams of one thread; team t takes row blocks g = t, t+L, ... of
+    // the unrolled sequence of `updates` sweeps over nb blocks of 8 rows (Algorithm 3 on blocks); the
+    // teams run one after another
+    std::vector<double> xr(n, 0.0);
+    for (int t = 0; t < oscb; ++t)
+      for (long g = t; g < long(updates) * nb; g += oscb)
+        for (int i = int(g % nb) * chunk; i < std::min(n, int(g % nb + 1) * chunk); ++i)
+          host_row_update(Ah, bh, xr, i, 0.9);
+    LaunchConfig l;
+    l.oversubscription = oscb;
+    l.chunk_size = chunk;
+    auto r = run(Ah, bh, params(JacobiMode::Dynamic, updates, 0.9), l);
+    expect_equal(r.x, xr, "dynamic strided, one thread");
+    EXPECT_EQ(r.stats.workers, oscb);
+    // atomic counter: the first team takes every block in order -> plain row-order sweeps (SOR form)
+    std::vector<double> xs(n, 0.0);
+    for (int k = 0; k < updates; ++k)
+      for (int i = 0; i < n; ++i) host_row_update(Ah, bh, xs, i, 0.9);
+    auto p = params(JacobiMode::Dynamic, updates, 0.9);
+    p.assignment = DynamicAssignment::AtomicCounter;
+    auto ra = run(Ah, bh, p, l);
+    expect_equal(ra.x, xs, "dynamic atomic counter, one thread");
+  }
+  // oscb = 1, omega = 1: `updates` Gauss–Seidel sweeps
+  std::vector<double> xg(n, 0.0);
+  Reference::gauss_seidel(Ah, bh, xg, updates);
+  auto r = run(Ah, bh, params(JacobiMode::Dynamic, updates));
+  for (int i = 0; i < n; ++i) EXPECT_NEAR(r.x[i], xg[i], 1e-14);
+}
+
+TEST(TEST_CATEGORY, async_jacobi_tracing_and_fence_do_not_change_one_thread_results) {
+  if (!single_thread()) GTEST_SKIP() << "bitwise comparison needs one thread";
+  const auto Ah = scaled(lap2d(15));
+  const auto bh = uniform(Ah.nrows, 8);
+  for (auto mode : {JacobiMode::Static, JacobiMode::Dynamic}) {
+    auto base = run(Ah, bh, params(mode, 9));
+    auto p = params(mode, 9);
+    p.trace.value_age = true;
+    p.trace.timestamps = true;
+    expect_equal(run(Ah, bh, p).x, base.x, "traced");
+    p = params(mode, 9);
+    p.fence = false;
+    p.load_kind = LoadKind::Plain;
+    expect_equal(run(Ah, bh, p).x, base.x, "no fence, plain loads");
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Convergence where rho(|M|) < 1
+// ------------------------------------------------------------------------------------------------
+
+struct Variant {
+  const char* name;
+  JacobiMode mode;
+  int subwarp, oscb;
+  bool fence;
+  DynamicAssignment assignment;
+  LoadKind load;
+};
+const Variant variants[] = {
+    {"sync", JacobiMode::Sync, -1, 1, true, DynamicAssignment::Strided, LoadKind::Relaxed},
+    {"static sw1", JacobiMode::Static, 1, 1, true, DynamicAssignment::Strided, LoadKind::Relaxed},
+    {"static sw4", JacobiMode::Static, 4, 1, true, DynamicAssignment::Strided, LoadKind::Relaxed},
+    {"static no-fence", JacobiMode::Static, 1, 1, false, DynamicAssignment::Strided, LoadKind::Relaxed},
+    {"dynamic oscb1", JacobiMode::Dynamic, 1, 1, true, DynamicAssignment::Strided, LoadKind::Relaxed},
+    {"dynamic oscb4 sw2", JacobiMode::Dynamic, 2, 4, true, DynamicAssignment::Strided, LoadKind::Relaxed},
+    {"dynamic atomic", JacobiMode::Dynamic, 1, 2, true, DynamicAssignment::AtomicCounter, LoadKind::Relaxed},
+    {"dynamic plain loads", JacobiMode::Dynamic, 1, 1, true, DynamicAssignment::Strided, LoadKind::Plain},
+};
+
+void expect_all_variants_converge(const CsrHost<double>& Ah, const std::vector<double>& bh, double tol, int max_updates,
+                                  const char* what) {
+  for (const auto& v : variants) {
+    auto p = params(v.mode, max_updates);
+    p.tol = tol;
+    // with few threads a static launch relaxes each row `check_interval` times in a row: keep it short
+    p.check_interval = v.mode == JacobiMode::Static ? 2 : 10;
+    p.fence = v.fence;
+    p.assignment = v.assignment;
+    p.load_kind = v.load;
+    LaunchConfig l;
+    l.vector_length = v.subwarp;
+    l.oversubscription = v.oscb;
+    auto r = run(Ah, bh, p, l);
+    EXPECT_EQ(r.stats.status, JacobiStatus::Converged)
+        << what << " / " << v.name << ": " << to_string(r.stats.status) << " residual " << r.stats.final_residual
+        << " after " << r.stats.updates_done;
+    EXPECT_LE(r.stats.final_residual, tol) << what << " / " << v.name;
+    // the host residual of the returned x agrees
+    EXPECT_LE(relative_residual_norm(Ah, r.x, bh), 1.0001 * tol) << what << " / " << v.name;
+  }
+}
+
+TEST(TEST_CATEGORY, async_jacobi_all_variants_converge_on_scaled_laplacians) {
+  // small grids keep the number of kernel launches (and barriers) low on busy machines; the update limits
+  // are far above what is needed (sync: ~340 / ~150 iterations) because with more threads than cores a
+  // descheduled worker delays its rows' progress by whole launches
+  {
+    const auto A = scaled(lap2d(10));
+    expect_all_variants_converge(A, uniform(A.nrows, 1), 1e-6, 20000, "lap2d(10)");
+  }
+  {
+    const auto A = scaled(lap3d7(6));
+    expect_all_variants_converge(A, uniform(A.nrows, 2), 1e-6, 20000, "lap3d7(6)");
+  }
+}
+
+// power iteration on |M|, M = I - D^-1 A: the premise of the convergence test
+double rho_abs_jacobi(const CsrHost<double>& A, int iters) {
+  std::vector<double> d(A.nrows, 0.0), v(A.nrows, 1.0), w(A.nrows);
+  for (int i = 0; i < A.nrows; ++i)
+    for (int p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p)
+      if (A.col_idx[p] == i) d[i] += A.values[p];
+  double lam = 0;
+  for (int k = 0; k < iters; ++k) {
+    lam = 0;
+    for (int i = 0; i < A.nrows; ++i) {
+      double s = 0;
+      for (int p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p)
+        if (A.col_idx[p] != i) s += std::abs(A.values[p] / d[i]) * v[A.col_idx[p]];
+      w[i] = s;
+      lam = std::max(lam, s);
+    }
+    for (int i = 0; i < A.nrows; ++i) v[i] = w[i] / lam;
+  }
+  return lam;  // an upper bound of rho(|M|) (Collatz–Wielandt), decreasing towards it
+}
+
+TEST(TEST_CATEGORY, async_jacobi_all_variants_converge_on_diagonally_dominant_shared_matrices) {
+  for (const char* name : {"fv1", "trefethen_2000"}) {
+    const auto A = scaled(load_matrix(AsyncSparse::Test::matrix_path(name)));
+    const double rho = rho_abs_jacobi(A, 200);
+    ASSERT_LT(rho, 0.9) << name << ": rho(|M|) bound";
+    expect_all_variants_converge(A, uniform(A.nrows, 3), 1e-6, 4000, name);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Divergence is detected and reported
+// ------------------------------------------------------------------------------------------------
+
+// n/2 copies of [[1, 2], [2, 1]]: M = [[0, -2], [-2, 0]], rho(|M|) = rho(M) = 2
+CsrHost<double> two_by_two_blocks(int blocks) {
+  std::vector<Entry> t;
+  for (int k = 0; k < blocks; ++k) {
+    t.push_back({2 * k, 2 * k, 1.0});
+    t.push_back({2 * k, 2 * k + 1, 2.0});
+    t.push_back({2 * k + 1, 2 * k, 2.0});
+    t.push_back({2 * k + 1, 2 * k + 1, 1.0});
+  }
+  return csr(2 * blocks, 2 * blocks, t);
+}
+
+TEST(TEST_CATEGORY, async_jacobi_reports_divergence) {
+  const auto B = two_by_two_blocks(50);
+  const auto bb = uniform(B.nrows, 6);
+  const auto K = scaled(load_matrix(AsyncSparse::Test::matrix_path("bcsstk01")));  // SPD, rho(|M|) ~ 1.13, Jacobi diverges
+  const auto bk = uniform(K.nrows, 7);
+  EXPECT_GT(rho_abs_jacobi(K, 500), 1.0);
+  for (const auto& v : variants) {
+    auto p = params(v.mode, 20000);
+    p.tol = 1e-6;
+    p.check_interval = 10;
+    p.fence = v.fence;
+    p.assignment = v.assignment;
+    p.load_kind = v.load;
+    LaunchConfig l;
+    l.vector_length = v.subwarp;
+    l.oversubscription = v.oscb;
+    // rho(|M|) = 2: every update order diverges
+    auto r = run(B, bb, p, l);
+    EXPECT_EQ(r.stats.status, JacobiStatus::Diverged) << v.name << ": " << to_string(r.stats.status);
+    // each launch of 10 updates at least doubles the error (both rows of a block get updated after the
+    // other changed), so the factor 1e10 is passed within ~35 launches whatever the interleaving
+    EXPECT_LT(r.stats.updates_done, 1000) << v.name << ": must stop early";
+    EXPECT_NE(r.stats.message.find("grew"), std::string::npos) << r.stats.message;
+    EXPECT_TRUE(std::isfinite(r.stats.final_residual));  // stopped before overflow
+    // bcsstk01: synchronous Jacobi diverges (rho(M) > 1); asynchronous orders close to Gauss–Seidel (one
+    // thread) converge on this SPD matrix — either way the outcome is reported, never a silent NaN
+    p.updates = 2000;
+    p.check_interval = 50;
+    auto rk = run(K, bk, p, l);
+    if (v.mode == JacobiMode::Sync) EXPECT_EQ(rk.stats.status, JacobiStatus::Diverged) << rk.stats.message;
+    if (rk.stats.status == JacobiStatus::Converged) EXPECT_LE(rk.stats.final_residual, 1e-6);
+    if (rk.stats.failed()) EXPECT_FALSE(rk.stats.message.empty());
+    for (double xi : rk.x) EXPECT_TRUE(std::isfinite(xi) || rk.stats.failed());
+  }
+  // fixed number of updates without checks: reported at the end, also when the values overflowed
+  // (synchronous: deterministic growth 2^k)
+  auto p = params(JacobiMode::Sync, 100);
+  auto r = run(B, bb, p);
+  EXPECT_EQ(r.stats.status, JacobiStatus::Diverged) << r.stats.message;
+  p.updates = 3000;  // 2^3000 overflows
+  r = run(B, bb, p);
+  EXPECT_EQ(r.stats.status, JacobiStatus::NonFinite) << r.stats.message;
+  EXPECT_NE(r.stats.message.find("non-finite"), std::string::npos) << r.stats.message;
+  // asynchronous runs on this tiny problem may interleave little (a worker can finish a whole launch
+  // before another starts), so only the reporting is checked: non-finite values are never silent
+  for (auto mode : {JacobiMode::Static, JacobiMode::Dynamic}) {
+    auto q = params(mode, 3000);
+    auto ra = run(B, bb, q);
+    bool finite = true;
+    for (double xi : ra.x) finite = finite && std::isfinite(xi);
+    if (!finite) EXPECT_EQ(ra.stats.status, JacobiStatus::NonFinite) << ra.stats.message;
+    EXPECT_NE(ra.stats.status, JacobiStatus::Converged);
+  }
+  // ... and thrown when asked to
+  p.updates = 200;
+  p.throw_on_divergence = true;
+  ASYNCSPARSE_EXPECT_THROW_MSG(run(B, bb, p), DivergenceError, "jacobi: diverged at iteration 200");
+  p.mode = JacobiMode::Dynamic;
+  p.tol = 1e-6;  // with checks the asynchronous run stops at the first check past the growth limit
+  ASYNCSPARSE_EXPECT_THROW_MSG(run(B, bb, p), DivergenceError, "async_jacobi: diverged at iteration ");
+}
+
+// ------------------------------------------------------------------------------------------------
+// Value ages and time stamps
+// ------------------------------------------------------------------------------------------------
+
+std::vector<int> host_copy(const Kokkos::View<int*, Dev>& v) { return to_std_vector(v); }
+
+TEST(TEST_CATEGORY, async_jacobi_value_ages) {
+  const int m = 12, updates = 20;
+  const auto A = scaled(lap2d(m));
+  const auto bh = uniform(A.nrows, 1);
+  for (auto mode : {JacobiMode::Static, JacobiMode::Dynamic}) {
+    auto p = params(mode, updates);
+    p.trace.value_age = true;
+    Handle h;
+    run(A, bh, p, LaunchConfig(), &h);
+    ASSERT_TRUE(h.trace.recorded());
+    EXPECT_EQ(h.trace.midway(), updates / 2);
+    const auto count = host_copy(h.trace.count());
+    for (int c : count) EXPECT_EQ(c, updates);
+    const auto mid = host_copy(h.trace.age_mid()), fin = host_copy(h.trace.age_final());
+    for (int i = 0; i < A.nrows; ++i)
+      for (int q = A.row_ptr[i]; q < A.row_ptr[i + 1]; ++q) {
+        const int j = A.col_idx[q];
+        ASSERT_GE(mid[q], 0);
+        ASSERT_LE(mid[q], updates);
+        ASSERT_GE(fin[q], 0);
+        ASSERT_LE(fin[q], updates);
+        if (j == i && (mode == JacobiMode::Static || single_thread())) {
+          EXPECT_EQ(mid[q], updates / 2);  // a row's own count before its midway update
+          EXPECT_EQ(fin[q], updates - 1);
+        } else if (single_thread()) {
+          // one thread: static processes rows in order, each `updates` times (earlier rows are done,
+          // later ones untouched); dynamic (oscb 1) sweeps in row order (earlier rows one update ahead)
+          const int ahead = mode == JacobiMode::Static ? updates : updates / 2 + 1;
+          const int behind = mode == JacobiMode::Static ? 0 : updates / 2;
+          EXPECT_EQ(mid[q], j < i ? ahead : behind) << "row " << i << " col " << j;
+        }
+      }
+    const auto S = summarize_value_ages(A, mid, updates / 2, "midway", ConnectionClass::Offset, {m, m});
+    EXPECT_EQ(S.missing, 0);
+    EXPECT_EQ(S.all.count, static_cast<std::int64_t>(4 * m * m - 4 * m));
+    ASSERT_EQ(S.by_type.size(), 4u);
+    for (const auto& t : S.by_type) {
+      EXPECT_TRUE(t.label == "E" || t.label == "W" || t.label == "N" || t.label == "S") << t.label;
+      EXPECT_EQ(t.count, m * m - m);
+    }
+    const auto D = summarize_value_ages(A, fin, updates - 1, "final", ConnectionClass::Degree);
+    std::map<std::string, std::int64_t> counts;
+    for (const auto& t : D.by_type) counts[t.label] = t.count;
+    // corners read 2 side points each; side points read 1 corner (near corners) ...
+    EXPECT_EQ(counts["2_3"], 8);
+    EXPECT_EQ(counts["3_2"], 8);
+    EXPECT_EQ(counts["3_3"], 8 * (m - 3));  // each side: a path of m-2 points, 2 (m-3) directed pairs
+    EXPECT_EQ(counts["4_3"], 4 * (m - 2));
+    EXPECT_EQ(counts["3_4"], 4 * (m - 2));
+    EXPECT_EQ(D.all.max, updates);  // no neighbour can have more than `updates` updates
+    EXPECT_EQ(counts["4_4"], 4 * (m - 2) * (m - 2) - 4 * (m - 2));
+    if (single_thread() && mode == JacobiMode::Dynamic) EXPECT_GE(D.all.min, updates - 1);
+  }
+}
+
+TEST(TEST_CATEGORY, async_jacobi_time_stamps_give_the_update_schedule) {
+  const auto A = scaled(lap2d(10));
+  const auto bh = uniform(A.nrows, 1);
+  auto p = params(JacobiMode::Dynamic, 8);
+  p.trace.timestamps = true;
+  p.trace.max_timestamps = 8 * 40;  // only rows 0..39
+  LaunchConfig l;
+  l.chunk_size = 10;  // 10 row blocks
+  Handle h;
+  run(A, bh, p, l, &h);
+  ASSERT_EQ(h.trace.stamp_rows(), 40);
+  const auto st = to_std_vector(h.trace.stamps());
+  const auto wk = to_std_vector(h.trace.stamp_workers());
+  ASSERT_EQ(st.size(), 320u);
+  const long T = h.stats.launch.team_size, C = h.stats.launch.chunk_size, L = h.stats.workers / T, nb = 10;
+  ASSERT_EQ(C, 10);
+  for (int i = 0; i < 40; ++i)
+    for (int k = 0; k < 8; ++k) {
+      EXPECT_GT(st[i * 8 + k], 0u);
+      // when nb is a multiple of L a row always has the same worker, and its updates are in order
+      if (k > 0 && nb % L == 0) EXPECT_GE(st[i * 8 + k], st[i * 8 + k - 1]) << "row " << i;
+      // strided assignment: block position g = k nb + i / C belongs to team g mod L, lane (i mod C) mod T
+      const long g = k * nb + i / C;
+      EXPECT_EQ(wk[i * 8 + k], (g % L) * T + (i % C) % T) << "row " << i << " update " << k;
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Preconditioner
+// ------------------------------------------------------------------------------------------------
+
+TEST(TEST_CATEGORY, async_jacobi_preconditioner) {
+  const auto Ah = lap2d(24);
+  auto A = to_device<Dev>(Ah);
+  V b("b", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  SolverParams sp;
+  sp.tol = 1e-8;
+  sp.max_iterations = 2000;
+  sp.restart = 40;
+  V x0("x0", Ah.nrows);
+  const auto plain = gmres<double, Dev>(A, b, x0, nullptr, sp);
+  for (const char* mode : {"sync", "static", "dynamic"}) {
+    auto M = make_preconditioner<double, Dev>("async_jacobi", A, {{"mode", std::string(mode)}, {"updates", 3}});
+    M->compute();
+    V x("x", Ah.nrows);
+    const auto r = gmres<double, Dev>(A, b, x, M.get(), sp);
+    EXPECT_TRUE(r.converged()) << mode << ": " << r.message;
+    // the synchronous polynomial preconditioner always helps here; one Gauss–Seidel-like asynchronous
+    // pass (static with few threads) can cost GMRES(40) more iterations than no preconditioner
+    if (std::string(mode) == "sync") EXPECT_LT(r.iterations, plain.iterations) << mode;
+    EXPECT_NE(M->description().find(mode), std::string::npos);
+  }
+  // sync mode, 2 updates: M^-1 = (2I - D^-1 A) D^-1, symmetric, and positive definite for the Laplacian
+  auto M = make_preconditioner<double, Dev>("async_jacobi", A, {{"mode", std::string("sync")}, {"updates", 2}});
+  M->compute();
+  V x("x", Ah.nrows);
+  const auto rc = cg<double, Dev>(A, b, x, M.get(), sp);
+  EXPECT_TRUE(rc.converged());
+  // apply from z0 = 0 with one sync update is exactly omega D^-1 r
+  auto M1 = make_preconditioner<double, Dev>("async_jacobi", A, {{"mode", std::string("sync")}, {"updates", 1}, {"omega", 0.5}});
+  M1->compute();
+  V z("z", Ah.nrows);
+  M1->apply(b, z);
+  for (double v : to_std_vector(z)) EXPECT_EQ(v, 0.5 * 1.0 / 4.0);
+
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"sweeps", 2}})), InvalidInput,
+                               "AsyncJacobi: unknown parameter 'sweeps'");
+  ASYNCSPARSE_EXPECT_THROW_MSG(
+      (make_preconditioner<double, Dev>("async_jacobi", A, {{"mode", std::string("chaotic")}})), InvalidInput,
+      "parameter 'mode' = 'chaotic' is not one of: sync static dynamic");
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"updates", 0}})), InvalidInput,
+                               "AsyncJacobi: updates must be >= 1, got 0");
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"oscb", 17}})), InvalidInput,
+                               "oversubscription (oscb) must be in 1..16, got 17");
+  // a diverging apply is an exception, not NaN
+  auto Bh = two_by_two_blocks(4);
+  auto B = to_device<Dev>(Bh);
+  auto MB = make_preconditioner<double, Dev>("async_jacobi", B, {{"mode", std::string("sync")}, {"updates", 1100}});
+  MB->compute();
+  V bb("bb", 8), zb("zb", 8);
+  Kokkos::deep_copy(bb, 1.0);
+  ASYNCSPARSE_EXPECT_THROW_MSG(MB->apply(bb, zb), DivergenceError, "non-finite");
+  // missing diagonal reported by compute()
+  auto Zh = csr(2, 2, {{0, 1, 1.0}, {1, 0, 1.0}, {1, 1, 1.0}});
+  auto MZ = make_preconditioner<double, Dev>("async_jacobi", to_device<Dev>(Zh));
+  ASYNCSPARSE_EXPECT_THROW_MSG(MZ->compute(), InvalidInput, "missing diagonal entry in row 0");
+}
+
+// ------------------------------------------------------------------------------------------------
+// Bad input
+// ------------------------------------------------------------------------------------------------
+
+TEST(TEST_CATEGORY, async_jacobi_rejects_bad_input) {
+  const auto L = lap2d(4);
+  const auto bl = uniform(L.nrows, 1);
+  auto expect_param_error = [&](AsyncJacobiParams p, LaunchConfig l, const char* msg) {
+    ASYNCSPARSE_EXPECT_THROW_MSG(run(L, bl, p, l), InvalidInput, msg);
+  };
+  LaunchConfig l0;
+  for (auto mode : {JacobiMode::Sync, JacobiMode::Static, JacobiMode::Dynamic}) {
+    const std::string fn = mode == JacobiMode::Sync ? "jacobi: " : "async_jacobi: ";
+    auto p = params(mode, 5);
+    p.omega = 0;
+    expect_param_error(p, l0, (fn + "omega must be finite and > 0, got 0").c_str());
+    p = params(mode, -1);
+    expect_param_error(p, l0, (fn + "updates must be >= 0, got -1").c_str());
+    p = params(mode, 5);
+    p.tol = -1;
+    expect_param_error(p, l0, (fn + "tol must be finite and >= 0, got -1").c_str());
+    p = params(mode, 5);
+    p.tol = std::numeric_limits<double>::quiet_NaN();
+    expect_param_error(p, l0, (fn + "tol must be finite and >= 0, got nan").c_str());
+    p = params(mode, 5);
+    p.check_interval = 0;
+    expect_param_error(p, l0, (fn + "check_interval must be >= 1, got 0").c_str());
+    p = params(mode, 5);
+    p.divergence_factor = 1;
+    expect_param_error(p, l0, (fn + "divergence_factor must be > 1, got 1").c_str());
+    p = params(mode, 5);
+    p.residual_norms = false;
+    p.tol = 1e-3;
+    expect_param_error(p, l0, (fn + "residual_norms = false needs tol == 0").c_str());
+
+    auto expect_matrix_error = [&](const CsrHost<double>& A, const char* msg) {
+      ASYNCSPARSE_EXPECT_THROW_MSG(run(A, std::vector<double>(A.nrows, 1.0), params(mode, 3)), InvalidInput,
+                                   (fn + msg).c_str());
+    };
+    expect_matrix_error(csr(2, 3, {{0, 0, 1.0}, {1, 1, 1.0}}), "matrix must be square, got 2 x 3");
+    expect_matrix_error(CsrHost<double>(0, 0), "matrix is empty (0 rows)");
+    expect_matrix_error(csr(3, 3, {{0, 0, 1.0}, {1, 0, 1.0}, {2, 2, 1.0}}),
+                        "missing diagonal entry in row 1");
+    expect_matrix_error(csr(3, 3, {{0, 0, 1.0}, {1, 1, 1.0}, {2, 2, 0.0}}),
+                        "zero diagonal entry in row 2");
+    expect_matrix_error(
+        csr(3, 3, {{0, 0, 1.0}, {1, 1, 1.0}, {1, 2, std::numeric_limits<double>::infinity()}, {2, 2, 1.0}}),
+        "non-finite matrix entry in row 1");
+
+    auto A = to_device<Dev>(L);
+    Handle h(params(mode, 3));
+    V b("b", L.nrows), x("x", L.nrows), shortv("s", 3);
+    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi(Exec(), h, A, shortv, x), InvalidInput,
+                                 fn + "b has length 3, the matrix 16 rows");
+    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi(Exec(), h, A, b, shortv), InvalidInput,
+                                 fn + "x has length 3, the matrix 16 rows");
+    Kokkos::deep_copy(Kokkos::subview(b, 5), std::numeric_limits<double>::quiet_NaN());
+    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi(Exec(), h, A, b, x), InvalidInput, fn + "b contains NaN or Inf");
+    Kokkos::deep_copy(b, 1.0);
+    Kokkos::deep_copy(Kokkos::subview(x, 7), std::numeric_limits<double>::infinity());
+    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi(Exec(), h, A, b, x), InvalidInput,
+                                 fn + "initial guess x has a non-finite entry in row 7");
+  }
+  for (auto mode : {JacobiMode::Static, JacobiMode::Dynamic}) {
+    LaunchConfig l;
+    l.vector_length = 33;
+    expect_param_error(params(mode, 5), l, "async_jacobi: subwarp size (vector_length) must be -1 (auto) or 1..32, got 33");
+    l = LaunchConfig();
+    l.oversubscription = 17;
+    expect_param_error(params(mode, 5), l, "async_jacobi: oversubscription (oscb) must be in 1..16, got 17");
+    l.oversubscription = 0;
+    expect_param_error(params(mode, 5), l, "async_jacobi: oversubscription (oscb) must be in 1..16, got 0");
+    auto p = params(mode, 10);
+    p.trace.value_age = true;
+    p.trace.midway = 10;
+    expect_param_error(p, l0, "async_jacobi: trace midway update 10 must be < updates (10)");
+    p.trace.midway = -1;
+    p.trace.max_timestamps = -5;
+    p.trace.timestamps = true;
+    expect_param_error(p, l0, "async_jacobi: trace max_timestamps must be >= 0, got -5");
+  }
+  ASYNCSPARSE_EXPECT_THROW_MSG(jacobi_mode_from_string("chaotic"), InvalidInput,
+                               "Jacobi mode 'chaotic' unknown (valid: sync, static, dynamic)");
+  ASYNCSPARSE_EXPECT_THROW_MSG(dynamic_assignment_from_string("random"), InvalidInput,
+                               "dynamic assignment 'random' unknown (valid: strided, atomic-counter)");
+  ASYNCSPARSE_EXPECT_THROW_MSG(
+      summarize_value_ages(L, std::vector<int>(3, 0), 0, "midway", ConnectionClass::Degree), InvalidInput,
+      "summarize_value_ages: ages has 3 entries, the matrix 64");
+}
+
+TEST(TEST_CATEGORY, async_jacobi_zero_updates_and_exact_initial_guess) {
+  const auto A = scaled(lap2d(6));
+  const auto bh = uniform(A.nrows, 1);
+  for (auto mode : {JacobiMode::Sync, JacobiMode::Static, JacobiMode::Dynamic}) {
+    auto r = run(A, bh, params(mode, 0));
+    EXPECT_EQ(r.stats.updates_done, 0);
+    EXPECT_EQ(r.stats.status, JacobiStatus::UpdatesDone);
+    EXPECT_DOUBLE_EQ(r.stats.final_residual, 1.0);
+    for (double v : r.x) EXPECT_EQ(v, 0.0);
+    // b = 0, x0 = 0 is already converged
+    auto p = params(mode, 10);
+    p.tol = 1e-8;
+    auto z = run(A, std::vector<double>(A.nrows, 0.0), p);
+    EXPECT_EQ(z.stats.status, JacobiStatus::Converged);
+    EXPECT_EQ(z.stats.updates_done, 0);
+  }
+}
+
+}  // namespace

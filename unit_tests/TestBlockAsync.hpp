@@ -1,0 +1,448 @@
+// Block-asynchronous relaxation async-(k): deterministic mode against a serial host reference (exact),
+// asynchronous convergence on the paper's matrices, tau-scaling, divergence reporting, statistics, baselines,
+// the preconditioner wrapper, and every bad input.
+#include <core/AsyncSparse_generators.hpp>
+#include <core/AsyncSparse_matrix_market.hpp>
+#include <preconditioner/AsyncSparse_block_async_preconditioner.hpp>
+#include <relaxation/AsyncSparse_block_async.hpp>
+#include <solvers/AsyncSparse_cg.hpp>
+#include <solvers/AsyncSparse_gmres.hpp>
+#include <support/TestHelpers.hpp>
+
+#include <cmath>
+#include <limits>
+
+namespace {
+using namespace AsyncSparse;
+using Dev = TEST_DEVICE;
+using Exec = TEST_EXECSPACE;
+
+template <class S>
+CsrHost<S> convert(const CsrHost<double>& A) {
+  CsrHost<S> B(A.nrows, A.ncols);
+  B.row_ptr = A.row_ptr;
+  B.col_idx = A.col_idx;
+  B.values.assign(A.values.begin(), A.values.end());
+  return B;
+}
+
+// Serial reference of the deterministic mode: block-Jacobi with k local Jacobi sweeps, written with the same
+// operation order as the kernel (off-block sum and local sum accumulated from 0 in row order, then
+// y + w (s - local) with w = tau * (1 / a_ii)), so that host backends must agree bit for bit.
+template <class S>
+std::vector<S> reference_block_jacobi(const CsrHost<S>& A, const std::vector<S>& b, std::vector<S> x, int B, int k,
+                                      S tau, int iters) {
+  const int n = A.nrows;
+  std::vector<S> w(n);
+  for (int i = 0; i < n; ++i) {
+    S d = 0;
+    for (int p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p)
+      if (A.col_idx[p] == i) d += A.values[p];
+    const S dinv = S(1) / d;
+    w[i] = tau * dinv;
+  }
+  for (int it = 0; it < iters; ++it) {
+    std::vector<S> xn(n);
+    for (int begin = 0; begin < n; begin += B) {
+      const int end = std::min(n, begin + B), m = end - begin;
+      std::vector<S> s(m), ya(m), yb(m);
+      for (int r = 0; r < m; ++r) {
+        const int i = begin + r;
+        S off = 0;
+        for (int p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p)
+          if (A.col_idx[p] < begin || A.col_idx[p] >= end) off += A.values[p] * x[A.col_idx[p]];
+        s[r] = b[i] - off;
+        ya[r] = x[i];
+      }
+      for (int l = 0; l < k; ++l) {
+        for (int r = 0; r < m; ++r) {
+          const int i = begin + r;
+          S loc = 0;
+          for (int p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p)
+            if (A.col_idx[p] >= begin && A.col_idx[p] < end) loc += A.values[p] * ya[A.col_idx[p] - begin];
+          yb[r] = ya[r] + w[i] * (s[r] - loc);
+        }
+        std::swap(ya, yb);
+      }
+      for (int r = 0; r < m; ++r) xn[begin + r] = ya[r];
+    }
+    x = xn;
+  }
+  return x;
+}
+
+template <class S>
+void expect_same(const std::vector<S>& got, const std::vector<S>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size());
+  const bool exact = !Impl::is_gpu_space<Exec>();  // GPUs contract a*b+c into FMAs: compare to rounding there
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (exact)
+      ASSERT_EQ(got[i], want[i]) << what << " row " << i;
+    else
+      ASSERT_NEAR(got[i], want[i], 64 * std::numeric_limits<S>::epsilon() * (1 + std::abs(want[i])))
+          << what << " row " << i;
+  }
+}
+
+template <class S>
+void check_deterministic(const CsrHost<double>& Ad, int B, int k, double tau, int iters, BlockOrder order,
+                         const std::string& what) {
+  auto Ah = convert<S>(Ad);
+  std::vector<S> bh(Ah.nrows), x0(Ah.nrows);
+  for (int i = 0; i < Ah.nrows; ++i) {
+    bh[i] = S(1) + S(0.25) * S(i % 7);
+    x0[i] = S(0.1) * S(i % 3);
+  }
+  BlockAsyncParams p;
+  p.deterministic = true;
+  p.block_size = B;
+  p.local_iters = k;
+  p.tau = tau;
+  p.global_iters_per_launch = 3;  // irrelevant in deterministic mode
+  LaunchConfig lc;
+  lc.block_order = order;
+  lc.seed = 7;
+  lc.vector_length = 1;  // fixes the summation order on GPUs too
+  BlockAsyncHandle<S, Dev> h(p, lc);
+  auto A = to_device<Dev>(Ah);
+  block_async_setup(Exec(), h, A);
+  auto b = to_device<Dev>(bh);
+  auto x = to_device<Dev>(x0);
+  block_async_iterate(Exec(), h, b, x, iters);
+  const auto want = reference_block_jacobi<S>(Ah, bh, x0, B, k, static_cast<S>(tau), iters);
+  expect_same(to_std_vector(x), want, what);
+  EXPECT_EQ(h.stats().total_global_iters, iters);
+  EXPECT_EQ(h.stats().block_size, std::min(B, Ah.nrows));
+}
+
+TEST(TEST_CATEGORY, block_async_deterministic_matches_host_reference) {
+  // partial last block (144 = 7 * 20 + 4), several k, tau != 1, random block order, float and double
+  check_deterministic<double>(lap2d(12), 20, 3, 1.0, 7, BlockOrder::Forward, "lap2d k=3");
+  check_deterministic<double>(lap2d(12), 32, 1, 1.0, 5, BlockOrder::Random, "lap2d k=1 random order");
+  check_deterministic<double>(trefethen(100), 16, 5, 0.9, 6, BlockOrder::Backward, "trefethen tau=0.9");
+  check_deterministic<double>(random_diag_dominant(150, 7, 3, false, 1.5), 25, 4, 1.0, 5, BlockOrder::Forward,
+                              "nonsymmetric");
+  check_deterministic<double>(lap2d(5), 1000, 2, 1.0, 3, BlockOrder::Forward, "one block");
+  check_deterministic<float>(lap2d(12), 20, 5, 1.0, 6, BlockOrder::Forward, "float lap2d");
+  check_deterministic<float>(trefethen(64), 10, 3, 0.8, 4, BlockOrder::Random, "float trefethen");
+}
+
+TEST(TEST_CATEGORY, block_async_deterministic_solve_is_reproducible) {
+  // solve and iterate agree exactly, and two runs agree exactly
+  auto Ah = lap2d(16);
+  auto A = to_device<Dev>(Ah);
+  Kokkos::View<double*, Dev> b("b", Ah.nrows), x1("x1", Ah.nrows), x2("x2", Ah.nrows), x3("x3", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  BlockAsyncParams p;
+  p.deterministic = true;
+  p.block_size = 40;
+  p.tol = 1e-8;
+  BlockAsyncHandle<double, Dev> h(p);
+  block_async_setup(Exec(), h, A);
+  auto r1 = block_async_solve(Exec(), h, b, x1);
+  auto r2 = block_async_solve(Exec(), h, b, x2);
+  ASSERT_TRUE(r1.converged()) << r1.message;
+  EXPECT_EQ(r1.iterations % p.global_iters_per_launch, 0);
+  EXPECT_EQ(r1.iterations, r2.iterations);
+  EXPECT_EQ(to_std_vector(x1), to_std_vector(x2));
+  block_async_iterate(Exec(), h, b, x3, r1.iterations);
+  EXPECT_EQ(to_std_vector(x1), to_std_vector(x3));
+  EXPECT_EQ(r1.history.iterations.size(), r1.history.residual.size());
+  EXPECT_EQ(r1.history.iterations.front(), 0);
+  EXPECT_EQ(r1.history.iterations.back(), r1.iterations);
+  EXPECT_LE(r1.final_residual, 1e-8);
+  EXPECT_DOUBLE_EQ(r1.initial_residual, 1.0);
+}
+
+TEST(TEST_CATEGORY, sync_jacobi_baseline_is_jacobi) {
+  // async-(1) in deterministic mode is point Jacobi (different summation order than the reference: tolerance)
+  auto Ah = trefethen(200);
+  std::vector<double> bh(Ah.nrows, 1.0), xr(Ah.nrows, 0.0);
+  auto hist = Reference::jacobi(Ah, bh, xr, 12);
+  BlockAsyncHandle<double, Dev> h(sync_jacobi_params());
+  auto A = to_device<Dev>(Ah);
+  block_async_setup(Exec(), h, A);
+  auto b = to_device<Dev>(bh);
+  Kokkos::View<double*, Dev> x("x", Ah.nrows);
+  block_async_iterate(Exec(), h, b, x, 12);
+  auto xh = to_std_vector(x);
+  for (int i = 0; i < Ah.nrows; ++i) EXPECT_NEAR(xh[i], xr[i], 1e-13 * (1 + std::abs(xr[i])));
+}
+
+int gauss_seidel_sweeps(const CsrHost<double>& Ah, double tol) {
+  std::vector<double> b(Ah.nrows, 1.0), x(Ah.nrows, 0.0);
+  auto r = host_gauss_seidel_solve(Ah, b, x, tol, 100000);
+  EXPECT_TRUE(r.converged());
+  return r.iterations;
+}
+
+RelaxationResult async_solve(const CsrHost<double>& Ah, BlockAsyncParams p, LaunchConfig lc = LaunchConfig()) {
+  auto A = to_device<Dev>(Ah);
+  Kokkos::View<double*, Dev> b("b", Ah.nrows), x("x", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  BlockAsyncHandle<double, Dev> h(p, lc);
+  block_async_setup(Exec(), h, A);
+  return block_async_solve(Exec(), h, b, x);
+}
+
+TEST(TEST_CATEGORY, block_async_async5_beats_gauss_seidel_on_fv) {
+  // Acceptance 1 (paper Figs. 11-12): async-(5) needs at most 0.6x the Gauss-Seidel iterations to reach 1e-10;
+  // one global iteration = one pass over all blocks with 5 local sweeps each. Residual checked every iteration.
+  for (const std::string name : {"fv1", "fv2"}) {
+    auto Ah = read_matrix_market(AsyncSparse::Test::matrix_path(name));
+    const int gs = gauss_seidel_sweeps(Ah, 1e-10);
+    BlockAsyncParams p;
+    p.local_iters = 5;
+    p.global_iters_per_launch = 1;
+    p.tol = 1e-10;
+    p.launch_mode = BlockAsyncLaunchMode::Fused;
+    auto r = async_solve(Ah, p);
+    ASSERT_TRUE(r.converged()) << name << ": " << r.message;
+    EXPECT_LE(r.iterations, 0.6 * gs) << name << ": async-(5) " << r.iterations << " vs Gauss-Seidel " << gs;
+    // the one-launch-per-iteration (MAGMA) structure converges as well
+    p.launch_mode = BlockAsyncLaunchMode::PerIteration;
+    auto r2 = async_solve(Ah, p);
+    ASSERT_TRUE(r2.converged()) << name;
+    EXPECT_LE(r2.iterations, 0.6 * gs) << name;
+  }
+}
+
+TEST(TEST_CATEGORY, block_async_converges_on_trefethen) {
+  // Trefethen_2000: rho(I - D^-1 A) = 0.86 < 1; async-(5) converges without scaling (paper Fig. 15), but
+  // its off-block part is large, so it is not faster than Gauss-Seidel per iteration (the paper's remark).
+  auto Ah = read_matrix_market(AsyncSparse::Test::matrix_path("trefethen_2000"));
+  BlockAsyncParams p;
+  p.tol = 1e-10;
+  p.max_global_iters = 500;
+  auto r = async_solve(Ah, p);
+  ASSERT_TRUE(r.converged()) << r.message;
+  EXPECT_LE(r.iterations, 100);
+  for (std::size_t i = 1; i < r.history.residual.size(); ++i)
+    EXPECT_LT(r.history.residual[i], r.history.residual[i - 1]);
+}
+
+// SPD matrix on which plain Jacobi diverges: A = I + c K, K the 9-point (king's move) adjacency of an m x m grid.
+// Eigenvalues 1 + c ((1 + 2 cos t_i)(1 + 2 cos t_j) - 1), t = pi l / (m + 1): for c = 0.2 in [0.2, 2.6], so
+// rho(I - A) = 1.6 but tau = 2 / (lambda_min + lambda_max) gives rho(I - tau A) ~ 0.86 (paper sect. IV-B).
+CsrHost<double> king_matrix(int m, double c) {
+  std::vector<ordinal_t> r, q;
+  std::vector<double> v;
+  for (int j = 0; j < m; ++j)
+    for (int i = 0; i < m; ++i)
+      for (int dj = -1; dj <= 1; ++dj)
+        for (int di = -1; di <= 1; ++di) {
+          const int ii = i + di, jj = j + dj;
+          if (ii < 0 || jj < 0 || ii >= m || jj >= m) continue;
+          r.push_back(i + m * j);
+          q.push_back(ii + m * jj);
+          v.push_back(di == 0 && dj == 0 ? 1.0 : c);
+        }
+  return csr_from_triplets<double>(m * m, m * m, r, q, v);
+}
+
+TEST(TEST_CATEGORY, block_async_tau_scaling_and_divergence_report) {
+  const int m = 20;
+  const double c = 0.2, pi = 3.14159265358979323846;
+  auto Ah = king_matrix(m, c);
+  auto A = to_device<Dev>(Ah);
+  // Lanczos estimate of the extreme eigenvalues against the exact ones
+  double lmin = 1e300, lmax = -1e300;
+  for (int a = 1; a <= m; ++a)
+    for (int bb = 1; bb <= m; ++bb) {
+      const double l = 1 + c * ((1 + 2 * std::cos(pi * a / (m + 1))) * (1 + 2 * std::cos(pi * bb / (m + 1))) - 1);
+      lmin = std::min(lmin, l);
+      lmax = std::max(lmax, l);
+    }
+  const auto e = block_async_estimate_spectrum(Exec(), A, 60);
+  EXPECT_NEAR(e.lambda_max, lmax, 1e-6 * lmax);
+  EXPECT_NEAR(e.lambda_min, lmin, 1e-2 * lmin);
+  EXPECT_GE(e.lambda_min, lmin * (1 - 1e-10));  // Ritz values lie inside the spectrum
+  EXPECT_LE(e.lambda_max, lmax * (1 + 1e-10));
+
+  // plain Jacobi-type iteration diverges and says so (no NaN returned silently)
+  BlockAsyncParams p;
+  p.block_size = 50;
+  p.tol = 1e-10;
+  p.max_global_iters = 2000;
+  p.divergence_factor = 1e6;
+  auto r = async_solve(Ah, sync_jacobi_params(p));
+  EXPECT_EQ(r.status, SolverStatus::Diverged);
+  EXPECT_NE(r.message.find("tau-scaling"), std::string::npos) << r.message;
+  EXPECT_TRUE(std::isfinite(r.final_residual));
+  p.divergence_factor = 1e300;  // let it overflow: NonFinite is reported
+  r = async_solve(Ah, sync_jacobi_params(p));
+  EXPECT_EQ(r.status, SolverStatus::NonFinite) << to_string(r.status);
+  EXPECT_NE(r.message.find("NaN/Inf"), std::string::npos) << r.message;
+
+  // tau = 0: estimated, and then the tau-Jacobi and async-(k) iterations converge
+  p.divergence_factor = 1e10;
+  p.tau = 0;
+  r = async_solve(Ah, sync_jacobi_params(p));
+  EXPECT_TRUE(r.converged()) << r.message;
+  p.local_iters = 2;
+  r = async_solve(Ah, p);
+  EXPECT_TRUE(r.converged()) << r.message;
+  BlockAsyncHandle<double, Dev> h(p);
+  block_async_setup(Exec(), h, A);
+  EXPECT_NEAR(h.stats().tau, 2.0 / (lmin + lmax), 2e-3);
+}
+
+TEST(TEST_CATEGORY, block_async_statistics_over_runs) {
+  auto Ah = read_matrix_market(AsyncSparse::Test::matrix_path("fv1"));
+  auto A = to_device<Dev>(Ah);
+  Kokkos::View<double*, Dev> b("b", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  BlockAsyncParams p;
+  p.deterministic = true;
+  BlockAsyncHandle<double, Dev> h(p);
+  block_async_setup(Exec(), h, A);
+  auto S = block_async_statistics(Exec(), h, b, 3, {5, 12});
+  ASSERT_EQ(S.mean.size(), 2u);
+  for (int c = 0; c < 2; ++c) {  // identical iterates; only the parallel norm may round differently
+    EXPECT_LE(S.relative_spread[c], 1e-13);
+    EXPECT_LE(S.std_deviation[c], 1e-13 * S.mean[c]);
+  }
+  EXPECT_LT(S.mean[1], S.mean[0]);
+  // asynchronous runs: consistent statistics. The spread itself depends on the machine (paper: < 1 % on a GPU;
+  // on an oversubscribed host a descheduled thread makes runs differ a lot) — with one thread there is no
+  // asynchrony at all and every run must agree exactly.
+  h.params().deterministic = false;
+  S = block_async_statistics(Exec(), h, b, 4, {10, 20});
+  for (int c = 0; c < 2; ++c) {
+    double mean = 0;
+    for (double v : S.samples[c]) mean += v;
+    mean /= 4;
+    double var = 0;
+    for (double v : S.samples[c]) var += (v - mean) * (v - mean);
+    var /= 3;
+    EXPECT_NEAR(S.mean[c], mean, 1e-14 * mean);
+    EXPECT_NEAR(S.variance[c], var, 1e-12 * var + 1e-300);
+    EXPECT_NEAR(S.std_error[c], std::sqrt(var / 4), 1e-12 * std::sqrt(var) + 1e-300);
+    EXPECT_LE(S.min[c], S.mean[c] * (1 + 1e-14));
+    EXPECT_GE(S.max[c], S.mean[c] * (1 - 1e-14));
+    EXPECT_DOUBLE_EQ(S.variation[c], S.max[c] - S.min[c]);
+    if (Exec().concurrency() == 1) EXPECT_EQ(S.variance[c], 0.0);
+  }
+  EXPECT_LT(S.mean[1], S.mean[0]);
+}
+
+TEST(TEST_CATEGORY, kk_gauss_seidel_baseline_converges) {
+  auto Ah = lap2d(16);
+  auto A = to_device<Dev>(Ah);
+  Kokkos::View<double*, Dev> b("b", Ah.nrows), x("x", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  auto r = kk_gauss_seidel_solve(Exec(), A, b, x, 1e-8, 5000, 5);
+  ASSERT_TRUE(r.converged()) << r.message;
+  const int gs = gauss_seidel_sweeps(Ah, 1e-8);
+  EXPECT_LE(r.iterations, 3 * gs);  // multicolor ordering converges at a similar rate
+  EXPECT_LE(r.final_residual, 1e-8);
+  ASYNCSPARSE_EXPECT_THROW_MSG((kk_gauss_seidel_solve(Exec(), A, b, x, -1.0, 10)), InvalidInput, "tol >= 0");
+}
+
+TEST(TEST_CATEGORY, block_async_preconditioner_helps_gmres) {
+  auto Ah = lap2d(24);
+  auto A = to_device<Dev>(Ah);
+  Kokkos::View<double*, Dev> b("b", Ah.nrows), x("x", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  SolverParams sp;
+  sp.tol = 1e-8;
+  sp.restart = 50;
+  auto plain = gmres<double, Dev>(A, b, x, nullptr, sp);
+  BlockAsyncPreconditioner<double, Dev> M(A);
+  M.setParameters(ParameterList{{"local_iters", 3}, {"global_iters", 2}, {"block_size", 64}});
+  M.compute();
+  Kokkos::deep_copy(x, 0.0);
+  auto pre = gmres<double, Dev>(A, b, x, &M, sp);
+  // asynchronous: every application differs a little (a lot on an oversubscribed host), GMRES still converges
+  EXPECT_TRUE(pre.converged()) << pre.message;
+  EXPECT_NE(M.description().find("async-(3)"), std::string::npos);
+  // deterministic: a fixed (symmetric) operator; GMRES and PCG need fewer iterations than without it
+  M.setParameters(ParameterList{{"deterministic", true}, {"block_size", 64}, {"local_iters", 3}});
+  M.compute();
+  Kokkos::deep_copy(x, 0.0);
+  pre = gmres<double, Dev>(A, b, x, &M, sp);
+  EXPECT_TRUE(pre.converged()) << pre.message;
+  EXPECT_LT(pre.iterations, plain.iterations);
+  Kokkos::deep_copy(x, 0.0);
+  auto plain_cg = cg<double, Dev>(A, b, x, nullptr, sp);
+  Kokkos::deep_copy(x, 0.0);
+  auto pcg = cg<double, Dev>(A, b, x, &M, sp);
+  EXPECT_TRUE(pcg.converged()) << pcg.message;
+  EXPECT_LT(pcg.iterations, plain_cg.iterations);
+  ASYNCSPARSE_EXPECT_THROW_MSG(M.setParameters(ParameterList{{"sweeps", 3}}), InvalidInput, "unknown parameter");
+  ASYNCSPARSE_EXPECT_THROW_MSG(M.setParameters(ParameterList{{"global_iters", 0}}), InvalidInput,
+                               "global_iters must be >= 1");
+  ASYNCSPARSE_EXPECT_THROW_MSG(M.setParameters(ParameterList{{"local_iters", 0}}), InvalidInput,
+                               "local_iters must be >= 1");
+}
+
+TEST(TEST_CATEGORY, block_async_bad_inputs) {
+  auto Ah = lap2d(6);
+  auto A = to_device<Dev>(Ah);
+  const int n = Ah.nrows;
+  Kokkos::View<double*, Dev> b("b", n), x("x", n), xs("xs", n - 1);
+  {
+    BlockAsyncHandle<double, Dev> h;
+    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_solve(Exec(), h, b, x), InvalidInput, "block_async_setup must be called");
+    auto rect = to_device<Dev>(csr_from_triplets<double>(2, 3, {0, 1}, {0, 1}, {1.0, 1.0}));
+    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_setup(Exec(), h, rect), InvalidInput, "must be square");
+    auto empty = to_device<Dev>(CsrHost<double>(0, 0));
+    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_setup(Exec(), h, empty), InvalidInput, "empty");
+    auto nodiag = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 1, 1}, {0, 0, 1}, {1.0, 1.0, 0.0}));
+    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_setup(Exec(), h, nodiag), InvalidInput, "zero diagonal entry in row 1");
+    auto missing = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 1}, {1, 0}, {1.0, 1.0}));
+    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_setup(Exec(), h, missing), InvalidInput,
+                                 "missing diagonal entry in row 0");
+  }
+  auto bad = [&](auto set, const char* msg) {
+    BlockAsyncParams p;
+    set(p);
+    BlockAsyncHandle<double, Dev> h(p);
+    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_setup(Exec(), h, A), InvalidInput, msg);
+  };
+  bad([](BlockAsyncParams& p) { p.local_iters = 0; }, "local_iters must be >= 1");
+  bad([](BlockAsyncParams& p) { p.block_size = 0; }, "block_size must be -1 (auto) or >= 1");
+  bad([](BlockAsyncParams& p) { p.global_iters_per_launch = 0; }, "global_iters_per_launch must be >= 1");
+  bad([](BlockAsyncParams& p) { p.tau = -1; }, "tau must be finite");
+  bad([](BlockAsyncParams& p) { p.tau = std::numeric_limits<double>::infinity(); }, "tau must be finite");
+  bad([](BlockAsyncParams& p) { p.tol = -1; }, "tol must be finite and >= 0");
+  bad([](BlockAsyncParams& p) { p.max_global_iters = -1; }, "max_global_iters must be >= 0");
+  bad([](BlockAsyncParams& p) { p.divergence_factor = 1; }, "divergence_factor must be > 1");
+  {
+    LaunchConfig lc;
+    lc.team_size = 0;
+    BlockAsyncHandle<double, Dev> h(BlockAsyncParams(), lc);
+    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_setup(Exec(), h, A), InvalidInput, "team_size");
+  }
+  BlockAsyncHandle<double, Dev> h;
+  block_async_setup(Exec(), h, A);
+  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_solve(Exec(), h, b, xs), InvalidInput, "must have 36 entries");
+  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_iterate(Exec(), h, b, x, -1), InvalidInput, "global_iters must be >= 0");
+  ASYNCSPARSE_EXPECT_THROW_MSG((block_async_statistics(Exec(), h, b, 0, {10})), InvalidInput, "runs must be >= 1");
+  ASYNCSPARSE_EXPECT_THROW_MSG((block_async_statistics(Exec(), h, b, 2, {10, 5})), InvalidInput,
+                               "positive and increasing");
+  ASYNCSPARSE_EXPECT_THROW_MSG((block_async_statistics(Exec(), h, b, 2, {})), InvalidInput, "no checkpoints");
+  h.params().local_iters = 0;
+  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_iterate(Exec(), h, b, x, 1), InvalidInput, "local_iters must be >= 1");
+  h.params().local_iters = 5;
+  h.params().block_size = 7;
+  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_solve(Exec(), h, b, x), InvalidInput, "call it again");
+  h.params().block_size = -1;
+  h.launch_config().block_order = BlockOrder::Random;
+  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_solve(Exec(), h, b, x), InvalidInput, "call it again");
+  h.launch_config().block_order = BlockOrder::Forward;
+  EXPECT_NO_THROW(block_async_iterate(Exec(), h, b, x, 0));
+  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_launch_mode_from_string("fast"), InvalidInput,
+                               "valid: per-iteration, fused");
+  EXPECT_EQ(block_async_launch_mode_from_string("per-iteration"), BlockAsyncLaunchMode::PerIteration);
+  // tau estimate needs an SPD-like matrix (positive diagonal)
+  auto negdiag = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 1}, {0, 1}, {-1.0, 2.0}));
+  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_estimate_tau(Exec(), negdiag), InvalidInput, "positive diagonal");
+  // NaN in b: reported, not iterated on
+  Kokkos::deep_copy(b, std::numeric_limits<double>::quiet_NaN());
+  auto r = block_async_solve(Exec(), h, b, x);
+  EXPECT_EQ(r.status, SolverStatus::NonFinite);
+  EXPECT_EQ(r.iterations, 0);
+}
+
+}  // namespace

@@ -1,0 +1,509 @@
+// Iterative (Chow–Patel) ILU / IC: deterministic mode == serial host reference (bit for bit), convergence of the
+// asynchronous sweeps to the exact ILU(0)/IC(0) on the shared SPD matrices, residual functions, pattern reuse,
+// breakdown, bad inputs, task-list orderings, and the ParIlu / ParIc preconditioners.
+#include <core/AsyncSparse_generators.hpp>
+#include <core/AsyncSparse_matrix_market.hpp>
+#include <core/AsyncSparse_rcm.hpp>
+#include <core/AsyncSparse_reference.hpp>
+#include <core/AsyncSparse_scaling.hpp>
+#include <factorization/AsyncSparse_par_ilu.hpp>
+#include <preconditioner/AsyncSparse_factory.hpp>
+#include <preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
+#include <solvers/AsyncSparse_cg.hpp>
+#include <solvers/AsyncSparse_gmres.hpp>
+#include <support/TestHelpers.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include <set>
+
+namespace {
+using namespace AsyncSparse;
+using Dev = TEST_DEVICE;
+using Exec = TEST_EXECSPACE;
+using Handle = ParIluHandle<double, Dev>;
+
+// A on the pattern S of ILU(k) (zeros at the fill positions), the matrix the reference sweeps take.
+CsrHost<double> on_pattern(const CsrHost<double>& A, int k) {
+  if (k == 0) return A;
+  const auto P = Reference::iluk_pattern(A, k);
+  CsrHost<double> S(A.nrows, A.ncols);
+  for (int i = 0; i < A.nrows; ++i) {
+    for (int p = P.L.row_ptr[i]; p < P.L.row_ptr[i + 1] - 1; ++p) S.col_idx.push_back(P.L.col_idx[p]);
+    for (int p = P.U.row_ptr[i]; p < P.U.row_ptr[i + 1]; ++p) S.col_idx.push_back(P.U.col_idx[p]);
+    S.row_ptr[i + 1] = static_cast<int>(S.col_idx.size());
+  }
+  S.values.assign(S.col_idx.size(), 0.0);
+  for (int i = 0; i < A.nrows; ++i)
+    for (int p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p) S.values[find_entry(S, i, A.col_idx[p])] = A.values[p];
+  return S;
+}
+
+void expect_same_bits(const CsrHost<double>& got, const CsrHost<double>& want, const std::string& what) {
+  ASSERT_EQ(got.row_ptr, want.row_ptr) << what;
+  ASSERT_EQ(got.col_idx, want.col_idx) << what;
+  int mismatches = 0;
+  for (std::size_t k = 0; k < want.values.size(); ++k)
+    if (got.values[k] != want.values[k] && ++mismatches <= 5)
+      ADD_FAILURE() << what << ": entry " << k << " is " << got.values[k] << ", reference " << want.values[k];
+  EXPECT_EQ(mismatches, 0) << what;
+}
+
+struct Run {
+  CsrHost<double> L, U;
+  Handle::Stats stats;
+};
+
+Run run(const CsrHost<double>& A, ParIluKind kind, int sweeps, SweepMode mode, int fill = 0,
+        TaskOrdering ordering = TaskOrdering::RowMajor, LaunchConfig launch = LaunchConfig(),
+        MeshBlocking mesh = MeshBlocking()) {
+  Handle h(kind);
+  h.params.sweeps = sweeps;
+  h.params.mode = mode;
+  h.params.fill_level = fill;
+  h.params.ordering = ordering;
+  h.params.ordering_seed = 7;
+  h.params.mesh = mesh;
+  h.launch = launch;
+  const auto Ad = to_device<Dev>(A);
+  par_ilu_symbolic(Exec(), h, Ad);
+  par_ilu_numeric(Exec(), h, Ad);
+  const auto F = par_ilu_factors(Exec(), h);
+  return {to_host(F.L), to_host(F.U), h.stats()};
+}
+
+CsrHost<double> nonsymmetric(int m) {  // convection–diffusion-like M-matrix
+  auto A = lap2d(m);
+  for (int i = 0; i < A.nrows; ++i)
+    for (int k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
+      if (A.col_idx[k] == i + 1) A.values[k] = -1.6;
+      if (A.col_idx[k] == i - m) A.values[k] = -0.3;
+      if (A.col_idx[k] == i) A.values[k] = 4.0 + 0.01 * (i % 5);
+    }
+  return A;
+}
+
+TEST(TEST_CATEGORY, par_ilu_deterministic_equals_host_reference) {
+  for (int fill : {0, 1}) {
+    for (const auto& A : {nonsymmetric(9), random_diag_dominant(150, 6, 11, false, 1.2)}) {
+      const auto As = on_pattern(scale_unit_diagonal(A).A, fill);
+      auto F = Impl::reference_ilu_initial_guess(As);
+      for (int sweeps = 0; sweeps <= 3; ++sweeps) {
+        const auto r = run(A, ParIluKind::Ilu, sweeps, SweepMode::Deterministic, fill);
+        const std::string what = "ILU(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", " +
+                                 std::to_string(sweeps) + " sweeps";
+        expect_same_bits(r.L, F.L, what + ", L");
+        expect_same_bits(r.U, F.U, what + ", U");
+        EXPECT_EQ(r.stats.sweeps, sweeps);
+        Impl::reference_ilu_jacobi_sweep(As, F);
+      }
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, par_ic_deterministic_equals_host_reference) {
+  for (int fill : {0, 2}) {
+    for (const auto& A : {lap2d(9), trefethen(60), lap3d27(4)}) {
+      const auto As = on_pattern(scale_unit_diagonal(A).A, fill);
+      auto L = Impl::reference_ic_initial_guess(As);
+      for (int sweeps = 0; sweeps <= 3; ++sweeps) {
+        const auto r = run(A, ParIluKind::Ic, sweeps, SweepMode::Deterministic, fill);
+        expect_same_bits(r.L, L, "IC(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", " +
+                                     std::to_string(sweeps) + " sweeps");
+        expect_same_bits(r.U, Reference::transpose(L), "IC U = L^T");
+        Impl::reference_ic_jacobi_sweep(As, L);
+      }
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, par_ilu_deterministic_independent_of_order_and_launch) {
+  const auto A = lap2d(12);
+  const MeshBlocking mesh{12, 12, 1, 4};
+  const auto ref = run(A, ParIluKind::Ic, 4, SweepMode::Deterministic);
+  const auto refu = run(nonsymmetric(12), ParIluKind::Ilu, 4, SweepMode::Deterministic);
+  std::vector<LaunchConfig> launches(4);
+  launches[1].block_order = BlockOrder::Backward;
+  launches[2].block_order = BlockOrder::Random;
+  launches[2].seed = 3;
+  launches[2].chunk_size = 7;
+  launches[3].max_concurrent_teams = 2;
+  launches[3].team_size = std::min(2, static_cast<int>(Exec().concurrency()));
+  for (auto ord : {TaskOrdering::RowMajor, TaskOrdering::Random, TaskOrdering::MeshBlocked})
+    for (const auto& lc : launches) {
+      const std::string what = std::string(to_string(ord)) + " " + to_string(lc.block_order);
+      expect_same_bits(run(A, ParIluKind::Ic, 4, SweepMode::Deterministic, 0, ord, lc, mesh).L, ref.L, what);
+      const auto u = run(nonsymmetric(12), ParIluKind::Ilu, 4, SweepMode::Deterministic, 0, ord, lc, mesh);
+      expect_same_bits(u.L, refu.L, what + " ILU L");
+      expect_same_bits(u.U, refu.U, what + " ILU U");
+    }
+}
+
+// Acceptance 1: the asynchronous sweeps reach the exact IC(0) (nonlinear residual <= 1e-10) on every SPD matrix of
+// the shared collection for which IC(0) exists.
+TEST(TEST_CATEGORY, par_ic_async_converges_to_exact_ic0_on_shared_matrices) {
+  const std::vector<std::string> names = {"1138_bus", "494_bus",  "bcsstk01", "bcsstk13", "bcsstk14", "bcsstk15",
+                                          "bcsstk16", "bcsstk18", "bcsstk27", "bodyy4",   "bodyy5",   "bodyy6",
+                                          "fv1",      "fv2",      "fv3",      "nos1",     "nos2",     "nos3",
+                                          "nos4",     "nos5",     "nos6",     "nos7",     "ted_b",    "trefethen_2000"};
+  int tested = 0;
+  for (const auto& name : names) {
+    const auto A = read_matrix_market(AsyncSparse::Test::matrix_path(name));
+    CsrHost<double> L0;
+    try {
+      L0 = Reference::ic0(A);
+    } catch (const BreakdownError& e) {
+      std::cout << "  " << name << ": IC(0) does not exist (" << e.what() << "), skipped\n";
+      continue;
+    }
+    ++tested;
+    Handle h(ParIluKind::Ic);
+    h.params.sweeps = 200;
+    h.params.tolerance = 1e-10;
+    const auto Ad = to_device<Dev>(A);
+    par_ilu_symbolic(Exec(), h, Ad);
+    par_ilu_numeric(Exec(), h, Ad);
+    const double res = par_ilu_nonlinear_residual(Exec(), h);
+    EXPECT_TRUE(h.stats().converged) << name;
+    EXPECT_LE(res, 1e-10) << name;
+    // the factors of A itself agree with the exact IC(0)
+    const auto L = to_host(par_ilu_unscaled_factors(Exec(), h).L);
+    ASSERT_EQ(L.col_idx, L0.col_idx) << name;
+    double err = 0, scale = 0;
+    for (std::size_t k = 0; k < L0.values.size(); ++k) {
+      err = std::max(err, std::abs(L.values[k] - L0.values[k]));
+      scale = std::max(scale, std::abs(L0.values[k]));
+    }
+    EXPECT_LE(err, 1e-7 * scale) << name;
+    EXPECT_LE(Reference::nonlinear_residual(A, L), 1e-9) << name;
+    std::cout << "  " << name << ": n=" << A.nrows << " nnz=" << A.nnz() << " sweeps to 1e-10: " << h.stats().sweeps
+              << " (residual " << res << ")\n";
+  }
+  EXPECT_GE(tested, 10);
+}
+
+TEST(TEST_CATEGORY, par_ilu_async_converges_to_exact_ilu0) {
+  for (const auto& A : {nonsymmetric(20), random_diag_dominant(400, 7, 5, false, 1.1)}) {
+    Handle h(ParIluKind::Ilu);
+    h.params.sweeps = 300;
+    h.params.tolerance = 1e-12;
+    const auto Ad = to_device<Dev>(A);
+    par_ilu_symbolic(Exec(), h, Ad);
+    par_ilu_numeric(Exec(), h, Ad);
+    EXPECT_TRUE(h.stats().converged);
+    const auto F = par_ilu_unscaled_factors(Exec(), h);
+    const auto R = Reference::ilu0(A);
+    const auto L = to_host(F.L), U = to_host(F.U);
+    ASSERT_EQ(L.col_idx, R.L.col_idx);
+    ASSERT_EQ(U.col_idx, R.U.col_idx);
+    for (std::size_t k = 0; k < R.L.values.size(); ++k) EXPECT_NEAR(L.values[k], R.L.values[k], 1e-9);
+    for (std::size_t k = 0; k < R.U.values.size(); ++k) EXPECT_NEAR(U.values[k], R.U.values[k], 1e-9);
+    // residual history: recorded every sweep, decreasing overall
+    const auto& hist = h.stats().residual_history;
+    ASSERT_EQ(hist.size(), static_cast<std::size_t>(h.stats().sweeps) + 1);
+    EXPECT_LT(hist.back(), 1e-12);
+    EXPECT_LT(hist.back(), hist.front());
+  }
+  // ILU(2): converges to the exact ILU(2) of the reference
+  const auto A = nonsymmetric(10);
+  Handle h(ParIluKind::Ilu);
+  h.params.fill_level = 2;
+  h.params.sweeps = 300;
+  h.params.tolerance = 1e-13;
+  h.params.mode = SweepMode::Deterministic;
+  const auto Ad = to_device<Dev>(A);
+  par_ilu_symbolic(Exec(), h, Ad);
+  par_ilu_numeric(Exec(), h, Ad);
+  EXPECT_TRUE(h.stats().converged);
+  const auto F = par_ilu_unscaled_factors(Exec(), h);
+  const auto R = Reference::iluk(A, 2);
+  const auto L = to_host(F.L);
+  ASSERT_EQ(L.col_idx, R.L.col_idx);
+  for (std::size_t k = 0; k < R.L.values.size(); ++k) EXPECT_NEAR(L.values[k], R.L.values[k], 1e-10);
+  EXPECT_EQ(h.stats().nnz_L, R.L.nnz());
+  EXPECT_EQ(h.stats().nnz_U, R.U.nnz());
+}
+
+TEST(TEST_CATEGORY, par_ilu_residuals_match_host_reference) {
+  const auto A = nonsymmetric(10);
+  const auto As = scale_unit_diagonal(A).A;
+  const auto r = run(A, ParIluKind::Ilu, 2, SweepMode::Deterministic);
+  const auto Ad = to_device<Dev>(As);
+  const auto Ld = to_device<Dev>(r.L), Ud = to_device<Dev>(r.U);
+  const double nl = nonlinear_residual(Exec(), Ad, Ld, Ud);
+  EXPECT_NEAR(nl, Reference::nonlinear_residual(As, r.L, r.U), 1e-13);
+  EXPECT_GT(nl, 1e-4);
+  EXPECT_NEAR(ilu_residual(Exec(), Ad, Ld, Ud), Reference::ilu_residual(As, r.L, r.U), 1e-12);
+  // through the handle (its residual uses the task list)
+  Handle h(ParIluKind::Ilu);
+  h.params.sweeps = 2;
+  h.params.mode = SweepMode::Deterministic;
+  h.params.residual_interval = 1;
+  const auto A0 = to_device<Dev>(A);
+  par_ilu_symbolic(Exec(), h, A0);
+  par_ilu_numeric(Exec(), h, A0);
+  EXPECT_NEAR(par_ilu_nonlinear_residual(Exec(), h), nl, 1e-13);
+  EXPECT_NEAR(par_ilu_ilu_residual(Exec(), h), Reference::ilu_residual(As, r.L, r.U), 1e-12);
+  ASSERT_EQ(h.stats().residual_history.size(), 3u);
+  EXPECT_EQ(h.stats().residual_sweeps, (std::vector<int>{0, 1, 2}));
+  EXPECT_NEAR(h.stats().residual_history[2], nl, 1e-13);
+  EXPECT_EQ(h.stats().sweep_times.size(), 2u);
+  // IC
+  const auto S = lap2d(9);
+  const auto Ss = scale_unit_diagonal(S).A;
+  const auto ic = run(S, ParIluKind::Ic, 1, SweepMode::Deterministic);
+  const auto Sd = to_device<Dev>(Ss);
+  const auto Ic = to_device<Dev>(ic.L);
+  EXPECT_NEAR(nonlinear_residual_ic(Exec(), Sd, Ic), Reference::nonlinear_residual(Ss, ic.L), 1e-13);
+  EXPECT_NEAR(ilu_residual_ic(Exec(), Sd, Ic), Reference::ilu_residual(Ss, ic.L), 1e-12);
+}
+
+TEST(TEST_CATEGORY, par_ilu_initial_guess_reuse_and_user_factors) {
+  const auto A = lap2d(16);
+  const auto Ad = to_device<Dev>(A);
+  Handle h(ParIluKind::Ic);
+  h.params.sweeps = 30;
+  h.params.tolerance = 1e-12;
+  par_ilu_symbolic(Exec(), h, Ad);
+  par_ilu_numeric(Exec(), h, Ad);
+  ASSERT_TRUE(h.stats().converged);
+  // same values, reuse: the previous (converged) factors are kept, no sweep needed
+  h.params.reuse_factors = true;
+  par_ilu_numeric(Exec(), h, Ad);
+  EXPECT_EQ(h.stats().sweeps, 0);
+  EXPECT_TRUE(h.stats().converged);
+  // new values (a time step: a diagonal change, so also a new scaling) — one synchronous sweep from the old factors
+  // beats one from the paper's initial guess (in the asynchronous mode a sequential row-major sweep is exact
+  // from any start, so the comparison is made in the deterministic mode)
+  h.params.mode = SweepMode::Deterministic;
+  auto A2 = A;
+  for (int i = 0; i < A2.nrows; ++i) A2.values[find_entry(A2, i, i)] += 0.01 * (1 + i % 3);
+  auto A2d = to_device<Dev>(A2);
+  A2d = Crs<double, Dev>("A2", A2d.numRows(), A2d.numCols(), A2d.nnz(), A2d.values, Ad.graph.row_map, Ad.graph.entries);
+  h.params.tolerance = 0;
+  h.params.sweeps = 1;
+  par_ilu_numeric(Exec(), h, A2d);
+  const double reused = par_ilu_nonlinear_residual(Exec(), h);
+  h.params.reuse_factors = false;
+  par_ilu_numeric(Exec(), h, A2d);
+  const double fresh = par_ilu_nonlinear_residual(Exec(), h);
+  EXPECT_LT(reused, 0.2 * fresh);
+  // user-supplied exact factors of A (unscaled): the nonlinear residual is round-off before any sweep
+  Handle g(ParIluKind::Ic);
+  g.params.sweeps = 0;
+  par_ilu_symbolic(Exec(), g, Ad);
+  par_ic_set_factor(Exec(), g, to_device<Dev>(Reference::ic0(A)));
+  par_ilu_numeric(Exec(), g, Ad);
+  EXPECT_LT(par_ilu_nonlinear_residual(Exec(), g), 1e-14);
+  Handle u(ParIluKind::Ilu);
+  u.params.sweeps = 0;
+  const auto N = nonsymmetric(8);
+  const auto Nd = to_device<Dev>(N);
+  par_ilu_symbolic(Exec(), u, Nd);
+  const auto R = Reference::ilu0(N);
+  par_ilu_set_factors(Exec(), u, to_device<Dev>(R.L), to_device<Dev>(R.U));
+  par_ilu_numeric(Exec(), u, Nd);
+  EXPECT_LT(par_ilu_nonlinear_residual(Exec(), u), 1e-14);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_set_factors(Exec(), u, to_device<Dev>(R.U), to_device<Dev>(R.U)), InvalidInput,
+                               "L does not have the pattern");
+  // more sweeps later on
+  u.params.sweeps = 1;
+  par_ilu_numeric(Exec(), u, Nd);
+  EXPECT_EQ(par_ilu_sweep(Exec(), u, 3), 3);
+  EXPECT_EQ(u.stats().sweeps, 4);
+}
+
+TEST(TEST_CATEGORY, par_ilu_breakdown_is_reported_and_factors_stay_finite) {
+  // symmetric, positive diagonal, indefinite: l_11^2 = 1 - 4 < 0
+  const auto A = csr_from_triplets<double>(3, 3, {0, 0, 1, 1, 2}, {0, 1, 0, 1, 2}, {1.0, 2.0, 2.0, 1.0, 1.0});
+  for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+    Handle h(ParIluKind::Ic);
+    h.params.mode = mode;
+    const auto Ad = to_device<Dev>(A);
+    par_ilu_symbolic(Exec(), h, Ad);
+    ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Ad), BreakdownError, "par_ic: breakdown at row 1");
+    try {
+      par_ilu_numeric(Exec(), h, Ad);
+    } catch (const BreakdownError& e) {
+      EXPECT_EQ(e.row(), 1);
+      EXPECT_NE(std::string(e.what()).find("non-positive pivot"), std::string::npos);
+    }
+    for (double v : to_host(h.L()).values) EXPECT_TRUE(std::isfinite(v));
+    EXPECT_FALSE(h.numeric_done());
+  }
+  // ILU: u_11 = 1 - 1 * 1 = 0
+  const auto B = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1.0, 1.0, 1.0, 1.0});
+  Handle h(ParIluKind::Ilu);
+  h.params.mode = SweepMode::Deterministic;
+  const auto Bd = to_device<Dev>(B);
+  par_ilu_symbolic(Exec(), h, Bd);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Bd), BreakdownError, "par_ilu: breakdown at row 1: zero pivot");
+  for (double v : to_host(h.U_columns()).values) EXPECT_TRUE(std::isfinite(v));
+}
+
+TEST(TEST_CATEGORY, par_ilu_bad_inputs) {
+  auto sym = [](Handle& h, const CsrHost<double>& A) { par_ilu_symbolic(Exec(), h, to_device<Dev>(A)); };
+  Handle ilu(ParIluKind::Ilu), ic(ParIluKind::Ic);
+  ASYNCSPARSE_EXPECT_THROW_MSG(sym(ilu, csr_from_triplets<double>(2, 3, {0, 1}, {0, 1}, {1.0, 1.0})), InvalidInput,
+                               "par_ilu_symbolic");
+  ASYNCSPARSE_EXPECT_THROW_MSG(sym(ilu, csr_from_triplets<double>(2, 3, {0, 1}, {0, 1}, {1.0, 1.0})), InvalidInput,
+                               "square");
+  ASYNCSPARSE_EXPECT_THROW_MSG(sym(ilu, CsrHost<double>(0, 0)), InvalidInput, "empty");
+  // missing diagonal in row 1, zero diagonal in row 2
+  ASYNCSPARSE_EXPECT_THROW_MSG(sym(ilu, csr_from_triplets<double>(3, 3, {0, 1, 2}, {0, 0, 2}, {1.0, 1.0, 1.0})),
+                               InvalidInput, "row 1");
+  ASYNCSPARSE_EXPECT_THROW_MSG(sym(ilu, csr_from_triplets<double>(3, 3, {0, 1, 2}, {0, 1, 2}, {1.0, 1.0, 0.0})),
+                               InvalidInput, "row 2");
+  auto nan = lap2d(3);
+  nan.values[7] = std::numeric_limits<double>::quiet_NaN();
+  ASYNCSPARSE_EXPECT_THROW_MSG(sym(ilu, nan), InvalidInput, "par_ilu_symbolic");
+  auto unsorted = lap2d(3);
+  std::swap(unsorted.col_idx[0], unsorted.col_idx[1]);
+  ASYNCSPARSE_EXPECT_THROW_MSG(sym(ilu, unsorted), InvalidInput, "row 0");
+  // IC: not symmetric, non-positive diagonal
+  ASYNCSPARSE_EXPECT_THROW_MSG(sym(ic, nonsymmetric(4)), InvalidInput, "par_ic_symbolic");
+  auto neg = lap2d(3);
+  for (int k = neg.row_ptr[4]; k < neg.row_ptr[5]; ++k)
+    if (neg.col_idx[k] == 4) neg.values[k] = -4.0;
+  ASYNCSPARSE_EXPECT_THROW_MSG(sym(ic, neg), InvalidInput, "row 4 has a non-positive diagonal");
+  // parameters
+  Handle p(ParIluKind::Ilu);
+  p.params.sweeps = -1;
+  ASYNCSPARSE_EXPECT_THROW_MSG(sym(p, lap2d(3)), InvalidInput, "Params::sweeps must be >= 0");
+  p.params.sweeps = 1;
+  p.params.fill_level = -2;
+  ASYNCSPARSE_EXPECT_THROW_MSG(sym(p, lap2d(3)), InvalidInput, "fill_level");
+  p.params.fill_level = 0;
+  p.params.ordering = TaskOrdering::MeshBlocked;
+  ASYNCSPARSE_EXPECT_THROW_MSG(sym(p, lap2d(3)), InvalidInput, "no mesh given");
+  p.params.mesh = MeshBlocking{4, 4, 1, 2};
+  ASYNCSPARSE_EXPECT_THROW_MSG(sym(p, lap2d(3)), InvalidInput, "has 16 points, the matrix 9 rows");
+  // numeric: before symbolic, other pattern, values that became bad
+  Handle q(ParIluKind::Ic);
+  const auto A = to_device<Dev>(lap2d(4));
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), q, A), InvalidInput, "par_ilu_symbolic must be called first");
+  par_ilu_symbolic(Exec(), q, A);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), q, to_device<Dev>(lap2d(5))), InvalidInput,
+                               "does not have the pattern");
+  std::vector<int> perm(16);
+  for (int i = 0; i < 16; ++i) perm[i] = (5 * i + 3) % 16;
+  const auto Ap = permute_symmetric(lap2d(4), perm);  // same size and nnz, other pattern
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), q, to_device<Dev>(Ap)), InvalidInput,
+                               "does not have the pattern");
+  auto Hn = lap2d(4);
+  Hn.values[3] = std::numeric_limits<double>::infinity();
+  auto An = to_device<Dev>(Hn);
+  An = Crs<double, Dev>("An", 16, 16, An.nnz(), An.values, A.graph.row_map, A.graph.entries);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), q, An), InvalidInput, "par_ic_numeric: row 1 has a non-finite");
+  auto Ha = lap2d(4);
+  Ha.values[1] = -0.5;  // a(0,1) != a(1,0)
+  auto Aa = to_device<Dev>(Ha);
+  Aa = Crs<double, Dev>("Aa", 16, 16, Aa.nnz(), Aa.values, A.graph.row_map, A.graph.entries);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), q, Aa), InvalidInput, "a(1, 0) differs from its transposed");
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_sweep(Exec(), q, 1), InvalidInput, "par_ilu_numeric must be called first");
+  Handle t(ParIluKind::Ic);
+  t.launch.team_size = 100000;
+  par_ilu_symbolic(Exec(), t, A);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), t, A), InvalidInput, "team_size");
+  EXPECT_EQ(sweep_mode_from_string("deterministic"), SweepMode::Deterministic);
+  ASYNCSPARSE_EXPECT_THROW_MSG(sweep_mode_from_string("sync"), InvalidInput, "valid: async, deterministic");
+  ASYNCSPARSE_EXPECT_THROW_MSG(task_ordering_from_string("rcm"), InvalidInput, "valid: row-major");
+}
+
+TEST(TEST_CATEGORY, par_ilu_task_orderings) {
+  // 4 x 4 mesh, 2 x 2 blocks: block (0,0) = rows 0 1 4 5, then block (1,0) = 2 3 6 7, ...
+  const auto rows = mesh_blocked_row_order(MeshBlocking{4, 4, 1, 2}, 16);
+  EXPECT_EQ(rows, (std::vector<int>{0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15}));
+  const auto rows3 = mesh_blocked_row_order(MeshBlocking{3, 3, 3, 2}, 27);  // uneven blocks at the border
+  EXPECT_EQ(std::set<int>(rows3.begin(), rows3.end()).size(), 27u);
+  EXPECT_EQ((std::vector<int>(rows3.begin(), rows3.begin() + 8)), (std::vector<int>{0, 1, 3, 4, 9, 10, 12, 13}));
+  const auto A = lap2d(5);
+  auto perm = task_order(A.row_ptr, TaskOrdering::Random, MeshBlocking(), 4);
+  EXPECT_EQ(perm, task_order(A.row_ptr, TaskOrdering::Random, MeshBlocking(), 4));
+  EXPECT_NE(perm, task_order(A.row_ptr, TaskOrdering::RowMajor));
+  std::sort(perm.begin(), perm.end());
+  EXPECT_EQ(perm, task_order(A.row_ptr, TaskOrdering::RowMajor));
+  const auto m = mesh_from_generator_spec("gen:lap3d27:6", 3);
+  EXPECT_EQ(m.nx * m.ny * m.nz, 216);
+  EXPECT_EQ(m.block, 3);
+  EXPECT_FALSE(mesh_from_generator_spec("fv1.mtx.gz").valid());
+  // the asynchronous sweeps converge under every ordering
+  for (auto ord : {TaskOrdering::RowMajor, TaskOrdering::Random, TaskOrdering::MeshBlocked}) {
+    const auto B = lap2d(20);
+    Handle h(ParIluKind::Ic);
+    h.params.ordering = ord;
+    h.params.mesh = MeshBlocking{20, 20, 1, 5};
+    h.params.sweeps = 100;
+    h.params.tolerance = 1e-10;
+    const auto Bd = to_device<Dev>(B);
+    par_ilu_symbolic(Exec(), h, Bd);
+    par_ilu_numeric(Exec(), h, Bd);
+    EXPECT_TRUE(h.stats().converged) << to_string(ord);
+  }
+}
+
+// PCG iterations with the preconditioner after 5 sweeps are those of the exact IC(0) (Table 2 of the paper).
+TEST(TEST_CATEGORY, par_ic_preconditioner_in_pcg) {
+  const auto Ah = lap2d(40);
+  const auto A = to_device<Dev>(Ah);
+  SolverParams sp;
+  sp.tol = 1e-6;
+  Kokkos::View<double*, Dev> b("b", Ah.nrows), x("x", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  auto pcg = [&](Preconditioner<double, Dev>* M) {
+    Kokkos::deep_copy(x, 0.0);
+    auto r = cg<double, Dev>(A, b, x, M, sp);
+    EXPECT_TRUE(r.converged()) << r.message;
+    return r.iterations;
+  };
+  // exact IC(0) of the scaled matrix, applied with the scaling
+  const auto sc = scale_unit_diagonal(Ah);
+  const auto L0 = Reference::ic0(sc.A);
+  IncompleteFactorPreconditioner<double, Dev> exact(A, to_device<Dev>(L0), to_device<Dev>(Reference::transpose(L0)),
+                                                    false, to_device<Dev>(sc.s));
+  exact.compute();
+  const int it_exact = pcg(&exact);
+  auto M = make_preconditioner<double, Dev>("par_ic", A, ParameterList{{"sweeps", 5}});
+  M->compute();
+  const int it5 = pcg(M.get());
+  EXPECT_LE(std::abs(it5 - it_exact), 1) << "exact " << it_exact << ", 5 sweeps " << it5;
+  M->setParameters(ParameterList{{"sweeps", 0}});
+  M->compute();
+  EXPECT_GT(pcg(M.get()), it_exact);
+  M->setParameters(ParameterList{{"sweeps", 5}, {"tri_solve", std::string("jacobi")}, {"tri_solve_sweeps", 6}});
+  M->compute();
+  const int itj = pcg(M.get());
+  EXPECT_LT(itj, 3 * it_exact);
+  EXPECT_NE(M->description().find("jacobi"), std::string::npos);
+  // time stepping: setMatrix with the same pattern, reuse the factors
+  auto* P = dynamic_cast<ParIc<double, Dev>*>(M.get());
+  ASSERT_NE(P, nullptr);
+  M->setParameters(ParameterList{{"sweeps", 5}, {"reuse_factors", true}});
+  M->compute();
+  const int inits = M->getNumInitialize();
+  M->setMatrix(A);
+  M->compute();
+  EXPECT_EQ(M->getNumInitialize(), inits);  // same graph: no new symbolic phase
+  EXPECT_EQ(P->handle().stats().sweeps, 5);
+  EXPECT_LE(std::abs(pcg(M.get()) - it_exact), 1);
+  // GMRES with ParIlu on a nonsymmetric matrix
+  const auto N = to_device<Dev>(nonsymmetric(30));
+  auto G = make_preconditioner<double, Dev>("par_ilu", N, ParameterList{{"sweeps", 3}, {"mode", std::string("deterministic")}});
+  G->compute();
+  Kokkos::View<double*, Dev> bn("bn", N.numRows()), xn("xn", N.numRows());
+  Kokkos::deep_copy(bn, 1.0);
+  const auto plain = gmres<double, Dev>(N, bn, xn, nullptr, sp);
+  Kokkos::deep_copy(xn, 0.0);
+  const auto prec = gmres<double, Dev>(N, bn, xn, G.get(), sp);
+  EXPECT_TRUE(prec.converged());
+  EXPECT_LT(prec.iterations, plain.iterations / 2);
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("par_ic", A, ParameterList{{"sweep", 5}})),
+                               InvalidInput, "unknown parameter 'sweep'");
+  ASYNCSPARSE_EXPECT_THROW_MSG(
+      (make_preconditioner<double, Dev>("par_ic", A, ParameterList{{"mode", std::string("sync")}})), InvalidInput,
+      "is not one of");
+}
+
+}  // namespace

@@ -1,0 +1,724 @@
+// ParILUT / ParICT: bit-exact agreement of the deterministic mode with a simple serial host reference of the
+// same algorithm (also across launch configurations); fill budget; preconditioner quality on small problems
+// in the asynchronous mode; pattern reuse; breakdown and bad-input reporting; the ParIlut / ParIct
+// preconditioners.
+#include <Kokkos_Core.hpp>
+
+#include <KokkosBlas1_scal.hpp>
+#include <core/AsyncSparse_generators.hpp>
+#include <core/AsyncSparse_load.hpp>
+#include <core/AsyncSparse_rcm.hpp>
+#include <core/AsyncSparse_reference.hpp>
+#include <core/AsyncSparse_scaling.hpp>
+#include <factorization/AsyncSparse_par_ilut.hpp>
+#include <preconditioner/AsyncSparse_factory.hpp>
+#include <preconditioner/AsyncSparse_par_ilut_preconditioner.hpp>
+#include <solvers/AsyncSparse_cg.hpp>
+#include <solvers/AsyncSparse_gmres.hpp>
+#include <support/TestHelpers.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace {
+using namespace AsyncSparse;
+using Dev = TEST_DEVICE;
+using Exec = TEST_EXECSPACE;
+using Handle = ParIlutHandle<double, Dev>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Serial host reference of the deterministic ParILUT / ParICT (exact selection): the same formulas, the same
+// summation orders and the same tie rule, written as plainly as possible.
+// ---------------------------------------------------------------------------------------------------------
+struct RefFactors {
+  int n = 0;
+  std::vector<std::map<int, double>> L;  // rows; ILUT: strict lower + unit diagonal, ICT: lower incl. diagonal
+  std::vector<std::map<int, double>> U;  // rows (ILUT): diagonal + upper
+  std::vector<double> residual;          // per step (index s: factors after step s)
+};
+
+struct RefInput {
+  CsrHost<double> As;
+  std::map<std::pair<int, int>, double> a;
+  double a2 = 0;
+};
+
+RefInput ref_input(const CsrHost<double>& A) {
+  RefInput in;
+  in.As = scale_unit_diagonal(A).A;
+  std::vector<double> rowsum(in.As.nrows, 0.0);
+  for (int i = 0; i < in.As.nrows; ++i)
+    for (int k = in.As.row_ptr[i]; k < in.As.row_ptr[i + 1]; ++k) {
+      in.a[{i, in.As.col_idx[k]}] = in.As.values[k];
+      rowsum[i] += in.As.values[k] * in.As.values[k];
+    }
+  for (double r : rowsum) in.a2 += r;
+  return in;
+}
+
+double aval(const RefInput& in, int i, int j) {
+  auto it = in.a.find({i, j});
+  return it == in.a.end() ? 0.0 : it->second;
+}
+
+// column view of U: col[c] = {k -> u_kc}
+std::vector<std::map<int, double>> columns(const std::vector<std::map<int, double>>& U) {
+  std::vector<std::map<int, double>> C(U.size());
+  for (int k = 0; k < static_cast<int>(U.size()); ++k)
+    for (auto& e : U[k]) C[e.first][k] = e.second;
+  return C;
+}
+
+double dot(const std::map<int, double>& x, const std::map<int, double>& y, int bound) {
+  double s = 0;
+  for (auto& e : x) {
+    if (e.first >= bound) break;
+    auto it = y.find(e.first);
+    if (it != y.end()) s += e.second * it->second;
+  }
+  return s;
+}
+
+bool finite(double v) { return std::isfinite(v); }
+
+// one Jacobi sweep on the current pattern
+void ref_sweep(RefFactors& F, const RefInput& in, bool ict) {
+  const int n = F.n;
+  if (ict) {
+    auto L = F.L;
+    for (int i = 0; i < n; ++i)
+      for (auto& e : L[i]) {
+        const int j = e.first;
+        const double r = aval(in, i, j) - dot(F.L[i], F.L[j], j);
+        const double v = i == j ? std::sqrt(r) : r / F.L[j].at(j);
+        if (finite(v) && (i != j || r > 0)) e.second = v;
+      }
+    F.L = L;
+    return;
+  }
+  auto C = columns(F.U);
+  auto L = F.L;
+  auto U = F.U;
+  for (int i = 0; i < n; ++i) {
+    for (auto& e : L[i]) {
+      const int j = e.first;
+      if (j == i) continue;
+      const double v = (aval(in, i, j) - dot(F.L[i], C[j], j)) / C[j].at(j);
+      if (finite(v)) e.second = v;
+    }
+    for (auto& e : U[i]) {
+      const int j = e.first;
+      const double v = aval(in, i, j) - dot(F.L[i], C[j], i);
+      if (finite(v)) e.second = v;
+    }
+  }
+  F.L = L;
+  F.U = U;
+}
+
+// candidates: returns the squared residual of the factors before the phase
+double ref_candidates(RefFactors& F, const RefInput& in, bool ict) {
+  const int n = F.n;
+  double total = 0;
+  if (ict) {
+    std::vector<std::map<int, double>> Lc(n);  // columns of L
+    for (int i = 0; i < n; ++i)
+      for (auto& e : F.L[i]) Lc[e.first][i] = e.second;
+    auto L2 = F.L;
+    for (int i = 0; i < n; ++i) {
+      std::set<int> P;
+      for (int k = in.As.row_ptr[i]; k < in.As.row_ptr[i + 1]; ++k)
+        if (in.As.col_idx[k] <= i) P.insert(in.As.col_idx[k]);
+      for (auto& e : F.L[i])
+        for (auto& c : Lc[e.first])
+          if (c.first <= i) P.insert(c.first);
+      double rs = 0;
+      for (int c : P) {
+        const double s = dot(F.L[i], F.L[c], c);
+        const double lcc = F.L[c].at(c);
+        auto it = F.L[i].find(c);
+        double r, v;
+        if (it != F.L[i].end()) {
+          v = it->second;
+          r = (aval(in, i, c) - s) - v * (i == c ? v : lcc);
+        } else {
+          r = aval(in, i, c) - s;
+          v = r / lcc;
+          if (!finite(v)) v = 0;
+        }
+        L2[i][c] = v;
+        rs += (i == c ? 1.0 : 2.0) * r * r;
+      }
+      total += rs;
+    }
+    F.L = L2;
+    return total;
+  }
+  auto C = columns(F.U);
+  auto L2 = F.L;
+  auto U2 = F.U;
+  for (int i = 0; i < n; ++i) {
+    std::set<int> P;
+    for (int k = in.As.row_ptr[i]; k < in.As.row_ptr[i + 1]; ++k) P.insert(in.As.col_idx[k]);
+    for (auto& e : F.L[i])
+      for (auto& u : F.U[e.first]) P.insert(u.first);
+    double rs = 0;
+    for (int c : P) {  // increasing c: strict lower first, then upper (the device's task order within a row)
+      double r, v;
+      if (c < i) {
+        const double s = dot(F.L[i], C[c], c);
+        const double ucc = C[c].at(c);
+        auto it = F.L[i].find(c);
+        if (it != F.L[i].end()) {
+          v = it->second;
+          r = (aval(in, i, c) - s) - v * ucc;
+        } else {
+          r = aval(in, i, c) - s;
+          v = r / ucc;
+          if (!finite(v)) v = 0;
+        }
+        L2[i][c] = v;
+      } else {
+        const double s = dot(F.L[i], C[c], i);
+        auto it = F.U[i].find(c);
+        if (it != F.U[i].end()) {
+          v = it->second;
+          r = (aval(in, i, c) - s) - v;
+        } else {
+          r = aval(in, i, c) - s;
+          v = finite(r) ? r : 0.0;
+        }
+        U2[i][c] = v;
+      }
+      rs += r * r;
+    }
+    total += rs;
+  }
+  F.L = L2;
+  F.U = U2;
+  return total;
+}
+
+// entries in storage order: rows (L) or columns (U, the device keeps U's values by columns)
+void ref_remove(std::vector<std::map<int, double>>& M, int budget, bool by_columns) {
+  const int n = static_cast<int>(M.size());
+  std::vector<std::pair<int, int>> order;  // (row, col) of the strict entries in storage order
+  if (by_columns) {
+    auto C = columns(M);
+    for (int c = 0; c < n; ++c)
+      for (auto& e : C[c])
+        if (e.first != c) order.push_back({e.first, c});
+  } else {
+    for (int i = 0; i < n; ++i)
+      for (auto& e : M[i])
+        if (e.first != i) order.push_back({i, e.first});
+  }
+  const long long m = static_cast<long long>(order.size());
+  const long long B = std::max(0, budget - n);
+  if (m <= B) return;
+  std::vector<double> mag;
+  for (auto& p : order) mag.push_back(std::abs(M[p.first].at(p.second)));
+  std::vector<double> sorted = mag;
+  std::nth_element(sorted.begin(), sorted.begin() + (m - B), sorted.end());
+  const double t = sorted[m - B];
+  long long greater = std::count_if(mag.begin(), mag.end(), [&](double x) { return x > t; });
+  long long quota = B - greater, ties = 0;
+  for (long long q = 0; q < m; ++q) {
+    bool keep = mag[q] > t;
+    if (mag[q] == t) keep = ties++ < quota;
+    if (!keep) M[order[q].first].erase(order[q].second);
+  }
+}
+
+RefFactors ref_par_ilut(const CsrHost<double>& A, bool ict, int steps, double fill) {
+  RefInput in = ref_input(A);
+  RefFactors F;
+  F.n = A.nrows;
+  F.L.resize(F.n);
+  F.U.resize(F.n);
+  for (int i = 0; i < F.n; ++i)
+    for (int k = in.As.row_ptr[i]; k < in.As.row_ptr[i + 1]; ++k) {
+      const int c = in.As.col_idx[k];
+      if (c < i || (ict && c == i)) F.L[i][c] = in.As.values[k];
+      if (!ict && c >= i) F.U[i][c] = in.As.values[k];
+      if (!ict && c == i) F.L[i][c] = 1.0;
+    }
+  long long nl = 0, nu = 0;
+  for (int i = 0; i < F.n; ++i) {
+    nl += F.L[i].size();
+    nu += F.U[i].size();
+  }
+  const int budget_L = static_cast<int>(std::llround(fill * nl)), budget_U = static_cast<int>(std::llround(fill * nu));
+  for (int s = 0; s < steps; ++s) {
+    const double r2 = ref_candidates(F, in, ict);
+    F.residual.push_back(std::sqrt(r2 / in.a2));
+    ref_sweep(F, in, ict);
+    ref_remove(F.L, budget_L, false);
+    if (!ict) ref_remove(F.U, budget_U, true);
+    ref_sweep(F, in, ict);
+  }
+  RefFactors G = F;
+  F.residual.push_back(std::sqrt(ref_candidates(G, in, ict) / in.a2));
+  return F;
+}
+
+// device factors as maps
+std::vector<std::map<int, double>> rows_of(const Crs<double, Dev>& M) {
+  auto h = to_host(M);
+  std::vector<std::map<int, double>> R(h.nrows);
+  for (int i = 0; i < h.nrows; ++i)
+    for (int k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k) R[i][h.col_idx[k]] = h.values[k];
+  return R;
+}
+
+std::vector<std::map<int, double>> transposed(const std::vector<std::map<int, double>>& M) {
+  std::vector<std::map<int, double>> T(M.size());
+  for (int i = 0; i < static_cast<int>(M.size()); ++i)
+    for (auto& e : M[i]) T[e.first][i] = e.second;
+  return T;
+}
+
+// a small nonsymmetric test matrix: convection-diffusion on a 9 x 9 grid (upwinded, an M-matrix) with a few
+// random perturbations
+CsrHost<double> convdiff(int m) {
+  auto A = lap2d(m);
+  for (int i = 0; i < A.nrows; ++i)
+    for (int k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
+      if (A.col_idx[k] == i + 1) A.values[k] = -1.6 + 0.01 * (i % 5);
+      if (A.col_idx[k] == i - 1) A.values[k] = -0.4;
+      if (A.col_idx[k] == i + m) A.values[k] = -1.1 - 0.02 * (i % 3);
+    }
+  return A;
+}
+
+void expect_same(const std::vector<std::map<int, double>>& a, const std::vector<std::map<int, double>>& b,
+                 const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i].size(), b[i].size()) << what << " row " << i;
+    for (auto ia = a[i].begin(), ib = b[i].begin(); ia != a[i].end(); ++ia, ++ib) {
+      ASSERT_EQ(ia->first, ib->first) << what << " row " << i;
+      ASSERT_EQ(ia->second, ib->second) << what << " (" << i << ", " << ia->first << ")";  // bit-exact
+    }
+  }
+}
+
+void run_against_reference(const CsrHost<double>& Ah, bool ict, int steps, double fill, const LaunchConfig& launch) {
+  Handle h;
+  h.params.mode = SweepMode::Deterministic;
+  h.params.max_steps = steps;
+  h.params.fill_in_limit = fill;
+  h.launch = launch;
+  h.params.select.base_case_size = 7;  // exercise the recursion of SampleSelect too
+  h.params.select.num_buckets = 8;
+  auto A = to_device<Dev>(Ah);
+  if (ict)
+    par_ict_compute(Exec(), h, A);
+  else
+    par_ilut_compute(Exec(), h, A);
+  const auto ref = ref_par_ilut(Ah, ict, steps, fill);
+  const std::string what =
+      std::string(ict ? "ParICT" : "ParILUT") + " steps=" + std::to_string(steps) + " fill=" + std::to_string(fill);
+  expect_same(rows_of(par_ilut_lower(Exec(), h)), ref.L, what + " L");
+  if (ict)
+    expect_same(rows_of(par_ilut_upper(Exec(), h)), transposed(ref.L), what + " Lt");
+  else
+    expect_same(rows_of(par_ilut_upper(Exec(), h)), ref.U, what + " U");
+  ASSERT_EQ(static_cast<int>(h.stats().steps.size()), steps + 1);
+  for (int s = 0; s <= steps; ++s) EXPECT_EQ(h.stats().steps[s].residual, ref.residual[s]) << what << " step " << s;
+}
+
+TEST(TEST_CATEGORY, par_ilut_deterministic_matches_host_reference) {
+  LaunchConfig def;
+  const auto A = convdiff(9);
+  run_against_reference(A, false, 3, 1.0, def);
+  run_against_reference(A, false, 2, 2.0, def);
+  run_against_reference(aniso2d(7), false, 3, 1.0, def);
+  // launch configuration must not matter: tiny chunks, random block order, one team at a time
+  LaunchConfig odd;
+  odd.chunk_size = 3;
+  odd.block_order = BlockOrder::Random;
+  odd.seed = 9;
+  run_against_reference(A, false, 3, 1.0, odd);
+  odd.max_concurrent_teams = 1;
+  odd.block_order = BlockOrder::Backward;
+  run_against_reference(A, false, 2, 1.5, odd);
+}
+
+TEST(TEST_CATEGORY, par_ict_deterministic_matches_host_reference) {
+  LaunchConfig def;
+  run_against_reference(aniso2d(8), true, 3, 1.0, def);
+  run_against_reference(lap2d(9), true, 2, 2.0, def);
+  LaunchConfig odd;
+  odd.chunk_size = 5;
+  odd.block_order = BlockOrder::Random;
+  run_against_reference(aniso2d(8), true, 3, 1.0, odd);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Asynchronous mode: budget, quality, statistics
+// ---------------------------------------------------------------------------------------------------------
+
+// Krylov iterations (b = ones, x0 = 0, 1e-6) with given factors of the scaled matrix.
+int iterations(const CsrHost<double>& Ah, const Crs<double, Dev>& L, const Crs<double, Dev>& U, bool unit_lower,
+               bool cg) {
+  auto A = to_device<Dev>(Ah);
+  auto s = to_device<Dev>(scale_unit_diagonal(Ah).s);
+  IncompleteFactorPreconditioner<double, Dev> M(A, L, U, unit_lower, s);
+  M.compute();
+  Kokkos::View<double*, Dev> b("b", Ah.nrows), x("x", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  SolverParams p;
+  p.max_iterations = 2000;
+  const auto r = cg ? AsyncSparse::cg<double, Dev>(A, b, x, &M, p) : gmres<double, Dev>(A, b, x, &M, p);
+  EXPECT_TRUE(r.converged()) << r.message;
+  return r.iterations;
+}
+
+void quality_check(const CsrHost<double>& Ah, bool ict, const std::string& what) {
+  Handle h;  // defaults: 5 steps, fill 1, exact selection, asynchronous sweeps
+  auto A = to_device<Dev>(Ah);
+  if (ict)
+    par_ict_compute(Exec(), h, A);
+  else
+    par_ilut_compute(Exec(), h, A);
+  const auto& st = h.stats();
+  ASSERT_EQ(st.steps_done, 5) << what;
+  ASSERT_EQ(st.steps.size(), 6u) << what;
+  // exact selection meets the budget exactly (there are more candidates than budget here)
+  EXPECT_EQ(st.steps.back().nnz_L, st.budget_L) << what;
+  if (!ict) EXPECT_EQ(st.steps.back().nnz_U, st.budget_U) << what;
+  for (int s = 1; s <= 5; ++s) {
+    EXPECT_GT(st.steps[s].candidates_L, 0) << what << " step " << s;
+    EXPECT_GT(st.steps[s].threshold_L, 0.0) << what << " step " << s;
+  }
+  for (const auto& ss : st.steps) EXPECT_TRUE(std::isfinite(ss.residual) && ss.residual >= 0.0) << what;
+  ASSERT_EQ(st.residual_history.size(), 6u);
+  EXPECT_GT(st.sweeps, 0);
+  const auto S = scale_unit_diagonal(Ah).A;
+  const auto L = par_ilut_lower(Exec(), h), U = par_ilut_upper(Exec(), h);
+  int it_par, it_0;
+  if (ict) {
+    const auto L0 = Reference::ic0(S);
+    it_0 = iterations(Ah, to_device<Dev>(L0), to_device<Dev>(Reference::transpose(L0)), false, true);
+    it_par = iterations(Ah, L, U, false, true);
+  } else {
+    const auto F0 = Reference::ilu0(S);
+    it_0 = iterations(Ah, to_device<Dev>(F0.L), to_device<Dev>(F0.U), true, false);
+    it_par = iterations(Ah, L, U, true, false);
+  }
+  EXPECT_LE(it_par, it_0) << what;
+  // factors are finite, with the scaled matrix's dimensions and sorted rows
+  const auto Lh = to_host(L);
+  EXPECT_TRUE(is_sorted_unique(Lh));
+  for (double v : Lh.values) EXPECT_TRUE(std::isfinite(v));
+}
+
+TEST(TEST_CATEGORY, par_ilut_async_budget_and_quality) {
+  quality_check(aniso2d(24), false, "ParILUT aniso2d(24)");
+  quality_check(aniso2d(24), true, "ParICT aniso2d(24)");
+  quality_check(convdiff(20), false, "ParILUT convdiff(20)");
+}
+
+// The fast part of the acceptance table (the rest runs through `asyncsparse ilut|ict`): after 5 steps with
+// fill_in_limit 1, Krylov iterations <= ILU(0)/IC(0) and <= 1.15 x the serial ILUT/ICT with the same nnz, and
+// nnz within 5 % of the budget. Matrix files RCM-ordered, GMRES(300) / PCG, b = ones, x0 = 0, 1e-6.
+int solve_its(const CsrHost<double>& Ah, const Crs<double, Dev>& L, const Crs<double, Dev>& U, bool unit_lower,
+              bool cg) {
+  auto A = to_device<Dev>(Ah);
+  auto s = to_device<Dev>(scale_unit_diagonal(Ah).s);
+  IncompleteFactorPreconditioner<double, Dev> M(A, L, U, unit_lower, s);
+  M.compute();
+  Kokkos::View<double*, Dev> b("b", Ah.nrows), x("x", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  SolverParams p;
+  p.max_iterations = 3000;
+  p.restart = 300;
+  const auto r = cg ? AsyncSparse::cg<double, Dev>(A, b, x, &M, p) : gmres<double, Dev>(A, b, x, &M, p);
+  EXPECT_TRUE(r.converged()) << r.message;
+  return r.iterations;
+}
+
+void acceptance_case(const std::string& spec, bool ict) {
+  auto Ah = load_matrix(spec);
+  if (!is_generator_spec(spec)) Ah = permute_symmetric(Ah, rcm_permutation(Ah));
+  auto A = to_device<Dev>(Ah);
+  Handle h;
+  if (ict)
+    par_ict_compute(Exec(), h, A);
+  else
+    par_ilut_compute(Exec(), h, A);
+  const auto& st = h.stats();
+  const double nnz = st.steps.back().nnz_L + (ict ? 0 : st.steps.back().nnz_U);
+  const double budget = st.budget_L + (ict ? 0 : st.budget_U);
+  EXPECT_LE(std::abs(nnz / budget - 1.0), 0.05) << spec;
+  const auto S = scale_unit_diagonal(Ah).A;
+  const auto L = par_ilut_lower(Exec(), h), U = par_ilut_upper(Exec(), h);
+  int it_par, it_0, it_t;
+  if (ict) {
+    const auto L0 = Reference::ic0(S);
+    const auto Lt = Reference::ict_nnz(S, st.steps.back().nnz_L);
+    it_0 = solve_its(Ah, to_device<Dev>(L0), to_device<Dev>(Reference::transpose(L0)), false, true);
+    it_t = solve_its(Ah, to_device<Dev>(Lt), to_device<Dev>(Reference::transpose(Lt)), false, true);
+    it_par = solve_its(Ah, L, U, false, true);
+  } else {
+    const auto F0 = Reference::ilu0(S);
+    const auto Ft = Reference::ilut_nnz(S, st.steps.back().nnz_L, st.steps.back().nnz_U);
+    it_0 = solve_its(Ah, to_device<Dev>(F0.L), to_device<Dev>(F0.U), true, false);
+    it_t = solve_its(Ah, to_device<Dev>(Ft.L), to_device<Dev>(Ft.U), true, false);
+    it_par = solve_its(Ah, L, U, true, false);
+  }
+  EXPECT_LE(it_par, it_0) << spec << (ict ? " ParICT vs IC(0)" : " ParILUT vs ILU(0)");
+  EXPECT_LE(it_par, 1.15 * it_t) << spec << (ict ? " ParICT vs ICT" : " ParILUT vs ILUT") << " (" << it_t << ")";
+}
+
+TEST(TEST_CATEGORY, par_ilut_acceptance_subset) {
+  acceptance_case("gen:aniso2d:48", false);
+  acceptance_case("gen:aniso2d:48", true);
+  acceptance_case(AsyncSparse::Test::matrix_path("fv1"), false);
+  acceptance_case(AsyncSparse::Test::matrix_path("fv1"), true);
+  acceptance_case(AsyncSparse::Test::matrix_path("watt_2"), false);
+}
+
+TEST(TEST_CATEGORY, par_ilut_approximate_selection_and_stagnation) {
+  const auto Ah = aniso2d(20);
+  auto A = to_device<Dev>(Ah);
+  Handle h;
+  h.params.selection = ThresholdSelection::Approximate;
+  h.params.fill_in_limit = 1.5;
+  h.params.select.counting = BucketCounting::GlobalAtomics;
+  par_ilut_compute(Exec(), h, A);
+  const auto& st = h.stats();
+  int removals = 0;
+  for (int s = 1; s <= 5; ++s) {  // approximate: where entries were removed, at least the budget, at most 5 % more
+    for (int f = 0; f < 2; ++f) {
+      const double nn = f ? st.steps[s].nnz_U : st.steps[s].nnz_L, budget = f ? st.budget_U : st.budget_L;
+      if ((f ? st.steps[s].threshold_U : st.steps[s].threshold_L) > 0) {
+        ++removals;
+        EXPECT_GE(nn, budget) << "step " << s;
+        EXPECT_LE(nn, 1.05 * budget) << "step " << s;
+      } else {
+        EXPECT_LE(nn, budget) << "step " << s;
+      }
+    }
+  }
+  EXPECT_GE(removals, 4);
+  EXPECT_EQ(st.last_select.levels, 1);
+  // a large stagnation tolerance stops after the first steps, keeping the last accepted factors
+  Handle g;
+  g.params.max_steps = 8;
+  g.params.stagnation_tolerance = 0.9;
+  g.params.mode = SweepMode::Deterministic;
+  par_ilut_compute(Exec(), g, A);
+  EXPECT_TRUE(g.stats().stagnated);
+  EXPECT_LT(g.stats().steps_done, 8);
+  EXPECT_EQ(static_cast<int>(g.stats().steps.size()), g.stats().steps_done + 1);
+  EXPECT_GE(g.stats().steps.back().residual, 0.0);
+  // max_steps = 0: the initial guess (ILU(0) pattern)
+  Handle z;
+  z.params.max_steps = 0;
+  par_ilut_compute(Exec(), z, A);
+  const auto F0 = Reference::ilu0(scale_unit_diagonal(Ah).A);
+  EXPECT_EQ(par_ilut_lower(Exec(), z).nnz(), F0.L.nnz());
+  EXPECT_EQ(par_ilut_upper(Exec(), z).nnz(), F0.U.nnz());
+}
+
+TEST(TEST_CATEGORY, par_ilut_float) {
+  const auto Ah = aniso2d(12);
+  CsrHost<float> Af(Ah.nrows, Ah.ncols);
+  Af.row_ptr = Ah.row_ptr;
+  Af.col_idx = Ah.col_idx;
+  Af.values.assign(Ah.values.begin(), Ah.values.end());
+  auto A = to_device<Dev>(Af);
+  ParIlutHandle<float, Dev> h;
+  par_ilut_compute(Exec(), h, A);
+  EXPECT_LT(h.stats().steps.back().residual, 0.5 * h.stats().steps[0].residual);
+  ParIlutHandle<float, Dev> g;
+  g.params.mode = SweepMode::Deterministic;
+  par_ict_compute(Exec(), g, A);
+  EXPECT_EQ(g.stats().steps.back().nnz_L, g.stats().budget_L);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Pattern reuse
+// ---------------------------------------------------------------------------------------------------------
+TEST(TEST_CATEGORY, par_ilut_pattern_reuse) {
+  auto Ah = convdiff(12);
+  auto A = to_device<Dev>(Ah);
+  Handle h;
+  par_ilut_compute(Exec(), h, A);
+  const auto nnzL = h.stats().steps.back().nnz_L, nnzU = h.stats().steps.back().nnz_U;
+  const double r_full = h.stats().steps.back().residual;
+  // new values on the same pattern (a slightly different convection), same graph Views
+  auto A2h = Ah;
+  for (std::size_t k = 0; k < A2h.values.size(); ++k) A2h.values[k] *= 1.0 + 0.05 * std::sin(0.3 * k);
+  auto A2 = to_device<Dev>(A2h);
+  auto A2same = Crs<double, Dev>("A2", A.numRows(), A.numCols(), A.nnz(), A2.values, A.graph.row_map, A.graph.entries);
+  par_ilut_update_values(Exec(), h, A2same);
+  EXPECT_EQ(h.stats().updates, 1);
+  EXPECT_EQ(h.stats().sweeps, 3);
+  EXPECT_EQ(par_ilut_lower(Exec(), h).nnz(), nnzL);
+  EXPECT_EQ(par_ilut_upper(Exec(), h).nnz(), nnzU);
+  EXPECT_LT(h.stats().steps.back().residual, 2.0 * r_full);
+  // an equal pattern in other Views is accepted too; a different one is not
+  par_ilut_update_values(Exec(), h, A2);
+  auto B = to_device<Dev>(aniso2d(12));  // same size, 9-point pattern
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_update_values(Exec(), h, B), InvalidInput, "pattern of A differs");
+  auto C = to_device<Dev>(lap2d(11));
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_update_values(Exec(), h, C), InvalidInput, "pattern of A differs");
+  Handle fresh;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_update_values(Exec(), fresh, A), InvalidInput, "no factorization to update");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Breakdown and bad input
+// ---------------------------------------------------------------------------------------------------------
+Crs<double, Dev> dev(int n, std::vector<int> r, std::vector<int> c, std::vector<double> v, bool sort = true) {
+  return to_device<Dev>(csr_from_triplets<double>(n, n, r, c, v, sort, sort));
+}
+
+TEST(TEST_CATEGORY, par_ilut_breakdown_reported_by_row) {
+  for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+    Handle h;
+    h.params.mode = mode;
+    // u_11 = a_11 - l_10 u_01 = 1 - 1 = 0: zero pivot in row 1; l_21 = a_21 / u_11 is then not finite
+    auto Z = dev(3, {0, 0, 1, 1, 1, 2, 2}, {0, 1, 0, 1, 2, 1, 2}, {1, 1, 1, 1, 1, 1, 1});
+    try {
+      par_ilut_compute(Exec(), h, Z);
+      ADD_FAILURE() << "expected a BreakdownError";
+    } catch (const BreakdownError& e) {
+      EXPECT_EQ(e.row(), 1);
+      EXPECT_NE(std::string(e.what()).find("par_ilut: breakdown at row 1: zero pivot"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(h.is_computed());
+    // the factors are left finite (non-finite updates are skipped)
+    for (double v : to_host(par_ilut_lower(Exec(), h)).values) EXPECT_TRUE(std::isfinite(v));
+    for (double v : to_host(par_ilut_upper(Exec(), h)).values) EXPECT_TRUE(std::isfinite(v));
+    // ParICT of a symmetric indefinite matrix: l_11 = sqrt(1 - 4) -> non-positive pivot in row 1
+    auto I = dev(2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1, 2, 2, 1});
+    ASYNCSPARSE_EXPECT_THROW_MSG(par_ict_compute(Exec(), h, I), BreakdownError,
+                                 "par_ict: breakdown at row 1: non-positive pivot");
+    for (double v : to_host(par_ilut_lower(Exec(), h)).values) EXPECT_TRUE(std::isfinite(v));
+    // a zero diagonal entry of A is a zero pivot of that row (the scaling needs it)
+    auto D = dev(3, {0, 1, 1, 2, 2}, {0, 1, 2, 1, 2}, {2, 0, 1, 1, 3});
+    ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, D), BreakdownError,
+                                 "breakdown at row 1: zero pivot a_ii = 0");
+    auto N = dev(2, {0, 1}, {0, 1}, {2, -1});
+    ASYNCSPARSE_EXPECT_THROW_MSG(par_ict_compute(Exec(), h, N), BreakdownError,
+                                 "par_ict: breakdown at row 1: non-positive diagonal");
+    // the preconditioner reports it from compute()
+    auto M = make_preconditioner<double, Dev>("par_ilut", Z, ParameterList{{"mode", std::string(to_string(mode))}});
+    ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), BreakdownError, "breakdown at row 1");
+  }
+}
+
+TEST(TEST_CATEGORY, par_ilut_rejects_bad_input) {
+  Handle h;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, dev(2, {0, 1, 1}, {0, 0, 1}, {1, nan, 1})), InvalidInput,
+                               "par_ilut: row 1 has a non-finite value");
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, dev(3, {0, 1, 2}, {0, 0, 2}, {1, 1, 1})), InvalidInput,
+                               "par_ilut: row 1 has no diagonal entry");
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, dev(2, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, false)),
+                               InvalidInput, "par_ilut: row 0: column indices not sorted");
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ict_compute(Exec(), h, dev(2, {0, 0, 1, 1}, {0, 1, 0, 1}, {2, 1, 0.5, 2})),
+                               InvalidInput, "par_ict: matrix is not symmetric (row 0");
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ict_compute(Exec(), h, dev(2, {0, 0, 1}, {0, 1, 1}, {2, 1, 2})), InvalidInput,
+                               "par_ict: matrix is not symmetric");
+  auto R = to_device<Dev>(csr_from_triplets<double>(2, 3, {0, 1}, {0, 1}, {1.0, 1.0}));
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, R), InvalidInput,
+                               "par_ilut: matrix must be square, got 2 x 3");
+  auto E = to_device<Dev>(CsrHost<double>(0, 0));
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, E), InvalidInput, "matrix is empty");
+  auto A = to_device<Dev>(lap2d(4));
+  h.params.max_steps = -1;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, A), InvalidInput, "max_steps must be >= 0");
+  h.params = Handle::Params();
+  h.params.fill_in_limit = 0.0;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, A), InvalidInput, "fill_in_limit must be finite and > 0");
+  h.params = Handle::Params();
+  h.params.stagnation_tolerance = -1;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ict_compute(Exec(), h, A), InvalidInput,
+                               "stagnation_tolerance must be finite and >= 0");
+  h.params = Handle::Params();
+  h.params.reuse_sweeps = -2;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, A), InvalidInput, "reuse_sweeps must be >= 0");
+  h.params = Handle::Params();
+  h.params.select.num_buckets = 1;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, A), InvalidInput, "num_buckets must be in [2, 2048]");
+  h.params = Handle::Params();
+  h.params.mode = SweepMode::Deterministic;
+  h.launch.vector_length = 4;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, A), InvalidInput, "deterministic mode uses one lane");
+  Handle none;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_lower(Exec(), none), InvalidInput,
+                               "par_ilut_lower: the factorization has not been computed");
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_residual(Exec(), none), InvalidInput, "has not been initialized");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Preconditioners
+// ---------------------------------------------------------------------------------------------------------
+TEST(TEST_CATEGORY, par_ilut_preconditioners) {
+  const auto Ah = convdiff(16);
+  auto A = to_device<Dev>(Ah);
+  Kokkos::View<double*, Dev> b("b", Ah.nrows), x("x", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  SolverParams p;
+  auto J = make_preconditioner<double, Dev>("jacobi", A);
+  J->compute();
+  const auto rj = gmres<double, Dev>(A, b, x, J.get(), p);
+  auto M =
+      make_preconditioner<double, Dev>("par_ilut", A, ParameterList{{"steps", 3}, {"select", std::string("approx")}});
+  M->compute();
+  Kokkos::deep_copy(x, 0.0);
+  const auto rm = gmres<double, Dev>(A, b, x, M.get(), p);
+  EXPECT_TRUE(rm.converged());
+  EXPECT_LT(rm.iterations, rj.iterations / 2);
+  EXPECT_NE(M->description().find("ParIlut(3 steps, fill 1, approximate select"), std::string::npos)
+      << M->description();
+  // same pattern, new values: compute() reuses the pattern
+  auto A2 = to_device<Dev>(Ah);
+  Kokkos::deep_copy(A2.values, A.values);
+  KokkosBlas::scal(A2.values, 3.0, A2.values);
+  auto A2same = Crs<double, Dev>("A2", A.numRows(), A.numCols(), A.nnz(), A2.values, A.graph.row_map, A.graph.entries);
+  M->setMatrix(A2same);
+  M->compute();
+  auto* P = dynamic_cast<ParIlut<double, Dev>*>(M.get());
+  ASSERT_NE(P, nullptr);
+  EXPECT_TRUE(P->last_compute_reused_pattern());
+  Kokkos::deep_copy(x, 0.0);
+  const auto r2 = gmres<double, Dev>(A2same, b, x, M.get(), p);
+  EXPECT_TRUE(r2.converged());
+  EXPECT_LE(r2.iterations, rm.iterations + 2);
+  // SPD: ParICT with CG, Jacobi triangular solves
+  const auto Sh = aniso2d(16);
+  auto S = to_device<Dev>(Sh);
+  Kokkos::View<double*, Dev> bs("b", Sh.nrows), xs("x", Sh.nrows);
+  Kokkos::deep_copy(bs, 1.0);
+  auto C = make_preconditioner<double, Dev>(
+      "par_ict", S, ParameterList{{"tri_solve", std::string("jacobi")}, {"tri_solve_sweeps", 8}});
+  C->compute();
+  const auto rc = AsyncSparse::cg<double, Dev>(S, bs, xs, C.get(), p);
+  EXPECT_TRUE(rc.converged());
+  auto N = make_preconditioner<double, Dev>("none", S);
+  N->compute();
+  Kokkos::deep_copy(xs, 0.0);
+  const auto rn = AsyncSparse::cg<double, Dev>(S, bs, xs, N.get(), p);
+  EXPECT_LT(rc.iterations, rn.iterations / 2);
+  // parameter errors
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("par_ilut", A, ParameterList{{"sweeps", 2}})),
+                               InvalidInput, "ParIlut: unknown parameter 'sweeps'");
+  ASYNCSPARSE_EXPECT_THROW_MSG(
+      (make_preconditioner<double, Dev>("par_ict", A, ParameterList{{"select", std::string("median")}})), InvalidInput,
+      "parameter 'select' = 'median' is not one of: exact approx");
+  ASYNCSPARSE_EXPECT_THROW_MSG(
+      (make_preconditioner<double, Dev>("par_ilut", A, ParameterList{{"fill_in_limit", -1.0}})), InvalidInput,
+      "fill_in_limit must be finite and > 0");
+}
+
+}  // namespace
