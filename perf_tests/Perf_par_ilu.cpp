@@ -202,7 +202,7 @@ void BM_baseline(benchmark::State& state, const std::string& name, const std::st
 void BM_launch(benchmark::State& state) {
   const auto& b = baselines("L3D");
   ParIluHandle<double, Device> h(ParIluKind::Ic);
-  h.launch.block_order = state.range(0) == 0 ? BlockOrder::Forward
+  h.launch.block_order = state.range(0) == 0   ? BlockOrder::Forward
                          : state.range(0) == 1 ? BlockOrder::Backward
                                                : BlockOrder::Random;
   h.launch.max_concurrent_teams = static_cast<int>(state.range(1));

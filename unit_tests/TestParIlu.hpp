@@ -110,8 +110,9 @@ TEST(TEST_CATEGORY, par_ic_deterministic_equals_host_reference) {
       auto L = Impl::reference_ic_initial_guess(As);
       for (int sweeps = 0; sweeps <= 3; ++sweeps) {
         const auto r = run(A, ParIluKind::Ic, sweeps, SweepMode::Deterministic, fill);
-        expect_same_bits(r.L, L, "IC(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", " +
-                                     std::to_string(sweeps) + " sweeps");
+        expect_same_bits(r.L, L,
+                         "IC(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", " +
+                             std::to_string(sweeps) + " sweeps");
         expect_same_bits(r.U, Reference::transpose(L), "IC U = L^T");
         Impl::reference_ic_jacobi_sweep(As, L);
       }
@@ -333,13 +334,38 @@ TEST(TEST_CATEGORY, par_ilu_breakdown_is_reported_and_factors_stay_finite) {
     for (double v : to_host(h.L()).values) EXPECT_TRUE(std::isfinite(v));
     EXPECT_FALSE(h.numeric_done());
   }
+  // a transient breakdown of the asynchronous iteration: a bad initial guess (|l_10| too large) makes the first
+  // update of l_11 a square root of a negative number when l_11 is updated before l_10 (backward block order, one
+  // task per block); the update is skipped and the next sweep, with the corrected l_10, succeeds
+  {
+    const auto S = lap2d(3);
+    auto L0 = Reference::ic0(S);
+    L0.values[L0.row_ptr[1]] = -5.0;  // l_10 (exact: -0.5)
+    Handle h(ParIluKind::Ic);
+    h.params.sweeps = 6;
+    h.launch.block_order = BlockOrder::Backward;
+    h.launch.chunk_size = 1;
+    h.launch.max_concurrent_teams = 1;
+    const auto Sd = to_device<Dev>(S);
+    par_ilu_symbolic(Exec(), h, Sd);
+    par_ic_set_factor(Exec(), h, to_device<Dev>(L0));
+    par_ilu_numeric(Exec(), h, Sd);
+    EXPECT_EQ(h.stats().breakdown_sweeps, 1);
+    EXPECT_EQ(h.stats().breakdown_row, 1);
+    EXPECT_TRUE(h.numeric_done());
+    EXPECT_LT(par_ilu_nonlinear_residual(Exec(), h), 1e-8);
+    h.params.breakdown_patience = 1;  // no patience: the first skipped update throws
+    par_ic_set_factor(Exec(), h, to_device<Dev>(L0));
+    ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Sd), BreakdownError, "breakdown at row 1");
+  }
   // ILU: u_11 = 1 - 1 * 1 = 0
   const auto B = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1.0, 1.0, 1.0, 1.0});
   Handle h(ParIluKind::Ilu);
   h.params.mode = SweepMode::Deterministic;
   const auto Bd = to_device<Dev>(B);
   par_ilu_symbolic(Exec(), h, Bd);
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Bd), BreakdownError, "par_ilu: breakdown at row 1: zero pivot");
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Bd), BreakdownError,
+                               "par_ilu: breakdown at row 1: zero pivot");
   for (double v : to_host(h.U_columns()).values) EXPECT_TRUE(std::isfinite(v));
 }
 
@@ -490,7 +516,8 @@ TEST(TEST_CATEGORY, par_ic_preconditioner_in_pcg) {
   EXPECT_LE(std::abs(pcg(M.get()) - it_exact), 1);
   // GMRES with ParIlu on a nonsymmetric matrix
   const auto N = to_device<Dev>(nonsymmetric(30));
-  auto G = make_preconditioner<double, Dev>("par_ilu", N, ParameterList{{"sweeps", 3}, {"mode", std::string("deterministic")}});
+  auto G = make_preconditioner<double, Dev>("par_ilu", N,
+                                            ParameterList{{"sweeps", 3}, {"mode", std::string("deterministic")}});
   G->compute();
   Kokkos::View<double*, Dev> bn("bn", N.numRows()), xn("xn", N.numRows());
   Kokkos::deep_copy(bn, 1.0);

@@ -30,7 +30,6 @@ using CrsD = Crs<double, Device>;
 struct Samples {
   std::vector<double> v;
   void add(double x) { v.push_back(x); }
-  bool empty() const { return v.empty(); }
   double median() const {
     auto s = v;
     std::sort(s.begin(), s.end());
@@ -62,7 +61,9 @@ struct Row {
   Samples iterations, nonlinear, ilu_residual, sweep_ms, total_ms;
   std::vector<std::string> statuses;
   std::string note;
-  int reused = 0;  ///< solves skipped because the factors equalled the previous row's
+  Samples solve_s;  ///< solver seconds
+  int reused = 0;   ///< solves skipped because the factors equalled those of an earlier row
+  std::string reused_from;
 };
 
 struct SolveSetup {
@@ -71,55 +72,69 @@ struct SolveSetup {
   SolverParams params;
 };
 
-/// The factors and solver outcome of the last solved row: a row whose factors are bit-identical (the sweeps
-/// reached their fixed point) has the same preconditioner, so its solve is skipped and the result reused.
-struct LastSolve {
-  Kokkos::View<double*, Device> l, u;
+/// Factors already used in a solve, with the outcome. A row whose factors are bit-identical to such a set (the
+/// sweeps reached their fixed point, which can equal the exact factorization to the last bit) has the same
+/// preconditioner, so its solve is skipped and the result reused.
+struct SolvedFactors {
+  std::string label;
+  CrsD L, U;  ///< copies of the values (graphs shared)
   SolverResult result;
-  bool valid = false;
 };
+using SolveCache = std::vector<SolvedFactors>;
 
-bool equal_values(const Kokkos::View<double*, Device>& a, const CrsD::values_type& b) {
-  if (a.extent(0) != b.extent(0)) return false;
+bool same_factor(const CrsD& a, const CrsD& b) {
+  if (a.numRows() != b.numRows() || a.nnz() != b.nnz()) return false;
+  auto ra = a.graph.row_map, rb = b.graph.row_map;
+  auto ea = a.graph.entries, eb = b.graph.entries;
+  auto va = a.values, vb = b.values;
   int diff = 0;
   Kokkos::parallel_reduce(
-      "asyncsparse::ilu::equal_values", Kokkos::RangePolicy<ExecSpace>(0, a.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t k, int& d) {
-        if (a(k) != b(k)) d = 1;
+      "asyncsparse::ilu::same_factor", Kokkos::RangePolicy<ExecSpace>(0, a.numRows()),
+      KOKKOS_LAMBDA(const ordinal_t i, int& d) {
+        if (ra(i + 1) != rb(i + 1)) {
+          d = 1;
+          return;
+        }
+        for (offset_t k = ra(i); k < ra(i + 1); ++k)
+          if (ea(k) != eb(k) || va(k) != vb(k)) d = 1;
       },
       Kokkos::Max<int>(diff));
-  return diff <= 0;
+  return diff <= 0;  // the identity of Max is the lowest int
 }
 
-void record(const SolverResult& r, Row& row) {
+CrsD copy_values(const CrsD& M) {
+  CrsD::values_type::non_const_type v("asyncsparse::ilu::copy", M.nnz());
+  Kokkos::deep_copy(v, M.values);
+  return CrsD("copy", M.numRows(), M.numCols(), M.nnz(), v, M.graph.row_map, M.graph.entries);
+}
+
+void record(const SolverResult& r, Row& row, bool ran = true) {
   row.statuses.push_back(to_string(r.status));
+  if (ran) row.solve_s.add(r.time_seconds);
   if (r.converged())
     row.iterations.add(r.iterations);
   else
     row.note = std::string("solver ") + to_string(r.status) + (r.message.empty() ? "" : ": " + r.message);
 }
 
-/// Solver iterations with given (scaled) factors; a failed solve is noted and leaves the cell empty.
+/// Solver iterations with given (scaled) factors; a failed solve is noted and leaves the cell empty. With a
+/// cache, identical factors reuse an earlier result and new ones are added.
 void solve_with(const CrsD& A, const CrsD& L, const CrsD& U, bool unit_lower, const Kokkos::View<double*, Device>& s,
-                TriSolveKind tri, int tri_sweeps, const SolveSetup& ss, Row& row, LastSolve* last = nullptr) {
+                TriSolveKind tri, int tri_sweeps, const SolveSetup& ss, Row& row, SolveCache* cache = nullptr) {
   if (!ss.solve) return;
-  if (last && last->valid && equal_values(last->l, L.values) && equal_values(last->u, U.values)) {
-    record(last->result, row);
-    ++row.reused;
-    return;
-  }
+  if (cache)
+    for (const auto& c : *cache)
+      if (same_factor(c.L, L) && same_factor(c.U, U)) {
+        record(c.result, row, false);
+        row.reused_from = c.label;
+        ++row.reused;
+        return;
+      }
   IncompleteFactorPreconditioner<double, Device> M(A, L, U, unit_lower, s, tri, tri_sweeps, row.label);
   M.compute();
   const auto r = solve_ones(A, &M, ss.spd, ss.params);
   record(r, row);
-  if (last) {
-    last->l = Kokkos::View<double*, Device>("last_l", L.values.extent(0));
-    last->u = Kokkos::View<double*, Device>("last_u", U.values.extent(0));
-    Kokkos::deep_copy(last->l, L.values);
-    Kokkos::deep_copy(last->u, U.values);
-    last->result = r;
-    last->valid = true;
-  }
+  if (cache) cache->push_back({row.label, copy_values(L), copy_values(U), r});
 }
 
 std::vector<int> sweep_list(const Cli& cli) {
@@ -164,9 +179,11 @@ int run_factorization(const std::string& command, int argc, char** argv) {
   cli.option("restart", "30", "GMRES restart length");
   cli.flag("ilu-residual", "also compute the ILU residual ||A - LU||_F (a full sparse product: expensive)");
   cli.flag("no-solve", "skip the solver runs (residuals and times only)");
-  cli.option("exact", "host,kk,cusparse",
+  cli.flag("solve-all-exact", "also solve with the Kokkos-Kernels spiluk factors (default: host reference, cuSPARSE)");
+  cli.option("exact", "auto",
              "exact-factorization rows, comma-separated: host (serial reference), kk (Kokkos-Kernels spiluk), "
-             "cusparse (csric02/csrilu02, CUDA builds); none for none");
+             "cusparse (csric02/csrilu02, CUDA builds); none for none; auto = host,kk,cusparse on GPUs, host on "
+             "host backends (where the level-scheduled spiluk is slow)");
   cli.option("json", "", "write a JSON record to this file");
   if (!cli.parse(argc, argv)) return 0;
   Json rec = run_record(command, cli);
@@ -216,8 +233,8 @@ int run_factorization(const std::string& command, int argc, char** argv) {
   const auto A = to_device<Device>(Ah, "A");
   std::cout << "asyncsparse " << command << ": " << matrix_display_name(spec) << ", n = " << Ah.nrows
             << ", nnz = " << Ah.nnz() << ", ordering " << ordering << ", mode " << cli.str("mode") << ", " << solver
-            << " (b = ones, x0 = 0, tol " << cli.str("tol") << "), " << to_string(tri) << " triangular solves, "
-            << runs << " run" << (runs > 1 ? "s" : "") << "\n";
+            << " (b = ones, x0 = 0, tol " << cli.str("tol") << "), " << to_string(tri) << " triangular solves, " << runs
+            << " run" << (runs > 1 ? "s" : "") << "\n";
   par_ilu_symbolic(exec, h, A);
   std::cout << "symbolic phase: " << fmt("%.1f", 1e3 * h.stats().symbolic_seconds) << " ms, |S| = " << h.stats().nnz_S
             << ", tasks per sweep = " << h.stats().num_tasks << "\n";
@@ -225,6 +242,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
   exec.fence();
 
   std::vector<Row> rows;
+  SolveCache exact_cache;
   Json extra = Json::object();
   auto nonlinear = [&](const CrsD& L, const CrsD& U, bool ic_form) {
     return ic_form ? nonlinear_residual_ic(exec, scaled.A, L) : nonlinear_residual(exec, scaled.A, L, U);
@@ -233,7 +251,9 @@ int run_factorization(const std::string& command, int argc, char** argv) {
 
   std::set<std::string> exact;
   {
-    std::stringstream list(cli.str("exact"));
+    std::string spec_exact = cli.str("exact");
+    if (spec_exact == "auto") spec_exact = Impl::is_gpu_space<ExecSpace>() ? "host,kk,cusparse" : "host";
+    std::stringstream list(spec_exact);
     std::string item;
     while (std::getline(list, item, ','))
       if (item == "host" || item == "kk" || item == "cusparse")
@@ -265,7 +285,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
           const auto U = ic ? transpose(L) : to_device<Device>(Uh, "U_ref");
           row.nonlinear.add(nonlinear(L, U, ic));
           if (want_ilu_res) row.ilu_residual.add(ilu_res(L, U));
-          solve_with(A, L, U, !ic, scaled.s, tri, tri_sweeps, ss, row);
+          solve_with(A, L, U, !ic, scaled.s, tri, tri_sweeps, ss, row, &exact_cache);
         } catch (const BreakdownError& e) {
           row.note = e.what();
         }
@@ -285,7 +305,13 @@ int run_factorization(const std::string& command, int argc, char** argv) {
       const auto L = kk.L(), U = kk.U();
       row.nonlinear.add(nonlinear(L, U, false));
       if (want_ilu_res) row.ilu_residual.add(ilu_res(L, U));
-      solve_with(A, L, U, true, scaled.s, tri, tri_sweeps, ss, row);
+      SolveSetup kss = ss;
+      kss.solve = ss.solve && cli.flag_set("solve-all-exact");
+      if (ss.solve && !kss.solve)
+        row.note +=
+            "; solve skipped (same preconditioner as the host reference up to "
+            "round-off; --solve-all-exact runs it)";
+      solve_with(A, L, U, true, scaled.s, tri, tri_sweeps, kss, row);
       extra["spiluk_symbolic_seconds"] = kk.symbolic_seconds();
       rows.push_back(row);
     }
@@ -302,7 +328,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
         const auto L = cf.L(), U = cf.U();
         row.nonlinear.add(nonlinear(L, U, ic));
         if (want_ilu_res) row.ilu_residual.add(ilu_res(L, U));
-        solve_with(A, L, U, !ic, scaled.s, tri, tri_sweeps, ss, row);
+        solve_with(A, L, U, !ic, scaled.s, tri, tri_sweeps, ss, row, &exact_cache);
       } catch (const Error& e) {
         row.note = e.what();
       }
@@ -324,7 +350,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
     h.launch.seed = seed0 + static_cast<std::uint64_t>(r);
     h.params.sweeps = 0;
     par_ilu_numeric(exec, h, A);
-    LastSolve last;
+    SolveCache cache = exact_cache;  // this run's sweeps vs. the exact factors and the earlier sweeps
     std::size_t next = 0;
     for (int s = 0; s <= max_sweeps && next < sweeps.size(); ++s) {
       if (s > 0) par_ilu_sweep(exec, h, 1);
@@ -338,12 +364,17 @@ int run_factorization(const std::string& command, int argc, char** argv) {
       row.nonlinear.add(par_ilu_nonlinear_residual(exec, h));
       if (want_ilu_res) row.ilu_residual.add(par_ilu_ilu_residual(exec, h));
       const auto F = par_ilu_factors(exec, h);
-      solve_with(A, F.L, F.U, !ic, h.scaling(), tri, tri_sweeps, ss, row, &last);
+      solve_with(A, F.L, F.U, !ic, h.scaling(), tri, tri_sweeps, ss, row, &cache);
     }
     Json hist = Json::object();
     hist["seed"] = static_cast<long long>(h.launch.seed);
     hist["sweep_times"] = h.stats().sweep_times;
     hist["setup_seconds"] = h.stats().setup_seconds;
+    hist["breakdown_sweeps"] = h.stats().breakdown_sweeps;
+    if (h.stats().breakdown_sweeps > 0)
+      std::cerr << command << ": run " << r << ": " << h.stats().breakdown_sweeps
+                << " sweep(s) skipped an update (transient breakdown at row " << h.stats().breakdown_row << ": "
+                << h.stats().breakdown_problem << ")\n";
     histories.push_back(hist);
   }
   rows.insert(rows.end(), srows.begin(), srows.end());
@@ -353,6 +384,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
   if (want_ilu_res) header.push_back("ILU res.");
   header.push_back("sweeps [ms]");
   header.push_back("total [ms]");
+  header.push_back("solve [s]");
   Table table(header);
   std::vector<std::string> notes;
   Json jrows = Json::array();
@@ -361,11 +393,13 @@ int run_factorization(const std::string& command, int argc, char** argv) {
     if (want_ilu_res) cells.push_back(row.ilu_residual.format("%.4e"));
     cells.push_back(row.sweep_ms.format("%.2f"));
     cells.push_back(row.total_ms.format("%.2f"));
+    cells.push_back(row.reused ? "=" : row.solve_s.format("%.2f"));
     table.row(cells);
     if (!row.note.empty()) notes.push_back(row.label + ": " + row.note);
     if (row.reused > 0)
-      notes.push_back(row.label + ": factors identical to the previous row's (fixed point reached); solver result "
-                      "reused" + (runs > 1 ? " in " + std::to_string(row.reused) + " run(s)" : std::string()));
+      notes.push_back(row.label + ": factors bit-identical to those of '" + row.reused_from +
+                      "'; solver result reused" +
+                      (runs > 1 ? " in " + std::to_string(row.reused) + " run(s)" : std::string()));
     Json j = Json::object();
     j["label"] = row.label;
     j["sweeps"] = row.sweeps;
@@ -374,6 +408,8 @@ int run_factorization(const std::string& command, int argc, char** argv) {
     if (want_ilu_res) j["ilu_residual"] = row.ilu_residual.to_json();
     j["sweep_ms"] = row.sweep_ms.to_json();
     j["total_ms"] = row.total_ms.to_json();
+    j["solve_seconds"] = row.solve_s.to_json();
+    if (row.reused) j["solve_reused_from"] = row.reused_from;
     j["solver_status"] = row.statuses;
     if (!row.note.empty()) j["note"] = row.note;
     jrows.push_back(j);

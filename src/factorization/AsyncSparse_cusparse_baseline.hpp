@@ -15,9 +15,9 @@
 #pragma once
 
 #include <AsyncSparse_config.hpp>
-#include <Kokkos_Core.hpp>
 #include <KokkosKernels_Handle.hpp>
 #include <KokkosSparse_spiluk.hpp>
+#include <Kokkos_Core.hpp>
 
 #include <memory>
 #include <string>
@@ -43,9 +43,8 @@ class KkSpiluk {
   using execution_space = typename Device::execution_space;
   using memory_space = typename Device::memory_space;
   using crs_type = Crs<Scalar, Device>;
-  using handle_type =
-      KokkosKernels::Experimental::KokkosKernelsHandle<offset_t, ordinal_t, Scalar, execution_space, memory_space,
-                                                       memory_space>;
+  using handle_type = KokkosKernels::Experimental::KokkosKernelsHandle<offset_t, ordinal_t, Scalar, execution_space,
+                                                                       memory_space, memory_space>;
 
   /// A: square, sorted rows, diagonal stored. fill_level >= 0.
   void symbolic(const crs_type& A, int fill_level = 0) {
@@ -78,8 +77,8 @@ class KkSpiluk {
     if (!kh_) throw InvalidInput("KkSpiluk::numeric: symbolic() must be called first");
     execution_space().fence();
     Kokkos::Timer t;
-    KokkosSparse::Experimental::spiluk_numeric(kh_.get(), k_, A.graph.row_map, A.graph.entries, A.values, l_rm_,
-                                               l_ent_, l_val_, u_rm_, u_ent_, u_val_);
+    KokkosSparse::Experimental::spiluk_numeric(kh_.get(), k_, A.graph.row_map, A.graph.entries, A.values, l_rm_, l_ent_,
+                                               l_val_, u_rm_, u_ent_, u_val_);
     execution_space().fence();
     numeric_seconds_ = t.seconds();
     return numeric_seconds_;
@@ -210,13 +209,12 @@ class CusparseIncompleteFactor {
  private:
   void structural_pivot(cusparseStatus_t s, int pivot, const char* kind) const {
     if (s == CUSPARSE_STATUS_ZERO_PIVOT)
-      throw BreakdownError(ic_ ? "cusparse csric02" : "cusparse csrilu02", pivot,
-                           std::string(kind) + " zero pivot");
+      throw BreakdownError(ic_ ? "cusparse csric02" : "cusparse csrilu02", pivot, std::string(kind) + " zero pivot");
     Impl::cusparse_check(s, "cusparseX*_zeroPivot");
   }
   crs_type split(bool lower) const {
-    const auto H = to_host(crs_type("f", A_.numRows(), A_.numCols(), A_.nnz(), vals_, A_.graph.row_map,
-                                    A_.graph.entries));
+    const auto H =
+        to_host(crs_type("f", A_.numRows(), A_.numCols(), A_.nnz(), vals_, A_.graph.row_map, A_.graph.entries));
     CsrHost<double> F(H.nrows, H.ncols);
     for (ordinal_t i = 0; i < H.nrows; ++i) {
       for (offset_t p = H.row_ptr[i]; p < H.row_ptr[i + 1]; ++p) {

@@ -28,8 +28,12 @@
 //
 // Errors: InvalidInput for a bad matrix (not square, empty, unsorted or duplicate columns, missing or zero
 // diagonal, NaN/Inf; for IC also not symmetric or a non-positive diagonal) or bad parameters, naming the
-// function and row. BreakdownError (with the row) when a sweep meets a zero pivot (ILU), a non-positive pivot
-// (IC) or a non-finite value; the offending update is not written, so the factors never hold NaN/Inf.
+// function and row. Breakdown: when an update meets a zero pivot (ILU), a non-positive pivot (IC) or produces a
+// non-finite value, it is not written (as in Ginkgo), so the factors never hold NaN/Inf, and the kernel reports
+// the smallest such row. A deterministic sweep then throws BreakdownError (with the row) at once; an asynchronous
+// one, where stale values can cause a transient bad pivot, only when it recurs in Params::breakdown_patience
+// consecutive sweeps (default: never early), or in the last sweep of par_ilu_numeric (Stats::breakdown_sweeps counts
+// the others).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -188,14 +192,34 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
     Scalar* lw = async ? lr : st.L_alt.data();
     Scalar* uw = async ? ur : st.Ut_alt.data();
     if (async) {
-      IluSweepFunctor<true, Scalar, Device> f{st.task_row, st.task_col, st.task_dst, st.task_a, st.L.graph.row_map,
-                                              st.L.graph.entries, st.Ut.graph.row_map, st.Ut.graph.entries,
-                                              lr, lw, ur, uw, st.breakdown};
+      IluSweepFunctor<true, Scalar, Device> f{st.task_row,
+                                              st.task_col,
+                                              st.task_dst,
+                                              st.task_a,
+                                              st.L.graph.row_map,
+                                              st.L.graph.entries,
+                                              st.Ut.graph.row_map,
+                                              st.Ut.graph.entries,
+                                              lr,
+                                              lw,
+                                              ur,
+                                              uw,
+                                              st.breakdown};
       st.chunks.run("AsyncSparse::par_ilu::sweep", exec, f);
     } else {
-      IluSweepFunctor<false, Scalar, Device> f{st.task_row, st.task_col, st.task_dst, st.task_a, st.L.graph.row_map,
-                                               st.L.graph.entries, st.Ut.graph.row_map, st.Ut.graph.entries,
-                                               lr, lw, ur, uw, st.breakdown};
+      IluSweepFunctor<false, Scalar, Device> f{st.task_row,
+                                               st.task_col,
+                                               st.task_dst,
+                                               st.task_a,
+                                               st.L.graph.row_map,
+                                               st.L.graph.entries,
+                                               st.Ut.graph.row_map,
+                                               st.Ut.graph.entries,
+                                               lr,
+                                               lw,
+                                               ur,
+                                               uw,
+                                               st.breakdown};
       st.chunks.run("AsyncSparse::par_ilu::sweep_deterministic", exec, f);
     }
   } else {
@@ -228,8 +252,20 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   Kokkos::deep_copy(flag, st.breakdown);
   stats.sweep_times.push_back(dt);
   stats.sweep_seconds += dt;
-  if (flag != kNoBreakdown)  // deterministic mode: the new buffer is dropped, the previous sweep's factors stay
-    throw BreakdownError(par_ilu_name(h), static_cast<std::int64_t>(flag / 4), breakdown_text(unsigned(flag % 4)));
+  if (flag == kNoBreakdown) {
+    stats.consecutive_breakdowns = 0;
+  } else {
+    // The offending update was not written; every entry keeps a finite value.
+    ++stats.breakdown_sweeps;
+    ++stats.consecutive_breakdowns;
+    stats.breakdown_row = static_cast<std::int64_t>(flag / 4);
+    stats.breakdown_problem = breakdown_text(unsigned(flag % 4));
+    // A synchronous sweep is a deterministic function of the previous one: it would break down again. Drop the
+    // new buffer (the previous sweep's factors stay) and stop. In the asynchronous mode a bad pivot can come
+    // from stale values and disappear in the next sweep: stop only when it persists (Params::breakdown_patience).
+    if (!async || (h.params.breakdown_patience > 0 && stats.consecutive_breakdowns >= h.params.breakdown_patience))
+      throw BreakdownError(par_ilu_name(h), stats.breakdown_row, stats.breakdown_problem);
+  }
   if (!async) {
     std::swap(st.L.values, st.L_alt);
     if (st.kind == ParIluKind::Ilu) std::swap(st.Ut.values, st.Ut_alt);
@@ -278,6 +314,9 @@ void check_params(const Handle& h, const std::string& where) {
     throw InvalidInput(where + ": Params::residual_interval must be >= 0, got " + std::to_string(p.residual_interval));
   if (p.fill_level < 0)
     throw InvalidInput(where + ": Params::fill_level must be >= 0, got " + std::to_string(p.fill_level));
+  if (p.breakdown_patience < 0)
+    throw InvalidInput(where + ": Params::breakdown_patience must be >= 0, got " +
+                       std::to_string(p.breakdown_patience));
 }
 
 }  // namespace Impl
@@ -333,7 +372,7 @@ void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, co
   std::vector<ordinal_t> l_ci, ut_ci;
   std::vector<offset_t> pos_l(static_cast<std::size_t>(nnz_S), -1), pos_ut(static_cast<std::size_t>(nnz_S), -1);
   std::vector<ordinal_t> s_row(static_cast<std::size_t>(nnz_S));
-  for (ordinal_t i = 0; i < n; ++i)
+  for (ordinal_t i = 0; i < n; ++i) {
     for (offset_t p = s_rp[i]; p < s_rp[i + 1]; ++p) {
       s_row[p] = i;
       const ordinal_t j = s_ci[p];
@@ -343,13 +382,9 @@ void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, co
       }
       if (j >= i) ++ut_rp[j + 1];
     }
-  for (ordinal_t i = 0; i < n; ++i) l_rp[i + 1] = 0;
-  for (offset_t p = 0; p < nnz_S; ++p)
-    if (s_ci[p] <= s_row[p]) ++l_rp[s_row[p] + 1];
-  for (ordinal_t i = 0; i < n; ++i) {
-    l_rp[i + 1] += l_rp[i];
-    ut_rp[i + 1] += ut_rp[i];
+    l_rp[i + 1] = static_cast<offset_t>(l_ci.size());
   }
+  for (ordinal_t i = 0; i < n; ++i) ut_rp[i + 1] += ut_rp[i];
   if (!ic) {
     ut_ci.resize(static_cast<std::size_t>(ut_rp[n]));
     std::vector<offset_t> next(ut_rp.begin(), ut_rp.end() - 1);
@@ -364,8 +399,7 @@ void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, co
 
   // Task list: ILU updates every entry of S, IC the lower part.
   std::vector<offset_t> task_pos_rp = ic ? l_rp : s_rp;  // pattern the task order is taken over
-  const std::vector<offset_t> order =
-      task_order(task_pos_rp, h.params.ordering, h.params.mesh, h.params.ordering_seed);
+  const std::vector<offset_t> order = task_order(task_pos_rp, h.params.ordering, h.params.mesh, h.params.ordering_seed);
   std::vector<offset_t> l_to_s;  // IC: position in S of each L entry
   if (ic) {
     l_to_s.resize(l_ci.size());
@@ -400,7 +434,8 @@ void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, co
   st.a_row_map = A.graph.row_map;
   st.a_entries = A.graph.entries;
   st.identity_tasks = ic;  // IC tasks are L's entries; identity when listed in storage order
-  for (std::size_t t = 0; t < ntasks && st.identity_tasks; ++t) st.identity_tasks = t_dst[t] == static_cast<offset_t>(t);
+  for (std::size_t t = 0; t < ntasks && st.identity_tasks; ++t)
+    st.identity_tasks = t_dst[t] == static_cast<offset_t>(t);
   st.task_row = to_device<Device>(t_row, "AsyncSparse::par_ilu::task_row");
   st.task_col = to_device<Device>(t_col, "AsyncSparse::par_ilu::task_col");
   st.task_dst = to_device<Device>(t_dst, "AsyncSparse::par_ilu::task_dst");
@@ -455,8 +490,7 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
 
   // Scaling and the task values.
   if (h.params.scale) {
-    crs_type As("AsyncSparse::par_ilu::A_scaled", st.n, st.n, st.nnz_A, st.a_scaled, A.graph.row_map,
-                A.graph.entries);
+    crs_type As("AsyncSparse::par_ilu::A_scaled", st.n, st.n, st.nnz_A, st.a_scaled, A.graph.row_map, A.graph.entries);
     scale_unit_diagonal(exec, A, As, st.s);
   } else {
     Kokkos::deep_copy(exec, st.s, Scalar(1));
@@ -531,6 +565,9 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   stats.converged = false;
   stats.sweep_seconds = stats.residual_seconds = 0;
   stats.sweep_times.clear();
+  stats.breakdown_sweeps = stats.consecutive_breakdowns = 0;
+  stats.breakdown_row = -1;
+  stats.breakdown_problem.clear();
   stats.launch = resolve_launch_config<ExecSpace>(h.launch, stats.num_tasks, 1.0, exec);
   if (!Impl::is_gpu_space<ExecSpace>() && stats.launch.team_size > stats.launch.concurrency)
     throw InvalidInput(where + ": LaunchConfig::team_size " + std::to_string(stats.launch.team_size) +
@@ -540,6 +577,8 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   exec.fence();
   stats.setup_seconds = timer.seconds();
   Impl::run_sweeps(exec, h, h.params.sweeps);
+  if (stats.consecutive_breakdowns > 0)  // the last sweep skipped an update: the factors are not usable
+    throw BreakdownError(Impl::par_ilu_name(h), stats.breakdown_row, stats.breakdown_problem);
   st.numeric = true;
 }
 

@@ -82,31 +82,41 @@ class ParIluHandle {
     /// Scale A symmetrically to unit diagonal first, S A S with s_i = 1/sqrt(|a_ii|) (the paper's setting; the
     /// factors are those of S A S). Default true. With false the factors are those of A itself.
     bool scale = true;
+    /// Asynchronous mode: throw BreakdownError when updates had to be skipped (zero / non-positive pivot,
+    /// non-finite value) in this many consecutive sweeps (>= 1), or 0: never early, only when the last sweep
+    /// still skipped one. Default 0, as Ginkgo's ParIC/ParILU, which skip such updates and go on: a bad pivot
+    /// computed from stale values (or in an early, far-from-converged sweep) often disappears later. The
+    /// deterministic mode throws at the first breakdown.
+    int breakdown_patience = 0;
   };
 
   struct Stats {
-    int sweeps = 0;                      ///< sweeps run since the last par_ilu_numeric began
-    std::vector<int> residual_sweeps;    ///< sweep count at which each residual_history entry was taken
+    int sweeps = 0;                        ///< sweeps run since the last par_ilu_numeric began
+    std::vector<int> residual_sweeps;      ///< sweep count at which each residual_history entry was taken
     std::vector<double> residual_history;  ///< relative nonlinear residuals (see Params::residual_interval)
-    bool converged = false;              ///< the tolerance was reached
-    double symbolic_seconds = 0;         ///< last par_ilu_symbolic
-    double setup_seconds = 0;            ///< last numeric phase before its first sweep (checks, scaling, guess)
-    double sweep_seconds = 0;            ///< all sweeps since the last numeric phase began
-    double residual_seconds = 0;         ///< residual checks since the last numeric phase began
-    std::vector<double> sweep_times;     ///< seconds of each sweep
-    offset_t nnz_S = 0;                  ///< entries of the pattern S (the whole pattern, also for IC)
-    offset_t nnz_L = 0;                  ///< stored entries of L (diagonal included)
-    offset_t nnz_U = 0;                  ///< stored entries of U (diagonal included; 0 for IC)
-    std::int64_t num_tasks = 0;          ///< unknowns updated per sweep (task-list length)
-    ResolvedLaunch launch;               ///< launch used by the sweeps
+    bool converged = false;                ///< the tolerance was reached
+    double symbolic_seconds = 0;           ///< last par_ilu_symbolic
+    double setup_seconds = 0;              ///< last numeric phase before its first sweep (checks, scaling, guess)
+    double sweep_seconds = 0;              ///< all sweeps since the last numeric phase began
+    double residual_seconds = 0;           ///< residual checks since the last numeric phase began
+    std::vector<double> sweep_times;       ///< seconds of each sweep
+    offset_t nnz_S = 0;                    ///< entries of the pattern S (the whole pattern, also for IC)
+    offset_t nnz_L = 0;                    ///< stored entries of L (diagonal included)
+    offset_t nnz_U = 0;                    ///< stored entries of U (diagonal included; 0 for IC)
+    std::int64_t num_tasks = 0;            ///< unknowns updated per sweep (task-list length)
+    int breakdown_sweeps = 0;              ///< sweeps that skipped an update (see Params::breakdown_patience)
+    int consecutive_breakdowns = 0;        ///< of them, how many directly before the current state
+    std::int64_t breakdown_row = -1;       ///< row of the last skipped update (-1: none)
+    std::string breakdown_problem;         ///< what went wrong there
+    ResolvedLaunch launch;                 ///< launch used by the sweeps
   };
 
   /// Internal state shared with the functions of AsyncSparse_par_ilu.hpp. Not part of the stable interface.
   struct State {
-    bool symbolic = false;    ///< par_ilu_symbolic done
-    bool has_factors = false;  ///< L (and Ut) hold factors (of the scaling in `s_factors`)
-    bool numeric = false;     ///< par_ilu_numeric completed without error
-    bool user_guess = false;  ///< par_ilu_set_factors stored an (unscaled) initial guess
+    bool symbolic = false;        ///< par_ilu_symbolic done
+    bool has_factors = false;     ///< L (and Ut) hold factors (of the scaling in `s_factors`)
+    bool numeric = false;         ///< par_ilu_numeric completed without error
+    bool user_guess = false;      ///< par_ilu_set_factors stored an (unscaled) initial guess
     bool identity_tasks = false;  ///< IC: task t updates L entry t (row-major task list)
     ParIluKind kind = ParIluKind::Ilu;
     ordinal_t n = 0;
@@ -114,14 +124,14 @@ class ParIluHandle {
     typename crs_type::row_map_type a_row_map;  ///< pattern of A at the symbolic phase
     typename crs_type::index_type a_entries;
     Kokkos::View<ordinal_t*, Device> task_row, task_col;
-    Kokkos::View<offset_t*, Device> task_dst;  ///< position of the unknown in L (ILU: i > j, IC) or in Ut
-    Kokkos::View<offset_t*, Device> task_src;  ///< position of a_ij in A, -1 for fill entries
-    value_view task_a;                          ///< scaled a_ij in task order (0 for fill entries)
+    Kokkos::View<offset_t*, Device> task_dst;              ///< position of the unknown in L (ILU: i > j, IC) or in Ut
+    Kokkos::View<offset_t*, Device> task_src;              ///< position of a_ij in A, -1 for fill entries
+    value_view task_a;                                     ///< scaled a_ij in task order (0 for fill entries)
     Kokkos::View<offset_t*, Device> sym_lower, sym_upper;  ///< IC: positions of a_ij and a_ji (i > j) in A
-    crs_type L, Ut;                             ///< L by rows, U by columns (ILU)
-    crs_values L_alt, Ut_alt;                   ///< second buffers of the deterministic mode
-    crs_values a_scaled;                        ///< S A S on A's pattern
-    value_view s, s_factors;                    ///< current scaling; scaling of the stored factors
+    crs_type L, Ut;                                        ///< L by rows, U by columns (ILU)
+    crs_values L_alt, Ut_alt;                              ///< second buffers of the deterministic mode
+    crs_values a_scaled;                                   ///< S A S on A's pattern
+    value_view s, s_factors;                               ///< current scaling; scaling of the stored factors
     Kokkos::View<unsigned long long, Device> breakdown;
     Kokkos::View<offset_t*, Device> u_map, lt_map;  ///< gather maps of U = transpose(Ut), Lᵀ = transpose(L)
     crs_type U, Lt;

@@ -36,7 +36,10 @@
 // non-positive diagonal is a BreakdownError for that row). A factorization whose last sweep meets a zero pivot
 // or produces a non-finite value (square root of a negative number, division by zero) throws BreakdownError
 // with the first such row; factors are never left with NaN values (non-finite updates are skipped, as in
-// Ginkgo). Deterministic mode: all phases give bit-identical factors on every backend and thread count.
+// Ginkgo). Asynchronous steps before the last one that skipped an update only count it
+// (Stats::breakdown_steps): a bad pivot from stale or early values often disappears in later steps; in the
+// deterministic mode, and in par_*_step, the first breakdown throws. Deterministic mode: all phases give bit-identical
+// factors on every backend and thread count.
 #pragma once
 
 #include <Kokkos_Core.hpp>

@@ -110,6 +110,7 @@ class ParIlutHandle {
     std::vector<ParIlutStepStats> steps;  ///< steps[0]: initial guess, steps[s]: after step s
     int steps_done = 0;
     bool stagnated = false;                ///< stopped early by stagnation_tolerance
+    int breakdown_steps = 0;               ///< asynchronous steps whose last sweep skipped a bad update
     int sweeps = 0;                        ///< sweeps run by the last compute / update
     std::vector<double> residual_history;  ///< steps[s].residual for s = 0..steps_done (where computed)
     double setup_seconds = 0.0;            ///< checks, scaling, initial guess

@@ -7,7 +7,7 @@
 //    pattern of A (the equations the IC sweeps solve);
 //  * the ILU residual ||A - L U||_F over the full product (absolute; not zero for an incomplete factorization;
 //    it correlates with the preconditioner quality, Duff & Meurant 1989). It needs every entry of L U, so it
-//    costs a sparse matrix product (Kokkos-Kernels spgemm) and is computed on request only.
+//    costs a merge over the rows of the product (never formed) and is computed on request only.
 // They agree with Reference::nonlinear_residual / Reference::ilu_residual (host) up to round-off.
 //
 // Input: A square; L lower triangular and U upper triangular (CSR, sorted rows, diagonals stored; for a unit
@@ -16,8 +16,6 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
-#include <KokkosKernels_Handle.hpp>
-#include <KokkosSparse_spgemm.hpp>
 
 #include <cmath>
 #include <string>
@@ -32,9 +30,9 @@ namespace Impl {
 /// sum_k X(i, k) Y(j, k) over the common column indices of row i of X and row j of Y (both sorted).
 template <class XRm, class XEnt, class XVal, class YRm, class YEnt, class YVal>
 KOKKOS_INLINE_FUNCTION typename XVal::non_const_value_type sparse_row_dot(const XRm& xrm, const XEnt& xent,
-                                                                          const XVal& xval, ordinal_t i,
-                                                                          const YRm& yrm, const YEnt& yent,
-                                                                          const YVal& yval, ordinal_t j) {
+                                                                          const XVal& xval, ordinal_t i, const YRm& yrm,
+                                                                          const YEnt& yent, const YVal& yval,
+                                                                          ordinal_t j) {
   typename XVal::non_const_value_type s = 0;
   offset_t p = xrm(i), pe = xrm(i + 1), q = yrm(j), qe = yrm(j + 1);
   while (p < pe && q < qe) {
@@ -55,8 +53,8 @@ KOKKOS_INLINE_FUNCTION typename XVal::non_const_value_type sparse_row_dot(const 
 /// (squared residual, squared norm of A) over a task list: entries (row(t), col(t)) with values a(t); the
 /// product entry is the dot of row row(t) of X with row col(t) of Y (Y = column storage of U, or L for IC).
 template <class ExecSpace, class RowV, class ColV, class AV, class Mat>
-Kokkos::pair<double, double> task_residual_squares(const ExecSpace& exec, const RowV& row, const ColV& col,
-                                                    const AV& a, const Mat& X, const Mat& Y) {
+Kokkos::pair<double, double> task_residual_squares(const ExecSpace& exec, const RowV& row, const ColV& col, const AV& a,
+                                                   const Mat& X, const Mat& Y) {
   auto xrm = X.graph.row_map;
   auto xent = X.graph.entries;
   auto xval = X.values;
@@ -79,7 +77,7 @@ Kokkos::pair<double, double> task_residual_squares(const ExecSpace& exec, const 
 /// Same over the entries of A (all of them, or only j <= i when `lower_only`).
 template <class ExecSpace, class Mat>
 Kokkos::pair<double, double> matrix_residual_squares(const ExecSpace& exec, const Mat& A, const Mat& X, const Mat& Y,
-                                                      bool lower_only) {
+                                                     bool lower_only) {
   auto arm = A.graph.row_map;
   auto aent = A.graph.entries;
   auto aval = A.values;
@@ -106,60 +104,55 @@ Kokkos::pair<double, double> matrix_residual_squares(const ExecSpace& exec, cons
   return {r2, a2};
 }
 
-/// ||A - C||_F for a product C whose rows may be unsorted (A's rows sorted, both without duplicates).
-template <class ExecSpace, class MatA, class MatC>
-double difference_norm(const ExecSpace& exec, const MatA& A, const MatC& C) {
+/// ||A - X Y||_F without forming X Y: row i of the product is a merge of the rows Y(k, :) for the entries x_ik of
+/// row i of X (all rows sorted with unique columns); each column j of the union with row i of A is visited once,
+/// in increasing order, its product entry summed over k in increasing order. One thread per row; `cursor` holds
+/// the position reached in each Y(k, :) (one slot per entry of X). (Kokkos-Kernels' spgemm is not used: its
+/// CUDA results were wrong for some inputs in the Kokkos-Kernels versions we support.)
+template <class ExecSpace, class MatA, class MatX, class MatY>
+double product_difference_norm(const ExecSpace& exec, const MatA& A, const MatX& X, const MatY& Y) {
+  using mem = typename MatA::device_type::memory_space;
   auto arm = A.graph.row_map;
   auto aent = A.graph.entries;
   auto aval = A.values;
-  auto crm = C.graph.row_map;
-  auto cent = C.graph.entries;
-  auto cval = C.values;
+  auto xrm = X.graph.row_map;
+  auto xent = X.graph.entries;
+  auto xval = X.values;
+  auto yrm = Y.graph.row_map;
+  auto yent = Y.graph.entries;
+  auto yval = Y.values;
+  Kokkos::View<offset_t*, mem> cursor(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::residuals::cursor"),
+                                      static_cast<std::size_t>(X.nnz()));
+  const ordinal_t none = Y.numCols() > A.numCols() ? Y.numCols() : A.numCols();  // larger than any column
   double r2 = 0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::residuals::difference", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
+      "AsyncSparse::residuals::product_difference", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
       KOKKOS_LAMBDA(const ordinal_t i, double& r) {
-        offset_t found = 0;
-        for (offset_t k = crm(i); k < crm(i + 1); ++k) {
-          const ordinal_t j = cent(k);
-          offset_t lo = arm(i), hi = arm(i + 1);  // binary search of j in row i of A
-          while (lo < hi) {
-            const offset_t mid = lo + (hi - lo) / 2;
-            if (aent(mid) < j)
-              lo = mid + 1;
-            else
-              hi = mid;
+        const offset_t xb = xrm(i), xe = xrm(i + 1);
+        for (offset_t p = xb; p < xe; ++p) cursor(p) = yrm(xent(p));
+        offset_t q = arm(i);
+        const offset_t qe = arm(i + 1);
+        while (true) {
+          ordinal_t j = none;
+          for (offset_t p = xb; p < xe; ++p)
+            if (cursor(p) < yrm(xent(p) + 1) && yent(cursor(p)) < j) j = yent(cursor(p));
+          if (q < qe && aent(q) < j) j = aent(q);
+          if (j == none) break;
+          double c = 0;
+          for (offset_t p = xb; p < xe; ++p) {
+            const offset_t cp = cursor(p);
+            if (cp < yrm(xent(p) + 1) && yent(cp) == j) {
+              c += static_cast<double>(xval(p)) * static_cast<double>(yval(cp));
+              cursor(p) = cp + 1;
+            }
           }
-          double d = static_cast<double>(cval(k));
-          if (lo < arm(i + 1) && aent(lo) == j) {
-            d -= static_cast<double>(aval(lo));
-            ++found;
-          }
+          double d = -c;
+          if (q < qe && aent(q) == j) d += static_cast<double>(aval(q++));
           r += d * d;
-        }
-        if (found == arm(i + 1) - arm(i)) return;
-        for (offset_t k = arm(i); k < arm(i + 1); ++k) {  // entries of A outside the product's pattern
-          bool present = false;
-          for (offset_t q = crm(i); q < crm(i + 1) && !present; ++q) present = cent(q) == aent(k);
-          if (!present) r += static_cast<double>(aval(k)) * static_cast<double>(aval(k));
         }
       },
       r2);
   return std::sqrt(r2);
-}
-
-/// C = X Y with Kokkos-Kernels spgemm (native algorithm).
-template <class Scalar, class Device>
-Crs<Scalar, Device> spgemm_product(const Crs<Scalar, Device>& X, const Crs<Scalar, Device>& Y) {
-  using exec = typename Device::execution_space;
-  using mem = typename Device::memory_space;
-  KokkosKernels::Experimental::KokkosKernelsHandle<offset_t, ordinal_t, Scalar, exec, mem, mem> kh;
-  kh.create_spgemm_handle(KokkosSparse::SPGEMM_KK);
-  Crs<Scalar, Device> C;
-  KokkosSparse::spgemm_symbolic(kh, X, false, Y, false, C);
-  KokkosSparse::spgemm_numeric(kh, X, false, Y, false, C);
-  kh.destroy_spgemm_handle();
-  return C;
 }
 
 template <class Scalar, class Device>
@@ -168,7 +161,9 @@ void check_factor_dims(const std::string& fn, const Crs<Scalar, Device>& A, cons
   if (A.numRows() != A.numCols())
     throw InvalidInput(fn + ": A must be square, got " + std::to_string(A.numRows()) + " x " +
                        std::to_string(A.numCols()));
-  const auto bad = [&](const Crs<Scalar, Device>& M) { return M.numRows() != A.numRows() || M.numCols() != A.numCols(); };
+  const auto bad = [&](const Crs<Scalar, Device>& M) {
+    return M.numRows() != A.numRows() || M.numCols() != A.numCols();
+  };
   if (bad(L) || (U && bad(*U)))
     throw InvalidInput(fn + ": factor dimensions do not match A (" + std::to_string(A.numRows()) + " x " +
                        std::to_string(A.numCols()) + ")");
@@ -202,7 +197,7 @@ double ilu_residual(const ExecSpace& exec, const Crs<Scalar, Device>& A, const C
                     const Crs<Scalar, Device>& U) {
   Impl::check_factor_dims("ilu_residual", A, L, &U);
   exec.fence();
-  return Impl::difference_norm(exec, A, Impl::spgemm_product(L, U));
+  return Impl::product_difference_norm(exec, A, L, U);
 }
 
 /// ||A - L Lᵀ||_F (absolute) over the full product.
@@ -210,7 +205,7 @@ template <class ExecSpace, class Scalar, class Device>
 double ilu_residual_ic(const ExecSpace& exec, const Crs<Scalar, Device>& A, const Crs<Scalar, Device>& L) {
   Impl::check_factor_dims<Scalar, Device>("ilu_residual_ic", A, L, nullptr);
   exec.fence();
-  return Impl::difference_norm(exec, A, Impl::spgemm_product(L, transpose(L)));
+  return Impl::product_difference_norm(exec, A, L, transpose(L));
 }
 
 }  // namespace AsyncSparse

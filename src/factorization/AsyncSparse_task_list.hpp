@@ -38,9 +38,12 @@ enum class TaskOrdering { RowMajor, Random, MeshBlocked };
 
 inline const char* to_string(TaskOrdering o) {
   switch (o) {
-    case TaskOrdering::RowMajor: return "row-major";
-    case TaskOrdering::Random: return "random";
-    default: return "mesh-blocked";
+    case TaskOrdering::RowMajor:
+      return "row-major";
+    case TaskOrdering::Random:
+      return "random";
+    default:
+      return "mesh-blocked";
   }
 }
 inline TaskOrdering task_ordering_from_string(const std::string& s) {
@@ -80,8 +83,9 @@ inline MeshBlocking mesh_from_generator_spec(const std::string& spec, ordinal_t 
 /// have n points or block < 1.
 inline std::vector<ordinal_t> mesh_blocked_row_order(const MeshBlocking& mesh, ordinal_t n) {
   if (!mesh.valid())
-    throw InvalidInput("mesh_blocked_row_order: no mesh given (mesh-blocked ordering needs the mesh dimensions; "
-                       "the driver knows them for gen:lap2d, gen:aniso2d, gen:lap3d7 and gen:lap3d27 matrices)");
+    throw InvalidInput(
+        "mesh_blocked_row_order: no mesh given (mesh-blocked ordering needs the mesh dimensions; "
+        "the driver knows them for gen:lap2d, gen:aniso2d, gen:lap3d7 and gen:lap3d27 matrices)");
   if (mesh.block < 1)
     throw InvalidInput("mesh_blocked_row_order: block size must be >= 1, got " + std::to_string(mesh.block));
   const std::int64_t points = static_cast<std::int64_t>(mesh.nx) * mesh.ny * mesh.nz;
@@ -98,8 +102,7 @@ inline std::vector<ordinal_t> mesh_blocked_row_order(const MeshBlocking& mesh, o
       for (ordinal_t x0 = 0; x0 < mesh.nx; x0 += b)
         for (ordinal_t z = z0; z < std::min(z0 + bz, mesh.nz); ++z)
           for (ordinal_t y = y0; y < std::min(y0 + b, mesh.ny); ++y)
-            for (ordinal_t x = x0; x < std::min(x0 + b, mesh.nx); ++x)
-              order.push_back(x + mesh.nx * (y + mesh.ny * z));
+            for (ordinal_t x = x0; x < std::min(x0 + b, mesh.nx); ++x) order.push_back(x + mesh.nx * (y + mesh.ny * z));
   return order;
 }
 

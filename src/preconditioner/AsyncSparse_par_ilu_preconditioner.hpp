@@ -83,6 +83,9 @@ inline const ParameterSpec& par_ilu_parameter_spec() {
         .add("fill_level", 0, "level of fill k of the ILU(k) pattern the sweeps run on")
         .add("reuse_factors", false, "start compute() after setMatrix (same pattern) from the previous factors")
         .add("scale", true, "scale A to unit diagonal before the sweeps (keep true: the paper's setting)")
+        .add("breakdown_patience", 0,
+             "async mode: consecutive sweeps with a skipped (bad-pivot) update before "
+             "compute() throws; 0: only when the last sweep skipped one")
         .add("tri_solve", std::string("exact"), "triangular solves in apply: exact (KK sptrsv) | jacobi",
              {"exact", "jacobi"})
         .add("tri_solve_sweeps", 5, "Jacobi sweeps per triangular solve (tri_solve = jacobi)")
@@ -143,6 +146,7 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
     p.fill_level = l.get("fill_level", 0);
     p.reuse_factors = l.get("reuse_factors", false);
     p.scale = l.get("scale", true);
+    p.breakdown_patience = l.get("breakdown_patience", 0);
     tri_kind_ = tri_solve_kind_from_string(l.get("tri_solve", "exact"));
     tri_sweeps_ = l.get("tri_solve_sweeps", 5);
     if (tri_sweeps_ < 0)

@@ -27,9 +27,9 @@
 // update_values() repeats the value checks.
 #pragma once
 
-#include <Kokkos_Core.hpp>
 #include <KokkosKernels_Handle.hpp>
 #include <KokkosSparse_sptrsv.hpp>
+#include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <limits>
@@ -119,11 +119,12 @@ TransposeWithMap<Scalar, Device> transpose_with_map(const Crs<Scalar, Device>& A
   const ordinal_t m = A.numRows(), n = A.numCols();
   const offset_t nnz = A.nnz();
   typename M::row_map_type::non_const_type rm("AsyncSparse::transpose::row_map", static_cast<std::size_t>(n) + 1);
-  typename M::index_type::non_const_type ent(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::entries"),
-                                             nnz);
-  typename M::values_type::non_const_type val(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::values"),
-                                              nnz);
-  Kokkos::View<offset_t*, Device> map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::map"), nnz);
+  typename M::index_type::non_const_type ent(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::entries"), nnz);
+  typename M::values_type::non_const_type val(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::values"), nnz);
+  Kokkos::View<offset_t*, Device> map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::map"),
+                                      nnz);
   auto a_rm = A.graph.row_map;
   auto a_ent = A.graph.entries;
   auto a_val = A.values;
@@ -139,8 +140,10 @@ TransposeWithMap<Scalar, Device> transpose_with_map(const Crs<Scalar, Device>& A
       });
   // 3. scatter (positions taken with atomics: the order inside a row is arbitrary), 4. sort each row by
   // column, carrying the source index. Columns are unique, so the result does not depend on the scatter order.
-  Kokkos::View<offset_t*, Device> next(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::next"), n);
-  Kokkos::deep_copy(next, Kokkos::subview(rm, Kokkos::make_pair(static_cast<std::size_t>(0), static_cast<std::size_t>(n))));
+  Kokkos::View<offset_t*, Device> next(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::next"),
+                                       n);
+  Kokkos::deep_copy(next,
+                    Kokkos::subview(rm, Kokkos::make_pair(static_cast<std::size_t>(0), static_cast<std::size_t>(n))));
   Kokkos::parallel_for(
       "AsyncSparse::transpose::scatter", Kokkos::RangePolicy<exec>(0, m), KOKKOS_LAMBDA(const ordinal_t i) {
         for (offset_t k = a_rm(i); k < a_rm(i + 1); ++k) {
@@ -185,9 +188,8 @@ class TriangularSolver {
   using crs_type = Crs<Scalar, Device>;
   using vector_type = Kokkos::View<Scalar*, Device>;
   using const_vector_type = Kokkos::View<const Scalar*, Device>;
-  using handle_type =
-      KokkosKernels::Experimental::KokkosKernelsHandle<offset_t, ordinal_t, Scalar, execution_space, memory_space,
-                                                       memory_space>;
+  using handle_type = KokkosKernels::Experimental::KokkosKernelsHandle<offset_t, ordinal_t, Scalar, execution_space,
+                                                                       memory_space, memory_space>;
 
   TriangularSolver() = default;
 
@@ -248,7 +250,8 @@ class TriangularSolver {
     if (n_ == 0) return;
     const_vector_type rhs = b;
     if (b.data() == x.data()) {  // keep the right-hand side: both algorithms read it while writing x
-      if (rhs_copy_.extent(0) != static_cast<std::size_t>(n_)) rhs_copy_ = vector_type("AsyncSparse::trisolve::rhs", n_);
+      if (rhs_copy_.extent(0) != static_cast<std::size_t>(n_))
+        rhs_copy_ = vector_type("AsyncSparse::trisolve::rhs", n_);
       Kokkos::deep_copy(rhs_copy_, b);
       rhs = rhs_copy_;
     }
@@ -267,7 +270,7 @@ class TriangularSolver {
   int jacobi_sweeps() const { return sweeps_; }
   ordinal_t num_rows() const { return n_; }
 
- // Kernels: public only because nvcc rejects device lambdas in private or protected member functions.
+  // Kernels: public only because nvcc rejects device lambdas in private or protected member functions.
   bool same_pattern(const crs_type& T) const {
     if (T.graph.row_map.data() == row_map_.data() && T.graph.entries.data() == entries_.data()) return true;
     auto a_rm = row_map_;
@@ -367,8 +370,7 @@ class TriangularSolver {
     if (bad == std::numeric_limits<std::int64_t>::max()) return;
     const std::int64_t row = bad / 4;
     const int code = static_cast<int>(bad % 4);
-    if (code == 3)
-      throw InvalidInput(where + ": non-finite off-diagonal value in row " + std::to_string(row));
+    if (code == 3) throw InvalidInput(where + ": non-finite off-diagonal value in row " + std::to_string(row));
     throw BreakdownError(where, row, code == 1 ? "zero diagonal entry" : "non-finite diagonal entry");
   }
 

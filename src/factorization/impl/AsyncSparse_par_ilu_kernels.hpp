@@ -11,7 +11,7 @@
 //
 // The summation always runs over k in ascending order, with s := a_ij and s := s - l_ik * u_kj per matching k,
 // in the device kernels and in the host reference alike; `mul_sub` keeps the CUDA compiler from contracting the
-// step into an FMA, so the deterministic mode gives the same bits on Serial, OpenMP and CUDA (and equals the
+// step into an FMA, so the deterministic mode gives the same bits on Serial, OpenMP and CUDA/HIP (and equals the
 // host reference). Host builds must not enable FMA contraction themselves (the default for x86-64 and AArch64
 // GCC/Clang builds without -ffp-contract=fast on FMA hardware).
 #pragma once
@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "../../core/AsyncSparse_csr_host.hpp"
 #include "../../core/AsyncSparse_errors.hpp"
@@ -33,7 +34,7 @@ namespace Impl {
 /// s - a * b, rounded twice (never fused into an FMA), on host and device.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T mul_sub(T s, T a, T b) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   if constexpr (std::is_same<T, double>::value) return __dsub_rn(s, __dmul_rn(a, b));
   if constexpr (std::is_same<T, float>::value) return __fsub_rn(s, __fmul_rn(a, b));
 #endif
@@ -46,11 +47,13 @@ constexpr unsigned long long kNoBreakdown = ~0ull;
 
 inline std::string breakdown_text(unsigned code) {
   switch (code) {
-    case kZeroPivot: return "zero pivot u_ii (the ILU factorization breaks down)";
+    case kZeroPivot:
+      return "zero pivot u_ii (the ILU factorization breaks down)";
     case kNonPositivePivot:
       return "non-positive pivot l_ii^2 <= 0 (the matrix is not SPD or its incomplete Cholesky factorization does "
              "not exist)";
-    default: return "non-finite value in the factors";
+    default:
+      return "non-finite value in the factors";
   }
 }
 

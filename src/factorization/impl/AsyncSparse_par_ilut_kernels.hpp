@@ -11,7 +11,8 @@
 // an entry's dot product run in increasing k on one lane, reductions whose results steer the algorithm
 // (residuals, counts) are either integer or summed in row order on the host in deterministic mode, and
 // products use __dmul_rn / __fmul_rn on CUDA so that no fused multiply-add makes the device differ from the
-// host.
+// host (on the host, bit-identity with the device also needs a compiler that does not contract a * b + c, the
+// default for x86-64 without -mfma / -march=native).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -44,7 +45,7 @@ namespace Impl {
 /// a * b rounded once (never contracted into an FMA), so host and device sums agree bit for bit.
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T ilut_mul(T a, T b) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   if constexpr (std::is_same<T, double>::value)
     return __dmul_rn(a, b);
   else
@@ -807,7 +808,6 @@ IlutCandidates<Handle> ilut_candidates(const ExecSpace& exec, Handle& h) {
         });
   }
   // 4. values and residuals, one entry per thread, from the old factors (read only here)
-  const offset_t nnzL2 = L2.nnz;
   const offset_t ntasks = L2.nnz - n + U2.nnz;
   DV r2 = ilut_alloc<DV>("AsyncSparse::par_ilut::cand_r2", ntasks);
   {
@@ -872,7 +872,6 @@ IlutCandidates<Handle> ilut_candidates(const ExecSpace& exec, Handle& h) {
         });
   }
   res.residual2 = ilut_sum(exec, rowsum, n, det);
-  (void)nnzL2;
   res.L = L2;
   res.U = U2;
   res.uval = uval2;
@@ -1083,8 +1082,10 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const Vals& vals, off
   return rule;
 }
 
-/// keep(p) and the compacted position pos(p) (pos(nnz) = kept entries) of a factor under `rule`. The scan
-/// carries (ties so far << 32) + (kept so far) in one 64-bit integer.
+/// keep(p) and the compacted position pos(p) (pos(nnz) = kept entries) of a factor under `rule`. Two scans: the
+/// first ranks the ties (|v| == threshold) in storage order and decides keep(p) from the global rank in its final
+/// pass, the second turns keep into positions. (One scan cannot do both: its increment would depend on the prefix,
+/// which a parallel scan's first pass only knows locally.)
 template <class ExecSpace, class Vals, class IsDiag, class PV>
 offset_t ilut_keep_positions(const ExecSpace& exec, const Vals& vals, offset_t nnz, const IlutKeepRule& rule,
                              const IsDiag& is_diag, const PV& keep, const PV& pos) {
@@ -1093,22 +1094,19 @@ offset_t ilut_keep_positions(const ExecSpace& exec, const Vals& vals, offset_t n
   const Scalar t = static_cast<Scalar>(rule.threshold);
   const std::int64_t quota = rule.quota;
   Kokkos::parallel_scan(
-      "AsyncSparse::par_ilut::keep_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz + 1),
-      KOKKOS_LAMBDA(const offset_t p, std::int64_t& acc, const bool final) {
-        if (p == nnz) {
-          if (final) pos(p) = static_cast<offset_t>(acc & 0xffffffffll);
-          return;
-        }
+      "AsyncSparse::par_ilut::tie_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz),
+      KOKKOS_LAMBDA(const offset_t p, std::int64_t& ties_before, const bool final) {
         const Scalar a = ilut_abs(vals(p));
         const bool d = is_diag(p);
         const bool tie = remove && !d && a == t;
-        const std::int64_t ties_before = acc >> 32;
-        const bool k = !remove || d || a > t || (tie && ties_before < quota);
-        if (final) {
-          keep(p) = k ? 1 : 0;
-          pos(p) = static_cast<offset_t>(acc & 0xffffffffll);
-        }
-        acc += (tie ? (std::int64_t(1) << 32) : 0) + (k ? 1 : 0);
+        if (final) keep(p) = (!remove || d || a > t || (tie && ties_before < quota)) ? 1 : 0;
+        if (tie) ++ties_before;
+      });
+  Kokkos::parallel_scan(
+      "AsyncSparse::par_ilut::keep_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz + 1),
+      KOKKOS_LAMBDA(const offset_t p, offset_t& kept, const bool final) {
+        if (final) pos(p) = kept;
+        if (p < nnz) kept += keep(p);
       });
   return ilut_read(exec, pos, static_cast<std::size_t>(nnz));
 }
@@ -1305,7 +1303,8 @@ void ilut_scale(const ExecSpace& exec, Handle& h, const Mat& A) {
   Kokkos::parallel_for(
       "AsyncSparse::par_ilut::a_norm", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n), KOKKOS_LAMBDA(const ordinal_t i) {
         double s = 0;
-        for (offset_t k = rm(i); k < rm(i + 1); ++k) s += static_cast<double>(v(k)) * static_cast<double>(v(k));
+        for (offset_t k = rm(i); k < rm(i + 1); ++k)
+          s += ilut_mul(static_cast<double>(v(k)), static_cast<double>(v(k)));
         rowsum(i) = s;
       });
   st.a_norm2 = ilut_sum(exec, rowsum, st.n, h.params.mode == SweepMode::Deterministic);
@@ -1356,9 +1355,12 @@ void ilut_initialize(const ExecSpace& exec, Handle& h, const Mat& A, ParIlutKind
 }
 
 /// One step. When `stop_on_stagnation`, the candidate phase's residual may end the iteration: returns false
-/// and leaves the factors unchanged.
+/// and leaves the factors unchanged. A breakdown in the step's last sweep throws at once in the deterministic
+/// mode and when `check_now`; otherwise (asynchronous steps inside a compute) the skipped update is counted
+/// and the iteration goes on, as in Ginkgo, and the compute function checks the final factors.
 template <class ExecSpace, class Handle>
-bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, const std::string& where) {
+bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, const std::string& where,
+               bool check_now = true) {
   auto& st = h.state();
   auto& stats = h.stats();
   if (stats.steps.empty()) throw InvalidInput(where + ": the factorization has not been initialized");
@@ -1401,7 +1403,10 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, const 
   ss.total_seconds = total.seconds();
   stats.steps.push_back(ss);
   stats.steps_done = static_cast<int>(stats.steps.size()) - 1;
-  ilut_check_breakdown(exec, h, where);
+  if (check_now || h.params.mode == SweepMode::Deterministic)
+    ilut_check_breakdown(exec, h, where);
+  else if (ilut_read(exec, st.breakdown, 0) != std::numeric_limits<std::int64_t>::max())
+    ++stats.breakdown_steps;
   return true;
 }
 
@@ -1432,7 +1437,8 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A, ParIlutKind ki
   Kokkos::Timer timer;
   ilut_initialize(exec, h, A, kind, where);
   for (int s = 0; s < h.params.max_steps; ++s)
-    if (!ilut_step(exec, h, true, where)) break;
+    if (!ilut_step(exec, h, true, where, false)) break;
+  ilut_check_breakdown(exec, h, where);  // the last sweep's skipped updates and the pivots of the final factors
   if (h.params.compute_residual && h.stats().steps.back().residual < 0) ilut_final_residual(exec, h);
   ilut_fill_history(h);
   exec.fence();
@@ -1441,15 +1447,13 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A, ParIlutKind ki
 
 template <class ExecSpace, class Handle, class Mat>
 void ilut_update_values(const ExecSpace& exec, Handle& h, const Mat& A, const std::string& where) {
-  using Scalar = typename Handle::scalar_type;
   Kokkos::Timer timer;
   auto& st = h.state();
   if (h.stats().steps.empty())
     throw InvalidInput(where + ": no factorization to update; run the compute function first");
   ilut_check_handle_params(h, where);
-  if (A.numRows() != st.n || A.numCols() != st.n || A.nnz() != st.nnz_A) {
+  if (A.numRows() != st.n || A.numCols() != st.n || A.nnz() != st.nnz_A)
     throw InvalidInput(where + ": the pattern of A differs from the one the factors were computed for");
-  }
   if (A.graph.row_map.data() != st.a_row_map.data() || A.graph.entries.data() != st.a_entries.data()) {
     auto r0 = st.a_row_map;
     auto e0 = st.a_entries;
@@ -1467,7 +1471,6 @@ void ilut_update_values(const ExecSpace& exec, Handle& h, const Mat& A, const st
     if (diff != 0) throw InvalidInput(where + ": the pattern of A differs from the one the factors were computed for");
   }
   ilut_check_matrix(exec, A, st.kind == ParIlutKind::Ict, where);
-  (void)sizeof(Scalar);
   ilut_scale(exec, h, A);
   auto& stats = h.stats();
   stats.sweeps = 0;

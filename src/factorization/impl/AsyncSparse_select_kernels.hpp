@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "../../exec/AsyncSparse_atomics.hpp"
+
 namespace AsyncSparse {
 namespace Impl {
 
@@ -123,7 +125,7 @@ struct SelectCountFunctor {
         else if (team_mode)
           Kokkos::atomic_increment(&hist(s));
         else
-          Kokkos::atomic_increment(&counts(s));
+          atomic_fetch_add_count(&counts(s), 1);
       });
     }
     if (team_mode) {
