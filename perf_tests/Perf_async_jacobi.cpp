@@ -53,10 +53,10 @@ const std::vector<Variant>& variants() {
 }
 
 struct Problem {
-  std::string spec;     // generator
-  double tol;           // time-to-tolerance target
-  int max_updates;      // cap for the time-to-tolerance runs
-  int check_interval;   // updates between residual checks
+  std::string spec;    // generator
+  double tol;          // time-to-tolerance target
+  int max_updates;     // cap for the time-to-tolerance runs
+  int check_interval;  // updates between residual checks
 };
 std::vector<Problem> problems() {
   if (paper_scale())
@@ -158,8 +158,8 @@ void BM_time_per_update(benchmark::State& state, Problem p, Variant v) {
   state.counters["time_per_update_us"] = 1e6 * tpu / static_cast<double>(state.iterations());
   state.counters["residual"] = res;
   report_speedup(state, "tpu/" + p.spec, v, tpu / static_cast<double>(state.iterations()));
-  state.counters["GB/s"] = benchmark::Counter(
-      spmv_bytes(s.Ah.nrows, s.Ah.nnz()) * h.params.updates * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GB/s"] = benchmark::Counter(spmv_bytes(s.Ah.nrows, s.Ah.nnz()) * h.params.updates * 1e-9,
+                                              benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_time_to_tol(benchmark::State& state, Problem p, Variant v) {

@@ -212,8 +212,11 @@ TEST(TEST_CATEGORY, async_jacobi_dynamic_one_thread_follows_algorithm3_order) {
     LaunchConfig l;
     l.oversubscription = oscb;
     l.chunk_size = chunk;
-    auto r = run(Ah, bh, params(JacobiMode::Dynamic, updates, 0.9), l);
+    auto ps = params(JacobiMode::Dynamic, updates, 0.9);
+    ps.assignment = DynamicAssignment::Strided;
+    auto r = run(Ah, bh, ps, l);
     expect_equal(r.x, xr, "dynamic strided, one thread");
+    EXPECT_EQ(r.stats.assignment, DynamicAssignment::Strided);
     EXPECT_EQ(r.stats.workers, oscb);
     // atomic counter: the first team takes every block in order -> plain row-order sweeps (SOR form)
     std::vector<double> xs(n, 0.0);
@@ -223,6 +226,10 @@ TEST(TEST_CATEGORY, async_jacobi_dynamic_one_thread_follows_algorithm3_order) {
     p.assignment = DynamicAssignment::AtomicCounter;
     auto ra = run(Ah, bh, p, l);
     expect_equal(ra.x, xs, "dynamic atomic counter, one thread");
+    // the default on host backends is the atomic counter, on GPUs the strided Algorithm 3
+    auto rd = run(Ah, bh, params(JacobiMode::Dynamic, updates, 0.9), l);
+    EXPECT_EQ(rd.stats.assignment, on_gpu ? DynamicAssignment::Strided : DynamicAssignment::AtomicCounter);
+    if (!on_gpu) expect_equal(rd.x, xs, "dynamic default, one thread");
   }
   // oscb = 1, omega = 1: `updates` Gauss–Seidel sweeps
   std::vector<double> xg(n, 0.0);
@@ -357,7 +364,8 @@ CsrHost<double> two_by_two_blocks(int blocks) {
 TEST(TEST_CATEGORY, async_jacobi_reports_divergence) {
   const auto B = two_by_two_blocks(50);
   const auto bb = uniform(B.nrows, 6);
-  const auto K = scaled(load_matrix(AsyncSparse::Test::matrix_path("bcsstk01")));  // SPD, rho(|M|) ~ 1.13, Jacobi diverges
+  const auto K =
+      scaled(load_matrix(AsyncSparse::Test::matrix_path("bcsstk01")));  // SPD, rho(|M|) ~ 1.13, Jacobi diverges
   const auto bk = uniform(K.nrows, 7);
   EXPECT_GT(rho_abs_jacobi(K, 500), 1.0);
   for (const auto& v : variants) {
@@ -481,6 +489,7 @@ TEST(TEST_CATEGORY, async_jacobi_time_stamps_give_the_update_schedule) {
   const auto A = scaled(lap2d(10));
   const auto bh = uniform(A.nrows, 1);
   auto p = params(JacobiMode::Dynamic, 8);
+  p.assignment = DynamicAssignment::Strided;
   p.trace.timestamps = true;
   p.trace.max_timestamps = 8 * 40;  // only rows 0..39
   LaunchConfig l;
@@ -509,14 +518,14 @@ TEST(TEST_CATEGORY, async_jacobi_time_stamps_give_the_update_schedule) {
 // ------------------------------------------------------------------------------------------------
 
 TEST(TEST_CATEGORY, async_jacobi_preconditioner) {
-  const auto Ah = lap2d(24);
+  const auto Ah = lap2d(16);
   auto A = to_device<Dev>(Ah);
   V b("b", Ah.nrows);
   Kokkos::deep_copy(b, 1.0);
   SolverParams sp;
-  sp.tol = 1e-8;
+  sp.tol = 1e-7;
   sp.max_iterations = 2000;
-  sp.restart = 40;
+  sp.restart = 30;
   V x0("x0", Ah.nrows);
   const auto plain = gmres<double, Dev>(A, b, x0, nullptr, sp);
   for (const char* mode : {"sync", "static", "dynamic"}) {
@@ -526,7 +535,7 @@ TEST(TEST_CATEGORY, async_jacobi_preconditioner) {
     const auto r = gmres<double, Dev>(A, b, x, M.get(), sp);
     EXPECT_TRUE(r.converged()) << mode << ": " << r.message;
     // the synchronous polynomial preconditioner always helps here; one Gauss–Seidel-like asynchronous
-    // pass (static with few threads) can cost GMRES(40) more iterations than no preconditioner
+    // pass (static with few threads) can cost restarted GMRES more iterations than no preconditioner
     if (std::string(mode) == "sync") EXPECT_LT(r.iterations, plain.iterations) << mode;
     EXPECT_NE(M->description().find(mode), std::string::npos);
   }
@@ -537,7 +546,8 @@ TEST(TEST_CATEGORY, async_jacobi_preconditioner) {
   const auto rc = cg<double, Dev>(A, b, x, M.get(), sp);
   EXPECT_TRUE(rc.converged());
   // apply from z0 = 0 with one sync update is exactly omega D^-1 r
-  auto M1 = make_preconditioner<double, Dev>("async_jacobi", A, {{"mode", std::string("sync")}, {"updates", 1}, {"omega", 0.5}});
+  auto M1 = make_preconditioner<double, Dev>("async_jacobi", A,
+                                             {{"mode", std::string("sync")}, {"updates", 1}, {"omega", 0.5}});
   M1->compute();
   V z("z", Ah.nrows);
   M1->apply(b, z);
@@ -607,10 +617,8 @@ TEST(TEST_CATEGORY, async_jacobi_rejects_bad_input) {
     };
     expect_matrix_error(csr(2, 3, {{0, 0, 1.0}, {1, 1, 1.0}}), "matrix must be square, got 2 x 3");
     expect_matrix_error(CsrHost<double>(0, 0), "matrix is empty (0 rows)");
-    expect_matrix_error(csr(3, 3, {{0, 0, 1.0}, {1, 0, 1.0}, {2, 2, 1.0}}),
-                        "missing diagonal entry in row 1");
-    expect_matrix_error(csr(3, 3, {{0, 0, 1.0}, {1, 1, 1.0}, {2, 2, 0.0}}),
-                        "zero diagonal entry in row 2");
+    expect_matrix_error(csr(3, 3, {{0, 0, 1.0}, {1, 0, 1.0}, {2, 2, 1.0}}), "missing diagonal entry in row 1");
+    expect_matrix_error(csr(3, 3, {{0, 0, 1.0}, {1, 1, 1.0}, {2, 2, 0.0}}), "zero diagonal entry in row 2");
     expect_matrix_error(
         csr(3, 3, {{0, 0, 1.0}, {1, 1, 1.0}, {1, 2, std::numeric_limits<double>::infinity()}, {2, 2, 1.0}}),
         "non-finite matrix entry in row 1");
@@ -632,7 +640,8 @@ TEST(TEST_CATEGORY, async_jacobi_rejects_bad_input) {
   for (auto mode : {JacobiMode::Static, JacobiMode::Dynamic}) {
     LaunchConfig l;
     l.vector_length = 33;
-    expect_param_error(params(mode, 5), l, "async_jacobi: subwarp size (vector_length) must be -1 (auto) or 1..32, got 33");
+    expect_param_error(params(mode, 5), l,
+                       "async_jacobi: subwarp size (vector_length) must be -1 (auto) or 1..32, got 33");
     l = LaunchConfig();
     l.oversubscription = 17;
     expect_param_error(params(mode, 5), l, "async_jacobi: oversubscription (oscb) must be in 1..16, got 17");
@@ -650,10 +659,9 @@ TEST(TEST_CATEGORY, async_jacobi_rejects_bad_input) {
   ASYNCSPARSE_EXPECT_THROW_MSG(jacobi_mode_from_string("chaotic"), InvalidInput,
                                "Jacobi mode 'chaotic' unknown (valid: sync, static, dynamic)");
   ASYNCSPARSE_EXPECT_THROW_MSG(dynamic_assignment_from_string("random"), InvalidInput,
-                               "dynamic assignment 'random' unknown (valid: strided, atomic-counter)");
-  ASYNCSPARSE_EXPECT_THROW_MSG(
-      summarize_value_ages(L, std::vector<int>(3, 0), 0, "midway", ConnectionClass::Degree), InvalidInput,
-      "summarize_value_ages: ages has 3 entries, the matrix 64");
+                               "dynamic assignment 'random' unknown (valid: auto, strided, atomic-counter)");
+  ASYNCSPARSE_EXPECT_THROW_MSG(summarize_value_ages(L, std::vector<int>(3, 0), 0, "midway", ConnectionClass::Degree),
+                               InvalidInput, "summarize_value_ages: ages has 3 entries, the matrix 64");
 }
 
 TEST(TEST_CATEGORY, async_jacobi_zero_updates_and_exact_initial_guess) {

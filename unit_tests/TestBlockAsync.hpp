@@ -79,7 +79,7 @@ void expect_same(const std::vector<S>& got, const std::vector<S>& want, const st
     if (exact)
       ASSERT_EQ(got[i], want[i]) << what << " row " << i;
     else
-      ASSERT_NEAR(got[i], want[i], 64 * std::numeric_limits<S>::epsilon() * (1 + std::abs(want[i])))
+      ASSERT_NEAR(got[i], want[i], 512 * std::numeric_limits<S>::epsilon() * (1 + std::abs(want[i])))
           << what << " row " << i;
   }
 }

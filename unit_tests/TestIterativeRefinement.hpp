@@ -41,7 +41,7 @@ void check_consistent(const IterativeRefinementResult& r, const std::string& wha
 }
 
 // Acceptance 2: mixed-precision IR reaches the final relative residual of the double variants (<= 1e-12).
-void check_matrix(const std::string& name) {
+void check_matrix(const std::string& name, bool with_plain = true) {
   auto A = to_device<Dev>(read_matrix_market(AsyncSparse::Test::matrix_path(name)));
   IterativeRefinementParams p;
   p.tol = 1e-12;
@@ -56,6 +56,7 @@ void check_matrix(const std::string& name) {
   EXPECT_GE(mixed.outer_iterations, 2) << name;  // single precision alone cannot give 1e-12
   // single-precision inner floor: the first step cannot reduce much below float accuracy
   EXPECT_GT(mixed.measured_inner_reduction, 1e-9) << name;
+  if (!with_plain) return;
   // plain double async-(5)
   BlockAsyncParams q;
   q.tol = 1e-12;
@@ -76,8 +77,10 @@ TEST(TEST_CATEGORY, ir_mixed_precision_reaches_double_accuracy_fv1_trefethen) {
 
 TEST(TEST_CATEGORY, ir_mixed_precision_reaches_double_accuracy_fv3) {
   // cond(A) = 3.6e7: single precision resolves only ~4-5 digits per step here (the paper's Fig. 4), but the
-  // refinement still reaches 1e-12. The largest test of the feature (a few seconds).
-  check_matrix("fv3");
+  // refinement still reaches 1e-12, as double IR does. The largest test of the feature (a few seconds of
+  // ~9000 inner iterations per variant); plain double async-(5) to 1e-12 (another ~8500 iterations) is left to
+  // `asyncsparse ir --compare` and the perf test.
+  check_matrix("fv3", false);
 }
 
 TEST(TEST_CATEGORY, ir_deterministic_inner_is_reproducible_and_exact_start_converges) {
@@ -141,8 +144,9 @@ TEST(TEST_CATEGORY, ir_bad_inputs) {
   };
   bad([](IterativeRefinementParams& p) { p.tol = -1; }, "tol must be finite and >= 0");
   bad([](IterativeRefinementParams& p) { p.max_outer = -1; }, "max_outer must be >= 0");
-  bad([](IterativeRefinementParams& p) { p.inner_reduction = 1; }, "inner_reduction must be in (0, 1)");
-  bad([](IterativeRefinementParams& p) { p.inner_reduction = 0; }, "inner_reduction must be in (0, 1)");
+  bad([](IterativeRefinementParams& p) { p.inner_reduction = 1; },
+      "inner_reduction must be 0 (automatic) or in (0, 1)");
+  bad([](IterativeRefinementParams& p) { p.inner_reduction = -0.5; }, "inner_reduction must be 0 (automatic)");
   bad([](IterativeRefinementParams& p) { p.first_inner_max = 0; }, "first_inner_max and max_inner_iters");
   bad([](IterativeRefinementParams& p) { p.stagnation_fraction = 0; }, "stagnation_fraction must be in (0, 1]");
   bad([](IterativeRefinementParams& p) { p.growth_factor = 1; }, "growth_factor must be > 1");

@@ -120,8 +120,8 @@ class UpdateTrace {
   /// Allocate and reset the buffers for a run with `opts` of `updates` updates per row on a matrix with `n`
   /// rows and `nnz` stored entries. Throws InvalidInput (prefixed with `where`) for invalid options.
   template <class ExecSpace>
-  UpdateTraceRecorder<Device> prepare(const ExecSpace& exec, const UpdateTraceOptions& opts, ordinal_t n,
-                                      offset_t nnz, int updates, const std::string& where) {
+  UpdateTraceRecorder<Device> prepare(const ExecSpace& exec, const UpdateTraceOptions& opts, ordinal_t n, offset_t nnz,
+                                      int updates, const std::string& where) {
     options = opts;
     UpdateTraceRecorder<Device> r;
     n_ = n;
@@ -186,7 +186,8 @@ class UpdateTrace {
  private:
   template <class V>
   static void realloc(V& v, const char* label, std::int64_t len) {
-    if (static_cast<std::int64_t>(v.extent(0)) != len) v = V(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), len);
+    if (static_cast<std::int64_t>(v.extent(0)) != len)
+      v = V(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), len);
   }
   Kokkos::View<int*, Device> count_, age_mid_, age_final_;
   Kokkos::View<std::uint64_t*, Device> stamp_;
@@ -217,9 +218,9 @@ struct AgeStats {
 
 /// Value ages of one snapshot (midway or final), overall and per connection type.
 struct ValueAgeSummary {
-  std::string snapshot;       ///< "midway" or "final"
-  int own_update = 0;         ///< the update index (= updates the row had completed before it)
-  std::int64_t missing = 0;   ///< off-diagonal entries whose row never reached this update
+  std::string snapshot;      ///< "midway" or "final"
+  int own_update = 0;        ///< the update index (= updates the row had completed before it)
+  std::int64_t missing = 0;  ///< off-diagonal entries whose row never reached this update
   AgeStats all;
   std::vector<AgeStats> by_type;
 };

@@ -54,7 +54,8 @@ int run_ir(int argc, char** argv) {
   cli.option("launch-mode", "per-iteration",
              "per-iteration (one launch per global iteration, the paper's) | fused (persistent teams)");
   cli.flag("deterministic", "deterministic (block-Jacobi) inner solver");
-  cli.option("inner-reduction", "1e-7", "inner residual reduction aimed at per outer step (measured in step 1)");
+  cli.option("inner-reduction", "0",
+             "inner residual reduction aimed at per outer step (0: 1e-6 float inner, 1e-8 double inner)");
   cli.option("max-inner", "20000", "limit of inner global iterations per outer step");
   cli.option("plain-max-iters", "100000", "iteration limit of the plain double async-(k) run of --compare");
   cli.option("rhs", "ones", "right-hand side: ones | random (uniform in [-1,1], seed --rhs-seed)");

@@ -101,7 +101,9 @@ int run_jacobi(int argc, char** argv) {
   cli.option("mode", "sync,static,dynamic", "comma-separated variants: sync | static | dynamic");
   cli.option("subwarp", "-1", "lanes per row for the asynchronous modes, 1..32 (-1: 1)");
   cli.option("oscb", "1", "oversubscription of the dynamic mode, 1..16");
-  cli.option("assignment", "strided", "dynamic row assignment: strided (Algorithm 3) | atomic-counter");
+  cli.option("assignment", "auto",
+             "dynamic row assignment: auto (strided on GPUs, atomic-counter on CPUs) | strided (Algorithm 3) | "
+             "atomic-counter");
   cli.flag("no-fence", "no memory fence after the asynchronous row updates (paper's no-fence variant)");
   cli.flag("plain-loads", "plain instead of relaxed (volatile) loads of x (with --no-fence: the paper's kernel)");
   cli.option("updates", "1000", "updates per row (the largest point of the curve; limit with --tol)");
@@ -302,10 +304,10 @@ int run_jacobi(int argc, char** argv) {
       const Spread st = spread(t), stu = spread(tu), su = spread(u);
       if (curve == "none") last_tpu = spread(tpu);
       if (mode == JacobiMode::Sync) sync_ttt = st.median;
-      tol_table.row({vname, show(su, "%.0f"), show(st, "%.4g"), fmt("%.4g", stu.median),
-                     status + (sync_ttt > 0 && mode != JacobiMode::Sync
-                                   ? fmt(" (%.2fx faster than sync)", sync_ttt / st.median)
-                                   : "")});
+      tol_table.row(
+          {vname, show(su, "%.0f"), show(st, "%.4g"), fmt("%.4g", stu.median),
+           status + (sync_ttt > 0 && mode != JacobiMode::Sync ? fmt(" (%.2fx faster than sync)", sync_ttt / st.median)
+                                                              : "")});
       Json jt = Json::object();
       jt["tol"] = tol;
       jt["updates"] = to_json(su);
@@ -405,8 +407,8 @@ int run_jacobi(int argc, char** argv) {
   std::cout << "\n";
   summary.print();
   if (tol > 0) {
-    std::cout << "\ntime to relative residual " << cli.str("tol") << " (residual checked every "
-              << base.check_interval << " updates; time includes the checks):\n";
+    std::cout << "\ntime to relative residual " << cli.str("tol") << " (residual checked every " << base.check_interval
+              << " updates; time includes the checks):\n";
     tol_table.print();
   }
   rec["variants"] = variants;

@@ -16,7 +16,7 @@
 //   subwarp (int, default -1): lanes per row, 1..32 (-1: 1 for the asynchronous modes).
 //   oscb (int, default 1): oversubscription of the dynamic mode, 1..16.
 //   fence (bool, default true): memory fence after each asynchronous update.
-//   assignment (string, default "strided"): strided | atomic-counter (dynamic mode).
+//   assignment (string, default "auto"): auto | strided | atomic-counter (dynamic mode).
 // An apply that produces NaN/Inf (e.g. rho(|M|) >= 1 with many updates) throws DivergenceError.
 #pragma once
 
@@ -47,7 +47,7 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
             .add("subwarp", -1, "lanes per row, 1..32 (-1: auto)")
             .add("oscb", 1, "oversubscription of the dynamic mode (1..16)")
             .add("fence", true, "memory fence after each asynchronous row update")
-            .add("assignment", std::string("strided"), "dynamic row assignment", {"strided", "atomic-counter"});
+            .add("assignment", std::string("auto"), "dynamic row assignment", {"auto", "strided", "atomic-counter"});
     return spec;
   }
   /// The handle of the last apply (parameters, statistics).
@@ -62,7 +62,7 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
     handle_.launch.vector_length = l.get("subwarp", -1);
     handle_.launch.oversubscription = l.get("oscb", 1);
     p.fence = l.get("fence", true);
-    p.assignment = dynamic_assignment_from_string(l.get("assignment", "strided"));
+    p.assignment = dynamic_assignment_from_string(l.get("assignment", "auto"));
     p.tol = 0;
     p.record_history = false;
     p.residual_norms = false;

@@ -18,7 +18,8 @@
 //    over the rows, row += W; each full cycle counts as one update of every row. The lane groups of a
 //    team take consecutive rows (blocks of chunk_size = team_size rows on GPUs: exactly the paper's
 //    indexing; blocks of 256 rows per thread on host backends, which avoids false sharing between
-//    threads). params.assignment = AtomicCounter hands out the row blocks through a global atomic counter.
+//    threads). params.assignment = AtomicCounter hands out the row blocks through a global atomic counter
+//    (the default on host backends, where it is robust to threads being descheduled).
 //    On host backends oscb > 1 gives each thread several workers that run one after another (there is no
 //    hardware context switching), so oscb = 1 is the meaningful choice there.
 //  * JacobiMode::Sync: the synchronous Algorithm 1 (jacobi()), the deterministic mode.
@@ -84,6 +85,9 @@ const AsyncJacobiStats& async_jacobi(const ExecSpace& exec, AsyncJacobiHandle<Sc
   const std::int64_t league = p.mode == JacobiMode::Static ? 0 : Impl::dynamic_league<ExecSpace>(st.launch, n);
   st.workers = p.mode == JacobiMode::Static ? n : league * st.launch.team_size;
   if (p.mode == JacobiMode::Dynamic) st.launch.league_size = static_cast<int>(league);
+  st.assignment = p.assignment != DynamicAssignment::Auto ? p.assignment
+                  : Impl::is_gpu_space<ExecSpace>()       ? DynamicAssignment::Strided
+                                                          : DynamicAssignment::AtomicCounter;
   ChunkedLaunch<ExecSpace> launcher(st.launch);
   // the residual checks use the synchronous residual kernel with its own (heuristic) launch
   ChunkedLaunch<ExecSpace> res_launcher(Impl::resolve_residual_launch(h.launch, A, exec));
@@ -111,8 +115,8 @@ const AsyncJacobiStats& async_jacobi(const ExecSpace& exec, AsyncJacobiHandle<Sc
   while (!stopped && st.updates_done < p.updates) {
     const int first = st.updates_done;
     const int last = checks ? std::min(p.updates, first + p.check_interval) : p.updates;
-    Impl::dispatch_async_jacobi(exec, p.mode, launcher, st.launch, league, p, A, b, diag, x, h.ws.counter, rec,
-                                h.ws.unit_diagonal, trace_on, first, last);
+    Impl::dispatch_async_jacobi(exec, p.mode, st.assignment, launcher, st.launch, league, p, A, b, diag, x,
+                                h.ws.counter, rec, h.ws.unit_diagonal, trace_on, first, last);
     ++st.kernel_launches;
     st.updates_done = last;
     if (checks) {
@@ -141,8 +145,8 @@ const AsyncJacobiStats& async_jacobi(const ExecSpace& exec, AsyncJacobiHandle<Sc
 
 /// Convenience overload on the default instance of the handle's execution space.
 template <class Scalar, class Device, class BView, class XView>
-const AsyncJacobiStats& async_jacobi(AsyncJacobiHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A,
-                                     const BView& b, const XView& x) {
+const AsyncJacobiStats& async_jacobi(AsyncJacobiHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A, const BView& b,
+                                     const XView& x) {
   return async_jacobi(typename Device::execution_space(), h, A, b, x);
 }
 

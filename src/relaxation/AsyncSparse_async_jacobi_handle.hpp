@@ -34,8 +34,12 @@ enum class JacobiMode {
 /// produce the same (row block, update index) pairs: block position g in [0, updates * nb) is row block
 /// g mod nb at update g / nb; they differ in which team takes which g.
 enum class DynamicAssignment {
+  Auto,          ///< Strided on GPUs (the paper's), AtomicCounter on host backends (see below)
   Strided,       ///< team t takes g = t, t + L, t + 2L, ... (Algorithm 3 and the authors' Ginkgo kernel)
-  AtomicCounter  ///< a team takes the next g from a global counter (Kokkos::atomic_fetch_add): load balance
+  AtomicCounter  ///< a team takes the next g from a global counter (Kokkos::atomic_fetch_add): load balance.
+                 ///< On CPUs, where the OS may deschedule a thread for milliseconds, a strided thread that
+                 ///< falls behind leaves its rows stale for many updates; with the counter the others take
+                 ///< over its share, and all threads sweep the rows in order (Gauss–Seidel-like progress).
 };
 
 /// How the asynchronous kernels read the shared iteration vector.
@@ -54,9 +58,12 @@ enum class JacobiStatus {
 
 inline const char* to_string(JacobiMode m) {
   switch (m) {
-    case JacobiMode::Sync: return "sync";
-    case JacobiMode::Static: return "static";
-    default: return "dynamic";
+    case JacobiMode::Sync:
+      return "sync";
+    case JacobiMode::Static:
+      return "static";
+    default:
+      return "dynamic";
   }
 }
 inline JacobiMode jacobi_mode_from_string(const std::string& s) {
@@ -66,20 +73,25 @@ inline JacobiMode jacobi_mode_from_string(const std::string& s) {
   throw InvalidInput("Jacobi mode '" + s + "' unknown (valid: sync, static, dynamic)");
 }
 inline const char* to_string(DynamicAssignment a) {
-  return a == DynamicAssignment::Strided ? "strided" : "atomic-counter";
+  return a == DynamicAssignment::Auto ? "auto" : a == DynamicAssignment::Strided ? "strided" : "atomic-counter";
 }
 inline DynamicAssignment dynamic_assignment_from_string(const std::string& s) {
+  if (s == "auto") return DynamicAssignment::Auto;
   if (s == "strided") return DynamicAssignment::Strided;
   if (s == "atomic-counter") return DynamicAssignment::AtomicCounter;
-  throw InvalidInput("dynamic assignment '" + s + "' unknown (valid: strided, atomic-counter)");
+  throw InvalidInput("dynamic assignment '" + s + "' unknown (valid: auto, strided, atomic-counter)");
 }
 inline const char* to_string(LoadKind k) { return k == LoadKind::Relaxed ? "relaxed" : "plain"; }
 inline const char* to_string(JacobiStatus s) {
   switch (s) {
-    case JacobiStatus::Converged: return "converged";
-    case JacobiStatus::UpdatesDone: return "updates-done";
-    case JacobiStatus::Diverged: return "diverged";
-    default: return "non-finite";
+    case JacobiStatus::Converged:
+      return "converged";
+    case JacobiStatus::UpdatesDone:
+      return "updates-done";
+    case JacobiStatus::Diverged:
+      return "diverged";
+    default:
+      return "non-finite";
   }
 }
 
@@ -105,9 +117,11 @@ struct AsyncJacobiParams {
   bool record_history = false;
   /// Report Diverged when the residual exceeds this factor times the initial residual. > 1. Default 1e10.
   double divergence_factor = 1e10;
-  /// Compute the initial and final relative residuals (two residual sweeps outside the timed region).
-  /// false (used by the preconditioner; allowed only with tol == 0 and record_history == false): x is only
-  /// checked for NaN/Inf at the end, and initial_residual / final_residual are reported as -1. Default true.
+  /// Compute ||b|| and the initial and final relative residuals (residual sweeps outside the timed region),
+  /// and check b and x for NaN/Inf up front. false (used by the preconditioner; allowed only with tol == 0
+  /// and record_history == false): only x is checked for NaN/Inf at the end (a NaN/Inf in b or in the
+  /// initial x shows up there as NonFinite); initial_residual / final_residual are reported as -1.
+  /// Default true.
   bool residual_norms = true;
   /// Throw DivergenceError (instead of only setting stats.status) on Diverged / NonFinite. Default false.
   bool throw_on_divergence = false;
@@ -117,8 +131,8 @@ struct AsyncJacobiParams {
   /// Asynchronous modes: how shared entries of x are read. Default Relaxed. Plain together with
   /// fence = false is the paper's no-fence kernel exactly (its stagnation comes from stale L1 lines).
   LoadKind load_kind = LoadKind::Relaxed;
-  /// Dynamic mode: row assignment. Default Strided (Algorithm 3).
-  DynamicAssignment assignment = DynamicAssignment::Strided;
+  /// Dynamic mode: row assignment. Default Auto (Strided = Algorithm 3 on GPUs, AtomicCounter on hosts).
+  DynamicAssignment assignment = DynamicAssignment::Auto;
   /// Value-age logging, time stamps, update schedule (asynchronous modes). Default: all off.
   UpdateTraceOptions trace;
 };
@@ -127,21 +141,22 @@ struct AsyncJacobiParams {
 struct AsyncJacobiStats {
   JacobiMode mode = JacobiMode::Dynamic;
   JacobiStatus status = JacobiStatus::UpdatesDone;
-  int updates_done = 0;          ///< updates per row performed (Sync: iterations)
-  double initial_residual = 0;   ///< relative residual of the initial guess
-  double final_residual = 0;     ///< relative residual at exit (computed after the timed region)
-  double b_norm = 0;
+  int updates_done = 0;                  ///< updates per row performed (Sync: iterations)
+  double initial_residual = 0;           ///< relative residual of the initial guess
+  double final_residual = 0;             ///< relative residual at exit (computed after the timed region)
+  double b_norm = 0;                     ///< ||b||_2 (-1 without residual_norms)
   std::vector<double> residual_history;  ///< relative residual at each check (index 0: initial guess)
   std::vector<int> update_history;       ///< updates per row done at each check
   std::vector<double> time_history;      ///< seconds since the start at each check (includes checks)
-  double update_seconds = 0;  ///< time spent in the update kernels (fenced), without residual checks
-  double check_seconds = 0;   ///< time spent in residual checks between update kernels
-  double total_seconds = 0;   ///< wall time of the call excluding set-up and the final residual
-  double time_per_update = 0; ///< update_seconds / updates_done (the paper's "time per update")
-  int kernel_launches = 0;    ///< update kernels launched
-  std::int64_t workers = 0;   ///< lane groups updating rows (Static, Sync: rows; Dynamic: teams x team_size)
-  ResolvedLaunch launch;      ///< launch actually used (team size, subwarp = vector_length, ...)
-  std::string message;        ///< explanation of Diverged / NonFinite
+  double update_seconds = 0;             ///< time spent in the update kernels (fenced), without residual checks
+  double check_seconds = 0;              ///< time spent in residual checks between update kernels
+  double total_seconds = 0;              ///< wall time of the call excluding set-up and the final residual
+  double time_per_update = 0;            ///< update_seconds / updates_done (the paper's "time per update")
+  int kernel_launches = 0;               ///< update kernels launched
+  std::int64_t workers = 0;              ///< lane groups updating rows (Static, Sync: rows; Dynamic: teams x team_size)
+  DynamicAssignment assignment = DynamicAssignment::Strided;  ///< resolved assignment (Dynamic)
+  ResolvedLaunch launch;  ///< launch actually used (team size, subwarp = vector_length, ...)
+  std::string message;    ///< explanation of Diverged / NonFinite
   bool converged() const { return status == JacobiStatus::Converged; }
   bool failed() const { return status == JacobiStatus::Diverged || status == JacobiStatus::NonFinite; }
 };
@@ -172,7 +187,8 @@ class AsyncJacobiHandle {
   UpdateTrace<Device> trace;
 
   AsyncJacobiHandle() = default;
-  explicit AsyncJacobiHandle(const AsyncJacobiParams& p, const LaunchConfig& l = LaunchConfig()) : params(p), launch(l) {}
+  explicit AsyncJacobiHandle(const AsyncJacobiParams& p, const LaunchConfig& l = LaunchConfig())
+      : params(p), launch(l) {}
 
   /// The diagonal of the matrix of the last run (filled by the set-up).
   const vector_type& diagonal() const { return ws.diag; }
@@ -180,9 +196,9 @@ class AsyncJacobiHandle {
   /// Workspace, managed by jacobi() / async_jacobi(). The diagonal is recomputed when the matrix values
   /// View, its graph, or its size changes, or after invalidate().
   struct Workspace {
-    vector_type diag;  ///< a_ii
-    bool unit_diagonal = false;  ///< every a_ii == 1 (scaled matrices): the kernels skip loading diag
-    vector_type r;     ///< residual (Sync)
+    vector_type diag;                            ///< a_ii
+    bool unit_diagonal = false;                  ///< every a_ii == 1 (scaled matrices): the kernels skip loading diag
+    vector_type r;                               ///< residual (Sync)
     Kokkos::View<std::int64_t, Device> counter;  ///< AtomicCounter assignment
     const void* values_ptr = nullptr;
     const void* row_map_ptr = nullptr;

@@ -56,8 +56,9 @@ struct BlockAsyncParams {
   /// > 0, else 512 on GPUs (the paper's thread-block size) and 1024 on host backends (three block vectors
   /// of doubles, 24 KB, stay in the L1/L2 cache of a core). >= 1 otherwise.
   int block_size = -1;
-  /// Global iterations per kernel launch, i.e. between two residual checks of block_async_solve.
-  /// Default 10 (the paper streams 10 iterations before looking at the residual, sect. IV-D). >= 1.
+  /// Global iterations streamed between two residual checks of block_async_solve (that many queued launches
+  /// in PerIteration mode, one launch in Fused mode). Default 10 (the paper streams 10 iterations before it
+  /// looks at the residual, sect. IV-D). >= 1.
   int global_iters_per_launch = 10;
   /// How the global iterations between two residual checks are launched (see BlockAsyncLaunchMode).
   /// Default PerIteration (the paper's and MAGMA's structure).

@@ -27,8 +27,8 @@ namespace AsyncSparse {
 /// non-finite entries, wrong vector lengths, bad parameters) and, with params.throw_on_divergence,
 /// DivergenceError.
 template <class ExecSpace, class Scalar, class Device, class BView, class XView>
-const AsyncJacobiStats& jacobi(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A,
-                               const BView& b_in, const XView& x_in) {
+const AsyncJacobiStats& jacobi(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h,
+                               const Crs<Scalar, Device>& A, const BView& b_in, const XView& x_in) {
   static_assert(std::is_same<typename Device::execution_space, ExecSpace>::value,
                 "jacobi: the execution space must be the one of the handle's Device");
   const Kokkos::View<const Scalar*, Device> b = b_in;
@@ -84,7 +84,7 @@ const AsyncJacobiStats& jacobi(const ExecSpace& exec, AsyncJacobiHandle<Scalar, 
     }
     Kokkos::parallel_for(
         "AsyncSparse::jacobi::update", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-        KOKKOS_LAMBDA(const ordinal_t i) { x(i) = x(i) + omega * r(i) / (unit ? Scalar(1) : d(i)); });
+        KOKKOS_LAMBDA(const ordinal_t i) { x(i) = unit ? x(i) + omega * r(i) : x(i) + omega * r(i) / d(i); });
     st.updates_done = k + 1;
     ++st.kernel_launches;
   }

@@ -46,7 +46,7 @@ struct AsyncRowUpdate {
   Scalar* x;
   Scalar omega;
   int vector_length;
-  bool unit_diagonal;  ///< all a_ii == 1: the division by a_ii is by 1, the diagonal is not loaded
+  bool unit_diagonal;  ///< all a_ii == 1: no diagonal load, no division (x / 1 == x exactly)
   UpdateTraceRecorder<Device> trace;
 
   KOKKOS_FORCEINLINE_FUNCTION Scalar load(const Scalar* p) const {
@@ -64,6 +64,7 @@ struct AsyncRowUpdate {
     const ordinal_t* const col = cols.data();
     const Scalar* const val = vals.data();
     const Scalar brow = b(row), drow = unit_diagonal ? Scalar(1) : diag(row), w = omega;
+    const bool unit = unit_diagonal;
     Scalar* const xp = x;
     const bool seq = vector_length == 1;
     for (int iter = first; iter < last; ++iter) {
@@ -89,7 +90,8 @@ struct AsyncRowUpdate {
             s);
         r = brow - s;
       }
-      const Scalar xnew = load(xp + row) + w * r / drow;
+      // with a unit diagonal the division (by 1, exact) is left out: the paper's x_i += alpha (b_i - A(i,:) x)
+      const Scalar xnew = unit ? load(xp + row) + w * r : load(xp + row) + w * r / drow;
       Kokkos::single(Kokkos::PerThread(team), [&]() {
         if (Relaxed)
           store_relaxed(xp + row, xnew);
@@ -136,8 +138,9 @@ struct DynamicBody {
     const std::int64_t begin = blk * chunk;
     const std::int64_t end = begin + chunk < n ? begin + chunk : n;
     const std::int64_t worker = static_cast<std::int64_t>(team.league_rank()) * team_size + team.team_rank();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end),
-                         [&](const std::int64_t row) { upd(team, static_cast<ordinal_t>(row), iter, iter + 1, worker); });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t row) {
+      upd(team, static_cast<ordinal_t>(row), iter, iter + 1, worker);
+    });
   }
 
   template <class Member>
@@ -158,8 +161,7 @@ struct DynamicBody {
       while (true) {
         std::int64_t g = 0;
         Kokkos::single(
-            Kokkos::PerTeam(team), [&](std::int64_t& v) { v = Kokkos::atomic_fetch_add(&counter(), std::int64_t(1)); },
-            g);
+            Kokkos::PerTeam(team), [&](std::int64_t& v) { v = atomic_fetch_add_count(&counter(), 1); }, g);
         if (g >= total) break;
         block(team, g % nb, first + static_cast<int>(g / nb));
       }
@@ -187,19 +189,19 @@ std::int64_t dynamic_league(const ResolvedLaunch& r, std::int64_t n) {
 
 /// Launch one kernel doing updates [first, last) of every row.
 template <bool Relaxed, bool Fence, bool Trace, class ExecSpace, class Scalar, class Device>
-void launch_async_jacobi(const ExecSpace& exec, JacobiMode mode, const ChunkedLaunch<ExecSpace>& launcher,
-                         const ResolvedLaunch& rl, std::int64_t league, const AsyncJacobiParams& p,
-                         const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, Device>& b,
-                         const Kokkos::View<const Scalar*, Device>& diag, const Kokkos::View<Scalar*, Device>& x,
-                         const Kokkos::View<std::int64_t, Device>& counter, const UpdateTraceRecorder<Device>& rec,
-                         bool unit_diagonal, int first, int last) {
+void launch_async_jacobi(const ExecSpace& exec, JacobiMode mode, DynamicAssignment assignment,
+                         const ChunkedLaunch<ExecSpace>& launcher, const ResolvedLaunch& rl, std::int64_t league,
+                         const AsyncJacobiParams& p, const Crs<Scalar, Device>& A,
+                         const Kokkos::View<const Scalar*, Device>& b, const Kokkos::View<const Scalar*, Device>& diag,
+                         const Kokkos::View<Scalar*, Device>& x, const Kokkos::View<std::int64_t, Device>& counter,
+                         const UpdateTraceRecorder<Device>& rec, bool unit_diagonal, int first, int last) {
   using Upd = AsyncRowUpdate<Scalar, Device, Relaxed, Fence, Trace>;
-  Upd upd{A.graph.row_map, A.graph.entries, A.values, b, diag, x.data(), static_cast<Scalar>(p.omega),
-          rl.vector_length, unit_diagonal, rec};
+  Upd upd{A.graph.row_map,  A.graph.entries, A.values, b, diag, x.data(), static_cast<Scalar>(p.omega),
+          rl.vector_length, unit_diagonal,   rec};
   if (mode == JacobiMode::Static) {
     launcher.run("AsyncSparse::async_jacobi::static", exec, StaticBody<Upd>{upd, first, last});
   } else {
-    const bool strided = p.assignment == DynamicAssignment::Strided;
+    const bool strided = assignment == DynamicAssignment::Strided;
     if (!strided) Kokkos::deep_copy(exec, counter, std::int64_t(0));
     const std::int64_t n = A.numRows(), chunk = rl.chunk_size;
     Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(league), rl.team_size, rl.vector_length);
@@ -211,27 +213,40 @@ void launch_async_jacobi(const ExecSpace& exec, JacobiMode mode, const ChunkedLa
 
 /// Run-time flags -> compile-time kernel variant.
 template <class ExecSpace, class Scalar, class Device>
-void dispatch_async_jacobi(const ExecSpace& exec, JacobiMode mode, const ChunkedLaunch<ExecSpace>& launcher,
-                           const ResolvedLaunch& rl, std::int64_t league, const AsyncJacobiParams& p,
-                           const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, Device>& b,
+void dispatch_async_jacobi(const ExecSpace& exec, JacobiMode mode, DynamicAssignment assignment,
+                           const ChunkedLaunch<ExecSpace>& launcher, const ResolvedLaunch& rl, std::int64_t league,
+                           const AsyncJacobiParams& p, const Crs<Scalar, Device>& A,
+                           const Kokkos::View<const Scalar*, Device>& b,
                            const Kokkos::View<const Scalar*, Device>& diag, const Kokkos::View<Scalar*, Device>& x,
                            const Kokkos::View<std::int64_t, Device>& counter, const UpdateTraceRecorder<Device>& rec,
                            bool unit_diagonal, bool trace, int first, int last) {
   const bool relaxed = p.load_kind == LoadKind::Relaxed;
-#define ASYNCSPARSE_AJ_LAUNCH(R, F, T) \
-  launch_async_jacobi<R, F, T>(exec, mode, launcher, rl, league, p, A, b, diag, x, counter, rec, unit_diagonal, \
-                               first, last)
+#define ASYNCSPARSE_AJ_LAUNCH(R, F, T)                                                                       \
+  launch_async_jacobi<R, F, T>(exec, mode, assignment, launcher, rl, league, p, A, b, diag, x, counter, rec, \
+                               unit_diagonal, first, last)
   if (trace) {
     if (relaxed) {
-      if (p.fence) ASYNCSPARSE_AJ_LAUNCH(true, true, true); else ASYNCSPARSE_AJ_LAUNCH(true, false, true);
+      if (p.fence)
+        ASYNCSPARSE_AJ_LAUNCH(true, true, true);
+      else
+        ASYNCSPARSE_AJ_LAUNCH(true, false, true);
     } else {
-      if (p.fence) ASYNCSPARSE_AJ_LAUNCH(false, true, true); else ASYNCSPARSE_AJ_LAUNCH(false, false, true);
+      if (p.fence)
+        ASYNCSPARSE_AJ_LAUNCH(false, true, true);
+      else
+        ASYNCSPARSE_AJ_LAUNCH(false, false, true);
     }
   } else {
     if (relaxed) {
-      if (p.fence) ASYNCSPARSE_AJ_LAUNCH(true, true, false); else ASYNCSPARSE_AJ_LAUNCH(true, false, false);
+      if (p.fence)
+        ASYNCSPARSE_AJ_LAUNCH(true, true, false);
+      else
+        ASYNCSPARSE_AJ_LAUNCH(true, false, false);
     } else {
-      if (p.fence) ASYNCSPARSE_AJ_LAUNCH(false, true, false); else ASYNCSPARSE_AJ_LAUNCH(false, false, false);
+      if (p.fence)
+        ASYNCSPARSE_AJ_LAUNCH(false, true, false);
+      else
+        ASYNCSPARSE_AJ_LAUNCH(false, false, false);
     }
   }
 #undef ASYNCSPARSE_AJ_LAUNCH
