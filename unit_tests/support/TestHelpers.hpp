@@ -16,24 +16,29 @@ inline std::string matrix_dir() {
   return env ? std::string(env) : std::string(ASYNCSPARSE_TEST_MATRIX_DIR);
 }
 inline std::string matrix_path(const std::string& name) { return matrix_dir() + "/" + name + ".mtx.gz"; }
-inline std::string data_path(const std::string& name) { return std::string(ASYNCSPARSE_TEST_DATA_DIR) + "/" + name; }
+/// A file of unit_tests/data: in $ASYNCSPARSE_TEST_DATA_DIR, else the configured source folder (binaries run elsewhere
+/// set the variable).
+inline std::string data_path(const std::string& name) {
+  const char* env = std::getenv("ASYNCSPARSE_TEST_DATA_DIR");
+  return (env ? std::string(env) : std::string(ASYNCSPARSE_TEST_DATA_DIR)) + "/" + name;
+}
 
 }  // namespace Test
 }  // namespace AsyncSparse
 
 /// EXPECT that `stmt` throws `Exc` and that what() contains `needle`.
-#define ASYNCSPARSE_EXPECT_THROW_MSG(stmt, Exc, needle)                                         \
-  do {                                                                                           \
-    bool _caught = false;                                                                        \
-    try {                                                                                        \
-      stmt;                                                                                      \
-    } catch (const Exc& _e) {                                                                    \
-      _caught = true;                                                                            \
-      EXPECT_NE(std::string(_e.what()).find(needle), std::string::npos)                          \
-          << "message was: " << _e.what() << "\nexpected to contain: " << (needle);              \
-    } catch (const std::exception& _e) {                                                         \
-      ADD_FAILURE() << "threw a different exception: " << _e.what();                             \
-      _caught = true;                                                                            \
-    }                                                                                            \
-    if (!_caught) ADD_FAILURE() << "expected " #Exc " from: " #stmt;                             \
+#define ASYNCSPARSE_EXPECT_THROW_MSG(stmt, Exc, needle)                             \
+  do {                                                                              \
+    bool _caught = false;                                                           \
+    try {                                                                           \
+      stmt;                                                                         \
+    } catch (const Exc& _e) {                                                       \
+      _caught = true;                                                               \
+      EXPECT_NE(std::string(_e.what()).find(needle), std::string::npos)             \
+          << "message was: " << _e.what() << "\nexpected to contain: " << (needle); \
+    } catch (const std::exception& _e) {                                            \
+      ADD_FAILURE() << "threw a different exception: " << _e.what();                \
+      _caught = true;                                                               \
+    }                                                                               \
+    if (!_caught) ADD_FAILURE() << "expected " #Exc " from: " #stmt;                \
   } while (0)
