@@ -102,10 +102,10 @@ struct UpdateTraceRecorder {
     if (iter == midway) age_mid(p) = age;
     if (iter == final_update) age_final(p) = age;  // both when updates == 1
   }
-  /// Called once per update (one lane) after the new value is stored.
-  KOKKOS_INLINE_FUNCTION void after_update(ordinal_t row, int iter, int worker) const {
-    if (value_age) store_relaxed(&count(row), iter + 1);
-    if (timestamps && row < stamp_rows) {
+  /// After each update (one lane): count(row) = iter + 1 when value_age (stored by the update kernel itself),
+  /// then this: time stamp and lane group of the update (rows below stamp_rows only).
+  KOKKOS_INLINE_FUNCTION void stamp_update(ordinal_t row, int iter, int worker) const {
+    if (row < stamp_rows) {
       const std::int64_t k = static_cast<std::int64_t>(row) * updates + iter;
       stamp(k) = device_clock_ns();
       stamp_worker(k) = worker;

@@ -42,6 +42,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../core/AsyncSparse_crs.hpp"
@@ -191,37 +192,26 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
     Scalar* ur = st.Ut.values.data();
     Scalar* lw = async ? lr : st.L_alt.data();
     Scalar* uw = async ? ur : st.Ut_alt.data();
-    if (async) {
-      IluSweepFunctor<true, Scalar, Device> f{st.task_row,
-                                              st.task_col,
-                                              st.task_dst,
-                                              st.task_a,
-                                              st.L.graph.row_map,
-                                              st.L.graph.entries,
-                                              st.Ut.graph.row_map,
-                                              st.Ut.graph.entries,
-                                              lr,
-                                              lw,
-                                              ur,
-                                              uw,
-                                              st.breakdown};
-      st.chunks.run("AsyncSparse::par_ilu::sweep", exec, f);
-    } else {
-      IluSweepFunctor<false, Scalar, Device> f{st.task_row,
-                                               st.task_col,
-                                               st.task_dst,
-                                               st.task_a,
-                                               st.L.graph.row_map,
-                                               st.L.graph.entries,
-                                               st.Ut.graph.row_map,
-                                               st.Ut.graph.entries,
-                                               lr,
-                                               lw,
-                                               ur,
-                                               uw,
-                                               st.breakdown};
-      st.chunks.run("AsyncSparse::par_ilu::sweep_deterministic", exec, f);
-    }
+    auto run_ilu = [&](auto async_tag, const char* label) {
+      IluSweepFunctor<decltype(async_tag)::value, Scalar, Device> f{st.task_row,
+                                                                    st.task_col,
+                                                                    st.task_dst,
+                                                                    st.task_a,
+                                                                    st.L.graph.row_map,
+                                                                    st.L.graph.entries,
+                                                                    st.Ut.graph.row_map,
+                                                                    st.Ut.graph.entries,
+                                                                    lr,
+                                                                    lw,
+                                                                    ur,
+                                                                    uw,
+                                                                    st.breakdown};
+      st.chunks.run(label, exec, f);
+    };
+    if (async)
+      run_ilu(std::true_type(), "AsyncSparse::par_ilu::sweep");
+    else
+      run_ilu(std::false_type(), "AsyncSparse::par_ilu::sweep_deterministic");
   } else {
     Scalar* lr = st.L.values.data();
     Scalar* lw = async ? lr : st.L_alt.data();

@@ -67,16 +67,33 @@ struct AsyncRowUpdate {
     const bool unit = unit_diagonal;
     Scalar* const xp = x;
     const bool seq = vector_length == 1;
+    // trace constants in registers as well; the age-recording loop is separate from the plain one, so that the
+    // updates without age recording (all but two per row) cost one extra store (the row's update count)
+    int* const count = Trace ? trace.count.data() : nullptr;
+    const bool value_age = Trace && trace.value_age, stamps = Trace && trace.timestamps;
+    const int midway = trace.midway, final_update = trace.final_update;
     for (int iter = first; iter < last; ++iter) {
-      const bool ages = Trace && trace.records_ages(iter);
+      const bool ages = value_age && (iter == midway || iter == final_update);
+      // x_i is read once: the correction below must be computed from the same x_i it is added to. (Reading it
+      // twice, a concurrent update of the same row by another lane group in between — possible in the dynamic
+      // mode, where a lagging team can meet a faster one a full cycle later — would add the correction twice,
+      // i.e. relax with 2 omega, and the iteration can diverge; seen on an H200.)
+      const Scalar xi = load(xp + row);
       Scalar r;
       if (seq) {
         // same operation order as Reference::jacobi: r = b_i; r -= a_ij x_j in column order
         r = brow;
-        for (offset_t p = beg; p < end; ++p) {
-          const ordinal_t c = col[p];
-          r -= val[p] * load(xp + c);
-          if (Trace && ages) trace.store_age(iter, p, trace.neighbour_age(c));
+        if (Trace && ages) {
+          for (offset_t p = beg; p < end; ++p) {
+            const ordinal_t c = col[p];
+            r -= val[p] * (c == row ? xi : load(xp + c));
+            trace.store_age(iter, p, load_relaxed(count + c));
+          }
+        } else {
+          for (offset_t p = beg; p < end; ++p) {
+            const ordinal_t c = col[p];
+            r -= val[p] * (c == row ? xi : load(xp + c));
+          }
         }
       } else {
         Scalar s = 0;
@@ -84,20 +101,21 @@ struct AsyncRowUpdate {
             Kokkos::ThreadVectorRange(team, beg, end),
             [&](const offset_t p, Scalar& acc) {
               const ordinal_t c = col[p];
-              acc += val[p] * load(xp + c);
+              acc += val[p] * (c == row ? xi : load(xp + c));
               if (Trace && ages) trace.store_age(iter, p, trace.neighbour_age(c));
             },
             s);
         r = brow - s;
       }
       // with a unit diagonal the division (by 1, exact) is left out: the paper's x_i += alpha (b_i - A(i,:) x)
-      const Scalar xnew = unit ? load(xp + row) + w * r : load(xp + row) + w * r / drow;
+      const Scalar xnew = unit ? xi + w * r : xi + w * r / drow;
       Kokkos::single(Kokkos::PerThread(team), [&]() {
         if (Relaxed)
           store_relaxed(xp + row, xnew);
         else
           xp[row] = xnew;
-        if (Trace) trace.after_update(row, iter, static_cast<int>(worker));
+        if (value_age) store_relaxed(count + row, iter + 1);
+        if (stamps) trace.stamp_update(row, iter, static_cast<int>(worker));
       });
       if (Fence) AsyncSparse::fence();
     }
