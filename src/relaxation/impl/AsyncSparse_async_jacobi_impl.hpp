@@ -74,11 +74,11 @@ struct AsyncRowUpdate {
     const int midway = trace.midway, final_update = trace.final_update;
     for (int iter = first; iter < last; ++iter) {
       const bool ages = value_age && (iter == midway || iter == final_update);
-      // x_i is read once: the correction below must be computed from the same x_i it is added to. (Reading it
-      // twice, a concurrent update of the same row by another lane group in between — possible in the dynamic
-      // mode, where a lagging team can meet a faster one a full cycle later — would add the correction twice,
-      // i.e. relax with 2 omega, and the iteration can diverge; seen on an H200.)
-      const Scalar xi = load(xp + row);
+      // x_i is read once: the correction is added to the x_i that the residual used (xi, captured in the loop).
+      // (Reading it again after the loop, a concurrent update of the same row by another lane group in between
+      // — possible in the dynamic mode, where a lagging team can meet a faster one a full cycle later — would
+      // add the correction twice, i.e. relax with 2 omega, and the iteration can diverge; seen on an H200.)
+      Scalar xi = 0;
       Scalar r;
       if (seq) {
         // same operation order as Reference::jacobi: r = b_i; r -= a_ij x_j in column order
@@ -86,13 +86,17 @@ struct AsyncRowUpdate {
         if (Trace && ages) {
           for (offset_t p = beg; p < end; ++p) {
             const ordinal_t c = col[p];
-            r -= val[p] * (c == row ? xi : load(xp + c));
+            const Scalar xc = load(xp + c);
+            if (c == row) xi = xc;
+            r -= val[p] * xc;
             trace.store_age(iter, p, load_relaxed(count + c));
           }
         } else {
           for (offset_t p = beg; p < end; ++p) {
             const ordinal_t c = col[p];
-            r -= val[p] * (c == row ? xi : load(xp + c));
+            const Scalar xc = load(xp + c);
+            if (c == row) xi = xc;
+            r -= val[p] * xc;
           }
         }
       } else {
@@ -101,11 +105,13 @@ struct AsyncRowUpdate {
             Kokkos::ThreadVectorRange(team, beg, end),
             [&](const offset_t p, Scalar& acc) {
               const ordinal_t c = col[p];
-              acc += val[p] * (c == row ? xi : load(xp + c));
+              acc += (c == row ? Scalar(0) : val[p]) * load(xp + c);  // off-diagonal part
               if (Trace && ages) trace.store_age(iter, p, trace.neighbour_age(c));
             },
             s);
-        r = brow - s;
+        // the lanes share the row: x_i is read once, after the reduction, and enters through the diagonal
+        xi = load(xp + row);
+        r = brow - s - drow * xi;
       }
       // with a unit diagonal the division (by 1, exact) is left out: the paper's x_i += alpha (b_i - A(i,:) x)
       const Scalar xnew = unit ? xi + w * r : xi + w * r / drow;
