@@ -108,7 +108,15 @@ CrsD copy_values(const CrsD& M) {
   return CrsD("copy", M.numRows(), M.numCols(), M.nnz(), v, M.graph.row_map, M.graph.entries);
 }
 
+/// --verbose: one line on stderr per finished solve, as it happens (the table is printed at the end).
+bool g_verbose = false;
+
 void record(const SolverResult& r, Row& row, bool ran = true) {
+  if (g_verbose) {
+    std::fprintf(stderr, "  %s: %s, %d iterations, %s\n", row.label.c_str(), to_string(r.status), r.iterations,
+                 ran ? fmt("%.2f s", r.time_seconds).c_str() : ("same factors as " + row.reused_from).c_str());
+    std::fflush(stderr);
+  }
   row.statuses.push_back(to_string(r.status));
   if (ran) row.solve_s.add(r.time_seconds);
   if (r.converged())
@@ -125,8 +133,8 @@ void solve_with(const CrsD& A, const CrsD& L, const CrsD& U, bool unit_lower, co
   if (cache)
     for (const auto& c : *cache)
       if (same_factor(c.L, L) && same_factor(c.U, U)) {
-        record(c.result, row, false);
         row.reused_from = c.label;
+        record(c.result, row, false);
         ++row.reused;
         return;
       }
@@ -179,6 +187,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
   cli.option("restart", "30", "GMRES restart length");
   cli.flag("ilu-residual", "also compute the ILU residual ||A - LU||_F (a full sparse product: expensive)");
   cli.flag("no-solve", "skip the solver runs (residuals and times only)");
+  cli.flag("verbose", "print each run and each finished solve on stderr as it happens");
   cli.flag("solve-all-exact", "also solve with the Kokkos-Kernels spiluk factors (default: host reference, cuSPARSE)");
   cli.option("exact", "auto",
              "exact-factorization rows, comma-separated: host (serial reference), kk (Kokkos-Kernels spiluk), "
@@ -186,6 +195,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
              "host backends (where the level-scheduled spiluk is slow)");
   cli.option("json", "", "write a JSON record to this file");
   if (!cli.parse(argc, argv)) return 0;
+  g_verbose = cli.flag_set("verbose");
   Json rec = run_record(command, cli);
   const ExecSpace exec;
 
@@ -237,7 +247,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
             << " run" << (runs > 1 ? "s" : "") << "\n";
   par_ilu_symbolic(exec, h, A);
   std::cout << "symbolic phase: " << fmt("%.1f", 1e3 * h.stats().symbolic_seconds) << " ms, |S| = " << h.stats().nnz_S
-            << ", tasks per sweep = " << h.stats().num_tasks << "\n";
+            << ", tasks per sweep = " << h.stats().num_tasks << std::endl;  // flushed: long runs follow
   const auto scaled = scale_unit_diagonal(exec, A);  // S A S and s, for the exact rows
   exec.fence();
 
@@ -347,6 +357,10 @@ int run_factorization(const std::string& command, int argc, char** argv) {
   Progress progress(command, runs);
   for (int r = 0; r < runs; ++r) {
     progress.update(r);
+    if (g_verbose) {
+      std::fprintf(stderr, "%s: run %d/%d\n", command.c_str(), r + 1, runs);
+      std::fflush(stderr);
+    }
     h.launch.seed = seed0 + static_cast<std::uint64_t>(r);
     h.params.sweeps = 0;
     par_ilu_numeric(exec, h, A);
