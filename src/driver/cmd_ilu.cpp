@@ -69,6 +69,7 @@ struct Row {
 struct SolveSetup {
   bool spd = true;
   bool solve = true;
+  bool verbose = false;  ///< --verbose: one line on stderr per finished solve, as it happens
   SolverParams params;
 };
 
@@ -108,11 +109,8 @@ CrsD copy_values(const CrsD& M) {
   return CrsD("copy", M.numRows(), M.numCols(), M.nnz(), v, M.graph.row_map, M.graph.entries);
 }
 
-/// --verbose: one line on stderr per finished solve, as it happens (the table is printed at the end).
-bool g_verbose = false;
-
-void record(const SolverResult& r, Row& row, bool ran = true) {
-  if (g_verbose) {
+void record(const SolverResult& r, Row& row, bool verbose, bool ran = true) {
+  if (verbose) {
     std::fprintf(stderr, "  %s: %s, %d iterations, %s\n", row.label.c_str(), to_string(r.status), r.iterations,
                  ran ? fmt("%.2f s", r.time_seconds).c_str() : ("same factors as " + row.reused_from).c_str());
     std::fflush(stderr);
@@ -134,14 +132,14 @@ void solve_with(const CrsD& A, const CrsD& L, const CrsD& U, bool unit_lower, co
     for (const auto& c : *cache)
       if (same_factor(c.L, L) && same_factor(c.U, U)) {
         row.reused_from = c.label;
-        record(c.result, row, false);
+        record(c.result, row, ss.verbose, false);
         ++row.reused;
         return;
       }
   IncompleteFactorPreconditioner<double, Device> M(A, L, U, unit_lower, s, tri, tri_sweeps, row.label);
   M.compute();
   const auto r = solve_ones(A, &M, ss.spd, ss.params);
-  record(r, row);
+  record(r, row, ss.verbose);
   if (cache) cache->push_back({row.label, copy_values(L), copy_values(U), r});
 }
 
@@ -195,7 +193,6 @@ int run_factorization(const std::string& command, int argc, char** argv) {
              "host backends (where the level-scheduled spiluk is slow)");
   cli.option("json", "", "write a JSON record to this file");
   if (!cli.parse(argc, argv)) return 0;
-  g_verbose = cli.flag_set("verbose");
   Json rec = run_record(command, cli);
   const ExecSpace exec;
 
@@ -218,6 +215,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
   const bool want_ilu_res = cli.flag_set("ilu-residual");
   SolveSetup ss;
   ss.solve = !cli.flag_set("no-solve");
+  ss.verbose = cli.flag_set("verbose");
   const std::string solver = cli.str("solver") == "auto" ? (ic ? "cg" : "gmres") : cli.str("solver");
   if (solver != "cg" && solver != "gmres")
     throw InvalidInput(command + ": --solver must be cg, gmres or auto, got '" + solver + "'");
@@ -357,7 +355,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
   Progress progress(command, runs);
   for (int r = 0; r < runs; ++r) {
     progress.update(r);
-    if (g_verbose) {
+    if (ss.verbose) {
       std::fprintf(stderr, "%s: run %d/%d\n", command.c_str(), r + 1, runs);
       std::fflush(stderr);
     }
