@@ -99,7 +99,7 @@ int run_jacobi(int argc, char** argv) {
           "in (-0.125, 0.125), x0 = 0, omega = 1).");
   cli.positional("matrix", "Matrix Market file or gen:... spec (the paper: gen:lap2d:300, gen:lap2d:1000, ...)");
   cli.option("mode", "sync,static,dynamic", "comma-separated variants: sync | static | dynamic");
-  cli.option("subwarp", "-1", "lanes per row for the asynchronous modes, 1..32 (-1: 1)");
+  cli.option("subwarp", "-1", "lanes per row (every mode, the synchronous residual kernel included), 1..32 (-1: 1)");
   cli.option("oscb", "1", "oversubscription of the dynamic mode, 1..16");
   cli.option("assignment", "auto",
              "dynamic row assignment: auto (strided on GPUs, atomic-counter on CPUs) | strided (Algorithm 3) | "

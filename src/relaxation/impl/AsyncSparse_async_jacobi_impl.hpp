@@ -31,6 +31,13 @@
 #include "../../exec/AsyncSparse_launch_config.hpp"
 #include "../AsyncSparse_async_jacobi_handle.hpp"
 
+// Unroll a loop with a compile-time trip count in device code (host compilers unroll on their own).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define ASYNCSPARSE_UNROLL _Pragma("unroll")
+#else
+#define ASYNCSPARSE_UNROLL
+#endif
+
 namespace AsyncSparse {
 namespace Impl {
 
@@ -39,6 +46,7 @@ namespace Impl {
 /// Fence: memory fence after the update. Trace: record value ages / time stamps.
 template <class Scalar, class Device, bool Relaxed, bool Fence, bool Trace>
 struct AsyncRowUpdate {
+  static constexpr int kCachedEntries = 8;
   typename Crs<Scalar, Device>::row_map_type rows;
   typename Crs<Scalar, Device>::index_type cols;
   typename Crs<Scalar, Device>::values_type vals;
@@ -67,6 +75,18 @@ struct AsyncRowUpdate {
     const bool unit = unit_diagonal;
     Scalar* const xp = x;
     const bool seq = vector_length == 1;
+    // Rows of at most kCachedEntries entries (stencil matrices) keep their column indices and values in
+    // registers across the update loop: after the first update, an update only loads the x_j. (The loops over
+    // the cache have compile-time bounds and are unrolled, so the arrays live in registers.)
+    const int len = static_cast<int>(end - beg);
+    const bool cached = seq && len <= kCachedEntries;
+    ordinal_t ccol[kCachedEntries];
+    Scalar cval[kCachedEntries];
+    ASYNCSPARSE_UNROLL
+    for (int k = 0; k < kCachedEntries; ++k) {
+      ccol[k] = cached && k < len ? col[beg + k] : row;
+      cval[k] = cached && k < len ? val[beg + k] : Scalar(0);
+    }
     // trace constants in registers as well; the age-recording loop is separate from the plain one, so that the
     // updates without age recording (all but two per row) cost one extra store (the row's update count)
     int* const count = Trace ? trace.count.data() : nullptr;
@@ -90,6 +110,15 @@ struct AsyncRowUpdate {
             if (c == row) xi = xc;
             r -= val[p] * xc;
             trace.store_age(iter, p, load_relaxed(count + c));
+          }
+        } else if (cached) {
+          ASYNCSPARSE_UNROLL
+          for (int k = 0; k < kCachedEntries; ++k) {
+            if (k < len) {
+              const Scalar xc = load(xp + ccol[k]);
+              if (ccol[k] == row) xi = xc;
+              r -= cval[k] * xc;
+            }
           }
         } else {
           for (offset_t p = beg; p < end; ++p) {
