@@ -52,12 +52,10 @@ namespace AsyncSparse {
 template <class ExecSpace, class Scalar, class Device>
 ResolvedLaunch resolve_async_jacobi_launch(const LaunchConfig& cfg, const Crs<Scalar, Device>& A,
                                            const ExecSpace& exec = ExecSpace()) {
-  LaunchConfig c = cfg;
-  if (c.vector_length == -1) c.vector_length = 1;
+  LaunchConfig c = Impl::jacobi_launch_defaults(cfg);
   if (c.team_size == -1 && Impl::is_gpu_space<ExecSpace>() && c.vector_length >= 1 && c.vector_length <= 128)
     c.team_size = std::max(1, 128 / c.vector_length);
-  const double avg = A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 1.0;
-  return resolve_launch_config<ExecSpace>(c, A.numRows(), avg, exec);
+  return Impl::resolve_jacobi_launch(c, A, exec);
 }
 
 /// (A)synchronous Jacobi on `exec` in the mode h.params.mode, starting from the given x and updating it in
@@ -89,8 +87,8 @@ const AsyncJacobiStats& async_jacobi(const ExecSpace& exec, AsyncJacobiHandle<Sc
                   : Impl::is_gpu_space<ExecSpace>()       ? DynamicAssignment::Strided
                                                           : DynamicAssignment::AtomicCounter;
   ChunkedLaunch<ExecSpace> launcher(st.launch);
-  // the residual checks use the synchronous residual kernel with its own (heuristic) launch
-  ChunkedLaunch<ExecSpace> res_launcher(Impl::resolve_residual_launch(h.launch, A, exec));
+  // the residual checks use the synchronous residual kernel with its own launch (residual-kernel team size)
+  ChunkedLaunch<ExecSpace> res_launcher(Impl::resolve_jacobi_launch(h.launch, A, exec));
   const bool trace_on = p.trace.any();
   UpdateTraceRecorder<Device> rec;
   if (trace_on)

@@ -40,7 +40,7 @@ const AsyncJacobiStats& jacobi(const ExecSpace& exec, AsyncJacobiHandle<Scalar, 
   AsyncJacobiStats st;
   st.mode = JacobiMode::Sync;
   st.b_norm = bnorm;
-  st.launch = Impl::resolve_residual_launch(h.launch, A, exec);
+  st.launch = Impl::resolve_jacobi_launch(h.launch, A, exec);
   st.workers = A.numRows();
   ChunkedLaunch<ExecSpace> launcher(st.launch);
   const bool checks = p.tol > 0 || p.record_history;

@@ -194,16 +194,21 @@ double relative_residual(const ExecSpace& exec, const ChunkedLaunch<ExecSpace>& 
   return bnorm > 0 ? rn / bnorm : rn;
 }
 
-/// Resolve the launch of the residual kernel of synchronous Jacobi and of the residual checks. Default
-/// vector length (-1): one lane per row, as for the asynchronous modes. (Kokkos-Kernels' heuristic, a power
-/// of two near the mean row length, gives 4 lanes on the 5-point Laplacian, where a synchronous sweep then
-/// took 103 us instead of 47.7 us with one lane — 1000^2 grid, H200 — i.e. a baseline 2x slower than need be.)
-template <class ExecSpace, class Scalar, class Device>
-ResolvedLaunch resolve_residual_launch(const LaunchConfig& cfg, const Crs<Scalar, Device>& A, const ExecSpace& exec) {
-  const double avg = A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 1.0;
-  LaunchConfig c = cfg;
+/// Defaults shared by every Jacobi kernel: vector length -1 means one lane per row — the paper's best for the
+/// asynchronous modes, and the fastest synchronous residual kernel measured on the 5-point Laplacian
+/// (Kokkos-Kernels' heuristic, a power of two near the mean row length, gives 4 lanes there, and a synchronous
+/// sweep then took 103 us instead of 47.7 us with one lane — 1000^2 grid, H200).
+inline LaunchConfig jacobi_launch_defaults(LaunchConfig c) {
   if (c.vector_length == -1) c.vector_length = 1;
-  return resolve_launch_config<ExecSpace>(c, A.numRows(), avg, exec);
+  return c;
+}
+
+/// Resolve the launch of a Jacobi kernel for `A` (the residual kernel of synchronous Jacobi and of the residual
+/// checks as it is; the asynchronous modes after their own team-size default) with jacobi_launch_defaults.
+template <class ExecSpace, class Scalar, class Device>
+ResolvedLaunch resolve_jacobi_launch(const LaunchConfig& cfg, const Crs<Scalar, Device>& A, const ExecSpace& exec) {
+  const double avg = A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 1.0;
+  return resolve_launch_config<ExecSpace>(jacobi_launch_defaults(cfg), A.numRows(), avg, exec);
 }
 
 /// Divergence test at a check; fills status and message. Returns true when the run must stop.
