@@ -58,7 +58,7 @@ struct Samples {
 struct Row {
   std::string label;
   int sweeps = -1;  ///< -1: an exact factorization
-  Samples iterations, nonlinear, ilu_residual, sweep_ms, total_ms;
+  Samples iterations, nonlinear, ilu_residual, sweep_ms, total_ms, factor_error;
   std::vector<std::string> statuses;
   std::string note;
   Samples solve_s;  ///< solver seconds
@@ -160,6 +160,56 @@ std::vector<int> sweep_list(const Cli& cli) {
   return list;
 }
 
+/// --factor-error: the entrywise distance of iterative factors to the exact ones of the same pattern (host
+/// reference). PCG and GMRES react to where the error sits, which a global residual norm does not show.
+struct FactorError {
+  static constexpr int kBands = 16;
+  double max_rel = 0;  ///< max over the entries of |f - f*| / |f*|
+  ordinal_t row = -1, col = -1;
+  char factor = 'L';
+  offset_t above_1e3 = 0, above_1e2 = 0;  ///< entries with a relative error above 1e-3 / 1e-2
+  double band_max[kBands] = {};           ///< max relative error per sixteenth of the rows
+  std::string describe() const {
+    if (max_rel == 0) return "factors equal the exact ones";
+    std::string s = "max factor error " + fmt("%.2e", max_rel) + " at " + factor + "(" + std::to_string(row) + ", " +
+                    std::to_string(col) + "); " + std::to_string(above_1e3) + " entries > 1e-3, " +
+                    std::to_string(above_1e2) + " > 1e-2; per sixteenth of the rows:";
+    for (double b : band_max) s += " " + fmt("%.1e", b);
+    return s;
+  }
+};
+
+/// Adds the errors of F (device factor) against X (exact factor) to e; only columns stored in both are compared.
+void add_factor_error(const CrsD& F, const CsrHost<double>& X, char name, FactorError& e) {
+  const auto Fh = to_host(F);
+  if (Fh.nrows != X.nrows) throw InvalidInput("--factor-error: factor and exact factor differ in size");
+  for (ordinal_t i = 0; i < X.nrows; ++i) {
+    const int band = static_cast<int>((static_cast<long long>(i) * FactorError::kBands) / X.nrows);
+    offset_t p = Fh.row_ptr[i], q = X.row_ptr[i];
+    while (p < Fh.row_ptr[i + 1] && q < X.row_ptr[i + 1]) {
+      if (Fh.col_idx[p] < X.col_idx[q]) {
+        ++p;
+      } else if (X.col_idx[q] < Fh.col_idx[p]) {
+        ++q;
+      } else {
+        const double ref = std::abs(X.values[q]);
+        const double err = std::abs(Fh.values[p] - X.values[q]) / (ref > 0 ? ref : 1.0);
+        if (err > e.max_rel) {
+          e.max_rel = err;
+          e.row = i;
+          e.col = X.col_idx[q];
+          e.factor = name;
+        }
+        if (err > 1e-3) ++e.above_1e3;
+        if (err > 1e-2) ++e.above_1e2;
+        e.band_max[band] = std::max(e.band_max[band], err);
+        ++p;
+        ++q;
+      }
+    }
+  }
+}
+
 int run_factorization(const std::string& command, int argc, char** argv) {
   const bool ic = command == "ic";
   Cli cli(command, ic ? "Iterative IC(0) by asynchronous fixed-point sweeps (Chow-Anzt-Dongarra 2015, Tables 2-5): PCG "
@@ -185,6 +235,9 @@ int run_factorization(const std::string& command, int argc, char** argv) {
   cli.option("restart", "30", "GMRES restart length");
   cli.flag("ilu-residual", "also compute the ILU residual ||A - LU||_F (a full sparse product: expensive)");
   cli.flag("no-solve", "skip the solver runs (residuals and times only)");
+  cli.flag("factor-error",
+           "also compare the iterative factors entry by entry with the exact ones (host reference): column "
+           "'max factor err.', and with --verbose the worst entry and the error per sixteenth of the rows");
   cli.flag("verbose", "print each run and each finished solve on stderr as it happens");
   cli.flag("solve-all-exact", "also solve with the Kokkos-Kernels spiluk factors (default: host reference, cuSPARSE)");
   cli.option("exact", "auto",
@@ -213,6 +266,8 @@ int run_factorization(const std::string& command, int argc, char** argv) {
   const TriSolveKind tri = tri_solve_kind_from_string(cli.str("tri-solve"));
   const int tri_sweeps = static_cast<int>(cli.integer("tri-solve-sweeps"));
   const bool want_ilu_res = cli.flag_set("ilu-residual");
+  const bool want_factor_error = cli.flag_set("factor-error");
+  if (want_factor_error && ic && fill > 0) throw InvalidInput(command + ": --factor-error needs --fill-level 0 for ic");
   SolveSetup ss;
   ss.solve = !cli.flag_set("no-solve");
   ss.verbose = cli.flag_set("verbose");
@@ -248,6 +303,18 @@ int run_factorization(const std::string& command, int argc, char** argv) {
             << ", tasks per sweep = " << h.stats().num_tasks << std::endl;  // flushed: long runs follow
   const auto scaled = scale_unit_diagonal(exec, A);  // S A S and s, for the exact rows
   exec.fence();
+
+  CsrHost<double> exact_L, exact_U;  // --factor-error: the exact factors (host reference)
+  if (want_factor_error) {
+    const auto Ash = to_host(scaled.A);
+    if (ic) {
+      exact_L = Reference::ic0(Ash);
+    } else {
+      auto F = fill == 0 ? Reference::ilu0(Ash) : Reference::iluk(Ash, fill);
+      exact_L = std::move(F.L);
+      exact_U = std::move(F.U);
+    }
+  }
 
   std::vector<Row> rows;
   SolveCache exact_cache;
@@ -376,6 +443,16 @@ int run_factorization(const std::string& command, int argc, char** argv) {
       row.nonlinear.add(par_ilu_nonlinear_residual(exec, h));
       if (want_ilu_res) row.ilu_residual.add(par_ilu_ilu_residual(exec, h));
       const auto F = par_ilu_factors(exec, h);
+      if (want_factor_error) {
+        FactorError fe;
+        add_factor_error(F.L, exact_L, 'L', fe);
+        if (!ic) add_factor_error(F.U, exact_U, 'U', fe);
+        row.factor_error.add(fe.max_rel);
+        if (ss.verbose) {
+          std::fprintf(stderr, "  %s: %s\n", row.label.c_str(), fe.describe().c_str());
+          std::fflush(stderr);
+        }
+      }
       solve_with(A, F.L, F.U, !ic, h.scaling(), tri, tri_sweeps, ss, row, &cache);
     }
     Json hist = Json::object();
@@ -394,6 +471,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
   // Table.
   std::vector<std::string> header = {"factorization", ss.spd ? "PCG iters" : "GMRES iters", "nonlin. res."};
   if (want_ilu_res) header.push_back("ILU res.");
+  if (want_factor_error) header.push_back("max factor err.");
   header.push_back("sweeps [ms]");
   header.push_back("total [ms]");
   header.push_back("solve [s]");
@@ -403,6 +481,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
   for (const auto& row : rows) {
     std::vector<std::string> cells = {row.label, row.iterations.format("%.0f"), row.nonlinear.format("%.3e")};
     if (want_ilu_res) cells.push_back(row.ilu_residual.format("%.4e"));
+    if (want_factor_error) cells.push_back(row.factor_error.format("%.2e"));
     cells.push_back(row.sweep_ms.format("%.2f"));
     cells.push_back(row.total_ms.format("%.2f"));
     cells.push_back(row.reused ? "=" : row.solve_s.format("%.2f"));
@@ -418,6 +497,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
     j["iterations"] = row.iterations.to_json();
     j["nonlinear_residual"] = row.nonlinear.to_json();
     if (want_ilu_res) j["ilu_residual"] = row.ilu_residual.to_json();
+    if (want_factor_error) j["max_factor_error"] = row.factor_error.to_json();
     j["sweep_ms"] = row.sweep_ms.to_json();
     j["total_ms"] = row.total_ms.to_json();
     j["solve_seconds"] = row.solve_s.to_json();
