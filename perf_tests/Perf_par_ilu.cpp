@@ -117,21 +117,23 @@ void common_counters(benchmark::State& state, const Baselines& b, const ParIluHa
   state.counters["spmv_us"] = 1e6 * b.spmv;
 }
 
-void setup_handle(ParIluHandle<double, Device>& h, const Baselines& b, int sweeps) {
+void setup_handle(ParIluHandle<double, Device>& h, const Baselines& b, int sweeps, int team_size = -1) {
   h.params.sweeps = sweeps;
+  h.launch.team_size = team_size;
   par_ilu_symbolic(ExecSpace(), h, b.A);
   par_ilu_numeric(ExecSpace(), h, b.A);
 }
 
-// Time of one sweep (in place, asynchronous), repeated on the evolving factors.
-void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind) {
+// Time of one sweep (in place, asynchronous), repeated on the evolving factors. team_size -1: the default launch
+// (16-thread teams on GPUs); the "_team256" variants show the highest-throughput launch.
+void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind, int team_size) {
   const auto& b = baselines(name);
   if (kind == ParIluKind::Ic && !b.ic0_exists) {
     state.SkipWithError("IC(0) does not exist for this matrix");
     return;
   }
   ParIluHandle<double, Device> h(kind);
-  setup_handle(h, b, 0);
+  setup_handle(h, b, 0, team_size);
   par_ilu_sweep(ExecSpace(), h, 1);  // warm-up
   for (auto _ : state) {
     const std::size_t before = h.stats().sweep_times.size();
@@ -147,14 +149,14 @@ void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind)
 
 // Time of 5 sweeps from the paper's initial guess (the numeric phase without its set-up), with the residual and
 // the speedups over the exact factorizations (Table 2).
-void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind kind) {
+void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind kind, int team_size) {
   const auto& b = baselines(name);
   if (kind == ParIluKind::Ic && !b.ic0_exists) {
     state.SkipWithError("IC(0) does not exist for this matrix");
     return;
   }
   ParIluHandle<double, Device> h(kind);
-  setup_handle(h, b, 5);
+  setup_handle(h, b, 5, team_size);
   std::vector<double> setup;
   for (auto _ : state) {
     par_ilu_numeric(ExecSpace(), h, b.A);
@@ -230,12 +232,17 @@ struct Registration {
     for (const auto& name : problems()) {
       for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
         const std::string k = kind == ParIluKind::Ic ? "par_ic" : "par_ilu";
-        benchmark::RegisterBenchmark(("BM_" + k + "_sweep/" + name).c_str(), BM_sweep, name, kind)
-            ->UseManualTime()
-            ->Unit(benchmark::kMicrosecond);
-        benchmark::RegisterBenchmark(("BM_" + k + "_5sweeps/" + name).c_str(), BM_five_sweeps, name, kind)
-            ->UseManualTime()
-            ->Unit(benchmark::kMicrosecond);
+        for (int team : {-1, 256}) {
+          if (team > 0 && name != "L2D" && name != "L3D") continue;
+          const std::string v = team > 0 ? "_team" + std::to_string(team) : "";
+          benchmark::RegisterBenchmark(("BM_" + k + "_sweep" + v + "/" + name).c_str(), BM_sweep, name, kind, team)
+              ->UseManualTime()
+              ->Unit(benchmark::kMicrosecond);
+          benchmark::RegisterBenchmark(("BM_" + k + "_5sweeps" + v + "/" + name).c_str(), BM_five_sweeps, name, kind,
+                                       team)
+              ->UseManualTime()
+              ->Unit(benchmark::kMicrosecond);
+        }
       }
       for (const char* w : {"spmv", "spiluk_numeric", "host_ic0", "host_ilu0", "cusparse_csric02", "cusparse_csrilu02"})
         benchmark::RegisterBenchmark(("BM_baseline_" + std::string(w) + "/" + name).c_str(), BM_baseline, name,

@@ -142,6 +142,25 @@ TEST(TEST_CATEGORY, par_ilu_deterministic_independent_of_order_and_launch) {
     }
 }
 
+// The launch the sweeps resolve to: on GPUs the sweeps' own default of 16-thread teams (one task per thread, one
+// team per chunk), on host backends the generic LaunchConfig defaults; an explicit team size is kept.
+TEST(TEST_CATEGORY, par_ilu_default_launch) {
+  const auto A = to_device<Dev>(lap2d(8));
+  Handle h(ParIluKind::Ic);
+  h.params.sweeps = 1;
+  par_ilu_symbolic(Exec(), h, A);
+  par_ilu_numeric(Exec(), h, A);
+  const auto& d = h.stats().launch;
+  const bool gpu = Impl::is_gpu_space<Exec>();
+  EXPECT_EQ(d.team_size, gpu ? Impl::kParIluGpuTeamSize : 1);
+  EXPECT_EQ(d.vector_length, 1);
+  EXPECT_EQ(d.chunk_size, gpu ? Impl::kParIluGpuTeamSize : 256);
+  h.launch.team_size = std::min(2, static_cast<int>(Exec().concurrency()));
+  par_ilu_numeric(Exec(), h, A);
+  EXPECT_EQ(h.stats().launch.team_size, h.launch.team_size);
+  EXPECT_EQ(h.stats().launch.chunk_size, gpu ? h.launch.team_size : 256);
+}
+
 // Acceptance 1: the asynchronous sweeps reach the exact IC(0) (nonlinear residual <= 1e-10) on every SPD matrix of
 // the shared collection for which IC(0) exists.
 TEST(TEST_CATEGORY, par_ic_async_converges_to_exact_ic0_on_shared_matrices) {

@@ -144,7 +144,8 @@ class ParIluHandle {
   Params params;
   /// Launch of the sweeps: team size, chunk size (tasks per work block), max_concurrent_teams (occupancy,
   /// the paper's Table 5), block_order (forward / backward / random execution of the blocks, Table 3), seed.
-  /// Defaults: see LaunchConfig (-1 = choose per backend).
+  /// Defaults: see LaunchConfig (-1 = choose per backend), except that on GPUs the team size defaults to 16
+  /// threads (Impl::kParIluGpuTeamSize: fewer tasks in flight give better factors after few sweeps).
   LaunchConfig launch;
 
   const Stats& stats() const { return stats_; }
