@@ -313,10 +313,11 @@ void check_params(const Handle& h, const std::string& where) {
 /// Fewer tasks in flight make the asynchronous sweeps more Gauss-Seidel-like (Chow, Anzt & Dongarra 2015,
 /// sect. 4.6): with at most 32 resident teams per multiprocessor (NVIDIA), 16-thread teams keep 512 tasks per
 /// SM in flight instead of 2048. Measured on the 1024^2 5-point Laplacian (IC, row-major tasks, H200): PCG
-/// iterations after 5 sweeps were within 1 % of the exact IC(0) (550) in 7 of 8 runs with 16-thread teams,
-/// but in about 2 of 12 runs with 256-thread teams (the others ~617: the PCG residual stalls between 1e-6
-/// and 1e-7 there); nonlinear residual 2.75e-5 vs 4.4e-5, time of 5 sweeps 0.86 vs 0.38 ms — small next to
-/// any solve with the factors. Set team_size to 256 for the highest sweep throughput.
+/// iterations after 5 sweeps were within 1 % of the exact IC(0) (550) in 15 of 17 runs with 16-thread teams,
+/// but in 1 of 12 runs with 256-thread teams (the others 614-623: PCG meets a stall of its residual just above
+/// 1e-6 and needs ~60 more iterations); nonlinear residual 2.75e-5 vs 4.4e-5, time of 5 sweeps 0.86 vs
+/// 0.38 ms — small next to any solve with the factors. The cost is larger for longer rows (27-point L3D: 3.4
+/// vs 1.6 ms, same PCG count): set team_size to 256 for the highest sweep throughput.
 constexpr int kParIluGpuTeamSize = 16;
 
 template <class ExecSpace>
