@@ -160,6 +160,18 @@ std::vector<int> sweep_list(const Cli& cli) {
   return list;
 }
 
+/// The exact factors of the (scaled) matrix by the serial host reference: IC(0) (U left empty) or ILU(k).
+/// Throws BreakdownError when they do not exist.
+void host_exact_factors(const CsrHost<double>& As, bool ic, int fill, CsrHost<double>& L, CsrHost<double>& U) {
+  if (ic) {
+    L = Reference::ic0(As);
+    return;
+  }
+  auto F = fill == 0 ? Reference::ilu0(As) : Reference::iluk(As, fill);
+  L = std::move(F.L);
+  U = std::move(F.U);
+}
+
 /// --factor-error: the entrywise distance of iterative factors to the exact ones of the same pattern (host
 /// reference). PCG and GMRES react to where the error sits, which a global residual norm does not show.
 struct FactorError {
@@ -306,13 +318,10 @@ int run_factorization(const std::string& command, int argc, char** argv) {
 
   CsrHost<double> exact_L, exact_U;  // --factor-error: the exact factors (host reference)
   if (want_factor_error) {
-    const auto Ash = to_host(scaled.A);
-    if (ic) {
-      exact_L = Reference::ic0(Ash);
-    } else {
-      auto F = fill == 0 ? Reference::ilu0(Ash) : Reference::iluk(Ash, fill);
-      exact_L = std::move(F.L);
-      exact_U = std::move(F.U);
+    try {
+      host_exact_factors(to_host(scaled.A), ic, fill, exact_L, exact_U);
+    } catch (const BreakdownError& e) {
+      throw InvalidInput(command + ": --factor-error needs the exact factorization, which does not exist: " + e.what());
     }
   }
 
@@ -348,13 +357,7 @@ int run_factorization(const std::string& command, int argc, char** argv) {
         Kokkos::Timer t;
         CsrHost<double> Lh, Uh;
         try {
-          if (ic) {
-            Lh = Reference::ic0(Ash);
-          } else {
-            auto F = fill == 0 ? Reference::ilu0(Ash) : Reference::iluk(Ash, fill);
-            Lh = std::move(F.L);
-            Uh = std::move(F.U);
-          }
+          host_exact_factors(Ash, ic, fill, Lh, Uh);
           row.total_ms.add(1e3 * t.seconds());
           const auto L = to_device<Device>(Lh, "L_ref");
           const auto U = ic ? transpose(L) : to_device<Device>(Uh, "U_ref");
