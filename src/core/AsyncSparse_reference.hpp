@@ -75,6 +75,21 @@ inline IluFactors iluk_pattern(const CsrHost<double>& A, int k);
 /// enough k gives the exact LU factorization (no pivoting). Breakdowns as in ilu0, reported as "iluk".
 inline IluFactors iluk(const CsrHost<double>& A, int k);
 
+/// Exact incomplete LU on a given pattern S = pattern of S.L + S.U (the values of S are ignored): IKJ
+/// elimination with every update outside S discarded, i.e. the solution of (L U)_ij = a_ij for (i, j) in S —
+/// the fixed point of the Chow–Patel sweeps on S. Entries of A outside S do not enter; entries of S outside A
+/// count as a_ij = 0. S.L must be lower triangular with the diagonal last in each row, S.U upper triangular with
+/// the diagonal first (the layout of IluFactors), both sorted, square of A's size (InvalidInput otherwise).
+/// Used to tell pattern quality from value quality: ilu_on_pattern(A, ilut_nnz(A, ...)) is what a ParILUT
+/// would converge to if it had found ILUT's pattern. Breakdowns as in ilu0, reported as "ilu_on_pattern".
+inline IluFactors ilu_on_pattern(const CsrHost<double>& A, const IluFactors& S);
+
+/// Exact incomplete Cholesky on a given lower pattern (values of Lpattern ignored; lower triangular, sorted,
+/// diagonal last in each row): (L Lᵀ)_ij = a_ij for (i, j) in the pattern, i >= j, the fixed point of the IC
+/// sweeps on it. A must be symmetric. ic_on_pattern(A, lower part of A) equals ic0(A). Breakdowns as in ic0,
+/// reported as "ic_on_pattern".
+inline CsrHost<double> ic_on_pattern(const CsrHost<double>& A, const CsrHost<double>& Lpattern);
+
 /// ILUT(tau, p) (Saad, Algorithm 10.6): row-wise IKJ elimination on a dense work row w. With
 /// tau_i = tau * ||a_i||_2 (2-norm of row i of A):
 ///   - a multiplier w_k = w_k / u_kk with |w_k| < tau_i is dropped and not used for elimination;

@@ -355,6 +355,89 @@ TEST(reference, iluk_zero_equals_ilu0_and_large_k_equals_lu) {
   EXPECT_LT(rel_frob(A, ilu_residual(A, K.L, K.U)), 1e-14);
 }
 
+namespace {
+/// Largest |(P)_ij - a_ij| over the entries (i, j) of the pattern S (a_ij = 0 where A has no entry), P a dense
+/// product of the factors; also counts the entries of S that are fill (not in A) and the entries of A not in S.
+struct OnPattern {
+  double max_err = 0.0;
+  int fill = 0, dropped = 0;
+};
+OnPattern compare_on_pattern(const CsrHost<double>& A, const Dense& P, const std::vector<CsrHost<double>>& S) {
+  OnPattern r;
+  const Dense Ad = to_dense(A);
+  Dense in_s(A.nrows, std::vector<double>(A.ncols, 0.0));
+  for (const auto& F : S)
+    for (ordinal_t i = 0; i < F.nrows; ++i)
+      for (offset_t p = F.row_ptr[i]; p < F.row_ptr[i + 1]; ++p) in_s[i][F.col_idx[p]] = 1.0;
+  for (ordinal_t i = 0; i < A.nrows; ++i)
+    for (ordinal_t j = 0; j < A.ncols; ++j) {
+      const bool a = find_entry(A, i, j) >= 0;
+      if (in_s[i][j] != 0.0) {
+        r.max_err = std::max(r.max_err, std::abs(P[i][j] - Ad[i][j]));
+        if (!a) ++r.fill;
+      } else if (a) {
+        ++r.dropped;
+      }
+    }
+  return r;
+}
+}  // namespace
+
+TEST(reference, ilu_on_pattern_solves_the_bilinear_equations_on_a_threshold_pattern) {
+  // The ILUT pattern both adds fill and drops entries of A: the factors must satisfy (LU)_ij = a_ij on it
+  // (a_ij = 0 at fill), which ILUT's own values do not.
+  const auto A = random_dd(24, 4, 17u, false);
+  const auto F0 = ilu0(A);
+  const auto T = ilut_nnz(A, F0.L.nnz() + 10, F0.U.nnz() + 10);
+  const auto F = ilu_on_pattern(A, T);
+  EXPECT_EQ(F.L.col_idx, T.L.col_idx);
+  EXPECT_EQ(F.U.col_idx, T.U.col_idx);
+  const auto r = compare_on_pattern(A, to_dense(multiply(F.L, F.U)), {T.L, T.U});
+  ASSERT_GT(r.fill, 0);
+  ASSERT_GT(r.dropped, 0);
+  EXPECT_LT(r.max_err, 1e-13);
+  const auto rt = compare_on_pattern(A, to_dense(multiply(T.L, T.U)), {T.L, T.U});
+  EXPECT_GT(rt.max_err, 1e-6);  // ILUT's values are a different approximation
+  // On A's own pattern it is ILU(0), on the ILU(2) pattern ILU(2), bit for bit.
+  const auto P0 = ilu_on_pattern(A, F0);
+  EXPECT_EQ(P0.L.values, F0.L.values);
+  EXPECT_EQ(P0.U.values, F0.U.values);
+  const auto K2 = iluk(A, 2), P2 = ilu_on_pattern(A, iluk_pattern(A, 2));
+  EXPECT_EQ(P2.L.values, K2.L.values);
+  EXPECT_EQ(P2.U.values, K2.U.values);
+}
+
+TEST(reference, ic_on_pattern_solves_the_bilinear_equations_on_a_threshold_pattern) {
+  const auto A = laplace2d(8);
+  const auto L0 = ic0(A);
+  const auto T = ict_nnz(A, L0.nnz() + 20);
+  const auto L = ic_on_pattern(A, T);
+  EXPECT_EQ(L.col_idx, T.col_idx);
+  const auto r = compare_on_pattern(A, to_dense(multiply(L, transpose(L))), {T});
+  ASSERT_GT(r.fill, 0);
+  ASSERT_GT(r.dropped, 0);
+  EXPECT_LT(r.max_err, 1e-13);
+  EXPECT_EQ(ic_on_pattern(A, L0).values, L0.values);  // A's lower pattern: IC(0)
+}
+
+TEST(reference, factor_on_pattern_rejects_bad_patterns) {
+  const auto A = laplace2d(3);
+  const auto F = ilu0(A);
+  auto no_diag = F;  // an L pattern whose row 1 is empty
+  no_diag.L = csr_from_triplets<double>(9, 9, {0, 4}, {0, 3}, {1.0, 1.0});
+  ASYNCSPARSE_EXPECT_THROW_MSG(ilu_on_pattern(A, no_diag), InvalidInput,
+                               "ilu_on_pattern: S.L row 1 does not end with its diagonal entry");
+  auto small = F;
+  small.U = from_dense({{1, 0}, {0, 1}});
+  ASYNCSPARSE_EXPECT_THROW_MSG(ilu_on_pattern(A, small), InvalidInput, "ilu_on_pattern: S.U is 2 x 2, A is 9 x 9");
+  ASYNCSPARSE_EXPECT_THROW_MSG(ic_on_pattern(A, F.U), InvalidInput,
+                               "ic_on_pattern: L row 0 does not end with its diagonal entry");
+  // IC on a pattern of an indefinite matrix breaks down with the row.
+  const auto B = from_dense({{1, 2}, {2, 1}});
+  ASYNCSPARSE_EXPECT_THROW_MSG(ic_on_pattern(B, from_dense({{1, 0}, {1, 1}})), BreakdownError,
+                               "ic_on_pattern: breakdown at row 1: non-positive pivot");
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // ILUT / ICT
 // ---------------------------------------------------------------------------------------------------------

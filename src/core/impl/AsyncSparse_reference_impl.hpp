@@ -530,21 +530,37 @@ inline IluFactors ilu0(const CsrHost<double>& A) {
   return Impl::split_factors(P, diag);
 }
 
-inline CsrHost<double> ic0(const CsrHost<double>& A) {
-  Impl::check_square("ic0", "A", A);
-  const std::vector<offset_t> diag = Impl::diagonal_positions("ic0", "A", A);
-  Impl::check_symmetric("ic0", A);
-  const ordinal_t n = A.nrows;
-  CsrHost<double> L(n, n);
+namespace Impl {
+/// Checks that P is an n x n triangular pattern (sorted, unique, in range) whose every row stores its diagonal
+/// (last in a lower, first in an upper pattern).
+inline void check_triangular_pattern(const char* fn, const char* name, const CsrHost<double>& P, ordinal_t n,
+                                     bool lower) {
+  if (P.nrows != n || P.ncols != n || P.row_ptr.size() != static_cast<std::size_t>(n) + 1)
+    throw InvalidInput(std::string(fn) + ": " + name + " is " + std::to_string(P.nrows) + " x " +
+                       std::to_string(P.ncols) + ", A is " + std::to_string(n) + " x " + std::to_string(n));
+  check_csr(fn, name, P);
   for (ordinal_t i = 0; i < n; ++i) {
-    for (offset_t p = A.row_ptr[i]; p <= diag[i]; ++p) {
-      L.col_idx.push_back(A.col_idx[p]);
-      L.values.push_back(A.values[p]);
-    }
-    L.row_ptr[i + 1] = static_cast<offset_t>(L.col_idx.size());
+    const offset_t b = P.row_ptr[i], e = P.row_ptr[i + 1];
+    if (b == e || P.col_idx[lower ? e - 1 : b] != i)
+      throw InvalidInput(std::string(fn) + ": " + name + " row " + std::to_string(i) + " does not " +
+                         (lower ? "end" : "start") + " with its diagonal entry");
   }
-  // Row i: l_ij = (a_ij - sum_{k<j} l_ik l_jk) / l_jj for j < i ascending, then l_ii = sqrt(a_ii - sum l_ik^2).
+}
+
+/// IC on the lower pattern L (values overwritten): scatters the lower triangle of A into L, then row by row
+/// l_ij = (a_ij - sum_{k<j} l_ik l_jk) / l_jj for j < i ascending and l_ii = sqrt(a_ii - sum_k l_ik^2).
+/// `what` names the factorization in the breakdown message ("IC(0)", "IC on this pattern").
+inline void ic_factor_on_pattern(const char* fn, const std::string& what, const CsrHost<double>& A,
+                                 CsrHost<double>& L) {
+  const ordinal_t n = A.nrows;
   std::vector<offset_t> pos(n, -1);
+  std::fill(L.values.begin(), L.values.end(), 0.0);
+  for (ordinal_t i = 0; i < n; ++i) {
+    for (offset_t p = L.row_ptr[i]; p < L.row_ptr[i + 1]; ++p) pos[L.col_idx[p]] = p;
+    for (offset_t p = A.row_ptr[i]; p < A.row_ptr[i + 1] && A.col_idx[p] <= i; ++p)
+      if (pos[A.col_idx[p]] >= 0) L.values[pos[A.col_idx[p]]] = A.values[p];
+    for (offset_t p = L.row_ptr[i]; p < L.row_ptr[i + 1]; ++p) pos[L.col_idx[p]] = -1;
+  }
   for (ordinal_t i = 0; i < n; ++i) {
     const offset_t di = L.row_ptr[i + 1] - 1;
     for (offset_t p = L.row_ptr[i]; p < di; ++p) pos[L.col_idx[p]] = p;
@@ -560,16 +576,40 @@ inline CsrHost<double> ic0(const CsrHost<double>& A) {
       L.values[p] = s / L.values[dj];
       if (!std::isfinite(L.values[p]))
         throw BreakdownError(
-            "ic0", i,
-            "non-finite value l(" + std::to_string(i) + ", " + std::to_string(j) + ") = " + Impl::fmt(L.values[p]));
+            fn, i, "non-finite value l(" + std::to_string(i) + ", " + std::to_string(j) + ") = " + fmt(L.values[p]));
       d -= L.values[p] * L.values[p];
     }
     if (!(d > 0.0) || !std::isfinite(d))
-      throw BreakdownError("ic0", i,
-                           "non-positive pivot l_ii^2 = " + Impl::fmt(d) + " (matrix not SPD or IC(0) does not exist)");
+      throw BreakdownError(fn, i,
+                           "non-positive pivot l_ii^2 = " + fmt(d) + " (matrix not SPD or " + what + " does not exist)");
     L.values[di] = std::sqrt(d);
     for (offset_t p = L.row_ptr[i]; p < di; ++p) pos[L.col_idx[p]] = -1;
   }
+}
+}  // namespace Impl
+
+inline CsrHost<double> ic0(const CsrHost<double>& A) {
+  Impl::check_square("ic0", "A", A);
+  const std::vector<offset_t> diag = Impl::diagonal_positions("ic0", "A", A);
+  Impl::check_symmetric("ic0", A);
+  const ordinal_t n = A.nrows;
+  CsrHost<double> L(n, n);
+  for (ordinal_t i = 0; i < n; ++i) {
+    for (offset_t p = A.row_ptr[i]; p <= diag[i]; ++p) L.col_idx.push_back(A.col_idx[p]);
+    L.row_ptr[i + 1] = static_cast<offset_t>(L.col_idx.size());
+  }
+  L.values.assign(L.col_idx.size(), 0.0);
+  Impl::ic_factor_on_pattern("ic0", "IC(0)", A, L);
+  return L;
+}
+
+inline CsrHost<double> ic_on_pattern(const CsrHost<double>& A, const CsrHost<double>& Lpattern) {
+  Impl::check_square("ic_on_pattern", "A", A);
+  Impl::diagonal_positions("ic_on_pattern", "A", A);
+  Impl::check_symmetric("ic_on_pattern", A);
+  Impl::check_triangular_pattern("ic_on_pattern", "L", Lpattern, A.nrows, true);
+  CsrHost<double> L = Lpattern;
+  Impl::ic_factor_on_pattern("ic_on_pattern", "IC on this pattern", A, L);
   return L;
 }
 
@@ -618,11 +658,9 @@ inline IluFactors iluk_pattern(const CsrHost<double>& A, int k) {
   return F;
 }
 
-inline IluFactors iluk(const CsrHost<double>& A, int k) {
-  Impl::check_square("iluk", "A", A);
-  Impl::diagonal_positions("iluk", "A", A);
-  if (k < 0) throw InvalidInput("iluk: level k must be >= 0, got " + std::to_string(k));
-  const IluFactors S = iluk_pattern(A, k);
+namespace Impl {
+/// ILU on the combined pattern of S.L (strict part) and S.U: scatters A into it and eliminates (see ilu_on_pattern).
+inline IluFactors ilu_factor_on_pattern(const char* fn, const CsrHost<double>& A, const IluFactors& S) {
   const ordinal_t n = A.nrows;
   CsrHost<double> P(n, n);
   std::vector<offset_t> diag(n);
@@ -634,9 +672,28 @@ inline IluFactors iluk(const CsrHost<double>& A, int k) {
   }
   P.values.assign(P.col_idx.size(), 0.0);
   for (ordinal_t i = 0; i < n; ++i)
-    for (offset_t p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p) P.values[find_entry(P, i, A.col_idx[p])] = A.values[p];
-  Impl::factor_on_pattern("iluk", P, diag);
-  return Impl::split_factors(P, diag);
+    for (offset_t p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p) {
+      const offset_t t = find_entry(P, i, A.col_idx[p]);
+      if (t >= 0) P.values[t] = A.values[p];
+    }
+  factor_on_pattern(fn, P, diag);
+  return split_factors(P, diag);
+}
+}  // namespace Impl
+
+inline IluFactors iluk(const CsrHost<double>& A, int k) {
+  Impl::check_square("iluk", "A", A);
+  Impl::diagonal_positions("iluk", "A", A);
+  if (k < 0) throw InvalidInput("iluk: level k must be >= 0, got " + std::to_string(k));
+  return Impl::ilu_factor_on_pattern("iluk", A, iluk_pattern(A, k));
+}
+
+inline IluFactors ilu_on_pattern(const CsrHost<double>& A, const IluFactors& S) {
+  Impl::check_square("ilu_on_pattern", "A", A);
+  Impl::diagonal_positions("ilu_on_pattern", "A", A);
+  Impl::check_triangular_pattern("ilu_on_pattern", "S.L", S.L, A.nrows, true);
+  Impl::check_triangular_pattern("ilu_on_pattern", "S.U", S.U, A.nrows, false);
+  return Impl::ilu_factor_on_pattern("ilu_on_pattern", A, S);
 }
 
 inline IluFactors ilut(const CsrHost<double>& A, double tau, int p) {
