@@ -626,6 +626,41 @@ TEST(TEST_CATEGORY, par_ilut_breakdown_reported_by_row) {
   }
 }
 
+// Jacobi-style (deterministic, hence reproducible on every backend) ParILUT sweeps diverge on bcsstk14: the ILU
+// residual grows 0.34 -> 2.3 -> 1.4e3 -> 1.4e11 over steps 0..3. The guard must stop at step 2's residual (found in
+// step 3's candidate phase) with a DivergenceError, mark the factors not computed, and without the guard the run
+// goes on to factors whose residual is far above the tolerance (what the guard exists for).
+TEST(TEST_CATEGORY, par_ilut_divergence_is_reported) {
+  auto Ah = load_matrix(AsyncSparse::Test::matrix_path("bcsstk14"));
+  Ah = permute_symmetric(Ah, rcm_permutation(Ah));
+  auto A = to_device<Dev>(Ah);
+  Handle h;
+  h.params.mode = SweepMode::Deterministic;
+  try {
+    par_ilut_compute(Exec(), h, A);
+    ADD_FAILURE() << "expected a DivergenceError";
+  } catch (const DivergenceError& e) {
+    EXPECT_EQ(e.iteration(), 2);
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("par_ilut: diverged at iteration 2: ILU residual ||A - L U||_F / ||A||_F = 1.3"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("after step 2 exceeds divergence_tolerance 1e+03"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("deterministic sweeps diverge"), std::string::npos) << msg;
+  }
+  EXPECT_FALSE(h.is_computed());
+  EXPECT_TRUE(h.stats().diverged);
+  auto M = make_preconditioner<double, Dev>("par_ilut", A, ParameterList{{"mode", std::string("deterministic")}});
+  ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), DivergenceError, "after step 2 exceeds divergence_tolerance");
+  // Without the guard: 5 steps complete on factors far from A.
+  Handle off;
+  off.params.mode = SweepMode::Deterministic;
+  off.params.divergence_tolerance = 0.0;
+  par_ilut_compute(Exec(), off, A);
+  EXPECT_FALSE(off.stats().diverged);
+  EXPECT_GT(off.stats().steps.back().residual, 1e3);
+}
+
 TEST(TEST_CATEGORY, par_ilut_rejects_bad_input) {
   Handle h;
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -654,6 +689,10 @@ TEST(TEST_CATEGORY, par_ilut_rejects_bad_input) {
   h.params.stagnation_tolerance = -1;
   ASYNCSPARSE_EXPECT_THROW_MSG(par_ict_compute(Exec(), h, A), InvalidInput,
                                "stagnation_tolerance must be finite and >= 0");
+  h.params = Handle::Params();
+  h.params.divergence_tolerance = -1;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, A), InvalidInput,
+                               "divergence_tolerance must be finite and >= 0");
   h.params = Handle::Params();
   h.params.reuse_sweeps = -2;
   ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, A), InvalidInput, "reuse_sweeps must be >= 0");

@@ -48,12 +48,13 @@ std::unique_ptr<Prec> factor_prec(const Crs<double, Device>& A, const Crs<double
 struct Outcome {
   bool ran = false;
   SolverResult result;
-  std::string error;  ///< what() of a BreakdownError
+  std::string error;  ///< what() of a BreakdownError or DivergenceError
+  bool diverged = false;
   offset_t nnz = 0;
 };
 
 std::string its(const Outcome& o) {
-  if (!o.ran) return o.error.empty() ? "-" : "breakdown";
+  if (!o.ran) return o.error.empty() ? "-" : (o.diverged ? "diverged" : "breakdown");
   const auto& r = o.result;
   return std::to_string(r.iterations) + (r.converged() ? "" : std::string("(") + to_string(r.status) + ")");
 }
@@ -61,6 +62,7 @@ std::string its(const Outcome& o) {
 Json to_json(const Outcome& o) {
   Json j = o.ran ? Driver::to_json(o.result) : Json::object();
   if (!o.error.empty()) j["breakdown"] = o.error;
+  if (o.diverged) j["diverged"] = true;
   j["nnz"] = o.nnz;
   return j;
 }
@@ -73,6 +75,9 @@ Outcome guarded(F&& f) {
     o.ran = true;
   } catch (const BreakdownError& e) {
     o.error = e.what();
+  } catch (const DivergenceError& e) {
+    o.error = e.what();
+    o.diverged = true;
   }
   return o;
 }
@@ -95,6 +100,10 @@ int run_threshold(int argc, char** argv, bool ict) {
   cli.option("tri-solve-sweeps", "5", "Jacobi sweeps per triangular solve");
   cli.option("bucket-counting", "team", "SampleSelect bucket counts: team | global");
   cli.flag("no-baselines", "skip the unpreconditioned solve and the serial ILU(0)/ILUT references");
+  cli.flag("pattern-study",
+           ict ? "also solve with the exact IC on the ICT pattern and on the final ParICT pattern (pattern vs values)"
+               : "also solve with the exact ILU on the ILUT pattern and on the final ParILUT pattern (pattern vs "
+                 "values)");
   cli.option("json", "", "write a JSON record to this file");
   cli.launch_options();
   if (!cli.parse(argc, argv)) return 0;
@@ -169,7 +178,13 @@ int run_threshold(int argc, char** argv, bool ict) {
       }
     }
   }
-  if (par_breakdown.empty()) par_ilut_residual(exec, h);  // residual of the final factors
+  if (par_breakdown.empty()) {  // residual of the final factors
+    const auto o = guarded([&](Outcome&) { par_ilut_residual(exec, h); });
+    if (!o.ran) {
+      par_breakdown = o.error;
+      par_runs.back() = o;
+    }
+  }
   const auto& st = h.stats();
   const offset_t nnzL = st.steps.back().nnz_L, nnzU = ict ? 0 : st.steps.back().nnz_U;
   const offset_t budget = st.budget_L + (ict ? 0 : st.budget_U);
@@ -204,6 +219,66 @@ int run_threshold(int argc, char** argv, bool ict) {
         o.result = solve_ones(A, factor_prec(A, Ft.L, Ft.U, true, s, tri, tri_sweeps, "ILUT").get(), spd, sp);
       });
     }
+  }
+
+  // pattern study: the fixed point (L U)_S = A_S of the sweeps on the serial ILUT/ICT pattern and on the final
+  // ParILUT/ParICT pattern, next to the values ILUT/ICT and the sweeps produced on them
+  struct StudyRow {
+    std::string pattern, values;
+    offset_t nnz = 0;
+    double residual = -1.0;
+    Outcome run;
+  };
+  std::vector<StudyRow> study;
+  const bool pattern_study = cli.flag_set("pattern-study") && par_breakdown.empty();
+  if (pattern_study) {
+    const double a_norm = Reference::frobenius_norm(scaled.A);
+    auto add = [&](const std::string& pattern, const std::string& values, const CsrHost<double>& L,
+                   const CsrHost<double>& U, bool unit_lower) {
+      StudyRow r;
+      r.pattern = pattern;
+      r.values = values;
+      r.nnz = L.nnz() + (ict ? 0 : U.nnz());
+      r.residual = Reference::ilu_residual(scaled.A, L, U) / a_norm;
+      r.run = guarded([&](Outcome& o) {
+        o.nnz = r.nnz;
+        o.result = solve_ones(A, factor_prec(A, L, U, unit_lower, s, tri, tri_sweeps, pattern + ", " + values).get(),
+                              spd, sp);
+      });
+      study.push_back(r);
+    };
+    auto add_fixed_point = [&](const std::string& pattern, const CsrHost<double>& L, const CsrHost<double>& U) {
+      try {
+        if (ict) {
+          const auto Lf = Reference::ic_on_pattern(scaled.A, L);
+          add(pattern, "fixed point", Lf, Reference::transpose(Lf), false);
+        } else {
+          const auto Ff = Reference::ilu_on_pattern(scaled.A, Reference::IluFactors{L, U});
+          add(pattern, "fixed point", Ff.L, Ff.U, true);
+        }
+      } catch (const BreakdownError& e) {
+        StudyRow r;
+        r.pattern = pattern;
+        r.values = "fixed point";
+        r.run.error = e.what();
+        study.push_back(r);
+      }
+    };
+    const std::string serial = ict ? "ICT" : "ILUT";
+    if (ict) {
+      const auto Lt = Reference::ict_nnz(scaled.A, nnzL);
+      add(serial, serial, Lt, Reference::transpose(Lt), false);
+      add_fixed_point(serial, Lt, Reference::transpose(Lt));
+    } else {
+      const auto Ft = Reference::ilut_nnz(scaled.A, nnzL, nnzU);
+      add(serial, serial, Ft.L, Ft.U, true);
+      add_fixed_point(serial, Ft.L, Ft.U);
+    }
+    const std::string par = std::string(ict ? "ParICT" : "ParILUT") + " " + std::to_string(st.steps_done);
+    const auto Lp = to_host(par_ilut_lower(exec, h));
+    const auto Up = to_host(par_ilut_upper(exec, h));
+    add(par, "sweeps", Lp, Up, !ict);
+    add_fixed_point(par, Lp, Up);
   }
 
   // table 1: iterations, as in the slides
@@ -257,6 +332,25 @@ int run_threshold(int argc, char** argv, bool ict) {
   }
   t2.print();
   if (!par_breakdown.empty()) std::cout << P << ": " << par_breakdown << "\n";
+  if (pattern_study) {
+    std::cout << "\npattern vs values (fixed point: the exact incomplete factorization on that pattern, (L U)_S = A_S, "
+                 "which the sweeps converge to)\n";
+    Table t3({"pattern", "values", ict ? "nnz(L)" : "nnz(L+U)", "ILU resid.", "iters"});
+    Json js = Json::array();
+    for (const auto& r : study) {
+      t3.row({r.pattern, r.values, r.run.ran ? std::to_string(r.nnz) : "-",
+              r.residual >= 0.0 ? fmt("%.3e", r.residual) : "-", its(r.run)});
+      Json j = to_json(r.run);
+      j["pattern"] = r.pattern;
+      j["values"] = r.values;
+      j["ilu_residual"] = r.residual;
+      js.push_back(j);
+    }
+    t3.print();
+    for (const auto& r : study)
+      if (!r.run.error.empty()) std::cout << r.pattern << ", " << r.values << ": " << r.run.error << "\n";
+    rec["pattern_study"] = js;
+  }
   if (!ilu0_run.error.empty()) std::cout << (ict ? "IC(0): " : "ILU(0): ") << ilu0_run.error << "\n";
   if (!ilut_run.error.empty()) std::cout << (ict ? "ICT: " : "ILUT: ") << ilut_run.error << "\n";
   std::cout << "budget nnz(L" << (ict ? "" : "+U") << ") = " << budget << " (fill limit " << cli.str("fill-limit")

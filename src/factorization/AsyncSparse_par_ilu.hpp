@@ -40,6 +40,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -282,6 +283,18 @@ int run_sweeps(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, int count
     stats.residual_sweeps.push_back(stats.sweeps);
     stats.residual_history.push_back(r);
     if (p.tolerance > 0 && r <= p.tolerance) stats.converged = true;
+    if (p.divergence_tolerance > 0 && !(r <= p.divergence_tolerance)) {  // NaN fails `r <= tol`
+      stats.diverged = true;
+      h.state().numeric = false;
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "nonlinear residual %.3e after sweep %d %s %.3g", r, stats.sweeps,
+                    std::isfinite(r) ? "exceeds divergence_tolerance" : "is not finite; divergence_tolerance",
+                    p.divergence_tolerance);
+      std::string msg = std::string(buf) + ": the fixed-point sweeps diverge on this matrix";
+      if (p.mode == SweepMode::Deterministic)
+        msg += " (the Jacobi-style deterministic sweeps diverge on matrices where the asynchronous ones may converge)";
+      throw DivergenceError(par_ilu_name(h), stats.sweeps, msg);
+    }
   };
   if (interval > 0 && (stats.residual_sweeps.empty() || stats.residual_sweeps.back() != stats.sweeps)) check();
   int done = 0;
@@ -300,6 +313,9 @@ void check_params(const Handle& h, const std::string& where) {
   if (p.sweeps < 0) throw InvalidInput(where + ": Params::sweeps must be >= 0, got " + std::to_string(p.sweeps));
   if (!(p.tolerance >= 0))
     throw InvalidInput(where + ": Params::tolerance must be >= 0, got " + std::to_string(p.tolerance));
+  if (!(p.divergence_tolerance >= 0) || std::isinf(p.divergence_tolerance))
+    throw InvalidInput(where + ": Params::divergence_tolerance must be finite and >= 0, got " +
+                       std::to_string(p.divergence_tolerance));
   if (p.residual_interval < 0)
     throw InvalidInput(where + ": Params::residual_interval must be >= 0, got " + std::to_string(p.residual_interval));
   if (p.fill_level < 0)
@@ -573,6 +589,7 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   stats.residual_sweeps.clear();
   stats.residual_history.clear();
   stats.converged = false;
+  stats.diverged = false;
   stats.sweep_seconds = stats.residual_seconds = 0;
   stats.sweep_times.clear();
   stats.breakdown_sweeps = stats.consecutive_breakdowns = 0;

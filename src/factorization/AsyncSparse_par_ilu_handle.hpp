@@ -65,6 +65,12 @@ class ParIluHandle {
     /// Compute the nonlinear residual (Stats::residual_history) every this many sweeps (>= 0). Default 0: only
     /// when tolerance > 0, then after every sweep. Each check costs about one sweep.
     int residual_interval = 0;
+    /// Divergence guard on the residual checks (tolerance / residual_interval): a relative nonlinear residual
+    /// above this value, or a non-finite one, means the fixed-point sweeps diverge (Jacobi-style deterministic
+    /// sweeps do on some SPD matrices whose IC(0) exists, e.g. bcsstk14): the numeric phase is marked
+    /// incomplete, Stats::diverged is set and DivergenceError names the sweep. The initial guess of the scaled A
+    /// has a residual below 1. Default 1e3; 0 disables it. Without residual checks nothing is checked.
+    double divergence_tolerance = 1e3;
     /// Async (default, the paper's method) or Deterministic (Jacobi-style double buffering, reproducible).
     SweepMode mode = SweepMode::Async;
     /// Task-list ordering (AsyncSparse_task_list.hpp). Default RowMajor (the Gaussian-elimination order).
@@ -95,6 +101,7 @@ class ParIluHandle {
     std::vector<int> residual_sweeps;      ///< sweep count at which each residual_history entry was taken
     std::vector<double> residual_history;  ///< relative nonlinear residuals (see Params::residual_interval)
     bool converged = false;                ///< the tolerance was reached
+    bool diverged = false;                 ///< a residual check exceeded Params::divergence_tolerance
     double symbolic_seconds = 0;           ///< last par_ilu_symbolic
     double setup_seconds = 0;              ///< last numeric phase before its first sweep (checks, scaling, guess)
     double sweep_seconds = 0;              ///< all sweeps since the last numeric phase began

@@ -98,10 +98,12 @@ void par_ilut_step(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle)
 }
 
 /// ||A_s - L U||_F / ||A_s||_F (ParICT: L Lᵀ) of the current factors, stored in the last Stats::steps entry.
+/// Throws DivergenceError (and marks the factorization not computed) when it exceeds
+/// Params::divergence_tolerance or is not finite.
 template <class ExecSpace, class Scalar, class Device>
 double par_ilut_residual(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle) {
   if (handle.stats().steps.empty()) throw InvalidInput("par_ilut_residual: the factorization has not been initialized");
-  const double r = Impl::ilut_final_residual(exec, handle);
+  const double r = Impl::ilut_final_residual(exec, handle, "par_ilut_residual");
   Impl::ilut_fill_history(handle);
   return r;
 }

@@ -93,6 +93,13 @@ class ParIlutHandle {
     /// Default true. The residuals of the earlier steps are computed in any case (they come with the
     /// candidate phases).
     bool compute_residual = true;
+    /// Divergence guard: when the ILU residual ||A - L U||_F / ||A||_F of a step's factors (A scaled to unit
+    /// diagonal, so the initial guess has a residual below 1) is non-finite or exceeds this value, the fixed-point
+    /// sweeps have diverged: the handle is marked not computed, Stats::diverged is set and DivergenceError names
+    /// the step. Jacobi-style (deterministic) sweeps diverge on some matrices whose asynchronous (Gauss–Seidel-
+    /// like) sweeps converge, e.g. bcsstk14. The residual of a step is known at the next step's candidate phase
+    /// or at the final residual pass (Params::compute_residual). Default 1e3; 0 disables the guard.
+    double divergence_tolerance = 1e3;
     /// Sweeps par_ilut_update_values runs on the current pattern when only the values of A changed (>= 0).
     /// Default 3.
     int reuse_sweeps = 3;
@@ -110,6 +117,7 @@ class ParIlutHandle {
     std::vector<ParIlutStepStats> steps;  ///< steps[0]: initial guess, steps[s]: after step s
     int steps_done = 0;
     bool stagnated = false;                ///< stopped early by stagnation_tolerance
+    bool diverged = false;                 ///< stopped by divergence_tolerance (DivergenceError thrown)
     int breakdown_steps = 0;               ///< asynchronous steps whose last sweep skipped a bad update
     int sweeps = 0;                        ///< sweeps run by the last compute / update
     std::vector<double> residual_history;  ///< steps[s].residual for s = 0..steps_done (where computed)

@@ -72,6 +72,8 @@ inline const ParameterSpec& par_ilu_parameter_spec() {
     s.add("sweeps", 5, "fixed-point sweeps per compute() (>= 0; 0 = the initial guess)")
         .add("tolerance", 0.0, "stop the sweeps once the relative nonlinear residual is <= tolerance (0: never)")
         .add("residual_interval", 0, "compute the nonlinear residual every k sweeps (0: only with a tolerance)")
+        .add("divergence_tolerance", 1e3,
+             "DivergenceError when a computed nonlinear residual exceeds this (>= 0; 0 = no check)")
         .add("mode", std::string("async"), "async (in place, the paper's method) | deterministic (Jacobi style)",
              {"async", "deterministic"})
         .add("ordering", std::string("row-major"), "task-list ordering", {"row-major", "random", "mesh-blocked"})
@@ -136,6 +138,7 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
     p.sweeps = l.get("sweeps", 5);
     p.tolerance = l.get("tolerance", 0.0);
     p.residual_interval = l.get("residual_interval", 0);
+    p.divergence_tolerance = l.get("divergence_tolerance", 1e3);
     p.mode = sweep_mode_from_string(l.get("mode", "async"));
     p.ordering = task_ordering_from_string(l.get("ordering", "row-major"));
     p.ordering_seed = static_cast<std::uint64_t>(l.get("ordering_seed", 0));

@@ -34,6 +34,8 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
         .add("mode", std::string("async"), "sweeps: async (in place) | deterministic (Jacobi style, reproducible)",
              {"async", "deterministic"})
         .add("stagnation_tolerance", 0.0, "stop when a step improves the ILU residual by less than this fraction")
+        .add("divergence_tolerance", 1e3,
+             "DivergenceError when the relative ILU residual of a step exceeds this (>= 0; 0 = no check)")
         .add("reuse_pattern", true, "compute() after setMatrix with the same pattern: sweeps on the old pattern only")
         .add("reuse_sweeps", 3, "sweeps of such a pattern-reusing compute() (>= 0)")
         .add("bucket_counting", std::string("team"), "SampleSelect bucket counts: team (scratch) | global atomics",
@@ -91,6 +93,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     p.selection = threshold_selection_from_string(l.get("select", "exact"));
     p.mode = sweep_mode_from_string(l.get("mode", "async"));
     p.stagnation_tolerance = l.get("stagnation_tolerance", 0.0);
+    p.divergence_tolerance = l.get("divergence_tolerance", 1e3);
     p.reuse_sweeps = l.get("reuse_sweeps", 3);
     p.select.counting = l.get("bucket_counting", "team") == std::string("global") ? BucketCounting::GlobalAtomics
                                                                                   : BucketCounting::TeamAtomics;

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <utility>
@@ -1273,7 +1274,10 @@ void ilut_check_breakdown(const ExecSpace& exec, Handle& h, const std::string& w
 // Driver pieces
 // ------------------------------------------------------------------------------------------------------------
 
-inline void ilut_check_params(int max_steps, double fill, double stag, int reuse, const std::string& where) {
+inline void ilut_check_params(int max_steps, double fill, double stag, int reuse, double divergence,
+                              const std::string& where) {
+  if (!(divergence >= 0.0) || std::isinf(divergence))
+    throw InvalidInput(where + ": divergence_tolerance must be finite and >= 0, got " + std::to_string(divergence));
   if (max_steps < 0) throw InvalidInput(where + ": max_steps must be >= 0, got " + std::to_string(max_steps));
   if (!(fill > 0.0) || !std::isfinite(fill))
     throw InvalidInput(where + ": fill_in_limit must be finite and > 0, got " + std::to_string(fill));
@@ -1285,7 +1289,8 @@ inline void ilut_check_params(int max_steps, double fill, double stag, int reuse
 template <class Handle>
 void ilut_check_handle_params(const Handle& h, const std::string& where) {
   const auto& p = h.params;
-  ilut_check_params(p.max_steps, p.fill_in_limit, p.stagnation_tolerance, p.reuse_sweeps, where);
+  ilut_check_params(p.max_steps, p.fill_in_limit, p.stagnation_tolerance, p.reuse_sweeps, p.divergence_tolerance,
+                    where);
   select_check_params(p.select, where.c_str());
 }
 
@@ -1354,6 +1359,25 @@ void ilut_initialize(const ExecSpace& exec, Handle& h, const Mat& A, ParIlutKind
   stats.setup_seconds = timer.seconds();
 }
 
+/// Divergence guard (Params::divergence_tolerance): the relative ILU residual `residual` of the factors after
+/// step `step` is non-finite or above the tolerance -> not computed, Stats::diverged, DivergenceError.
+template <class Handle>
+void ilut_check_divergence(Handle& h, double residual, int step, const std::string& where) {
+  const double tol = h.params.divergence_tolerance;
+  if (tol <= 0.0 || residual <= tol) return;  // a NaN residual fails `residual <= tol`
+  h.state().ready = false;
+  h.stats().diverged = true;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "ILU residual ||A - L U||_F / ||A||_F = %.3e after step %d %s %.3g", residual, step,
+                std::isfinite(residual) ? "exceeds divergence_tolerance" : "is not finite; divergence_tolerance",
+                tol);
+  std::string msg = buf;
+  msg += ": the fixed-point sweeps diverge on this matrix";
+  if (h.params.mode == SweepMode::Deterministic)
+    msg += " (the Jacobi-style deterministic sweeps diverge on matrices where the asynchronous ones may converge)";
+  throw DivergenceError(where, step, msg);
+}
+
 /// One step. When `stop_on_stagnation`, the candidate phase's residual may end the iteration: returns false
 /// and leaves the factors unchanged. A breakdown in the step's last sweep throws at once in the deterministic
 /// mode and when `check_now`; otherwise (asynchronous steps inside a compute) the skipped update is counted
@@ -1373,6 +1397,7 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, const 
   auto cr = ilut_any_candidates(exec, h);
   auto& prev = stats.steps.back();
   prev.residual = ilut_relative(cr.residual2, st.a_norm2);
+  ilut_check_divergence(h, prev.residual, prev.step, where);
   if (stop_on_stagnation && tol > 0.0 && stats.steps.size() >= 2) {
     const double before = stats.steps[stats.steps.size() - 2].residual;
     if (before >= 0 && prev.residual > (1.0 - tol) * before) {
@@ -1413,7 +1438,7 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, const 
 /// Residual of the current factors (one pass like a candidate phase, factors unchanged), stored in the last
 /// step's statistics.
 template <class ExecSpace, class Handle>
-double ilut_final_residual(const ExecSpace& exec, Handle& h) {
+double ilut_final_residual(const ExecSpace& exec, Handle& h, const std::string& where) {
   auto& st = h.state();
   auto& last = h.stats().steps.back();
   Kokkos::Timer timer;
@@ -1421,6 +1446,7 @@ double ilut_final_residual(const ExecSpace& exec, Handle& h) {
   last.residual = ilut_relative(cr.residual2, st.a_norm2);
   exec.fence();
   last.residual_seconds = timer.seconds();
+  ilut_check_divergence(h, last.residual, last.step, where);
   return last.residual;
 }
 
@@ -1439,7 +1465,7 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A, ParIlutKind ki
   for (int s = 0; s < h.params.max_steps; ++s)
     if (!ilut_step(exec, h, true, where, false)) break;
   ilut_check_breakdown(exec, h, where);  // the last sweep's skipped updates and the pivots of the final factors
-  if (h.params.compute_residual && h.stats().steps.back().residual < 0) ilut_final_residual(exec, h);
+  if (h.params.compute_residual && h.stats().steps.back().residual < 0) ilut_final_residual(exec, h, where);
   ilut_fill_history(h);
   exec.fence();
   h.stats().total_seconds = timer.seconds();
@@ -1484,7 +1510,7 @@ void ilut_update_values(const ExecSpace& exec, Handle& h, const Mat& A, const st
   ilut_check_breakdown(exec, h, where);
   auto& last = stats.steps.back();
   last.residual = -1;
-  if (h.params.compute_residual) ilut_final_residual(exec, h);
+  if (h.params.compute_residual) ilut_final_residual(exec, h, where);
   ilut_fill_history(h);
   exec.fence();
   stats.total_seconds = timer.seconds();
