@@ -67,9 +67,11 @@ class ParIluHandle {
     int residual_interval = 0;
     /// Divergence guard on the residual checks (tolerance / residual_interval): a relative nonlinear residual
     /// above this value, or a non-finite one, means the fixed-point sweeps diverge (Jacobi-style deterministic
-    /// sweeps do on some SPD matrices whose IC(0) exists, e.g. bcsstk14): the numeric phase is marked
-    /// incomplete, Stats::diverged is set and DivergenceError names the sweep. The initial guess of the scaled A
-    /// has a residual below 1. Default 1e3; 0 disables it. Without residual checks nothing is checked.
+    /// sweeps do on some matrices, e.g. bcsstk14): the numeric phase is marked incomplete, Stats::diverged is
+    /// set and DivergenceError names the sweep. Deterministic mode: every check; asynchronous mode: only a check
+    /// of the final factors of the call (sweeps a multiple of residual_interval), since stale values can blow up
+    /// transiently and recover. The initial guess of the scaled A has a residual below 1. Default 1e3; 0
+    /// disables it. Without residual checks nothing is checked.
     double divergence_tolerance = 1e3;
     /// Async (default, the paper's method) or Deterministic (Jacobi-style double buffering, reproducible).
     SweepMode mode = SweepMode::Async;

@@ -97,8 +97,9 @@ class ParIlutHandle {
     /// diagonal, so the initial guess has a residual below 1) is non-finite or exceeds this value, the fixed-point
     /// sweeps have diverged: the handle is marked not computed, Stats::diverged is set and DivergenceError names
     /// the step. Jacobi-style (deterministic) sweeps diverge on some matrices whose asynchronous (Gauss–Seidel-
-    /// like) sweeps converge, e.g. bcsstk14. The residual of a step is known at the next step's candidate phase
-    /// or at the final residual pass (Params::compute_residual). Default 1e3; 0 disables the guard.
+    /// like) sweeps converge, e.g. bcsstk14. Deterministic mode: the residual of every step, known at the next
+    /// step's candidate phase; both modes: the final residual pass (Params::compute_residual, par_ilut_residual)
+    /// — asynchronous steps may blow up transiently and recover. Default 1e3; 0 disables the guard.
     double divergence_tolerance = 1e3;
     /// Sweeps par_ilut_update_values runs on the current pattern when only the values of A changed (>= 0).
     /// Default 3.

@@ -1397,7 +1397,9 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, const 
   auto cr = ilut_any_candidates(exec, h);
   auto& prev = stats.steps.back();
   prev.residual = ilut_relative(cr.residual2, st.a_norm2);
-  ilut_check_divergence(h, prev.residual, prev.step, where);
+  // deterministic mode: every step's residual is judged; asynchronous: only the final factors' (stale values can
+  // blow up transiently and recover)
+  if (h.params.mode == SweepMode::Deterministic) ilut_check_divergence(h, prev.residual, prev.step, where);
   if (stop_on_stagnation && tol > 0.0 && stats.steps.size() >= 2) {
     const double before = stats.steps[stats.steps.size() - 2].residual;
     if (before >= 0 && prev.residual > (1.0 - tol) * before) {
@@ -1466,6 +1468,8 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A, ParIlutKind ki
     if (!ilut_step(exec, h, true, where, false)) break;
   ilut_check_breakdown(exec, h, where);  // the last sweep's skipped updates and the pivots of the final factors
   if (h.params.compute_residual && h.stats().steps.back().residual < 0) ilut_final_residual(exec, h, where);
+  const auto& last = h.stats().steps.back();  // known already when the iteration stopped on stagnation
+  if (last.residual >= 0 || std::isnan(last.residual)) ilut_check_divergence(h, last.residual, last.step, where);
   ilut_fill_history(h);
   exec.fence();
   h.stats().total_seconds = timer.seconds();
