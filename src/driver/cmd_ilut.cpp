@@ -267,8 +267,9 @@ int run_threshold(int argc, char** argv, bool ict) {
     const std::string serial = ict ? "ICT" : "ILUT";
     if (ict) {
       const auto Lt = Reference::ict_nnz(scaled.A, nnzL);
-      add(serial, serial, Lt, Reference::transpose(Lt), false);
-      add_fixed_point(serial, Lt, Reference::transpose(Lt));
+      const auto Ut = Reference::transpose(Lt);
+      add(serial, serial, Lt, Ut, false);
+      add_fixed_point(serial, Lt, Ut);
     } else {
       const auto Ft = Reference::ilut_nnz(scaled.A, nnzL, nnzU);
       add(serial, serial, Ft.L, Ft.U, true);

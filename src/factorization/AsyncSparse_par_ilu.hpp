@@ -40,7 +40,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -290,14 +289,9 @@ int run_sweeps(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, int count
     if (judged && p.divergence_tolerance > 0 && !(r <= p.divergence_tolerance)) {  // NaN fails `r <= tol`
       stats.diverged = true;
       h.state().numeric = false;
-      char buf[200];
-      std::snprintf(buf, sizeof buf, "nonlinear residual %.3e after sweep %d %s %.3g", r, stats.sweeps,
-                    std::isfinite(r) ? "exceeds divergence_tolerance" : "is not finite; divergence_tolerance",
-                    p.divergence_tolerance);
-      std::string msg = std::string(buf) + ": the fixed-point sweeps diverge on this matrix";
-      if (p.mode == SweepMode::Deterministic)
-        msg += " (the Jacobi-style deterministic sweeps diverge on matrices where the asynchronous ones may converge)";
-      throw DivergenceError(par_ilu_name(h), stats.sweeps, msg);
+      throw DivergenceError(par_ilu_name(h), stats.sweeps,
+                            divergence_message("nonlinear residual", r, "sweep " + std::to_string(stats.sweeps),
+                                               p.divergence_tolerance, p.mode));
     }
   };
   if (interval > 0 && (stats.residual_sweeps.empty() || stats.residual_sweeps.back() != stats.sweeps))

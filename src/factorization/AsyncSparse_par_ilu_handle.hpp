@@ -13,7 +13,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,21 @@ inline SweepMode sweep_mode_from_string(const std::string& s) {
   if (s == "deterministic") return SweepMode::Deterministic;
   throw InvalidInput("sweep mode '" + s + "' unknown (valid: async, deterministic)");
 }
+
+namespace Impl {
+/// Message of the DivergenceError of the fixed-point factorizations: "<quantity> = <value> after <when>
+/// exceeds divergence_tolerance <tol>: ..." (or "is not finite"), with a hint for the deterministic mode.
+inline std::string divergence_message(const char* quantity, double value, const std::string& when, double tol,
+                                      SweepMode mode) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%s = %.3e after %s %s %.3g", quantity, value, when.c_str(),
+                std::isfinite(value) ? "exceeds divergence_tolerance" : "is not finite; divergence_tolerance", tol);
+  std::string msg = std::string(buf) + ": the fixed-point sweeps diverge on this matrix";
+  if (mode == SweepMode::Deterministic)
+    msg += " (the Jacobi-style deterministic sweeps diverge on matrices where the asynchronous ones may converge)";
+  return msg;
+}
+}  // namespace Impl
 
 template <class Scalar, class Device>
 class ParIluHandle {

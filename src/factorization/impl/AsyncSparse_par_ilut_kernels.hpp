@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <string>
 #include <utility>
@@ -1367,15 +1366,9 @@ void ilut_check_divergence(Handle& h, double residual, int step, const std::stri
   if (tol <= 0.0 || residual <= tol) return;  // a NaN residual fails `residual <= tol`
   h.state().ready = false;
   h.stats().diverged = true;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "ILU residual ||A - L U||_F / ||A||_F = %.3e after step %d %s %.3g", residual, step,
-                std::isfinite(residual) ? "exceeds divergence_tolerance" : "is not finite; divergence_tolerance",
-                tol);
-  std::string msg = buf;
-  msg += ": the fixed-point sweeps diverge on this matrix";
-  if (h.params.mode == SweepMode::Deterministic)
-    msg += " (the Jacobi-style deterministic sweeps diverge on matrices where the asynchronous ones may converge)";
-  throw DivergenceError(where, step, msg);
+  throw DivergenceError(where, step,
+                        divergence_message("ILU residual ||A - L U||_F / ||A||_F", residual,
+                                           "step " + std::to_string(step), tol, h.params.mode));
 }
 
 /// One step. When `stop_on_stagnation`, the candidate phase's residual may end the iteration: returns false
@@ -1467,9 +1460,12 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A, ParIlutKind ki
   for (int s = 0; s < h.params.max_steps; ++s)
     if (!ilut_step(exec, h, true, where, false)) break;
   ilut_check_breakdown(exec, h, where);  // the last sweep's skipped updates and the pivots of the final factors
-  if (h.params.compute_residual && h.stats().steps.back().residual < 0) ilut_final_residual(exec, h, where);
-  const auto& last = h.stats().steps.back();  // known already when the iteration stopped on stagnation
-  if (last.residual >= 0 || std::isnan(last.residual)) ilut_check_divergence(h, last.residual, last.step, where);
+  const auto& last = h.stats().steps.back();
+  if (last.residual < 0) {  // not yet computed
+    if (h.params.compute_residual) ilut_final_residual(exec, h, where);  // judges it
+  } else {                  // known already (stagnation stop; a NaN lands here too)
+    ilut_check_divergence(h, last.residual, last.step, where);
+  }
   ilut_fill_history(h);
   exec.fence();
   h.stats().total_seconds = timer.seconds();
