@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Which Kokkos backends AsyncSparse builds tests / benchmarks for: every backend the found Kokkos has.
 set(AsyncSparse_BACKENDS "")
 foreach(_b SERIAL OPENMP CUDA HIP)

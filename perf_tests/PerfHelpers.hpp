@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Shared pieces of the perf tests: problem sizes, matrix loading, timing with fences, counters.
 #pragma once
 
@@ -9,8 +11,8 @@
 #include <memory>
 #include <string>
 
-#include <core/AsyncSparse_crs.hpp>
-#include <core/AsyncSparse_load.hpp>
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_load.hpp>
 
 namespace AsyncSparse {
 namespace Perf {

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Google Benchmark main for the AsyncSparse perf tests: initialises Kokkos and records its
 // configuration (version, execution space, concurrency, GPU) in the benchmark context.
 #include <Kokkos_Core.hpp>
@@ -5,7 +7,7 @@
 
 #include <cstdlib>
 
-#include <diagnostics/AsyncSparse_run_info.hpp>
+#include <asyncsparse/diagnostics/AsyncSparse_run_info.hpp>
 
 #include "PerfHelpers.hpp"
 

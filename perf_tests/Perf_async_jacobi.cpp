@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Synchronous vs asynchronous Jacobi (Tsai, Nayak, Chow & Anzt 2022) on the paper's problems: the 2D
 // 5-point Laplacian (300^2, 1000^2, 2800^2) and the 3D 7-point Laplacian (100^3, 200^3), scaled to unit
 // diagonal, b uniform in (-0.125, 0.125), x0 = 0, omega = 1 (small grids on host backends).
@@ -20,8 +22,8 @@
 // dynamic_oscb4_atomic (atomic row counter).
 #include "PerfHelpers.hpp"
 
-#include <core/AsyncSparse_scaling.hpp>
-#include <relaxation/AsyncSparse_async_jacobi.hpp>
+#include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_async_jacobi.hpp>
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Block-asynchronous relaxation async-(k) and mixed-precision iterative refinement (Anzt, Tomov, Dongarra,
 // Heuveline 2011; Anzt, Luszczek, Dongarra, Heuveline 2012):
 //   BM_iteration_time/<matrix>/<k>   average time per global iteration of async-(k), k = 1..9 (the paper's
@@ -13,8 +15,8 @@
 // size is no relaxation test problem: Jacobi-type methods would need ~10^7 sweeps to reach 1e-10 on it.
 #include "PerfHelpers.hpp"
 
-#include <relaxation/AsyncSparse_block_async.hpp>
-#include <solvers/AsyncSparse_iterative_refinement.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
+#include <asyncsparse/solvers/AsyncSparse_iterative_refinement.hpp>
 
 namespace {
 using namespace AsyncSparse;

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Iterative (Chow–Patel) IC / ILU sweeps (Chow, Anzt & Dongarra 2015): the time of one sweep and of 5 sweeps,
 // against baselines measured in the same run on the same (scaled) matrix — one Kokkos-Kernels spmv, the
 // Kokkos-Kernels spiluk numeric phase, the exact host IC(0)/ILU(0) (Reference), and cuSPARSE csric02/csrilu02
@@ -14,11 +16,11 @@
 #include <algorithm>
 #include <vector>
 
-#include <core/AsyncSparse_reference.hpp>
-#include <core/AsyncSparse_scaling.hpp>
-#include <diagnostics/AsyncSparse_run_info.hpp>
-#include <factorization/AsyncSparse_cusparse_baseline.hpp>
-#include <factorization/AsyncSparse_par_ilu.hpp>
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/diagnostics/AsyncSparse_run_info.hpp>
+#include <asyncsparse/factorization/AsyncSparse_cusparse_baseline.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
 
 namespace {
 using namespace AsyncSparse;

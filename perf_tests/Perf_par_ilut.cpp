@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // One ParILUT / ParICT step and its phases (candidates, two sweeps, threshold selection, removal) versus one
 // Kokkos-Kernels spmv on the same matrix, measured in the same run: the slides' "runtime breakdown". The step
 // is timed after three warm-up steps (the pattern has settled by then, as in the slides' tables); default
@@ -11,8 +13,8 @@
 
 #include <string>
 
-#include <core/AsyncSparse_rcm.hpp>
-#include <factorization/AsyncSparse_par_ilut.hpp>
+#include <asyncsparse/core/AsyncSparse_rcm.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilut.hpp>
 
 namespace {
 using namespace AsyncSparse;

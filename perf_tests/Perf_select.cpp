@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // SampleSelect (exact and approximate; bucket counts with per-team scratch atomics or global atomics) versus
 // sort-based selection: Kokkos::sort of a copy then the k-th element (BinSort on GPUs, std::sort on host
 // backends), and std::nth_element on the host — on n = 2^20 ... 2^28 uniformly distributed floats and doubles
@@ -14,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include <factorization/AsyncSparse_select.hpp>
+#include <asyncsparse/factorization/AsyncSparse_select.hpp>
 
 namespace {
 using namespace AsyncSparse;

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Kokkos-Kernels spmv bandwidth on the 2D/3D Laplacians and the larger shared matrices: the
 // roofline every fixed-point sweep benchmark is compared with (a sweep reads at least A once).
 #include "PerfHelpers.hpp"

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Apply the three fixes Kokkos 3.4.01 needs for CUDA 13 and Hopper (sm_90).
 
 Usage: kokkos_cuda13_fixes.py KOKKOS_SOURCE_DIR

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Apply the fixes Kokkos 3.4.01 needs to build its HIP backend with Debian 12's ROCm 5.2 (hipcc, clang 15).
 
 Usage: kokkos_hip_fixes.py KOKKOS_SOURCE_DIR

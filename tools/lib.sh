@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 # Shared shell functions of the tools/ scripts (sourced, not run).
 # shellcheck shell=bash
 

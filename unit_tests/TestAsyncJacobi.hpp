@@ -1,15 +1,17 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Synchronous and asynchronous Jacobi (Tsai, Nayak, Chow & Anzt 2022): exact agreement with host
 // references where the order is predictable (Sync always; Static / Dynamic with one thread), convergence
 // of every variant where rho(|M|) < 1, divergence reports where it is not, value-age traces, the
 // preconditioner, and the error messages of every bad input.
-#include <core/AsyncSparse_generators.hpp>
-#include <core/AsyncSparse_load.hpp>
-#include <core/AsyncSparse_norms.hpp>
-#include <core/AsyncSparse_reference.hpp>
-#include <core/AsyncSparse_scaling.hpp>
-#include <preconditioner/AsyncSparse_factory.hpp>
-#include <relaxation/AsyncSparse_async_jacobi.hpp>
-#include <solvers/AsyncSparse_gmres.hpp>
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_load.hpp>
+#include <asyncsparse/core/AsyncSparse_norms.hpp>
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_async_jacobi.hpp>
+#include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <cmath>

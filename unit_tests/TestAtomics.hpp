@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Relaxed atomics and fences: teams exchanging values see each other's writes.
-#include <exec/AsyncSparse_atomics.hpp>
+#include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <limits>

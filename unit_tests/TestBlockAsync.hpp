@@ -1,12 +1,14 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Block-asynchronous relaxation async-(k): deterministic mode against a serial host reference (exact),
 // asynchronous convergence on the paper's matrices, tau-scaling, divergence reporting, statistics, baselines,
 // the preconditioner wrapper, and every bad input.
-#include <core/AsyncSparse_generators.hpp>
-#include <core/AsyncSparse_matrix_market.hpp>
-#include <preconditioner/AsyncSparse_block_async_preconditioner.hpp>
-#include <relaxation/AsyncSparse_block_async.hpp>
-#include <solvers/AsyncSparse_cg.hpp>
-#include <solvers/AsyncSparse_gmres.hpp>
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_matrix_market.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_block_async_preconditioner.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
+#include <asyncsparse/solvers/AsyncSparse_cg.hpp>
+#include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <cmath>

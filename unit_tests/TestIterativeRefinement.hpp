@@ -1,9 +1,11 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Mixed-precision iterative refinement with the block-asynchronous inner solver: the mixed (float inner) variant
 // reaches the same final residual (<= 1e-12) as the double variants on fv1, fv3 and Trefethen_2000; inner
 // iteration adaptation; divergence reporting; bad inputs.
-#include <core/AsyncSparse_generators.hpp>
-#include <core/AsyncSparse_matrix_market.hpp>
-#include <solvers/AsyncSparse_iterative_refinement.hpp>
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_matrix_market.hpp>
+#include <asyncsparse/solvers/AsyncSparse_iterative_refinement.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <cmath>

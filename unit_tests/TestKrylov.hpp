@@ -1,6 +1,9 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // CG and GMRES: convergence against known solutions, preconditioner hook, failure statuses.
-#include <core/AsyncSparse_generators.hpp>
-#include <solvers/AsyncSparse_gmres.hpp>
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
+#include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <cmath>

@@ -1,5 +1,7 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Launch-control layer: resolution per backend, block-order permutations, chunked execution.
-#include <exec/AsyncSparse_chunked_launch.hpp>
+#include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <algorithm>

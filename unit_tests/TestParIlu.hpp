@@ -1,16 +1,18 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Iterative (Chow–Patel) ILU / IC: deterministic mode == serial host reference (bit for bit), convergence of the
 // asynchronous sweeps to the exact ILU(0)/IC(0) on the shared SPD matrices, residual functions, pattern reuse,
 // breakdown, bad inputs, task-list orderings, and the ParIlu / ParIc preconditioners.
-#include <core/AsyncSparse_generators.hpp>
-#include <core/AsyncSparse_matrix_market.hpp>
-#include <core/AsyncSparse_rcm.hpp>
-#include <core/AsyncSparse_reference.hpp>
-#include <core/AsyncSparse_scaling.hpp>
-#include <factorization/AsyncSparse_par_ilu.hpp>
-#include <preconditioner/AsyncSparse_factory.hpp>
-#include <preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
-#include <solvers/AsyncSparse_cg.hpp>
-#include <solvers/AsyncSparse_gmres.hpp>
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_matrix_market.hpp>
+#include <asyncsparse/core/AsyncSparse_rcm.hpp>
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
+#include <asyncsparse/solvers/AsyncSparse_cg.hpp>
+#include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // ParILUT / ParICT: bit-exact agreement of the deterministic mode with a simple serial host reference of the
 // same algorithm (also across launch configurations); fill budget; preconditioner quality on small problems
 // in the asynchronous mode; pattern reuse; breakdown and bad-input reporting; the ParIlut / ParIct
@@ -5,16 +7,16 @@
 #include <Kokkos_Core.hpp>
 
 #include <KokkosBlas1_scal.hpp>
-#include <core/AsyncSparse_generators.hpp>
-#include <core/AsyncSparse_load.hpp>
-#include <core/AsyncSparse_rcm.hpp>
-#include <core/AsyncSparse_reference.hpp>
-#include <core/AsyncSparse_scaling.hpp>
-#include <factorization/AsyncSparse_par_ilut.hpp>
-#include <preconditioner/AsyncSparse_factory.hpp>
-#include <preconditioner/AsyncSparse_par_ilut_preconditioner.hpp>
-#include <solvers/AsyncSparse_cg.hpp>
-#include <solvers/AsyncSparse_gmres.hpp>
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_load.hpp>
+#include <asyncsparse/core/AsyncSparse_rcm.hpp>
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilut.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_par_ilut_preconditioner.hpp>
+#include <asyncsparse/solvers/AsyncSparse_cg.hpp>
+#include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <algorithm>

@@ -1,8 +1,10 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // SampleSelect: exact selection equals std::nth_element on random, sorted, reversed, all-equal and adversarial
 // inputs (both counting variants, float and double, by value and by magnitude, deep recursions); approximate
 // selection within its stated rank bound; every bad input rejected with a clear message.
-#include <core/AsyncSparse_crs.hpp>
-#include <factorization/AsyncSparse_select.hpp>
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/factorization/AsyncSparse_select.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <algorithm>

@@ -1,10 +1,12 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Symmetric unit-diagonal scaling: host reference (exact S A S relation, unit / signed diagonal, every
 // error), device version equal to the host one, in-place and shared-graph forms, device errors, and
 // scale_vector.
-#include <core/AsyncSparse_crs.hpp>
-#include <core/AsyncSparse_generators.hpp>
-#include <core/AsyncSparse_scaling.hpp>
-#include <core/AsyncSparse_validation.hpp>
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/core/AsyncSparse_validation.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <algorithm>

@@ -1,7 +1,9 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Triangular solves (exact KK sptrsv and Jacobi-iterative) and the device transpose, against the host reference.
-#include <core/AsyncSparse_generators.hpp>
-#include <core/AsyncSparse_reference.hpp>
-#include <solvers/AsyncSparse_trisolve.hpp>
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <cmath>

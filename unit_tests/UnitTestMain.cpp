@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // GoogleTest main that initialises Kokkos once for all tests of an executable.
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>

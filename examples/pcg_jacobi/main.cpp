@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Example: solve a 2D Poisson problem with Jacobi-preconditioned CG on the default Kokkos device.
 //
 //   example_pcg_jacobi [m]     (m x m mesh, default 128)

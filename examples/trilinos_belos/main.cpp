@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Example: AsyncSparse preconditioners inside a Trilinos solve. A Tpetra matrix (Matrix Market file or
 // generator, distributed over the MPI processes) is solved with Belos CG or GMRES, b = ones, x0 = 0, with
 // AsyncSparse's Ifpack2 adapter and, for comparison, Ifpack2's RILUK(0) and no preconditioner.
@@ -15,8 +17,8 @@
 // threshold"), the usual remedy when the incomplete factorization does not exist (bcsstk18: R = 1.05).
 // Exit code 0 when the solve with the adapter converged.
 #include <AsyncSparse.hpp>
-#include <adapters/ifpack2/AsyncSparse_Ifpack2Adapter.hpp>
-#include <adapters/ifpack2/AsyncSparse_tpetra_convert.hpp>
+#include <asyncsparse/adapters/ifpack2/AsyncSparse_Ifpack2Adapter.hpp>
+#include <asyncsparse/adapters/ifpack2/AsyncSparse_tpetra_convert.hpp>
 
 #include <BelosLinearProblem.hpp>
 #include <BelosPseudoBlockCGSolMgr.hpp>

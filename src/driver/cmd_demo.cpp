@@ -1,8 +1,10 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // asyncsparse demo — the main job on an embedded default problem: a 2D Laplacian (256 x 256 mesh,
 // 65,536 unknowns) solved by PCG, b = ones, x0 = 0, tol 1e-6, with no preconditioner, Jacobi, and the
 // asynchronous iterative incomplete Cholesky factorization (ParIC, 5 fixed-point sweeps) — whose
 // iteration count matches that of the exact IC(0) factorization at a fraction of its set-up cost.
-#include <preconditioner/AsyncSparse_factory.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
 
 #include "driver_common.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // asyncsparse ilu / ic — the experiments of Chow, Anzt & Dongarra (2015) with the iterative (Chow–Patel)
 // incomplete factorization: for 0..N sweeps, the solver iterations with the factors as preconditioner (PCG for
 // `ic`, GMRES for `ilu`; b = ones, x0 = 0, relative tolerance 1e-6), the nonlinear residual, optionally the ILU
@@ -5,14 +7,14 @@
 // Kokkos-Kernels spiluk, and cuSPARSE csric02/csrilu02 in CUDA builds). With --runs R the asynchronous runs are
 // repeated and median [min, max] are printed (Table 3); task-list ordering, block order, occupancy and team size
 // are options (Tables 3-5).
-#include <core/AsyncSparse_rcm.hpp>
-#include <core/AsyncSparse_reference.hpp>
-#include <core/AsyncSparse_scaling.hpp>
-#include <core/AsyncSparse_validation.hpp>
-#include <factorization/AsyncSparse_cusparse_baseline.hpp>
-#include <factorization/AsyncSparse_par_ilu.hpp>
-#include <factorization/AsyncSparse_residuals.hpp>
-#include <preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
+#include <asyncsparse/core/AsyncSparse_rcm.hpp>
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/core/AsyncSparse_validation.hpp>
+#include <asyncsparse/factorization/AsyncSparse_cusparse_baseline.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
+#include <asyncsparse/factorization/AsyncSparse_residuals.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
 
 #include <algorithm>
 #include <set>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // asyncsparse ilut / ict — ParILUT (GMRES) and ParICT (PCG) preconditioner quality after 0..S steps, next to
 // ILU(0)/IC(0) and a serial ILUT/ICT with the same number of nonzeros: the tables of Anzt, Ribizel, Flegar, Chow
 // & Dongarra (IPDPS 2019 slides, "Convergence: GMRES / CG iterations"), plus the pattern size, the residual and
@@ -7,13 +9,13 @@
 // keep their natural order; every factorization is of the unit-diagonal scaled matrix A_s = S A S and applied as
 // S (L U)^{-1} S. The serial ILUT/ICT is Reference::ilut_nnz / ict_nnz on A_s with the final ParILUT nnz(L),
 // nnz(U) as budgets.
-#include <core/AsyncSparse_rcm.hpp>
-#include <core/AsyncSparse_reference.hpp>
-#include <core/AsyncSparse_scaling.hpp>
-#include <core/AsyncSparse_validation.hpp>
-#include <factorization/AsyncSparse_par_ilut.hpp>
-#include <preconditioner/AsyncSparse_factory.hpp>
-#include <preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
+#include <asyncsparse/core/AsyncSparse_rcm.hpp>
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/core/AsyncSparse_validation.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilut.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
 
 #include <cmath>
 #include <memory>

@@ -1,7 +1,9 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // asyncsparse info — what a matrix looks like: size, symmetry, diagonal dominance, bandwidth before
 // and after reverse Cuthill–McKee.
-#include <core/AsyncSparse_rcm.hpp>
-#include <core/AsyncSparse_validation.hpp>
+#include <asyncsparse/core/AsyncSparse_rcm.hpp>
+#include <asyncsparse/core/AsyncSparse_validation.hpp>
 
 #include "driver_common.hpp"
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // asyncsparse ir — mixed-precision iterative refinement with a block-asynchronous inner solver
 // (Anzt, Luszczek, Dongarra, Heuveline 2012), its all-double variant, and plain double async-(k).
 //
@@ -5,8 +7,8 @@
 // outer step against cumulative inner global iterations and time. --compare runs the three variants of the
 // paper's Fig. 5/6 (mixed IR, double IR, plain double async-(k)) in one process on the same matrix.
 // --shift s adds s to every diagonal entry (A + s I), e.g. for the large 2D Laplacian of the GPU experiment.
-#include <core/AsyncSparse_validation.hpp>
-#include <solvers/AsyncSparse_iterative_refinement.hpp>
+#include <asyncsparse/core/AsyncSparse_validation.hpp>
+#include <asyncsparse/solvers/AsyncSparse_iterative_refinement.hpp>
 
 #include <random>
 

@@ -1,13 +1,15 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // asyncsparse jacobi — synchronous vs asynchronous Jacobi (Tsai, Nayak, Chow & Anzt 2022): residual vs
 // updates and vs time (median / min / max over runs), time per update, time to a tolerance, value ages.
 //
 // Method of the paper (sect. V): the matrix scaled to unit diagonal, b uniform in (-0.125, 0.125), x0 = 0,
 // omega = 1; each point of a residual curve is an independent run with that many updates (so the
 // asynchronous execution is never interrupted), repeated --runs times after --warmup runs.
-#include <core/AsyncSparse_generators.hpp>
-#include <core/AsyncSparse_scaling.hpp>
-#include <core/AsyncSparse_validation.hpp>
-#include <relaxation/AsyncSparse_async_jacobi.hpp>
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/core/AsyncSparse_validation.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_async_jacobi.hpp>
 
 #include <algorithm>
 #include <fstream>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // asyncsparse relax — relaxation methods as solvers: block-asynchronous async-(k) and its baselines
 // (device synchronous Jacobi, sequential Gauss–Seidel on the host, Kokkos-Kernels' Gauss–Seidel on the device).
 //
@@ -8,8 +10,8 @@
 // large GPU problem; a bare 2D Laplacian of that size needs millions of relaxation sweeps).
 // --runs R > 1 repeats async-(k) from x0 = 0 and prints the spread of the residual at --stats-at iteration
 // counts (the paper's Tables IV and V).
-#include <core/AsyncSparse_validation.hpp>
-#include <relaxation/AsyncSparse_block_async.hpp>
+#include <asyncsparse/core/AsyncSparse_validation.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
 
 #include <random>
 #include <sstream>

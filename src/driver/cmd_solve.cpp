@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // asyncsparse solve — PCG or GMRES with a chosen preconditioner, b = ones (or random), x0 = 0.
-#include <core/AsyncSparse_validation.hpp>
-#include <preconditioner/AsyncSparse_factory.hpp>
+#include <asyncsparse/core/AsyncSparse_validation.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
 
 #include <random>
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // asyncsparse command-line driver — shared pieces: option parsing, the subcommand registry, matrix
 // loading on the default device, tables, progress output and the JSON run record.
 #pragma once
@@ -14,12 +16,12 @@
 
 #include <unistd.h>
 
-#include <AsyncSparse_config.hpp>
-#include <core/AsyncSparse_crs.hpp>
-#include <core/AsyncSparse_load.hpp>
-#include <diagnostics/AsyncSparse_json.hpp>
-#include <diagnostics/AsyncSparse_run_info.hpp>
-#include <exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/AsyncSparse_config.hpp>
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_load.hpp>
+#include <asyncsparse/diagnostics/AsyncSparse_json.hpp>
+#include <asyncsparse/diagnostics/AsyncSparse_run_info.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 
 namespace AsyncSparse {
 namespace Driver {
@@ -313,7 +315,7 @@ inline CsrHost<double> load_for_command(const std::string& spec, Json* record = 
 }  // namespace Driver
 }  // namespace AsyncSparse
 
-#include <solvers/AsyncSparse_gmres.hpp>
+#include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
 
 namespace AsyncSparse {
 namespace Driver {

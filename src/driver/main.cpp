@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // asyncsparse — command-line driver of the AsyncSparse library.
 //
 //   asyncsparse <command> [arguments] [options]     (asyncsparse <command> --help for its options)

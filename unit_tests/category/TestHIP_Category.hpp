@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Backend category header for the HIP unit tests (see unit_tests/CMakeLists.txt).
 #pragma once
 #include <Kokkos_Core.hpp>

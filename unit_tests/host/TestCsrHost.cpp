@@ -1,4 +1,6 @@
-#include <core/AsyncSparse_csr_host.hpp>
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include <asyncsparse/core/AsyncSparse_csr_host.hpp>
 #include <gtest/gtest.h>
 
 using namespace AsyncSparse;

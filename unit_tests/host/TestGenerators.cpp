@@ -1,9 +1,11 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Generators: exact structure and values against brute-force dense definitions, nnz formulas, the
 // SuiteSparse Trefethen_2000 matrix, random-matrix properties, and spec parsing (good and bad).
 #include <gtest/gtest.h>
 #include <zlib.h>
-#include <core/AsyncSparse_generators.hpp>
-#include <core/AsyncSparse_validation.hpp>
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_validation.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <cmath>

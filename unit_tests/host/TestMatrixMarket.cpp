@@ -1,6 +1,8 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Matrix Market reader / writer: round trips, symmetric expansion, duplicate merging, every malformed-file
 // error (with its line and message), gzip input, and the shared SuiteSparse matrices against SOURCES.md.
-#include <core/AsyncSparse_matrix_market.hpp>
+#include <asyncsparse/core/AsyncSparse_matrix_market.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <unistd.h>

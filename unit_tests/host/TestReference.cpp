@@ -1,10 +1,12 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Serial host reference implementations: hand-computed factors, dense cross-checks, relaxation behaviour and
 // every bad-input message.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <core/AsyncSparse_reference.hpp>
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <cstdint>
 #include <functional>
 #include <limits>

@@ -1,8 +1,10 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Input checks (every error message), analyze(), and the host norms / residuals.
 #include <gtest/gtest.h>
-#include <core/AsyncSparse_generators.hpp>
-#include <core/AsyncSparse_norms.hpp>
-#include <core/AsyncSparse_validation.hpp>
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_norms.hpp>
+#include <asyncsparse/core/AsyncSparse_validation.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <cmath>

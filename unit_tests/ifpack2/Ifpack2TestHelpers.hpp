@@ -1,11 +1,13 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Helpers of the Ifpack2 adapter tests: Tpetra matrices from the shared matrices or generators,
 // Ifpack2's own preconditioners, and a Belos CG / GMRES solve that reports iterations and the true
 // residual. Every helper is collective: the tests run unchanged on 1 and 2 MPI processes.
 #pragma once
 
 #include <AsyncSparse.hpp>
-#include <adapters/ifpack2/AsyncSparse_Ifpack2Adapter.hpp>
-#include <adapters/ifpack2/AsyncSparse_tpetra_convert.hpp>
+#include <asyncsparse/adapters/ifpack2/AsyncSparse_Ifpack2Adapter.hpp>
+#include <asyncsparse/adapters/ifpack2/AsyncSparse_tpetra_convert.hpp>
 
 #include <BelosLinearProblem.hpp>
 #include <BelosPseudoBlockCGSolMgr.hpp>

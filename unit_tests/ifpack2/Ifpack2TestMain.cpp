@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // GoogleTest main of the Ifpack2 adapter tests: Tpetra::ScopeGuard initialises MPI and Kokkos. Under
 // mpirun every process runs every test (all helpers are collective); only rank 0 prints the usual
 // GoogleTest output, other ranks print their failures, and the exit code is non-zero on any rank

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Ifpack2 adapter acceptance (issue 7), with Belos as the Krylov solver; b = ones, x0 = 0, 1e-6.
 //  1. CG with the adapter's ParIC (5 sweeps) on the 2D Laplacian 200², bcsstk18 and bodyy4 (natural order)
 //     converges in at most 1.05x the iterations of CG with Ifpack2 RILUK(0).

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Ifpack2 adapter: parameters and their errors, the Ifpack2 life cycle (initialize / compute / apply,
 // counters, setMatrix, pattern reuse), the local-block extraction, and the plumbing through Belos and
 // Ifpack2::AdditiveSchwarz checked against Ifpack2's own Jacobi (Relaxation): with the same

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Shared helpers for the unit tests: where the SuiteSparse matrices are, and error-message checks.
 #pragma once
 

@@ -1,0 +1,56 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — the abstract preconditioner interface (Ifpack2 style), the floor every solver and every
+// preconditioner builds on.
+//
+// Life cycle, as in Ifpack2::Preconditioner:
+//   setParameters(list)  validate and store parameters (unknown names are rejected)
+//   initialize()         symbolic set-up that depends only on the sparsity pattern
+//   compute()            numeric set-up (calls initialize() first when needed)
+//   apply(x, y, α, β)    y = β y + α M⁻¹ x (throws if compute() has not run)
+// `setMatrix` swaps in a new matrix; with the same pattern, only compute() need run again.
+// The solvers (CG, GMRES, iterative refinement) take a `Preconditioner*`; the implementations live in
+// preconditioner/ (PreconditionerBase does the bookkeeping).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_parameters.hpp>
+
+namespace AsyncSparse {
+
+template <class Scalar, class Device>
+class Preconditioner {
+ public:
+  using scalar_type = Scalar;
+  using device_type = Device;
+  using execution_space = typename Device::execution_space;
+  using matrix_type = Crs<Scalar, Device>;
+  using vector_type = Kokkos::View<Scalar*, Device>;
+  using const_vector_type = Kokkos::View<const Scalar*, Device>;
+
+  virtual ~Preconditioner() = default;
+
+  virtual void setParameters(const ParameterList& params) = 0;
+  virtual void setMatrix(const matrix_type& A) = 0;
+  virtual void initialize() = 0;
+  virtual void compute() = 0;
+  /// y = beta * y + alpha * M^{-1} x
+  virtual void apply(const const_vector_type& x, const vector_type& y, Scalar alpha = Scalar(1),
+                     Scalar beta = Scalar(0)) = 0;
+
+  virtual bool isInitialized() const = 0;
+  virtual bool isComputed() const = 0;
+  virtual int getNumInitialize() const = 0;
+  virtual int getNumCompute() const = 0;
+  virtual int getNumApply() const = 0;
+  virtual double getInitializeTime() const = 0;
+  virtual double getComputeTime() const = 0;
+  virtual double getApplyTime() const = 0;
+  virtual std::string description() const = 0;
+};
+
+}  // namespace AsyncSparse

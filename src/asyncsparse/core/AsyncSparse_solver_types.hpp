@@ -1,0 +1,69 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — parameters and results shared by the Krylov solvers (CG, GMRES).
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace AsyncSparse {
+
+enum class SolverStatus {
+  Converged,      ///< relative residual ‖b − A x‖ / ‖b‖ ≤ tol
+  MaxIterations,  ///< max_iterations reached without convergence
+  Breakdown,      ///< a quantity that must be non-zero/positive was not (e.g. pᵀAp ≤ 0 in CG: not SPD)
+  Diverged,       ///< residual grew beyond divergence_factor × initial residual
+  NonFinite       ///< NaN or Inf appeared (matrix, right-hand side or preconditioner produced it)
+};
+
+inline const char* to_string(SolverStatus s) {
+  switch (s) {
+    case SolverStatus::Converged: return "converged";
+    case SolverStatus::MaxIterations: return "max-iterations";
+    case SolverStatus::Breakdown: return "breakdown";
+    case SolverStatus::Diverged: return "diverged";
+    default: return "non-finite";
+  }
+}
+
+struct SolverParams {
+  /// Stop when ‖b − A x‖₂ / ‖b‖₂ ≤ tol. Default 1e-6 (the ILU paper's criterion).
+  double tol = 1e-6;
+  /// Iteration limit (for GMRES: total inner iterations over all restarts). Default 1000.
+  int max_iterations = 1000;
+  /// GMRES restart length m. Default 30. Ignored by CG.
+  int restart = 30;
+  /// Report Diverged when the residual exceeds this factor times the initial residual. Default 1e10.
+  double divergence_factor = 1e10;
+  /// Record the relative residual and elapsed time of every iteration. Default true.
+  bool record_history = true;
+  /// 0: silent; 1: one line at the end; 2: one line per iteration (to stderr). Default 0.
+  int verbose = 0;
+};
+
+struct SolverResult {
+  SolverStatus status = SolverStatus::MaxIterations;
+  int iterations = 0;
+  double final_relative_residual = 0;   ///< true residual ‖b − A x‖/‖b‖ at exit
+  double b_norm = 0;
+  std::vector<double> residual_history;  ///< relative residual per iteration (index 0 = initial)
+  std::vector<double> time_history;      ///< seconds since start, per iteration
+  double time_seconds = 0;
+  std::string message;
+  bool converged() const { return status == SolverStatus::Converged; }
+};
+
+namespace Impl {
+inline void report_iteration(const char* solver, int verbose, int it, double rel) {
+  if (verbose >= 2) std::fprintf(stderr, "%s iter %5d  rel. residual %.3e\n", solver, it, rel);
+}
+inline void report_result(const char* solver, int verbose, const SolverResult& r) {
+  if (verbose >= 1)
+    std::fprintf(stderr, "%s: %s after %d iterations, rel. residual %.3e, %.3f s%s%s\n", solver, to_string(r.status),
+                 r.iterations, r.final_relative_residual, r.time_seconds, r.message.empty() ? "" : ": ",
+                 r.message.c_str());
+}
+}  // namespace Impl
+
+}  // namespace AsyncSparse

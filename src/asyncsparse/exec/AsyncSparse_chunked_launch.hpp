@@ -1,0 +1,71 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — run a kernel over work chunks in a controlled block order and occupancy.
+//
+// `ChunkedLaunch` is built once per (algorithm, problem) from a ResolvedLaunch: it uploads the
+// block-order permutation to the device and then runs functors of the form
+//     f(const member_type& team, std::int64_t unit)
+// for every work unit in [0, work_items). Each team processes whole chunks (`chunk_size` consecutive
+// units, one unit per thread of the team; the functor may use Kokkos::ThreadVectorRange over the
+// team's vector lanes inside a unit). Launch position p runs chunk order[p]; with a persistent-team
+// occupancy limit, team t runs positions t, t + P, t + 2P, ... in that sequence.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+
+namespace AsyncSparse {
+
+template <class ExecSpace>
+class ChunkedLaunch {
+ public:
+  using execution_space = ExecSpace;
+  using policy_type = Kokkos::TeamPolicy<ExecSpace>;
+  using member_type = typename policy_type::member_type;
+  using order_view = Kokkos::View<std::int64_t*, typename ExecSpace::memory_space>;
+
+  ChunkedLaunch() = default;
+  explicit ChunkedLaunch(const ResolvedLaunch& r) : launch_(r) {
+    auto host = block_order_permutation(r.num_chunks, r.block_order, r.seed);
+    order_ = order_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::block_order"), host.size());
+    Kokkos::deep_copy(order_, Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                                  host.data(), host.size()));
+  }
+
+  const ResolvedLaunch& resolved() const { return launch_; }
+  const order_view& order() const { return order_; }
+
+  template <class Functor>
+  void run(const std::string& label, const ExecSpace& exec, const Functor& f) const {
+    if (launch_.num_chunks == 0) return;
+    policy_type policy(exec, launch_.league_size, launch_.team_size, launch_.vector_length);
+    if (launch_.scratch_pad_bytes > 0) policy = policy.set_scratch_size(0, Kokkos::PerTeam(launch_.scratch_pad_bytes));
+    Kokkos::parallel_for(label, policy, Body<Functor>{f, order_, launch_.work_items, launch_.num_chunks,
+                                                      launch_.chunk_size, launch_.league_size});
+  }
+
+ public:
+  /// Kernel body (public: CUDA's kernel stubs must be able to name it).
+  template <class Functor>
+  struct Body {
+    Functor f;
+    order_view order;
+    std::int64_t work_items, num_chunks;
+    int chunk_size, league;
+    KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+      for (std::int64_t pos = team.league_rank(); pos < num_chunks; pos += league) {
+        const std::int64_t chunk = order(pos);
+        const std::int64_t begin = chunk * chunk_size;
+        const std::int64_t end = begin + chunk_size < work_items ? begin + chunk_size : work_items;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t unit) { f(team, unit); });
+      }
+    }
+  };
+
+ private:
+  ResolvedLaunch launch_;
+  order_view order_;
+};
+
+}  // namespace AsyncSparse

@@ -1,0 +1,217 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — launch-control layer.
+//
+// The GPU papers this library implements tune *how* a fixed-point kernel runs, not only what it
+// computes: the number of threads per block (team size), the subwarp size per row (vector length),
+// how many blocks may be resident at once (occupancy; Chow–Anzt–Dongarra 2015, Table 5, limit it by
+// requesting unused shared memory), the order in which work blocks execute (forward / backward /
+// random block order, ibid. sect. 4), and how many workers cycle over the rows (oversubscription;
+// Tsai–Nayak–Chow–Anzt 2022, Algorithm 3). Every kernel of AsyncSparse takes a `LaunchConfig`; -1
+// (or Auto) means "choose for me", and `resolve_launch_config<ExecSpace>` is the one place where
+// those choices are made per backend. The resolved values are stored in each algorithm's Stats,
+// printed by verbose mode and recorded by the benchmarks.
+//
+// Work model: a kernel has `work_items` units (rows, or entries of a task list). They are cut into
+// `num_chunks` chunks of `chunk_size` consecutive units; a chunk is processed by one team. The team
+// that runs first (league rank 0) takes chunk `order[0]`, and so on: `BlockOrder` sets that
+// permutation. With `max_concurrent_teams` > 0 only that many teams are launched and each walks over
+// the chunks `order[t], order[t + P], ...` (a persistent-team occupancy limit that works on every
+// backend); `OccupancyMode::ScratchPad` instead launches one team per chunk and requests unused
+// scratch memory per team so the GPU cannot keep more than the wanted number of teams resident.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+
+namespace AsyncSparse {
+
+/// Order in which the work chunks (blocks) are executed.
+enum class BlockOrder {
+  Forward,   ///< chunk 0 first (the natural / Gaussian-elimination order for row-major task lists)
+  Backward,  ///< last chunk first
+  Random     ///< a random permutation (seeded by LaunchConfig::seed)
+};
+
+/// How `max_concurrent_teams` is enforced.
+enum class OccupancyMode {
+  PersistentTeams,  ///< launch only max_concurrent_teams teams; each loops over its share of chunks (all backends)
+  ScratchPad        ///< launch every chunk as a team, request unused scratch to cap resident teams (GPU technique)
+};
+
+inline const char* to_string(BlockOrder o) {
+  switch (o) {
+    case BlockOrder::Forward: return "forward";
+    case BlockOrder::Backward: return "backward";
+    default: return "random";
+  }
+}
+inline BlockOrder block_order_from_string(const std::string& s) {
+  if (s == "forward") return BlockOrder::Forward;
+  if (s == "backward") return BlockOrder::Backward;
+  if (s == "random") return BlockOrder::Random;
+  throw InvalidInput("block order '" + s + "' unknown (valid: forward, backward, random)");
+}
+inline const char* to_string(OccupancyMode m) {
+  return m == OccupancyMode::PersistentTeams ? "persistent-teams" : "scratch-pad";
+}
+
+/// User-facing launch parameters. -1 means "choose for me" (resolved per backend).
+struct LaunchConfig {
+  /// Threads (vector-lane groups) per team. Default -1: 1 on host backends, 256/vector_length on GPUs.
+  int team_size = -1;
+  /// Lanes cooperating on one work unit (the "subwarp"). Default -1: 1 on host backends; on GPUs the
+  /// power of two nearest the average nonzeros per row, at most 32 (Kokkos-Kernels' heuristic).
+  int vector_length = -1;
+  /// Work units per chunk (= per team pass). Default -1: team_size on GPUs (one unit per lane group),
+  /// 256 on host backends (large enough to amortise the team dispatch, small enough to load-balance).
+  int chunk_size = -1;
+  /// Maximum number of teams running concurrently (occupancy / parallelism control).
+  /// Default -1: no limit (one team per chunk). 1 runs the chunks one after another.
+  int max_concurrent_teams = -1;
+  /// How max_concurrent_teams is enforced (default PersistentTeams, portable).
+  OccupancyMode occupancy_mode = OccupancyMode::PersistentTeams;
+  /// Extra unused scratch (bytes per team) requested to lower occupancy (ScratchPad mode; computed from
+  /// max_concurrent_teams when -1). Default -1.
+  int scratch_pad_bytes = -1;
+  /// Order in which chunks execute. Default Forward.
+  BlockOrder block_order = BlockOrder::Forward;
+  /// Seed of the Random block order (and of any other randomised launch choice). Default 0.
+  std::uint64_t seed = 0;
+  /// Oversubscription factor of dynamic row assignment: workers = concurrency × factor. Default 1.
+  int oversubscription = 1;
+};
+
+/// The launch actually used, after resolution. Printed by verbose modes and benchmarks.
+struct ResolvedLaunch {
+  std::string execution_space;
+  int team_size = 1;
+  int vector_length = 1;
+  int chunk_size = 1;
+  std::int64_t work_items = 0;
+  std::int64_t num_chunks = 0;
+  int league_size = 1;            ///< teams launched
+  int max_concurrent_teams = -1;  ///< -1: unlimited
+  OccupancyMode occupancy_mode = OccupancyMode::PersistentTeams;
+  int scratch_pad_bytes = 0;
+  BlockOrder block_order = BlockOrder::Forward;
+  std::uint64_t seed = 0;
+  int oversubscription = 1;
+  int concurrency = 1;  ///< ExecSpace::concurrency() (hardware threads the backend can run at once)
+
+  std::string to_string() const {
+    std::ostringstream os;
+    os << "exec=" << execution_space << " team_size=" << team_size << " vector_length=" << vector_length
+       << " chunk_size=" << chunk_size << " chunks=" << num_chunks << " league=" << league_size
+       << " max_concurrent_teams=" << max_concurrent_teams << " occupancy=" << AsyncSparse::to_string(occupancy_mode)
+       << " scratch_pad_bytes=" << scratch_pad_bytes << " block_order=" << AsyncSparse::to_string(block_order)
+       << " seed=" << seed << " oversubscription=" << oversubscription << " concurrency=" << concurrency;
+    return os.str();
+  }
+};
+
+namespace Impl {
+template <class ExecSpace>
+constexpr bool is_gpu_space() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (std::is_same<ExecSpace, Kokkos::Cuda>::value) return true;
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if (std::is_same<ExecSpace, Kokkos::Experimental::HIP>::value) return true;
+#endif
+  return false;
+}
+inline int pow2_near(double x, int cap) {
+  int v = 1;
+  while (v * 2 <= cap && v * 2 <= x * 1.5) v *= 2;  // nearest power of two not exceeding ~1.5 x
+  return v;
+}
+}  // namespace Impl
+
+/// Resolve -1/Auto fields for `ExecSpace`, for `work_items` units of average `avg_nnz_per_unit`
+/// nonzeros each. Throws InvalidInput for inconsistent explicit values.
+template <class ExecSpace>
+ResolvedLaunch resolve_launch_config(const LaunchConfig& cfg, std::int64_t work_items, double avg_nnz_per_unit = 1.0,
+                                     const ExecSpace& exec = ExecSpace()) {
+  const bool gpu = Impl::is_gpu_space<ExecSpace>();
+  ResolvedLaunch r;
+  r.execution_space = ExecSpace::name();
+  r.concurrency = static_cast<int>(exec.concurrency());
+  r.work_items = work_items;
+  if (cfg.vector_length == 0 || cfg.vector_length < -1)
+    throw InvalidInput("LaunchConfig: vector_length must be -1 (auto) or >= 1, got " + std::to_string(cfg.vector_length));
+  if (cfg.team_size == 0 || cfg.team_size < -1)
+    throw InvalidInput("LaunchConfig: team_size must be -1 (auto) or >= 1, got " + std::to_string(cfg.team_size));
+  if (cfg.chunk_size == 0 || cfg.chunk_size < -1)
+    throw InvalidInput("LaunchConfig: chunk_size must be -1 (auto) or >= 1, got " + std::to_string(cfg.chunk_size));
+  if (cfg.max_concurrent_teams == 0 || cfg.max_concurrent_teams < -1)
+    throw InvalidInput("LaunchConfig: max_concurrent_teams must be -1 (unlimited) or >= 1, got " +
+                       std::to_string(cfg.max_concurrent_teams));
+  if (cfg.oversubscription < 1)
+    throw InvalidInput("LaunchConfig: oversubscription must be >= 1, got " + std::to_string(cfg.oversubscription));
+
+  if (gpu) {
+    r.vector_length = cfg.vector_length > 0 ? cfg.vector_length : Impl::pow2_near(avg_nnz_per_unit, 32);
+    if (r.vector_length > 32 || (r.vector_length & (r.vector_length - 1)) != 0)
+      throw InvalidInput("LaunchConfig: vector_length on a GPU must be a power of two <= 32, got " +
+                         std::to_string(r.vector_length));
+    r.team_size = cfg.team_size > 0 ? cfg.team_size : std::max(1, 256 / r.vector_length);
+    if (r.team_size * r.vector_length > 1024)
+      throw InvalidInput("LaunchConfig: team_size * vector_length must be <= 1024 on a GPU, got " +
+                         std::to_string(r.team_size * r.vector_length));
+    r.chunk_size = cfg.chunk_size > 0 ? cfg.chunk_size : r.team_size;
+  } else {
+    r.vector_length = cfg.vector_length > 0 ? cfg.vector_length : 1;
+    r.team_size = cfg.team_size > 0 ? cfg.team_size : 1;
+    r.chunk_size = cfg.chunk_size > 0 ? cfg.chunk_size : 256;
+  }
+  r.num_chunks = work_items == 0 ? 0 : (work_items + r.chunk_size - 1) / r.chunk_size;
+  r.max_concurrent_teams = cfg.max_concurrent_teams;
+  r.occupancy_mode = cfg.occupancy_mode;
+  r.block_order = cfg.block_order;
+  r.seed = cfg.seed;
+  r.oversubscription = cfg.oversubscription;
+  const std::int64_t max_league = std::int64_t(1) << 30;
+  if (r.num_chunks > max_league) throw InvalidInput("LaunchConfig: too many chunks; increase chunk_size");
+  if (cfg.max_concurrent_teams > 0 && cfg.occupancy_mode == OccupancyMode::PersistentTeams) {
+    r.league_size = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(r.num_chunks, cfg.max_concurrent_teams)));
+  } else {
+    r.league_size = static_cast<int>(std::max<std::int64_t>(1, r.num_chunks));
+  }
+  r.scratch_pad_bytes = 0;
+  if (cfg.occupancy_mode == OccupancyMode::ScratchPad) {
+    if (cfg.scratch_pad_bytes >= 0) {
+      r.scratch_pad_bytes = cfg.scratch_pad_bytes;
+    } else if (gpu && cfg.max_concurrent_teams > 0) {
+      // Resident teams per SM ≈ smem_per_sm / bytes. Hopper/Ampere: up to 228 KB per SM, 227 KB per
+      // block; we spread max_concurrent_teams over the SMs reported by Kokkos' concurrency
+      // (concurrency = SMs * 2048 threads on these GPUs).
+      const int sms = std::max(1, r.concurrency / 2048);
+      const int per_sm = std::max(1, cfg.max_concurrent_teams / sms);
+      r.scratch_pad_bytes = std::min(227 * 1024, (228 * 1024) / per_sm - 1024);
+    }
+  }
+  return r;
+}
+
+/// Permutation from launch position to chunk index for `order` (host vector).
+inline std::vector<std::int64_t> block_order_permutation(std::int64_t num_chunks, BlockOrder order, std::uint64_t seed) {
+  std::vector<std::int64_t> p(static_cast<std::size_t>(num_chunks));
+  for (std::int64_t i = 0; i < num_chunks; ++i) p[i] = i;
+  if (order == BlockOrder::Backward) std::reverse(p.begin(), p.end());
+  if (order == BlockOrder::Random) {
+    std::mt19937_64 rng(seed);
+    std::shuffle(p.begin(), p.end(), rng);
+  }
+  return p;
+}
+
+}  // namespace AsyncSparse

@@ -1,0 +1,263 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — the conventional (exact, level-scheduled) ILU(0)/IC(0) factorizations the iterative
+// factorization is measured against (Chow, Anzt & Dongarra 2015, Table 2: "IC" computed with cuSPARSE):
+//
+//  * KkSpiluk: Kokkos-Kernels spiluk (level-of-fill k, level-scheduled numeric phase on the device, symbolic
+//    phase on the host), on every backend. For an SPD matrix its ILU(0) factors give the same preconditioner as
+//    IC(0) (L U = L D Lᵀ).
+//  * CusparseIncompleteFactor (only when ASYNCSPARSE_HAVE_CUSPARSE, i.e. a CUDA build): cuSPARSE csrilu02 /
+//    csric02 (deprecated in CUDA 12/13 but present), the baseline of the paper. The timings include the
+//    analysis phase (cusparse*_analysis) and the factorization; the work buffer is allocated outside the timed
+//    region. Every cuSPARSE and CUDA status is checked; a structural or numerical zero pivot is reported as a
+//    BreakdownError with its row.
+//
+// The factors come back in AsyncSparse's conventions (sorted rows; L with its diagonal last, unit for ILU; U with
+// its diagonal first) so that IncompleteFactorPreconditioner can apply them.
+#pragma once
+
+#include <asyncsparse/AsyncSparse_config.hpp>
+#include <KokkosKernels_Handle.hpp>
+#include <KokkosSparse_spiluk.hpp>
+#include <Kokkos_Core.hpp>
+
+#include <memory>
+#include <string>
+
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
+
+#if ASYNCSPARSE_HAVE_CUSPARSE
+#ifndef DISABLE_CUSPARSE_DEPRECATED
+#define DISABLE_CUSPARSE_DEPRECATED  // csrilu02 / csric02 are deprecated, still the paper's baseline
+#endif
+#include <cuda_runtime_api.h>
+#include <cusparse.h>
+#endif
+
+namespace AsyncSparse {
+
+/// Kokkos-Kernels spiluk: symbolic() once per pattern, numeric() per set of values (timed separately).
+template <class Scalar, class Device>
+class KkSpiluk {
+ public:
+  using execution_space = typename Device::execution_space;
+  using memory_space = typename Device::memory_space;
+  using crs_type = Crs<Scalar, Device>;
+  using handle_type = KokkosKernels::Experimental::KokkosKernelsHandle<offset_t, ordinal_t, Scalar, execution_space,
+                                                                       memory_space, memory_space>;
+
+  /// A: square, sorted rows, diagonal stored. fill_level >= 0.
+  void symbolic(const crs_type& A, int fill_level = 0) {
+    if (A.numRows() != A.numCols()) throw InvalidInput("KkSpiluk::symbolic: matrix must be square");
+    if (fill_level < 0) throw InvalidInput("KkSpiluk::symbolic: fill level must be >= 0");
+    Kokkos::Timer t;
+    A_ = A;
+    k_ = fill_level;
+    const ordinal_t n = A.numRows();
+    // KK needs upper bounds of nnz(L), nnz(U) up front: nnz(A) + n for level 0, generous for fill.
+    const offset_t est = static_cast<offset_t>((A.nnz() + n) * (fill_level == 0 ? 1 : 2 + 2 * fill_level));
+    kh_ = std::make_shared<handle_type>();
+    kh_->create_spiluk_handle(KokkosSparse::Experimental::SPILUKAlgorithm::SEQLVLSCHD_TP1, n, est, est);
+    l_rm_ = row_map_type("AsyncSparse::spiluk::L_row_map", n + 1);
+    u_rm_ = row_map_type("AsyncSparse::spiluk::U_row_map", n + 1);
+    l_ent_ = entries_type("AsyncSparse::spiluk::L_entries", est);
+    u_ent_ = entries_type("AsyncSparse::spiluk::U_entries", est);
+    KokkosSparse::Experimental::spiluk_symbolic(kh_.get(), k_, A.graph.row_map, A.graph.entries, l_rm_, l_ent_, u_rm_,
+                                                u_ent_);
+    Kokkos::resize(l_ent_, kh_->get_spiluk_handle()->get_nnzL());
+    Kokkos::resize(u_ent_, kh_->get_spiluk_handle()->get_nnzU());
+    l_val_ = values_type("AsyncSparse::spiluk::L_values", l_ent_.extent(0));
+    u_val_ = values_type("AsyncSparse::spiluk::U_values", u_ent_.extent(0));
+    execution_space().fence();
+    symbolic_seconds_ = t.seconds();
+  }
+
+  /// Numeric factorization of A (the pattern given to symbolic(); new values allowed). Returns its seconds.
+  double numeric(const crs_type& A) {
+    if (!kh_) throw InvalidInput("KkSpiluk::numeric: symbolic() must be called first");
+    execution_space().fence();
+    Kokkos::Timer t;
+    KokkosSparse::Experimental::spiluk_numeric(kh_.get(), k_, A.graph.row_map, A.graph.entries, A.values, l_rm_, l_ent_,
+                                               l_val_, u_rm_, u_ent_, u_val_);
+    execution_space().fence();
+    numeric_seconds_ = t.seconds();
+    return numeric_seconds_;
+  }
+
+  crs_type L() const {
+    return crs_type("AsyncSparse::spiluk::L", A_.numRows(), A_.numCols(), l_ent_.extent(0), l_val_, l_rm_, l_ent_);
+  }
+  crs_type U() const {
+    return crs_type("AsyncSparse::spiluk::U", A_.numRows(), A_.numCols(), u_ent_.extent(0), u_val_, u_rm_, u_ent_);
+  }
+  double symbolic_seconds() const { return symbolic_seconds_; }
+  double numeric_seconds() const { return numeric_seconds_; }
+
+ private:
+  using row_map_type = typename crs_type::row_map_type::non_const_type;
+  using entries_type = typename crs_type::index_type::non_const_type;
+  using values_type = typename crs_type::values_type::non_const_type;
+  crs_type A_;
+  int k_ = 0;
+  std::shared_ptr<handle_type> kh_;
+  row_map_type l_rm_, u_rm_;
+  entries_type l_ent_, u_ent_;
+  values_type l_val_, u_val_;
+  double symbolic_seconds_ = 0, numeric_seconds_ = 0;
+};
+
+#if ASYNCSPARSE_HAVE_CUSPARSE
+
+namespace Impl {
+inline void cusparse_check(cusparseStatus_t s, const char* call) {
+  if (s != CUSPARSE_STATUS_SUCCESS)
+    throw Error(std::string("cuSPARSE: ") + call + " failed: " + cusparseGetErrorString(s) + " (status " +
+                std::to_string(static_cast<int>(s)) + ")");
+}
+inline void cuda_check(cudaError_t e, const char* call) {
+  if (e != cudaSuccess) throw Error(std::string("CUDA: ") + call + " failed: " + cudaGetErrorString(e));
+}
+}  // namespace Impl
+
+/// cuSPARSE csrilu02 (ILU(0)) or csric02 (IC(0), lower triangle of a symmetric matrix) on A's pattern, double
+/// precision, on the default Kokkos CUDA stream.
+template <class Device>
+class CusparseIncompleteFactor {
+ public:
+  using crs_type = Crs<double, Device>;
+  using execution_space = typename Device::execution_space;
+
+  CusparseIncompleteFactor() = default;
+  CusparseIncompleteFactor(const CusparseIncompleteFactor&) = delete;
+  CusparseIncompleteFactor& operator=(const CusparseIncompleteFactor&) = delete;
+  ~CusparseIncompleteFactor() { release(); }
+
+  /// Prepares the factorization of A (square, sorted rows, diagonal stored): handle, descriptor, info and the
+  /// work buffer. ic: csric02 (A symmetric) instead of csrilu02.
+  void setup(const crs_type& A, bool ic) {
+    release();
+    if (A.numRows() != A.numCols()) throw InvalidInput("CusparseIncompleteFactor::setup: matrix must be square");
+    A_ = A;
+    ic_ = ic;
+    vals_ = typename crs_type::values_type::non_const_type("AsyncSparse::cusparse::values", A.nnz());
+    Kokkos::deep_copy(vals_, A.values);
+    Impl::cusparse_check(cusparseCreate(&handle_), "cusparseCreate");
+    Impl::cusparse_check(cusparseSetStream(handle_, execution_space().cuda_stream()), "cusparseSetStream");
+    Impl::cusparse_check(cusparseCreateMatDescr(&descr_), "cusparseCreateMatDescr");
+    Impl::cusparse_check(cusparseSetMatIndexBase(descr_, CUSPARSE_INDEX_BASE_ZERO), "cusparseSetMatIndexBase");
+    Impl::cusparse_check(cusparseSetMatType(descr_, CUSPARSE_MATRIX_TYPE_GENERAL), "cusparseSetMatType");
+    int bytes = 0;
+    const int n = A.numRows(), nnz = A.nnz();
+    if (ic_) {
+      Impl::cusparse_check(cusparseCreateCsric02Info(&ic_info_), "cusparseCreateCsric02Info");
+      Impl::cusparse_check(cusparseDcsric02_bufferSize(handle_, n, nnz, descr_, vals_.data(), A.graph.row_map.data(),
+                                                       A.graph.entries.data(), ic_info_, &bytes),
+                           "cusparseDcsric02_bufferSize");
+    } else {
+      Impl::cusparse_check(cusparseCreateCsrilu02Info(&ilu_info_), "cusparseCreateCsrilu02Info");
+      Impl::cusparse_check(cusparseDcsrilu02_bufferSize(handle_, n, nnz, descr_, vals_.data(), A.graph.row_map.data(),
+                                                        A.graph.entries.data(), ilu_info_, &bytes),
+                           "cusparseDcsrilu02_bufferSize");
+    }
+    Impl::cuda_check(cudaMalloc(&buffer_, bytes > 0 ? bytes : 1), "cudaMalloc");
+  }
+
+  /// Analysis + factorization of the values of the matrix given to setup(); returns the seconds (both phases).
+  /// Throws BreakdownError on a zero pivot.
+  double factor() {
+    if (!handle_) throw InvalidInput("CusparseIncompleteFactor::factor: setup() must be called first");
+    Kokkos::deep_copy(vals_, A_.values);
+    execution_space().fence();
+    const int n = A_.numRows(), nnz = A_.nnz();
+    const int* rp = A_.graph.row_map.data();
+    const int* ci = A_.graph.entries.data();
+    Kokkos::Timer t;
+    int pivot = -1;
+    if (ic_) {
+      Impl::cusparse_check(cusparseDcsric02_analysis(handle_, n, nnz, descr_, vals_.data(), rp, ci, ic_info_,
+                                                     CUSPARSE_SOLVE_POLICY_USE_LEVEL, buffer_),
+                           "cusparseDcsric02_analysis");
+      structural_pivot(cusparseXcsric02_zeroPivot(handle_, ic_info_, &pivot), pivot, "structural");
+      Impl::cusparse_check(cusparseDcsric02(handle_, n, nnz, descr_, vals_.data(), rp, ci, ic_info_,
+                                            CUSPARSE_SOLVE_POLICY_USE_LEVEL, buffer_),
+                           "cusparseDcsric02");
+      Impl::cuda_check(cudaStreamSynchronize(execution_space().cuda_stream()), "cudaStreamSynchronize");
+      seconds_ = t.seconds();
+      structural_pivot(cusparseXcsric02_zeroPivot(handle_, ic_info_, &pivot), pivot, "numerical");
+    } else {
+      Impl::cusparse_check(cusparseDcsrilu02_analysis(handle_, n, nnz, descr_, vals_.data(), rp, ci, ilu_info_,
+                                                      CUSPARSE_SOLVE_POLICY_USE_LEVEL, buffer_),
+                           "cusparseDcsrilu02_analysis");
+      structural_pivot(cusparseXcsrilu02_zeroPivot(handle_, ilu_info_, &pivot), pivot, "structural");
+      Impl::cusparse_check(cusparseDcsrilu02(handle_, n, nnz, descr_, vals_.data(), rp, ci, ilu_info_,
+                                             CUSPARSE_SOLVE_POLICY_USE_LEVEL, buffer_),
+                           "cusparseDcsrilu02");
+      Impl::cuda_check(cudaStreamSynchronize(execution_space().cuda_stream()), "cudaStreamSynchronize");
+      seconds_ = t.seconds();
+      structural_pivot(cusparseXcsrilu02_zeroPivot(handle_, ilu_info_, &pivot), pivot, "numerical");
+    }
+    return seconds_;
+  }
+
+  double seconds() const { return seconds_; }
+
+  /// The factors in AsyncSparse's conventions (copied out of the in-place result on the host).
+  crs_type L() const { return split(true); }
+  /// U (ILU) or Lᵀ (IC).
+  crs_type U() const { return ic_ ? transpose(split(true)) : split(false); }
+
+ private:
+  void structural_pivot(cusparseStatus_t s, int pivot, const char* kind) const {
+    if (s == CUSPARSE_STATUS_ZERO_PIVOT)
+      throw BreakdownError(ic_ ? "cusparse csric02" : "cusparse csrilu02", pivot, std::string(kind) + " zero pivot");
+    Impl::cusparse_check(s, "cusparseX*_zeroPivot");
+  }
+  crs_type split(bool lower) const {
+    const auto H =
+        to_host(crs_type("f", A_.numRows(), A_.numCols(), A_.nnz(), vals_, A_.graph.row_map, A_.graph.entries));
+    CsrHost<double> F(H.nrows, H.ncols);
+    for (ordinal_t i = 0; i < H.nrows; ++i) {
+      for (offset_t p = H.row_ptr[i]; p < H.row_ptr[i + 1]; ++p) {
+        const ordinal_t j = H.col_idx[p];
+        if ((lower && j < i) || (!lower && j >= i) || (lower && ic_ && j == i)) {
+          F.col_idx.push_back(j);
+          F.values.push_back(H.values[p]);
+        }
+      }
+      if (lower && !ic_) {  // unit diagonal of the ILU factor L
+        F.col_idx.push_back(i);
+        F.values.push_back(1.0);
+      }
+      F.row_ptr[i + 1] = static_cast<offset_t>(F.col_idx.size());
+    }
+    return to_device<Device>(F, "AsyncSparse::cusparse::factor");
+  }
+  void release() {
+    if (buffer_) cudaFree(buffer_);
+    if (ic_info_) cusparseDestroyCsric02Info(ic_info_);
+    if (ilu_info_) cusparseDestroyCsrilu02Info(ilu_info_);
+    if (descr_) cusparseDestroyMatDescr(descr_);
+    if (handle_) cusparseDestroy(handle_);
+    buffer_ = nullptr;
+    ic_info_ = nullptr;
+    ilu_info_ = nullptr;
+    descr_ = nullptr;
+    handle_ = nullptr;
+  }
+
+  crs_type A_;
+  typename crs_type::values_type::non_const_type vals_;
+  bool ic_ = false;
+  cusparseHandle_t handle_ = nullptr;
+  cusparseMatDescr_t descr_ = nullptr;
+  csric02Info_t ic_info_ = nullptr;
+  csrilu02Info_t ilu_info_ = nullptr;
+  void* buffer_ = nullptr;
+  double seconds_ = 0;
+};
+
+#endif  // ASYNCSPARSE_HAVE_CUSPARSE
+
+}  // namespace AsyncSparse

@@ -1,0 +1,749 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — iterative (fine-grained, asynchronous) ILU and IC factorization by fixed-point sweeps.
+//
+// Chow & Patel ("Fine-grained parallel incomplete LU factorization", SISC 2015) compute an incomplete
+// factorization A ≈ L U on a pattern S not by Gaussian elimination but as the solution of the |S| bilinear
+// equations (L U)_ij = a_ij, (i, j) in S, written as a fixed point x = G(x):
+//     l_ij = (a_ij - sum_{k<j} l_ik u_kj) / u_jj   (i > j),      u_ij = a_ij - sum_{k<i} l_ik u_kj   (i <= j),
+// and for a symmetric matrix A ≈ L Lᵀ:
+//     l_ij = (a_ij - sum_{k<j} l_ik l_jk) / l_jj   (i > j),      l_ii = sqrt(a_ii - sum_{k<i} l_ik^2).
+// A "sweep" updates every unknown once, all of them in parallel; the updates may use whatever values of the
+// other unknowns are current (an asynchronous iteration). A few sweeps from the initial guess L0 = strict
+// lower part of A + I, U0 = upper part of A (after scaling A symmetrically to unit diagonal) give a
+// preconditioner about as good as the exact ILU(0)/IC(0) (Chow, Anzt & Dongarra, "Asynchronous iterative
+// algorithm for computing incomplete factorizations on GPUs", ISC 2015, Table 2), with parallelism limited only
+// by |S|. That GPU paper adds the controls implemented here: the order of the task list (the COO list of S,
+// chunked into work blocks: AsyncSparse_task_list.hpp), the execution order of the blocks, and the number of
+// blocks running at once (occupancy) — the last two through the LaunchConfig of the handle.
+//
+// Usage (Device = the handle's device, exec an instance of its execution space):
+//   ParIluHandle<double, Device> h(ParIluKind::Ic);
+//   h.params.sweeps = 5;
+//   par_ilu_symbolic(exec, h, A);   // pattern, task list (host work, once per pattern)
+//   par_ilu_numeric(exec, h, A);    // scaling, initial guess, sweeps (device); repeat for new values
+//   auto F = par_ilu_factors(exec, h);  // L and U (IC: U = Lᵀ) of S A S; apply M^{-1} = S (LU)^{-1} S
+//
+// Modes: SweepMode::Async updates the factors in place (the paper's method; results vary from run to run);
+// SweepMode::Deterministic reads the previous sweep and writes a second buffer (a synchronous, Jacobi-style
+// fixed-point iteration), bit-identical on every backend and equal to Impl::reference_*_jacobi_sweep.
+//
+// Errors: InvalidInput for a bad matrix (not square, empty, unsorted or duplicate columns, missing or zero
+// diagonal, NaN/Inf; for IC also not symmetric or a non-positive diagonal) or bad parameters, naming the
+// function and row. Breakdown: when an update meets a zero pivot (ILU), a non-positive pivot (IC) or produces a
+// non-finite value, it is not written (as in Ginkgo), so the factors never hold NaN/Inf, and the kernel reports
+// the smallest such row. A deterministic sweep then throws BreakdownError (with the row) at once; an asynchronous
+// one, where stale values can cause a transient bad pivot, only when it recurs in Params::breakdown_patience
+// consecutive sweeps (default: never early), or in the last sweep of par_ilu_numeric (Stats::breakdown_sweeps counts
+// the others).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/core/AsyncSparse_validation.hpp>
+#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
+#include <asyncsparse/factorization/AsyncSparse_residuals.hpp>
+#include <asyncsparse/factorization/AsyncSparse_task_list.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_kernels.hpp>
+
+namespace AsyncSparse {
+
+/// Factors of an incomplete factorization on the device: A ≈ L U. For IC, U = Lᵀ.
+template <class Scalar, class Device>
+struct ParIluFactors {
+  Crs<Scalar, Device> L;  ///< lower triangular, diagonal stored last (ILU: unit diagonal)
+  Crs<Scalar, Device> U;  ///< upper triangular, diagonal stored first
+};
+
+namespace Impl {
+
+template <class Handle>
+std::string par_ilu_name(const Handle& h) {
+  return h.state().kind == ParIluKind::Ic ? "par_ic" : "par_ilu";
+}
+
+/// True when the two graphs have the same content (device comparison).
+template <class ExecSpace, class RmA, class EntA, class RmB, class EntB>
+bool same_graph(const ExecSpace& exec, ordinal_t n, const RmA& rma, const EntA& ea, const RmB& rmb, const EntB& eb) {
+  if (rma.data() == rmb.data() && ea.data() == eb.data()) return true;
+  if (ea.extent(0) != eb.extent(0)) return false;
+  int diff = 0;
+  Kokkos::parallel_reduce(
+      "AsyncSparse::par_ilu::same_graph", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i, int& d) {
+        if (rma(i) != rmb(i) || rma(i + 1) != rmb(i + 1)) {
+          d = 1;
+          return;
+        }
+        for (offset_t k = rma(i); k < rma(i + 1); ++k)
+          if (ea(k) != eb(k)) d = 1;
+      },
+      Kokkos::Max<int>(diff));
+  return diff <= 0;  // Max identity is the lowest int
+}
+
+/// Device checks of new values on the symbolic pattern: finite values, a non-zero (IC: positive) diagonal,
+/// symmetry within a relative 1e-12 for IC. Throws InvalidInput naming `where` and the first bad row.
+template <class ExecSpace, class Handle, class Mat>
+void check_values(const ExecSpace& exec, const Handle& h, const Mat& A, const std::string& where) {
+  const auto& st = h.state();
+  auto rm = A.graph.row_map;
+  auto ent = A.graph.entries;
+  auto val = A.values;
+  const bool ic = st.kind == ParIluKind::Ic;
+  using Scalar = typename Mat::non_const_value_type;
+  // codes: 1 non-finite value, 2 missing diagonal, 3 zero diagonal, 4 non-positive diagonal (IC)
+  std::int64_t bad = std::numeric_limits<std::int64_t>::max();
+  Kokkos::parallel_reduce(
+      "AsyncSparse::par_ilu::check_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
+      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& b) {
+        int code = 0;
+        bool has_diag = false;
+        Scalar d = 0;
+        for (offset_t k = rm(i); k < rm(i + 1); ++k) {
+          if (!is_finite(val(k))) code = 1;
+          if (ent(k) == i) {
+            has_diag = true;
+            d = val(k);
+          }
+        }
+        if (code == 0) code = !has_diag ? 2 : d == Scalar(0) ? 3 : (ic && !(d > Scalar(0))) ? 4 : 0;
+        if (code) {
+          const std::int64_t key = 8 * static_cast<std::int64_t>(i) + code;
+          if (key < b) b = key;
+        }
+      },
+      Kokkos::Min<std::int64_t>(bad));
+  if (bad != std::numeric_limits<std::int64_t>::max()) {
+    const std::int64_t row = bad / 8;
+    const int code = static_cast<int>(bad % 8);
+    const char* what = code == 1   ? "a non-finite value (NaN or Inf)"
+                       : code == 2 ? "no diagonal entry"
+                       : code == 3 ? "a zero diagonal entry"
+                                   : "a non-positive diagonal entry (IC needs a symmetric positive definite matrix)";
+    throw InvalidInput(where + ": row " + std::to_string(row) + " has " + what);
+  }
+  if (!ic) return;
+  auto lo = st.sym_lower;
+  auto up = st.sym_upper;
+  std::int64_t asym = std::numeric_limits<std::int64_t>::max();
+  Kokkos::parallel_reduce(
+      "AsyncSparse::par_ilu::check_symmetric", Kokkos::RangePolicy<ExecSpace>(exec, 0, lo.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& b) {
+        const Scalar x = val(lo(t)), y = val(up(t));
+        const Scalar ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
+        const Scalar diff = x - y < 0 ? y - x : x - y;
+        if (diff > Scalar(1e-12) * (ax > ay ? ax : ay) && t < b) b = t;
+      },
+      Kokkos::Min<std::int64_t>(asym));
+  if (asym != std::numeric_limits<std::int64_t>::max()) {
+    offset_t pos = 0;
+    Kokkos::deep_copy(pos, Kokkos::subview(lo, asym));
+    const auto Ah = to_host(A);
+    ordinal_t row = 0;
+    while (Ah.row_ptr[row + 1] <= pos) ++row;
+    throw InvalidInput(where + ": IC needs a symmetric matrix; a(" + std::to_string(row) + ", " +
+                       std::to_string(Ah.col_idx[pos]) + ") differs from its transposed entry");
+  }
+}
+
+/// Multiplies the entries (i, j) of a CSR matrix by r_i / r_j (RowOverCol), r_i * r_j (RowTimesCol) or r_i (Row).
+enum class RescaleKind { RowOverCol, RowTimesCol, Row };
+template <class ExecSpace, class Mat, class Values, class RView>
+void rescale_entries(const ExecSpace& exec, const Mat& M, const Values& vals, const RView& r, RescaleKind kind) {
+  auto rm = M.graph.row_map;
+  auto ent = M.graph.entries;
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilu::rescale", Kokkos::RangePolicy<ExecSpace>(exec, 0, M.numRows()),
+      KOKKOS_LAMBDA(const ordinal_t i) {
+        for (offset_t k = rm(i); k < rm(i + 1); ++k) {
+          const ordinal_t j = ent(k);
+          if (kind == RescaleKind::RowOverCol)
+            vals(k) = vals(k) * r(i) / r(j);
+          else if (kind == RescaleKind::RowTimesCol)
+            vals(k) = vals(k) * r(i) * r(j);
+          else
+            vals(k) = vals(k) * r(i);
+        }
+      });
+}
+
+/// One sweep; throws BreakdownError (the factors keep the last finite values).
+template <class ExecSpace, class Scalar, class Device>
+void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
+  auto& st = h.state();
+  auto& stats = h.stats();
+  const bool async = h.params.mode == SweepMode::Async;
+  Kokkos::deep_copy(exec, st.breakdown, kNoBreakdown);
+  exec.fence();
+  Kokkos::Timer timer;
+  if (st.kind == ParIluKind::Ilu) {
+    Scalar* lr = st.L.values.data();
+    Scalar* ur = st.Ut.values.data();
+    Scalar* lw = async ? lr : st.L_alt.data();
+    Scalar* uw = async ? ur : st.Ut_alt.data();
+    auto run_ilu = [&](auto async_tag, const char* label) {
+      IluSweepFunctor<decltype(async_tag)::value, Scalar, Device> f{st.task_row,
+                                                                    st.task_col,
+                                                                    st.task_dst,
+                                                                    st.task_a,
+                                                                    st.L.graph.row_map,
+                                                                    st.L.graph.entries,
+                                                                    st.Ut.graph.row_map,
+                                                                    st.Ut.graph.entries,
+                                                                    lr,
+                                                                    lw,
+                                                                    ur,
+                                                                    uw,
+                                                                    st.breakdown};
+      st.chunks.run(label, exec, f);
+    };
+    if (async)
+      run_ilu(std::true_type(), "AsyncSparse::par_ilu::sweep");
+    else
+      run_ilu(std::false_type(), "AsyncSparse::par_ilu::sweep_deterministic");
+  } else {
+    Scalar* lr = st.L.values.data();
+    Scalar* lw = async ? lr : st.L_alt.data();
+    auto run = [&](auto f, const char* label) {
+      f.task_row = st.task_row;
+      f.task_col = st.task_col;
+      f.task_dst = st.task_dst;
+      f.task_a = st.task_a;
+      f.l_rm = st.L.graph.row_map;
+      f.l_ent = st.L.graph.entries;
+      f.l_read = lr;
+      f.l_write = lw;
+      f.flag = st.breakdown;
+      st.chunks.run(label, exec, f);
+    };
+    if (async && st.identity_tasks)
+      run(IcSweepFunctor<true, true, Scalar, Device>{}, "AsyncSparse::par_ic::sweep");
+    else if (async)
+      run(IcSweepFunctor<true, false, Scalar, Device>{}, "AsyncSparse::par_ic::sweep");
+    else if (st.identity_tasks)
+      run(IcSweepFunctor<false, true, Scalar, Device>{}, "AsyncSparse::par_ic::sweep_deterministic");
+    else
+      run(IcSweepFunctor<false, false, Scalar, Device>{}, "AsyncSparse::par_ic::sweep_deterministic");
+  }
+  exec.fence();
+  const double dt = timer.seconds();
+  unsigned long long flag = 0;
+  Kokkos::deep_copy(flag, st.breakdown);
+  stats.sweep_times.push_back(dt);
+  stats.sweep_seconds += dt;
+  if (flag == kNoBreakdown) {
+    stats.consecutive_breakdowns = 0;
+  } else {
+    // The offending update was not written; every entry keeps a finite value.
+    ++stats.breakdown_sweeps;
+    ++stats.consecutive_breakdowns;
+    stats.breakdown_row = static_cast<std::int64_t>(flag / 4);
+    stats.breakdown_problem = breakdown_text(unsigned(flag % 4));
+    // A synchronous sweep is a deterministic function of the previous one: it would break down again. Drop the
+    // new buffer (the previous sweep's factors stay) and stop. In the asynchronous mode a bad pivot can come
+    // from stale values and disappear in the next sweep: stop only when it persists (Params::breakdown_patience).
+    if (!async || (h.params.breakdown_patience > 0 && stats.consecutive_breakdowns >= h.params.breakdown_patience))
+      throw BreakdownError(par_ilu_name(h), stats.breakdown_row, stats.breakdown_problem);
+  }
+  if (!async) {
+    std::swap(st.L.values, st.L_alt);
+    if (st.kind == ParIluKind::Ilu) std::swap(st.Ut.values, st.Ut_alt);
+  }
+}
+
+template <class ExecSpace, class Scalar, class Device>
+double task_residual(const ExecSpace& exec, const ParIluHandle<Scalar, Device>& h) {
+  const auto& st = h.state();
+  const auto& Y = st.kind == ParIluKind::Ilu ? st.Ut : st.L;
+  return relative(task_residual_squares(exec, st.task_row, st.task_col, st.task_a, st.L, Y));
+}
+
+/// Runs up to `count` sweeps with the residual checks of the parameters; returns the sweeps run.
+template <class ExecSpace, class Scalar, class Device>
+int run_sweeps(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, int count) {
+  auto& stats = h.stats();
+  const auto& p = h.params;
+  const int interval = p.residual_interval > 0 ? p.residual_interval : (p.tolerance > 0 ? 1 : 0);
+  // Divergence guard: in the deterministic mode every residual check, in the asynchronous mode only the one of
+  // the final factors of this call (stale values can blow up transiently and recover: a par_ic run on a shared
+  // matrix reached 5.6e14 after 2 sweeps on an H100 and then converged to the exact IC(0)).
+  auto check = [&](bool final_check) {
+    Kokkos::Timer t;
+    const double r = task_residual(exec, h);
+    stats.residual_seconds += t.seconds();
+    stats.residual_sweeps.push_back(stats.sweeps);
+    stats.residual_history.push_back(r);
+    if (p.tolerance > 0 && r <= p.tolerance) stats.converged = true;
+    const bool judged = final_check || p.mode == SweepMode::Deterministic;
+    if (judged && p.divergence_tolerance > 0 && !(r <= p.divergence_tolerance)) {  // NaN fails `r <= tol`
+      stats.diverged = true;
+      h.state().numeric = false;
+      throw DivergenceError(par_ilu_name(h), stats.sweeps,
+                            divergence_message("nonlinear residual", r, "sweep " + std::to_string(stats.sweeps),
+                                               p.divergence_tolerance, p.mode));
+    }
+  };
+  if (interval > 0 && (stats.residual_sweeps.empty() || stats.residual_sweeps.back() != stats.sweeps))
+    check(count == 0);
+  int done = 0;
+  while (done < count && !stats.converged) {
+    one_sweep(exec, h);
+    ++stats.sweeps;
+    ++done;
+    if (interval > 0 && stats.sweeps % interval == 0) check(done == count);
+  }
+  return done;
+}
+
+template <class Handle>
+void check_params(const Handle& h, const std::string& where) {
+  const auto& p = h.params;
+  if (p.sweeps < 0) throw InvalidInput(where + ": Params::sweeps must be >= 0, got " + std::to_string(p.sweeps));
+  if (!(p.tolerance >= 0))
+    throw InvalidInput(where + ": Params::tolerance must be >= 0, got " + std::to_string(p.tolerance));
+  if (!(p.divergence_tolerance >= 0) || std::isinf(p.divergence_tolerance))
+    throw InvalidInput(where + ": Params::divergence_tolerance must be finite and >= 0, got " +
+                       std::to_string(p.divergence_tolerance));
+  if (p.residual_interval < 0)
+    throw InvalidInput(where + ": Params::residual_interval must be >= 0, got " + std::to_string(p.residual_interval));
+  if (p.fill_level < 0)
+    throw InvalidInput(where + ": Params::fill_level must be >= 0, got " + std::to_string(p.fill_level));
+  if (p.breakdown_patience < 0)
+    throw InvalidInput(where + ": Params::breakdown_patience must be >= 0, got " +
+                       std::to_string(p.breakdown_patience));
+}
+
+/// GPU default team size of the sweeps (LaunchConfig::team_size = -1): 16 threads per team, one task each.
+/// Fewer tasks in flight make the asynchronous sweeps more Gauss-Seidel-like (Chow, Anzt & Dongarra 2015,
+/// sect. 4.6): with at most 32 resident teams per multiprocessor (NVIDIA), 16-thread teams keep 512 tasks per
+/// SM in flight instead of 2048. Measured on the 1024^2 5-point Laplacian (IC, row-major tasks, H200): PCG
+/// iterations after 5 sweeps were within 1 % of the exact IC(0) (550) in 15 of 17 runs with 16-thread teams,
+/// but in 1 of 12 runs with 256-thread teams (the others 614-623: PCG meets a stall of its residual just above
+/// 1e-6 and needs ~60 more iterations); nonlinear residual 2.75e-5 vs 4.4e-5, time of 5 sweeps 0.86 vs
+/// 0.38 ms — small next to any solve with the factors. The cost is larger for longer rows (27-point L3D: 3.4
+/// vs 1.6 ms, same PCG count): set team_size to 256 for the highest sweep throughput.
+constexpr int kParIluGpuTeamSize = 16;
+
+template <class ExecSpace>
+LaunchConfig par_ilu_launch_defaults(LaunchConfig c) {
+  if (c.team_size == -1 && is_gpu_space<ExecSpace>()) {
+    const int lanes = c.vector_length > 0 ? c.vector_length : 1;
+    c.team_size = std::max(1, kParIluGpuTeamSize / lanes);
+  }
+  return c;
+}
+
+}  // namespace Impl
+
+/// Symbolic phase: validates A (host copy), builds the pattern S (A's pattern, or its ILU(k) pattern), the
+/// storage of L (and of U by columns), and the task list in the order of Params::ordering. Reads
+/// Params::kind, fill_level, ordering, mesh, ordering_seed.
+template <class ExecSpace, class Scalar, class Device>
+void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
+  static_assert(std::is_same<ExecSpace, typename Device::execution_space>::value,
+                "par_ilu_symbolic: exec must be an instance of the handle's execution space");
+  using crs_type = Crs<Scalar, Device>;
+  const bool ic = h.params.kind == ParIluKind::Ic;
+  const std::string where = ic ? "par_ic_symbolic" : "par_ilu_symbolic";
+  Impl::check_params(h, where);
+  Kokkos::Timer timer;
+  const auto Ah = to_host(A);
+  check_square(Ah, where);
+  check_nonempty(Ah, where);
+  check_sorted_unique(Ah, where);
+  check_diagonal(Ah, where);
+  check_finite(Ah, where);
+  const ordinal_t n = Ah.nrows;
+  if (ic) {
+    check_symmetric(Ah, where, 1e-12);
+    for (ordinal_t i = 0; i < n; ++i) {
+      const offset_t d = find_entry(Ah, i, i);
+      if (!(Ah.values[d] > 0))
+        throw InvalidInput(where + ": row " + std::to_string(i) +
+                           " has a non-positive diagonal entry (IC needs a symmetric positive definite matrix)");
+    }
+  }
+  if (h.params.ordering == TaskOrdering::MeshBlocked) mesh_blocked_row_order(h.params.mesh, n);  // validates
+
+  // The pattern S, rows sorted.
+  std::vector<offset_t> s_rp(static_cast<std::size_t>(n) + 1, 0);
+  std::vector<ordinal_t> s_ci;
+  if (h.params.fill_level == 0) {
+    s_rp = Ah.row_ptr;
+    s_ci = Ah.col_idx;
+  } else {
+    const auto P = Reference::iluk_pattern(Ah, h.params.fill_level);
+    for (ordinal_t i = 0; i < n; ++i) {
+      for (offset_t p = P.L.row_ptr[i]; p < P.L.row_ptr[i + 1] - 1; ++p) s_ci.push_back(P.L.col_idx[p]);
+      for (offset_t p = P.U.row_ptr[i]; p < P.U.row_ptr[i + 1]; ++p) s_ci.push_back(P.U.col_idx[p]);
+      s_rp[i + 1] = static_cast<offset_t>(s_ci.size());
+    }
+  }
+  const offset_t nnz_S = s_rp[n];
+
+  // L: the lower part of S (diagonal last). U by columns (ILU): row j lists the rows k <= j of column j.
+  std::vector<offset_t> l_rp(static_cast<std::size_t>(n) + 1, 0), ut_rp(static_cast<std::size_t>(n) + 1, 0);
+  std::vector<ordinal_t> l_ci, ut_ci;
+  std::vector<offset_t> pos_l(static_cast<std::size_t>(nnz_S), -1), pos_ut(static_cast<std::size_t>(nnz_S), -1);
+  std::vector<ordinal_t> s_row(static_cast<std::size_t>(nnz_S));
+  for (ordinal_t i = 0; i < n; ++i) {
+    for (offset_t p = s_rp[i]; p < s_rp[i + 1]; ++p) {
+      s_row[p] = i;
+      const ordinal_t j = s_ci[p];
+      if (j <= i) {
+        pos_l[p] = static_cast<offset_t>(l_ci.size());
+        l_ci.push_back(j);
+      }
+      if (j >= i) ++ut_rp[j + 1];
+    }
+    l_rp[i + 1] = static_cast<offset_t>(l_ci.size());
+  }
+  for (ordinal_t i = 0; i < n; ++i) ut_rp[i + 1] += ut_rp[i];
+  if (!ic) {
+    ut_ci.resize(static_cast<std::size_t>(ut_rp[n]));
+    std::vector<offset_t> next(ut_rp.begin(), ut_rp.end() - 1);
+    for (offset_t p = 0; p < nnz_S; ++p) {  // rows ascending: each column list comes out sorted, diagonal last
+      const ordinal_t i = s_row[p], j = s_ci[p];
+      if (j >= i) {
+        pos_ut[p] = next[j];
+        ut_ci[next[j]++] = i;
+      }
+    }
+  }
+
+  // Task list: ILU updates every entry of S, IC the lower part.
+  std::vector<offset_t> task_pos_rp = ic ? l_rp : s_rp;  // pattern the task order is taken over
+  const std::vector<offset_t> order = task_order(task_pos_rp, h.params.ordering, h.params.mesh, h.params.ordering_seed);
+  std::vector<offset_t> l_to_s;  // IC: position in S of each L entry
+  if (ic) {
+    l_to_s.resize(l_ci.size());
+    for (offset_t p = 0; p < nnz_S; ++p)
+      if (pos_l[p] >= 0) l_to_s[pos_l[p]] = p;
+  }
+  const std::size_t ntasks = order.size();
+  std::vector<ordinal_t> t_row(ntasks), t_col(ntasks);
+  std::vector<offset_t> t_dst(ntasks), t_src(ntasks);
+  for (std::size_t t = 0; t < ntasks; ++t) {
+    const offset_t p = ic ? l_to_s[order[t]] : order[t];
+    const ordinal_t i = s_row[p], j = s_ci[p];
+    t_row[t] = i;
+    t_col[t] = j;
+    t_dst[t] = (ic || j < i) ? pos_l[p] : pos_ut[p];
+    t_src[t] = find_entry(Ah, i, j);
+  }
+  std::vector<offset_t> sym_lo, sym_up;
+  if (ic)
+    for (ordinal_t i = 0; i < n; ++i)
+      for (offset_t p = Ah.row_ptr[i]; p < Ah.row_ptr[i + 1] && Ah.col_idx[p] < i; ++p) {
+        sym_lo.push_back(p);
+        sym_up.push_back(find_entry(Ah, Ah.col_idx[p], i));
+      }
+
+  // Upload.
+  auto& st = h.state();
+  st = typename ParIluHandle<Scalar, Device>::State();
+  st.kind = h.params.kind;
+  st.n = n;
+  st.nnz_A = Ah.nnz();
+  st.a_row_map = A.graph.row_map;
+  st.a_entries = A.graph.entries;
+  st.identity_tasks = ic;  // IC tasks are L's entries; identity when listed in storage order
+  for (std::size_t t = 0; t < ntasks && st.identity_tasks; ++t)
+    st.identity_tasks = t_dst[t] == static_cast<offset_t>(t);
+  st.task_row = to_device<Device>(t_row, "AsyncSparse::par_ilu::task_row");
+  st.task_col = to_device<Device>(t_col, "AsyncSparse::par_ilu::task_col");
+  st.task_dst = to_device<Device>(t_dst, "AsyncSparse::par_ilu::task_dst");
+  st.task_src = to_device<Device>(t_src, "AsyncSparse::par_ilu::task_src");
+  st.task_a = typename ParIluHandle<Scalar, Device>::value_view("AsyncSparse::par_ilu::task_a", ntasks);
+  st.sym_lower = to_device<Device>(sym_lo, "AsyncSparse::par_ilu::sym_lower");
+  st.sym_upper = to_device<Device>(sym_up, "AsyncSparse::par_ilu::sym_upper");
+  auto make = [&](const std::vector<offset_t>& rp, const std::vector<ordinal_t>& ci, const char* label) {
+    typename crs_type::row_map_type::non_const_type rm = to_device<Device>(rp, std::string(label) + "_row_map");
+    typename crs_type::index_type::non_const_type ent = to_device<Device>(ci, std::string(label) + "_entries");
+    typename crs_type::values_type::non_const_type val(std::string(label) + "_values", ci.size());
+    return crs_type(label, n, n, static_cast<offset_t>(ci.size()), val, rm, ent);
+  };
+  st.L = make(l_rp, l_ci, "AsyncSparse::par_ilu::L");
+  if (!ic) st.Ut = make(ut_rp, ut_ci, "AsyncSparse::par_ilu::Ut");
+  st.a_scaled = typename crs_type::values_type::non_const_type("AsyncSparse::par_ilu::a_scaled", Ah.nnz());
+  st.s = typename ParIluHandle<Scalar, Device>::value_view("AsyncSparse::par_ilu::s", n);
+  st.s_factors = typename ParIluHandle<Scalar, Device>::value_view("AsyncSparse::par_ilu::s_factors", n);
+  st.breakdown = Kokkos::View<unsigned long long, Device>("AsyncSparse::par_ilu::breakdown");
+  st.symbolic = true;
+
+  auto& stats = h.stats();
+  stats = typename ParIluHandle<Scalar, Device>::Stats();
+  stats.nnz_S = nnz_S;
+  stats.nnz_L = static_cast<offset_t>(l_ci.size());
+  stats.nnz_U = ic ? 0 : static_cast<offset_t>(ut_ci.size());
+  stats.num_tasks = static_cast<std::int64_t>(ntasks);
+  exec.fence();
+  stats.symbolic_seconds = timer.seconds();
+}
+
+/// Numeric phase: checks A's values (same pattern as at the symbolic phase), scales A, sets the initial guess
+/// (the paper's; or the previous factors with Params::reuse_factors; or those given to par_ilu_set_factors)
+/// and runs Params::sweeps sweeps (fewer when Params::tolerance is reached). Stats are reset first.
+template <class ExecSpace, class Scalar, class Device>
+void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
+  static_assert(std::is_same<ExecSpace, typename Device::execution_space>::value,
+                "par_ilu_numeric: exec must be an instance of the handle's execution space");
+  using crs_type = Crs<Scalar, Device>;
+  auto& st = h.state();
+  const std::string where = st.kind == ParIluKind::Ic ? "par_ic_numeric" : "par_ilu_numeric";
+  if (!st.symbolic) throw InvalidInput(where + ": par_ilu_symbolic must be called first");
+  Impl::check_params(h, where);
+  if (h.params.kind != st.kind)
+    throw InvalidInput(where + ": Params::kind changed since par_ilu_symbolic; run the symbolic phase again");
+  if (A.numRows() != st.n || A.numCols() != st.n || A.nnz() != st.nnz_A ||
+      !Impl::same_graph(exec, st.n, A.graph.row_map, A.graph.entries, st.a_row_map, st.a_entries))
+    throw InvalidInput(where + ": the matrix does not have the pattern given to par_ilu_symbolic");
+  Kokkos::Timer timer;
+  st.numeric = false;
+  Impl::check_values(exec, h, A, where);
+
+  // Scaling and the task values.
+  if (h.params.scale) {
+    crs_type As("AsyncSparse::par_ilu::A_scaled", st.n, st.n, st.nnz_A, st.a_scaled, A.graph.row_map, A.graph.entries);
+    scale_unit_diagonal(exec, A, As, st.s);
+  } else {
+    Kokkos::deep_copy(exec, st.s, Scalar(1));
+    Kokkos::deep_copy(exec, st.a_scaled, A.values);
+  }
+  {
+    auto src = st.task_src;
+    auto a = st.task_a;
+    auto as = st.a_scaled;
+    Kokkos::parallel_for(
+        "AsyncSparse::par_ilu::task_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, a.extent(0)),
+        KOKKOS_LAMBDA(const std::int64_t t) { a(t) = src(t) >= 0 ? as(src(t)) : Scalar(0); });
+  }
+
+  // Initial guess.
+  const bool ilu = st.kind == ParIluKind::Ilu;
+  if ((h.params.reuse_factors && st.has_factors) || st.user_guess) {
+    // Factors of S_old A_old S_old (S_old = I for a user guess) -> of S A S: ratio r = s / s_old.
+    typename ParIluHandle<Scalar, Device>::value_view r("AsyncSparse::par_ilu::ratio", st.n);
+    auto s = st.s;
+    auto so = st.s_factors;
+    Kokkos::parallel_for(
+        "AsyncSparse::par_ilu::ratio", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+        KOKKOS_LAMBDA(const ordinal_t i) { r(i) = s(i) / so(i); });
+    Impl::rescale_entries(exec, st.L, st.L.values, r, ilu ? Impl::RescaleKind::RowOverCol : Impl::RescaleKind::Row);
+    if (ilu) Impl::rescale_entries(exec, st.Ut, st.Ut.values, r, Impl::RescaleKind::RowTimesCol);
+  } else {
+    // The paper's guess: L = strict lower part + I, U = upper part (IC: lower part, diagonal sqrt(a_ii), which is
+    // 1 after scaling; Ginkgo's par_ic uses 1 where a_ii <= 0).
+    auto row = st.task_row;
+    auto col = st.task_col;
+    auto dst = st.task_dst;
+    auto a = st.task_a;
+    auto lv = st.L.values;
+    auto uv = st.Ut.values;
+    auto lrm = st.L.graph.row_map;
+    Kokkos::parallel_for(
+        "AsyncSparse::par_ilu::initial_guess", Kokkos::RangePolicy<ExecSpace>(exec, 0, a.extent(0)),
+        KOKKOS_LAMBDA(const std::int64_t t) {
+          using std::sqrt;
+          const ordinal_t i = row(t), j = col(t);
+          const Scalar v = a(t);
+          if (ilu) {
+            if (j < i)
+              lv(dst(t)) = v;
+            else
+              uv(dst(t)) = v;
+            if (i == j) lv(lrm(i + 1) - 1) = Scalar(1);
+          } else {
+            lv(dst(t)) = i != j ? v : (v > Scalar(0) && is_finite(v) ? Scalar(sqrt(v)) : Scalar(1));
+          }
+        });
+  }
+  Kokkos::deep_copy(exec, st.s_factors, st.s);
+  if (h.params.mode == SweepMode::Deterministic) {
+    if (st.L_alt.extent(0) != st.L.values.extent(0))
+      st.L_alt = decltype(st.L_alt)("AsyncSparse::par_ilu::L_alt", st.L.values.extent(0));
+    Kokkos::deep_copy(exec, st.L_alt, st.L.values);
+    if (ilu) {
+      if (st.Ut_alt.extent(0) != st.Ut.values.extent(0))
+        st.Ut_alt = decltype(st.Ut_alt)("AsyncSparse::par_ilu::Ut_alt", st.Ut.values.extent(0));
+      Kokkos::deep_copy(exec, st.Ut_alt, st.Ut.values);
+    }
+  }
+  st.user_guess = false;
+  st.has_factors = true;
+
+  auto& stats = h.stats();
+  stats.sweeps = 0;
+  stats.residual_sweeps.clear();
+  stats.residual_history.clear();
+  stats.converged = false;
+  stats.diverged = false;
+  stats.sweep_seconds = stats.residual_seconds = 0;
+  stats.sweep_times.clear();
+  stats.breakdown_sweeps = stats.consecutive_breakdowns = 0;
+  stats.breakdown_row = -1;
+  stats.breakdown_problem.clear();
+  stats.launch =
+      resolve_launch_config<ExecSpace>(Impl::par_ilu_launch_defaults<ExecSpace>(h.launch), stats.num_tasks, 1.0, exec);
+  if (!Impl::is_gpu_space<ExecSpace>() && stats.launch.team_size > stats.launch.concurrency)
+    throw InvalidInput(where + ": LaunchConfig::team_size " + std::to_string(stats.launch.team_size) +
+                       " exceeds the threads of " + ExecSpace::name() + " (" +
+                       std::to_string(stats.launch.concurrency) + ")");
+  st.chunks = ChunkedLaunch<ExecSpace>(stats.launch);
+  exec.fence();
+  stats.setup_seconds = timer.seconds();
+  Impl::run_sweeps(exec, h, h.params.sweeps);
+  if (stats.consecutive_breakdowns > 0)  // the last sweep skipped an update: the factors are not usable
+    throw BreakdownError(Impl::par_ilu_name(h), stats.breakdown_row, stats.breakdown_problem);
+  st.numeric = true;
+}
+
+/// Runs `count` (>= 0) more sweeps on the current factors (after par_ilu_numeric), with the residual checks
+/// and tolerance of the parameters; appends to the Stats. Returns the number of sweeps run.
+template <class ExecSpace, class Scalar, class Device>
+int par_ilu_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, int count = 1) {
+  const auto& st = h.state();
+  const std::string where = st.kind == ParIluKind::Ic ? "par_ic_sweep" : "par_ilu_sweep";
+  if (!st.has_factors || !st.symbolic) throw InvalidInput(where + ": par_ilu_numeric must be called first");
+  if (count < 0) throw InvalidInput(where + ": count must be >= 0, got " + std::to_string(count));
+  if (h.params.mode == SweepMode::Deterministic && st.L_alt.extent(0) != st.L.values.extent(0))
+    throw InvalidInput(where + ": Params::mode changed to deterministic after par_ilu_numeric; run it again");
+  return Impl::run_sweeps(exec, h, count);
+}
+
+/// Sets an initial guess for the next par_ilu_numeric (the time-stepping use case): factors of the unscaled A
+/// with exactly the patterns the handle uses (ILU: L = lower part of S with its unit diagonal stored — the stored
+/// diagonal values are ignored — and U = upper part of S by rows; IC: L = lower part of S, U ignored, pass L).
+template <class ExecSpace, class Scalar, class Device>
+void par_ilu_set_factors(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const Crs<Scalar, Device>& L,
+                         const Crs<Scalar, Device>& U) {
+  auto& st = h.state();
+  const bool ilu = st.kind == ParIluKind::Ilu;
+  const std::string where = ilu ? "par_ilu_set_factors" : "par_ic_set_factors";
+  if (!st.symbolic) throw InvalidInput(where + ": par_ilu_symbolic must be called first");
+  if (L.numRows() != st.n || L.nnz() != st.L.nnz() ||
+      !Impl::same_graph(exec, st.n, L.graph.row_map, L.graph.entries, st.L.graph.row_map, st.L.graph.entries))
+    throw InvalidInput(where + ": L does not have the pattern of the handle's L (lower part of S, diagonal last)");
+  Kokkos::deep_copy(exec, st.L.values, L.values);
+  if (ilu) {
+    const auto Ut = Impl::transpose_with_map(U).T;
+    if (U.numRows() != st.n || Ut.nnz() != st.Ut.nnz() ||
+        !Impl::same_graph(exec, st.n, Ut.graph.row_map, Ut.graph.entries, st.Ut.graph.row_map, st.Ut.graph.entries))
+      throw InvalidInput(where + ": U does not have the pattern of the handle's U (upper part of S, diagonal first)");
+    Kokkos::deep_copy(exec, st.Ut.values, Ut.values);
+    auto lrm = st.L.graph.row_map;
+    auto lv = st.L.values;
+    Kokkos::parallel_for(
+        "AsyncSparse::par_ilu::unit_diagonal", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+        KOKKOS_LAMBDA(const ordinal_t i) { lv(lrm(i + 1) - 1) = Scalar(1); });
+  }
+  Kokkos::deep_copy(exec, st.s_factors, Scalar(1));
+  st.user_guess = true;
+  st.has_factors = true;
+  st.numeric = false;
+}
+
+/// IC form of par_ilu_set_factors.
+template <class ExecSpace, class Scalar, class Device>
+void par_ic_set_factor(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const Crs<Scalar, Device>& L) {
+  par_ilu_set_factors(exec, h, L, L);
+}
+
+/// Relative nonlinear residual ||(A_s - L U)_S||_F / ||(A_s)_S||_F of the current factors (A_s = S A S; for
+/// IC over the lower part of S).
+template <class ExecSpace, class Scalar, class Device>
+double par_ilu_nonlinear_residual(const ExecSpace& exec, const ParIluHandle<Scalar, Device>& h) {
+  if (!h.state().has_factors) throw InvalidInput("par_ilu_nonlinear_residual: no factors yet (run par_ilu_numeric)");
+  return Impl::task_residual(exec, h);
+}
+
+/// The current factors of the scaled matrix S A S (views owned by the handle: valid until the next sweep).
+/// ILU: L unit lower, U upper (by rows); IC: L and U = Lᵀ.
+template <class ExecSpace, class Scalar, class Device>
+ParIluFactors<Scalar, Device> par_ilu_factors(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
+  auto& st = h.state();
+  if (!st.has_factors) throw InvalidInput("par_ilu_factors: no factors yet (run par_ilu_numeric)");
+  const bool ilu = st.kind == ParIluKind::Ilu;
+  const auto& src = ilu ? st.Ut : st.L;
+  auto& dst = ilu ? st.U : st.Lt;
+  auto& map = ilu ? st.u_map : st.lt_map;
+  exec.fence();
+  if (map.extent(0) != static_cast<std::size_t>(src.nnz()) || dst.numRows() != st.n) {
+    auto t = Impl::transpose_with_map(src);
+    dst = t.T;
+    map = t.map;
+  } else {
+    Impl::gather_values(map, src.values, dst.values);
+  }
+  exec.fence();
+  return {st.L, dst};
+}
+
+/// The factors of A itself (undoing the scaling: L = S^{-1} L_s S, U = S^{-1} U_s S^{-1}; IC: L = S^{-1} L_s),
+/// in new value arrays.
+template <class ExecSpace, class Scalar, class Device>
+ParIluFactors<Scalar, Device> par_ilu_unscaled_factors(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
+  using crs_type = Crs<Scalar, Device>;
+  const auto F = par_ilu_factors(exec, h);
+  const auto& st = h.state();
+  typename ParIluHandle<Scalar, Device>::value_view r("AsyncSparse::par_ilu::inverse_scaling", st.n);
+  auto s = st.s_factors;
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilu::inverse_scaling", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+      KOKKOS_LAMBDA(const ordinal_t i) { r(i) = Scalar(1) / s(i); });
+  auto copy = [&](const crs_type& M) {
+    typename crs_type::values_type::non_const_type v("AsyncSparse::par_ilu::unscaled", M.nnz());
+    Kokkos::deep_copy(exec, v, M.values);
+    return crs_type("AsyncSparse::par_ilu::unscaled", M.numRows(), M.numCols(), M.nnz(), v, M.graph.row_map,
+                    M.graph.entries);
+  };
+  ParIluFactors<Scalar, Device> out{copy(F.L), copy(F.U)};
+  if (st.kind == ParIluKind::Ilu) {
+    Impl::rescale_entries(exec, out.L, out.L.values, r, Impl::RescaleKind::RowOverCol);
+    Impl::rescale_entries(exec, out.U, out.U.values, r, Impl::RescaleKind::RowTimesCol);
+  } else {
+    Impl::rescale_entries(exec, out.L, out.L.values, r, Impl::RescaleKind::Row);
+    out.U = transpose(out.L);
+  }
+  exec.fence();
+  return out;
+}
+
+/// ||A_s - L U||_F (absolute, full product; A_s = S A S on A's pattern) of the current factors. Expensive: a
+/// sparse matrix product.
+template <class ExecSpace, class Scalar, class Device>
+double par_ilu_ilu_residual(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
+  using crs_type = Crs<Scalar, Device>;
+  const auto F = par_ilu_factors(exec, h);
+  const auto& st = h.state();
+  crs_type As("AsyncSparse::par_ilu::A_scaled", st.n, st.n, st.nnz_A, st.a_scaled, st.a_row_map, st.a_entries);
+  return st.kind == ParIluKind::Ilu ? ilu_residual(exec, As, F.L, F.U) : ilu_residual_ic(exec, As, F.L);
+}
+
+/// Norm ||(A_s)_S||_F of the scaled matrix on S (the denominator of the relative residuals).
+template <class ExecSpace, class Scalar, class Device>
+double par_ilu_scaled_norm(const ExecSpace& exec, const ParIluHandle<Scalar, Device>& h) {
+  const auto& st = h.state();
+  auto a = st.task_a;
+  double s = 0;
+  Kokkos::parallel_reduce(
+      "AsyncSparse::par_ilu::norm", Kokkos::RangePolicy<ExecSpace>(exec, 0, a.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t t, double& v) { v += static_cast<double>(a(t)) * static_cast<double>(a(t)); },
+      s);
+  return std::sqrt(s);
+}
+
+}  // namespace AsyncSparse

@@ -1,0 +1,203 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — handle of the iterative (Chow–Patel) ILU / IC factorization: parameters, launch
+// configuration, statistics, and the factors and workspace it owns.
+//
+// The algorithm and the free functions that use this handle are in AsyncSparse_par_ilu.hpp (Chow, Anzt &
+// Dongarra, "Asynchronous iterative algorithm for computing incomplete factorizations on GPUs", 2015; Chow &
+// Patel, "Fine-grained parallel incomplete LU factorization", SISC 2015).
+//
+// Life cycle: par_ilu_symbolic (pattern S, task list, storage; host work, once per pattern), par_ilu_numeric
+// (scaling, initial guess, sweeps; device only, once per set of values), optionally par_ilu_sweep for more
+// sweeps. The parameters that shape the pattern and the task list (kind, fill_level, ordering, mesh,
+// ordering_seed) are read by par_ilu_symbolic; the others by par_ilu_numeric / par_ilu_sweep.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/factorization/AsyncSparse_task_list.hpp>
+
+namespace AsyncSparse {
+
+/// Which factorization: A ≈ L U (L unit lower triangular) or, for symmetric A, A ≈ L Lᵀ.
+enum class ParIluKind { Ilu, Ic };
+
+/// How a sweep runs.
+enum class SweepMode {
+  Async,         ///< in place, updates visible to the rest of the sweep at once (the paper's GPU method)
+  Deterministic  ///< Jacobi style: read the previous sweep's factors, write new ones; bit-reproducible
+};
+
+inline const char* to_string(ParIluKind k) { return k == ParIluKind::Ilu ? "ilu" : "ic"; }
+inline const char* to_string(SweepMode m) { return m == SweepMode::Async ? "async" : "deterministic"; }
+inline SweepMode sweep_mode_from_string(const std::string& s) {
+  if (s == "async") return SweepMode::Async;
+  if (s == "deterministic") return SweepMode::Deterministic;
+  throw InvalidInput("sweep mode '" + s + "' unknown (valid: async, deterministic)");
+}
+
+namespace Impl {
+/// Message of the DivergenceError of the fixed-point factorizations: "<quantity> = <value> after <when>
+/// exceeds divergence_tolerance <tol>: ..." (or "is not finite"), with a hint for the deterministic mode.
+inline std::string divergence_message(const char* quantity, double value, const std::string& when, double tol,
+                                      SweepMode mode) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%s = %.3e after %s %s %.3g", quantity, value, when.c_str(),
+                std::isfinite(value) ? "exceeds divergence_tolerance" : "is not finite; divergence_tolerance", tol);
+  std::string msg = std::string(buf) + ": the fixed-point sweeps diverge on this matrix";
+  if (mode == SweepMode::Deterministic)
+    msg += " (the Jacobi-style deterministic sweeps diverge on matrices where the asynchronous ones may converge)";
+  return msg;
+}
+}  // namespace Impl
+
+template <class Scalar, class Device>
+class ParIluHandle {
+ public:
+  using scalar_type = Scalar;
+  using device_type = Device;
+  using execution_space = typename Device::execution_space;
+  using memory_space = typename Device::memory_space;
+  using crs_type = Crs<Scalar, Device>;
+  using value_view = Kokkos::View<Scalar*, Device>;
+  using crs_values = typename crs_type::values_type;
+
+  struct Params {
+    /// ILU or IC. Default Ilu. IC needs a symmetric matrix with positive diagonal.
+    ParIluKind kind = ParIluKind::Ilu;
+    /// Sweeps par_ilu_numeric runs (>= 0; 0 keeps the initial guess). Default 5 (the paper's Table 2: a few
+    /// sweeps give a preconditioner as good as the exact factorization).
+    int sweeps = 5;
+    /// Stop par_ilu_numeric early once the relative nonlinear residual is <= tolerance (>= 0). Default 0: never
+    /// (run exactly `sweeps` sweeps).
+    double tolerance = 0.0;
+    /// Compute the nonlinear residual (Stats::residual_history) every this many sweeps (>= 0). Default 0: only
+    /// when tolerance > 0, then after every sweep. Each check costs about one sweep.
+    int residual_interval = 0;
+    /// Divergence guard on the residual checks (tolerance / residual_interval): a relative nonlinear residual
+    /// above this value, or a non-finite one, means the fixed-point sweeps diverge (Jacobi-style deterministic
+    /// sweeps do on some matrices, e.g. bcsstk14): the numeric phase is marked incomplete, Stats::diverged is
+    /// set and DivergenceError names the sweep. Deterministic mode: every check; asynchronous mode: only a check
+    /// of the final factors of the call (sweeps a multiple of residual_interval), since stale values can blow up
+    /// transiently and recover. The initial guess of the scaled A has a residual below 1. Default 1e3; 0
+    /// disables it. Without residual checks nothing is checked.
+    double divergence_tolerance = 1e3;
+    /// Async (default, the paper's method) or Deterministic (Jacobi-style double buffering, reproducible).
+    SweepMode mode = SweepMode::Async;
+    /// Task-list ordering (AsyncSparse_task_list.hpp). Default RowMajor (the Gaussian-elimination order).
+    TaskOrdering ordering = TaskOrdering::RowMajor;
+    /// Mesh and block size for TaskOrdering::MeshBlocked. Default: none.
+    MeshBlocking mesh;
+    /// Seed of TaskOrdering::Random. Default 0.
+    std::uint64_t ordering_seed = 0;
+    /// Level of fill k of the pattern S = ILU(k) pattern of A (symbolic phase Reference::iluk_pattern on the
+    /// host). Default 0: S = pattern of A.
+    int fill_level = 0;
+    /// Start par_ilu_numeric from the factors of the previous numeric phase (same pattern; the time-stepping use
+    /// case) instead of the paper's initial guess. Ignored when there are none. Default false.
+    bool reuse_factors = false;
+    /// Scale A symmetrically to unit diagonal first, S A S with s_i = 1/sqrt(|a_ii|) (the paper's setting; the
+    /// factors are those of S A S). Default true. With false the factors are those of A itself.
+    bool scale = true;
+    /// Asynchronous mode: throw BreakdownError when updates had to be skipped (zero / non-positive pivot,
+    /// non-finite value) in this many consecutive sweeps (>= 1), or 0: never early, only when the last sweep
+    /// still skipped one. Default 0, as Ginkgo's ParIC/ParILU, which skip such updates and go on: a bad pivot
+    /// computed from stale values (or in an early, far-from-converged sweep) often disappears later. The
+    /// deterministic mode throws at the first breakdown.
+    int breakdown_patience = 0;
+  };
+
+  struct Stats {
+    int sweeps = 0;                        ///< sweeps run since the last par_ilu_numeric began
+    std::vector<int> residual_sweeps;      ///< sweep count at which each residual_history entry was taken
+    std::vector<double> residual_history;  ///< relative nonlinear residuals (see Params::residual_interval)
+    bool converged = false;                ///< the tolerance was reached
+    bool diverged = false;                 ///< a residual check exceeded Params::divergence_tolerance
+    double symbolic_seconds = 0;           ///< last par_ilu_symbolic
+    double setup_seconds = 0;              ///< last numeric phase before its first sweep (checks, scaling, guess)
+    double sweep_seconds = 0;              ///< all sweeps since the last numeric phase began
+    double residual_seconds = 0;           ///< residual checks since the last numeric phase began
+    std::vector<double> sweep_times;       ///< seconds of each sweep
+    offset_t nnz_S = 0;                    ///< entries of the pattern S (the whole pattern, also for IC)
+    offset_t nnz_L = 0;                    ///< stored entries of L (diagonal included)
+    offset_t nnz_U = 0;                    ///< stored entries of U (diagonal included; 0 for IC)
+    std::int64_t num_tasks = 0;            ///< unknowns updated per sweep (task-list length)
+    int breakdown_sweeps = 0;              ///< sweeps that skipped an update (see Params::breakdown_patience)
+    int consecutive_breakdowns = 0;        ///< of them, how many directly before the current state
+    std::int64_t breakdown_row = -1;       ///< row of the last skipped update (-1: none)
+    std::string breakdown_problem;         ///< what went wrong there
+    ResolvedLaunch launch;                 ///< launch used by the sweeps
+  };
+
+  /// Internal state shared with the functions of AsyncSparse_par_ilu.hpp. Not part of the stable interface.
+  struct State {
+    bool symbolic = false;        ///< par_ilu_symbolic done
+    bool has_factors = false;     ///< L (and Ut) hold factors (of the scaling in `s_factors`)
+    bool numeric = false;         ///< par_ilu_numeric completed without error
+    bool user_guess = false;      ///< par_ilu_set_factors stored an (unscaled) initial guess
+    bool identity_tasks = false;  ///< IC: task t updates L entry t (row-major task list)
+    ParIluKind kind = ParIluKind::Ilu;
+    ordinal_t n = 0;
+    offset_t nnz_A = 0;
+    typename crs_type::row_map_type a_row_map;  ///< pattern of A at the symbolic phase
+    typename crs_type::index_type a_entries;
+    Kokkos::View<ordinal_t*, Device> task_row, task_col;
+    Kokkos::View<offset_t*, Device> task_dst;              ///< position of the unknown in L (ILU: i > j, IC) or in Ut
+    Kokkos::View<offset_t*, Device> task_src;              ///< position of a_ij in A, -1 for fill entries
+    value_view task_a;                                     ///< scaled a_ij in task order (0 for fill entries)
+    Kokkos::View<offset_t*, Device> sym_lower, sym_upper;  ///< IC: positions of a_ij and a_ji (i > j) in A
+    crs_type L, Ut;                                        ///< L by rows, U by columns (ILU)
+    crs_values L_alt, Ut_alt;                              ///< second buffers of the deterministic mode
+    crs_values a_scaled;                                   ///< S A S on A's pattern
+    value_view s, s_factors;                               ///< current scaling; scaling of the stored factors
+    Kokkos::View<unsigned long long, Device> breakdown;
+    Kokkos::View<offset_t*, Device> u_map, lt_map;  ///< gather maps of U = transpose(Ut), Lᵀ = transpose(L)
+    crs_type U, Lt;
+    ChunkedLaunch<execution_space> chunks;
+  };
+
+  ParIluHandle() = default;
+  explicit ParIluHandle(ParIluKind kind) { params.kind = kind; }
+
+  Params params;
+  /// Launch of the sweeps: team size, chunk size (tasks per work block), max_concurrent_teams (occupancy,
+  /// the paper's Table 5), block_order (forward / backward / random execution of the blocks, Table 3), seed.
+  /// Defaults: see LaunchConfig (-1 = choose per backend), except that on GPUs the team size defaults to 16
+  /// threads (Impl::kParIluGpuTeamSize: fewer tasks in flight give better factors after few sweeps).
+  LaunchConfig launch;
+
+  const Stats& stats() const { return stats_; }
+  Stats& stats() { return stats_; }
+  bool symbolic_done() const { return st_.symbolic; }
+  bool numeric_done() const { return st_.numeric; }
+  ordinal_t num_rows() const { return st_.n; }
+  /// Kind the symbolic phase was done for.
+  ParIluKind kind() const { return st_.kind; }
+
+  /// L of the (scaled) factorization, rows sorted, diagonal last: unit diagonal for ILU, positive for IC. The
+  /// values View belongs to the handle and changes with every sweep.
+  const crs_type& L() const { return st_.L; }
+  /// Column storage of U (ILU): row j holds column j of U (rows k <= j sorted, u_jj last).
+  const crs_type& U_columns() const { return st_.Ut; }
+  /// s of the scaling S A S (ones when Params::scale is false).
+  const value_view& scaling() const { return st_.s; }
+
+  State& state() { return st_; }
+  const State& state() const { return st_; }
+
+ private:
+  State st_;
+  Stats stats_;
+};
+
+}  // namespace AsyncSparse

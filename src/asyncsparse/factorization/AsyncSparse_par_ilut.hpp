@@ -1,0 +1,139 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — ParILUT and ParICT: threshold incomplete LU / Cholesky factorizations built from fixed-point
+// sweeps and pattern updates, with SampleSelect thresholds.
+//
+// Anzt, Chow & Dongarra, "ParILUT — a new parallel threshold ILU factorization" (SISC 2018) and Anzt, Ribizel,
+// Flegar, Chow & Dongarra, "ParILUT — a parallel threshold ILU for GPUs" (IPDPS 2019; slides in shared/papers).
+// The factors are those of the symmetrically scaled matrix A_s = S A S, s_i = 1/sqrt(|a_ii|) (DESIGN.md).
+// Starting from the ILU(0) pattern with the initial guess L0 = strict lower part of A_s + I, U0 = upper part
+// (ParICT: L0 = lower part), every step
+//
+//   1. adds candidates: the locations of A ∪ L·U outside the pattern of L + U (where the ILU residual
+//      R = A - L U is non-zero), with the values Ginkgo uses, l_ij = (a_ij - (LU)_ij) / u_jj and
+//      u_ij = a_ij - (LU)_ij (one fixed-point update of the new entry);
+//   2. runs one fixed-point sweep over all entries (Chow & Patel's update, in place and asynchronous, or
+//      Jacobi-style in the deterministic mode):
+//        l_ij = (a_ij - sum_{k<j} l_ik u_kj) / u_jj,   u_ij = a_ij - sum_{k<i} l_ik u_kj
+//        (ParICT: l_ij = (a_ij - sum_{k<j} l_ik l_jk) / l_jj,  l_ii = sqrt(a_ii - sum_{k<i} l_ik^2));
+//   3. selects, per factor, the magnitude threshold that keeps the fill budget — fill_in_limit × the entries
+//      of that factor in the ILU(0) pattern, diagonal included — with SampleSelect (exact or approximate);
+//   4. removes the off-diagonal entries below it (the diagonal always stays);
+//   5. runs one more sweep.
+// It stops after Params::max_steps steps, or earlier when the ILU residual ||A - L U||_F / ||A||_F improved by
+// less than Params::stagnation_tolerance in the last step. The candidate phase also yields that residual for
+// the factors it starts from, so each step's residual is known one step later at no extra cost.
+//
+// Entry points (free functions, execution space instance first):
+//   par_ilut_compute / par_ict_compute        whole factorization (initialize + steps + final residual)
+//   par_ilut_initialize / par_ict_initialize  checks, scaling, initial guess (step 0)
+//   par_ilut_step                             one more step (for callers that look at every step)
+//   par_ilut_update_values                    pattern reuse: A has new values on the same pattern; rescale and
+//                                             run Params::reuse_sweeps sweeps on the current factor pattern,
+//                                             starting from the current factors
+//   par_ilut_lower / par_ilut_upper           copies of the factors as Crs matrices (L; U or Lᵀ)
+//
+// Input: a square, non-empty Crs with sorted, unique column indices, every diagonal entry stored and non-zero
+// (ParICT: positive, and A symmetric up to a relative 1e-12), finite values — otherwise InvalidInput (a zero /
+// non-positive diagonal is a BreakdownError for that row). A factorization whose last sweep meets a zero pivot
+// or produces a non-finite value (square root of a negative number, division by zero) throws BreakdownError
+// with the first such row; factors are never left with NaN values (non-finite updates are skipped, as in
+// Ginkgo). Asynchronous steps before the last one that skipped an update only count it
+// (Stats::breakdown_steps): a bad pivot from stale or early values often disappears in later steps; in the
+// deterministic mode, and in par_*_step, the first breakdown throws. Deterministic mode: all phases give bit-identical
+// factors on every backend and thread count.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_kernels.hpp>
+
+namespace AsyncSparse {
+
+namespace Impl {
+template <class ExecSpace, class Scalar, class Device>
+void par_ilut_static_checks() {
+  static_assert(std::is_floating_point<Scalar>::value, "par_ilut: Scalar must be float or double");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Device::memory_space>::accessible,
+                "par_ilut: the matrix must be accessible from the execution space");
+}
+}  // namespace Impl
+
+/// ParILUT of A (see the header comment). Throws InvalidInput / BreakdownError (row) as documented there.
+template <class ExecSpace, class Scalar, class Device>
+void par_ilut_compute(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle, const Crs<Scalar, Device>& A) {
+  Impl::par_ilut_static_checks<ExecSpace, Scalar, Device>();
+  Impl::ilut_compute(exec, handle, A, ParIlutKind::Ilut, "par_ilut");
+}
+
+/// ParICT of a symmetric A with positive diagonal: A_s ≈ L Lᵀ.
+template <class ExecSpace, class Scalar, class Device>
+void par_ict_compute(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle, const Crs<Scalar, Device>& A) {
+  Impl::par_ilut_static_checks<ExecSpace, Scalar, Device>();
+  Impl::ilut_compute(exec, handle, A, ParIlutKind::Ict, "par_ict");
+}
+
+/// Checks, scaling and the initial guess (Stats::steps[0]); no step.
+template <class ExecSpace, class Scalar, class Device>
+void par_ilut_initialize(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle, const Crs<Scalar, Device>& A) {
+  Impl::par_ilut_static_checks<ExecSpace, Scalar, Device>();
+  Impl::ilut_initialize(exec, handle, A, ParIlutKind::Ilut, "par_ilut");
+}
+template <class ExecSpace, class Scalar, class Device>
+void par_ict_initialize(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle, const Crs<Scalar, Device>& A) {
+  Impl::par_ilut_static_checks<ExecSpace, Scalar, Device>();
+  Impl::ilut_initialize(exec, handle, A, ParIlutKind::Ict, "par_ict");
+}
+
+/// One more ParILUT / ParICT step (whichever kind the handle was initialized for), regardless of
+/// Params::max_steps and stagnation. The residual of the factors before the step is stored in the previous
+/// entry of Stats::steps. Throws BreakdownError as par_ilut_compute.
+template <class ExecSpace, class Scalar, class Device>
+void par_ilut_step(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle) {
+  Impl::ilut_step(exec, handle, false, handle.kind() == ParIlutKind::Ict ? "par_ict" : "par_ilut");
+  Impl::ilut_fill_history(handle);
+}
+
+/// ||A_s - L U||_F / ||A_s||_F (ParICT: L Lᵀ) of the current factors, stored in the last Stats::steps entry.
+/// Throws DivergenceError (and marks the factorization not computed) when it exceeds
+/// Params::divergence_tolerance or is not finite.
+template <class ExecSpace, class Scalar, class Device>
+double par_ilut_residual(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle) {
+  if (handle.stats().steps.empty()) throw InvalidInput("par_ilut_residual: the factorization has not been initialized");
+  const double r = Impl::ilut_final_residual(exec, handle, "par_ilut_residual");
+  Impl::ilut_fill_history(handle);
+  return r;
+}
+
+/// Pattern reuse: A has the pattern of the last compute and new values. Rescales, then runs
+/// Params::reuse_sweeps sweeps on the current factor pattern starting from the current factors (the
+/// time-stepping use case of the iterative ILU papers). Throws InvalidInput when the pattern differs.
+template <class ExecSpace, class Scalar, class Device>
+void par_ilut_update_values(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle,
+                            const Crs<Scalar, Device>& A) {
+  Impl::par_ilut_static_checks<ExecSpace, Scalar, Device>();
+  Impl::ilut_update_values(exec, handle, A,
+                           handle.kind() == ParIlutKind::Ict ? "par_ict_update_values" : "par_ilut_update_values");
+}
+
+/// L (copy): ParILUT unit lower triangular with the ones stored as the last entry of each row; ParICT lower
+/// triangular with its diagonal last. Rows sorted. Factor of the scaled matrix A_s.
+template <class ExecSpace, class Scalar, class Device>
+Crs<Scalar, Device> par_ilut_lower(const ExecSpace& exec, const ParIlutHandle<Scalar, Device>& handle) {
+  if (handle.stats().steps.empty()) throw InvalidInput("par_ilut_lower: the factorization has not been computed");
+  return Impl::ilut_lower(exec, handle);
+}
+
+/// U (copy, diagonal first in each row, rows sorted): ParILUT's U, ParICT's Lᵀ.
+template <class ExecSpace, class Scalar, class Device>
+Crs<Scalar, Device> par_ilut_upper(const ExecSpace& exec, const ParIlutHandle<Scalar, Device>& handle) {
+  if (handle.stats().steps.empty()) throw InvalidInput("par_ilut_upper: the factorization has not been computed");
+  return Impl::ilut_upper(exec, handle);
+}
+
+}  // namespace AsyncSparse

@@ -1,0 +1,190 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — handle of the ParILUT / ParICT threshold factorizations: parameters, launch configuration,
+// statistics, and the factors and workspace it owns.
+//
+// The algorithm and the free functions that use this handle are in AsyncSparse_par_ilut.hpp (Anzt, Chow &
+// Dongarra, "ParILUT — a new parallel threshold ILU", SISC 2018; Anzt, Ribizel, Flegar, Chow & Dongarra,
+// "ParILUT — a parallel threshold ILU for GPUs", IPDPS 2019).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
+#include <asyncsparse/factorization/AsyncSparse_select.hpp>
+
+namespace AsyncSparse {
+
+/// Which threshold factorization: ParILUT (A ≈ L U, L unit lower triangular) or ParICT (A ≈ L Lᵀ, symmetric A).
+enum class ParIlutKind { Ilut, Ict };
+
+/// How the threshold that keeps the fill budget is selected.
+enum class ThresholdSelection {
+  Exact,       ///< SampleSelect to the last level: the budget is met exactly (ties broken by storage order)
+  Approximate  ///< one SampleSelect level: keeps every entry >= the lower splitter of the bucket holding the
+               ///< rank, i.e. slightly more than the budget (the slides' "approximate selection")
+};
+
+inline const char* to_string(ParIlutKind k) { return k == ParIlutKind::Ilut ? "ilut" : "ict"; }
+inline const char* to_string(ThresholdSelection s) { return s == ThresholdSelection::Exact ? "exact" : "approximate"; }
+inline ThresholdSelection threshold_selection_from_string(const std::string& s) {
+  if (s == "exact") return ThresholdSelection::Exact;
+  if (s == "approx" || s == "approximate") return ThresholdSelection::Approximate;
+  throw InvalidInput("threshold selection '" + s + "' unknown (valid: exact, approx)");
+}
+
+/// Measurements of one ParILUT step (index 0 of Stats::steps describes the initial guess).
+struct ParIlutStepStats {
+  int step = 0;               ///< 0: initial guess (ILU(0) pattern of the scaled A, no sweep)
+  offset_t nnz_L = 0;         ///< stored entries of L after the step (unit diagonal included)
+  offset_t nnz_U = 0;         ///< stored entries of U after the step (diagonal included); ParICT: = nnz_L (Lᵀ)
+  offset_t candidates_L = 0;  ///< entries the candidate phase added to L (0 for step 0)
+  offset_t candidates_U = 0;  ///< entries the candidate phase added to U (ParILUT only)
+  double threshold_L = 0.0;   ///< magnitude threshold of the removal in L (0: nothing removed)
+  double threshold_U = 0.0;   ///< same for U (ParILUT only)
+  /// ||A - L U||_F / ||A||_F (ParICT: ||A - L Lᵀ||_F / ||A||_F) of the factors after this step, A the scaled
+  /// matrix, over every entry of A and of the product; -1 when not computed (see Params::compute_residual).
+  double residual = -1.0;
+  double candidates_seconds = 0.0;  ///< candidate phase: pattern A ∪ L·U, values from the residual, transposes
+  double sweep_seconds = 0.0;       ///< both sweeps of the step
+  double select_seconds = 0.0;      ///< threshold selection (both factors)
+  double remove_seconds = 0.0;      ///< removal of the small entries (both factors) and the new task list
+  double residual_seconds = 0.0;    ///< a separate residual pass (only after the last step)
+  double total_seconds = 0.0;
+};
+
+template <class Scalar, class Device>
+class ParIlutHandle {
+ public:
+  using scalar_type = Scalar;
+  using device_type = Device;
+  using execution_space = typename Device::execution_space;
+  using memory_space = typename Device::memory_space;
+  using crs_type = Crs<Scalar, Device>;
+  using value_view = Kokkos::View<Scalar*, Device>;
+  using offset_view = Kokkos::View<offset_t*, Device>;
+  using ordinal_view = Kokkos::View<ordinal_t*, Device>;
+
+  struct Params {
+    /// ParILUT steps par_ilut_compute runs (>= 0). Each step: add candidates, sweep, select the thresholds,
+    /// remove the small entries, sweep. 0 returns the initial guess (ILU(0)/IC(0) pattern, no sweep).
+    /// Default 5 (the slides' tables: the pattern and the iteration counts settle after a few steps).
+    int max_steps = 5;
+    /// Fill budget per factor: fill_in_limit × (stored entries of that factor of the ILU(0) pattern, diagonal
+    /// included), > 0. The diagonal is always kept, so a budget below n keeps only the diagonal. Default 1
+    /// (nnz(L + U) about nnz(A), as in the slides).
+    double fill_in_limit = 1.0;
+    /// Exact (default) or Approximate threshold selection (SampleSelect with or without recursion).
+    ThresholdSelection selection = ThresholdSelection::Exact;
+    /// Stop before step s when residual(s-1) > (1 - stagnation_tolerance) × residual(s-2), i.e. when the
+    /// last step improved the ILU residual by less than this fraction (>= 0; the residual of a step comes
+    /// for free with the next step's candidate phase). Default 0: always run max_steps steps.
+    double stagnation_tolerance = 0.0;
+    /// Async (default): the sweeps update L and U in place, as the papers' GPU codes. Deterministic:
+    /// Jacobi-style double-buffered sweeps; the factors are then bit-identical across runs, thread counts
+    /// and backends (the candidate, select and remove phases are deterministic in both modes).
+    SweepMode mode = SweepMode::Async;
+    /// Compute the residual of the final factors after the last step (one pass like a candidate phase).
+    /// Default true. The residuals of the earlier steps are computed in any case (they come with the
+    /// candidate phases).
+    bool compute_residual = true;
+    /// Divergence guard: when the ILU residual ||A - L U||_F / ||A||_F of a step's factors (A scaled to unit
+    /// diagonal, so the initial guess has a residual below 1) is non-finite or exceeds this value, the fixed-point
+    /// sweeps have diverged: the handle is marked not computed, Stats::diverged is set and DivergenceError names
+    /// the step. Jacobi-style (deterministic) sweeps diverge on some matrices whose asynchronous (Gauss–Seidel-
+    /// like) sweeps converge, e.g. bcsstk14. Deterministic mode: the residual of every step, known at the next
+    /// step's candidate phase; both modes: the final residual pass (Params::compute_residual, par_ilut_residual)
+    /// — asynchronous steps may blow up transiently and recover. Default 1e3; 0 disables the guard.
+    double divergence_tolerance = 1e3;
+    /// Sweeps par_ilut_update_values runs on the current pattern when only the values of A changed (>= 0).
+    /// Default 3.
+    int reuse_sweeps = 3;
+    /// SampleSelect parameters of the threshold selection (num_buckets, oversampling, base_case_size,
+    /// counting variant, seed). `order` is ignored (always by magnitude). Default: SampleSelectParams{}.
+    SampleSelectParams select;
+  };
+
+  struct Stats {
+    ParIlutKind kind = ParIlutKind::Ilut;
+    ordinal_t n = 0;
+    offset_t nnz_A = 0;
+    offset_t budget_L = 0;                ///< fill budget of L (diagonal included)
+    offset_t budget_U = 0;                ///< fill budget of U (ParILUT; diagonal included)
+    std::vector<ParIlutStepStats> steps;  ///< steps[0]: initial guess, steps[s]: after step s
+    int steps_done = 0;
+    bool stagnated = false;                ///< stopped early by stagnation_tolerance
+    bool diverged = false;                 ///< stopped by divergence_tolerance (DivergenceError thrown)
+    int breakdown_steps = 0;               ///< asynchronous steps whose last sweep skipped a bad update
+    int sweeps = 0;                        ///< sweeps run by the last compute / update
+    std::vector<double> residual_history;  ///< steps[s].residual for s = 0..steps_done (where computed)
+    double setup_seconds = 0.0;            ///< checks, scaling, initial guess
+    double total_seconds = 0.0;            ///< whole par_ilut_compute / par_ict_compute / update
+    int updates = 0;                       ///< par_*_update_values calls since the last compute
+    ResolvedLaunch launch;                 ///< launch of the sweeps
+    SampleSelectStats last_select;         ///< statistics of the last threshold selection
+  };
+
+  /// Factors in their working layout (implementation detail, public for the kernels in AsyncSparse::Impl).
+  /// CSR with a COO row array and, per entry, the position of the same entry in the scaled A (-1: fill).
+  struct Factor {
+    offset_view ptr;
+    ordinal_view col, row;
+    offset_view apos;
+    value_view val, val2;  ///< val2: second buffer of the deterministic sweeps
+    offset_t nnz = 0;
+  };
+  struct State {
+    bool ready = false;  ///< factors computed without breakdown
+    ParIlutKind kind = ParIlutKind::Ilut;
+    ordinal_t n = 0;
+    offset_t nnz_A = 0;
+    typename crs_type::row_map_type a_row_map;  ///< pattern of A of the last compute
+    typename crs_type::index_type a_entries;
+    value_view a_val;      ///< scaled values of A
+    value_view s;          ///< scaling: A_s = diag(s) A diag(s)
+    double a_norm2 = 0.0;  ///< ||A_s||_F^2
+    /// ParILUT: L by rows (unit diagonal last), U by rows (pattern only, diagonal first; umap: position of each
+    /// entry in Ut), Ut = U by columns (row k of Ut is column k of U, diagonal last) holding U's values.
+    /// ParICT: L by rows (diagonal last) holds the factor; U/Ut unused.
+    Factor L, U, Ut;
+    offset_view umap;
+    offset_view tasks;  ///< ParILUT task list: entries of L (strict, < nnz_L) and U (nnz_L + q), row-major
+    Kokkos::View<std::int64_t, Device> breakdown;  ///< min of 4 * row + code over non-finite updates
+    SampleSelectHandle<Scalar, Device> select;
+  };
+
+  ParIlutHandle() = default;
+  explicit ParIlutHandle(const Params& p) : params(p) {}
+
+  Params params;
+  /// Launch of the sweeps (LaunchConfig: team_size, vector_length = lanes per entry, chunk_size = entries per
+  /// work block, max_concurrent_teams, block_order, seed). The task list is row-major (the Gaussian
+  /// elimination order of Chow, Anzt & Dongarra 2015). Deterministic mode uses one lane per entry.
+  /// The counting kernel of the threshold selection uses `select_launch`.
+  LaunchConfig launch;
+  LaunchConfig select_launch;
+
+  const Stats& stats() const { return stats_; }
+  Stats& stats() { return stats_; }
+  bool is_computed() const { return st_.ready; }
+  ParIlutKind kind() const { return st_.kind; }
+  ordinal_t num_rows() const { return st_.n; }
+  /// s of the scaling A_s = diag(s) A diag(s) the factors belong to.
+  const value_view& scaling() const { return st_.s; }
+
+  State& state() { return st_; }
+  const State& state() const { return st_; }
+
+ private:
+  State st_;
+  Stats stats_;
+};
+
+}  // namespace AsyncSparse

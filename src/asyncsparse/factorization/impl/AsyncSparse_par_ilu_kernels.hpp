@@ -1,0 +1,327 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — kernels of the iterative (Chow–Patel) ILU / IC factorization, and the serial host reference
+// of its synchronous (Jacobi-style) sweep.
+//
+// One sweep updates every unknown of the pattern S once (Algorithm 1 of Chow, Anzt & Dongarra 2015):
+//   ILU, i > j:  l_ij = (a_ij - sum_{k<j} l_ik u_kj) / u_jj        ILU, i <= j:  u_ij = a_ij - sum_{k<i} l_ik u_kj
+//   IC,  i > j:  l_ij = (a_ij - sum_{k<j} l_ik l_jk) / l_jj        IC,  i == j:  l_ii = sqrt(a_ii - sum_{k<i} l_ik^2)
+// L is stored by rows (CSR, diagonal last), U by columns (the CSR of Uᵀ: row j lists u_kj for k <= j, u_jj last),
+// as in the paper's kernel (sect. 3.6) and Ginkgo's par_ilu: both operands of the sparse dot product are then
+// sorted index lists that are merged. Because the rows are sorted, the part of row i of L left of column j is
+// exactly the stretch of the row before the position of (i, j); no column comparison is needed for the bound.
+//
+// The summation always runs over k in ascending order, with s := a_ij and s := s - l_ik * u_kj per matching k,
+// in the device kernels and in the host reference alike; `mul_sub` keeps the CUDA compiler from contracting the
+// step into an FMA, so the deterministic mode gives the same bits on Serial, OpenMP and CUDA/HIP (and equals the
+// host reference). Host builds must not enable FMA contraction themselves (the default for x86-64 and AArch64
+// GCC/Clang builds without -ffp-contract=fast on FMA hardware).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include <asyncsparse/core/AsyncSparse_csr_host.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/exec/AsyncSparse_atomics.hpp>
+
+namespace AsyncSparse {
+namespace Impl {
+
+/// s - a * b, rounded twice (never fused into an FMA), on host and device.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T mul_sub(T s, T a, T b) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  if constexpr (std::is_same<T, double>::value) return __dsub_rn(s, __dmul_rn(a, b));
+  if constexpr (std::is_same<T, float>::value) return __fsub_rn(s, __fmul_rn(a, b));
+#endif
+  return s - a * b;
+}
+
+/// Breakdown codes reported by the sweep kernels (flag value 4 * row + code, the smallest wins).
+enum BreakdownCode : unsigned { kZeroPivot = 1, kNonPositivePivot = 2, kNonFinite = 3 };
+constexpr unsigned long long kNoBreakdown = ~0ull;
+
+inline std::string breakdown_text(unsigned code) {
+  switch (code) {
+    case kZeroPivot:
+      return "zero pivot u_ii (the ILU factorization breaks down)";
+    case kNonPositivePivot:
+      return "non-positive pivot l_ii^2 <= 0 (the matrix is not SPD or its incomplete Cholesky factorization does "
+             "not exist)";
+    default:
+      return "non-finite value in the factors";
+  }
+}
+
+template <class FlagView>
+KOKKOS_FORCEINLINE_FUNCTION void report_breakdown(const FlagView& flag, ordinal_t row, unsigned code) {
+  Kokkos::atomic_fetch_min(&flag(), 4ull * static_cast<unsigned long long>(row) + code);
+}
+
+/// Read / write of a factor entry: relaxed atomics in the asynchronous mode (other tasks write the same
+/// arrays concurrently), plain accesses in the deterministic mode (the read and write arrays differ).
+template <bool Async, class T>
+KOKKOS_FORCEINLINE_FUNCTION T read_entry(const T* p) {
+  if constexpr (Async) return load_relaxed(p);
+  return *p;
+}
+template <bool Async, class T>
+KOKKOS_FORCEINLINE_FUNCTION void write_entry(T* p, T v) {
+  if constexpr (Async)
+    store_relaxed(p, v);
+  else
+    *p = v;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// ILU sweep. One work unit = one task (an entry of S). In the asynchronous mode Lr == Lw and Ur == Uw: the
+// sweep updates the factors in place.
+//
+// Races (asynchronous mode) and why they are benign: task t writes exactly one entry (l_ij or u_ij, its own;
+// every entry of S has one writer per sweep), and reads entries of row i of L and column j of U that other
+// tasks of the same sweep may be writing at the same moment. A read then returns either the value of the
+// previous sweep or the new one — never a torn mixture, because every access is a single aligned relaxed
+// atomic of at most 8 bytes (load_relaxed / store_relaxed). Mixing old and new values is exactly the
+// asynchronous fixed-point iteration of Chow & Patel (SISC 2015, sect. 2.2; Chow, Anzt & Dongarra 2015,
+// sect. 3.1), which converges for any such interleaving where every unknown keeps being updated (Frommer &
+// Szyld 2000); no ordering between the accesses is needed, so relaxed order suffices. The task list order and
+// block order only bias which values are fresh (sect. 3.2). Pivots are never overwritten with zero or
+// non-finite values (the update is skipped and the row reported), so a reader never divides by such a value.
+// ---------------------------------------------------------------------------------------------------------
+template <bool Async, class Scalar, class Device>
+struct IluSweepFunctor {
+  using ord_view = Kokkos::View<const ordinal_t*, Device>;
+  using off_view = Kokkos::View<const offset_t*, Device>;
+  using cval_view = Kokkos::View<const Scalar*, Device>;
+  ord_view task_row, task_col;
+  off_view task_dst;
+  cval_view task_a;
+  off_view l_rm;
+  ord_view l_ent;
+  off_view u_rm;  // column storage of U: row j = column j
+  ord_view u_ent;
+  Scalar* l_read;  // raw device pointers: the arrays of the factors (equal pairs in the asynchronous mode)
+  Scalar* l_write;
+  Scalar* u_read;
+  Scalar* u_write;
+  Kokkos::View<unsigned long long, Device> flag;
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member&, const std::int64_t t) const {
+    const ordinal_t i = task_row(t), j = task_col(t);
+    const offset_t dst = task_dst(t);
+    Scalar s = task_a(t);
+    offset_t p = l_rm(i), q = u_rm(j), pe, qe;
+    if (i > j) {  // l_ij: row i of L left of column j, column j of U above the diagonal
+      pe = dst;
+      qe = u_rm(j + 1) - 1;
+    } else {  // u_ij: row i of L left of the diagonal, column j of U above row i
+      pe = l_rm(i + 1) - 1;
+      qe = dst;
+    }
+    const Scalar* lr = l_read;
+    const Scalar* ur = u_read;
+    while (p < pe && q < qe) {
+      const ordinal_t kp = l_ent(p), kq = u_ent(q);
+      if (kp == kq) {
+        s = mul_sub(s, read_entry<Async>(lr + p), read_entry<Async>(ur + q));
+        ++p;
+        ++q;
+      } else if (kp < kq) {
+        ++p;
+      } else {
+        ++q;
+      }
+    }
+    if (i > j) {
+      const Scalar ujj = read_entry<Async>(ur + (u_rm(j + 1) - 1));
+      if (ujj == Scalar(0) || !is_finite(ujj)) {
+        report_breakdown(flag, j, ujj == Scalar(0) ? kZeroPivot : kNonFinite);
+        return;
+      }
+      const Scalar v = s / ujj;
+      if (!is_finite(v)) {
+        report_breakdown(flag, i, kNonFinite);
+        return;
+      }
+      write_entry<Async>(l_write + dst, v);
+    } else {
+      if (!is_finite(s)) {
+        report_breakdown(flag, i, kNonFinite);
+        return;
+      }
+      if (i == j && s == Scalar(0)) {
+        report_breakdown(flag, i, kZeroPivot);
+        return;
+      }
+      write_entry<Async>(u_write + dst, s);
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// IC sweep. Tasks are the entries (i, j), j <= i, of the lower part of S. The races of the asynchronous mode
+// are those of the ILU sweep (one writer per entry, relaxed untorn reads of rows i and j of L that other tasks
+// may be updating; Chow & Patel 2015, sect. 2.3 for the symmetric variant). Diagonal entries are only written
+// with positive finite values, so l_jj > 0 whenever it is read as a divisor.
+// Identity: the task list is L's entries in storage order (the row-major ordering), so task t updates entry t
+// and its column is l_ent(t): the task_col / task_dst streams are not read (less memory traffic per task).
+// ---------------------------------------------------------------------------------------------------------
+template <bool Async, bool Identity, class Scalar, class Device>
+struct IcSweepFunctor {
+  using ord_view = Kokkos::View<const ordinal_t*, Device>;
+  using off_view = Kokkos::View<const offset_t*, Device>;
+  using cval_view = Kokkos::View<const Scalar*, Device>;
+  ord_view task_row, task_col;
+  off_view task_dst;
+  cval_view task_a;
+  off_view l_rm;
+  ord_view l_ent;
+  Scalar* l_read;  // raw device pointers: equal in the asynchronous mode
+  Scalar* l_write;
+  Kokkos::View<unsigned long long, Device> flag;
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member&, const std::int64_t t) const {
+    using std::sqrt;
+    const ordinal_t i = task_row(t);
+    const offset_t dst = Identity ? static_cast<offset_t>(t) : task_dst(t);
+    const ordinal_t j = Identity ? l_ent(dst) : task_col(t);
+    Scalar s = task_a(t);
+    const Scalar* lr = l_read;
+    offset_t p = l_rm(i);
+    if (i == j) {
+      for (; p < dst; ++p) {
+        const Scalar v = read_entry<Async>(lr + p);
+        s = mul_sub(s, v, v);
+      }
+      if (!(s > Scalar(0)) || !is_finite(s)) {
+        report_breakdown(flag, i, is_finite(s) ? kNonPositivePivot : kNonFinite);
+        return;
+      }
+      write_entry<Async>(l_write + dst, Scalar(sqrt(s)));
+      return;
+    }
+    offset_t q = l_rm(j);
+    const offset_t pe = dst, qe = l_rm(j + 1) - 1;  // row i left of column j; row j left of its diagonal
+    while (p < pe && q < qe) {
+      const ordinal_t kp = l_ent(p), kq = l_ent(q);
+      if (kp == kq) {
+        s = mul_sub(s, read_entry<Async>(lr + p), read_entry<Async>(lr + q));
+        ++p;
+        ++q;
+      } else if (kp < kq) {
+        ++p;
+      } else {
+        ++q;
+      }
+    }
+    const Scalar ljj = read_entry<Async>(lr + qe);
+    const Scalar v = s / ljj;
+    if (!is_finite(v)) {
+      report_breakdown(flag, i, kNonFinite);
+      return;
+    }
+    write_entry<Async>(l_write + dst, v);
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Serial host reference of one synchronous (Jacobi-style) sweep: every unknown is recomputed from the factors
+// of the previous sweep, in the summation order of the kernels. Written independently of the task machinery
+// (plain loops and find_entry), for the exact-equality tests of the deterministic mode.
+// ---------------------------------------------------------------------------------------------------------
+
+/// The paper's initial guess for ILU on the host: L = strict lower part of A_S + I, U = upper part of A_S.
+/// A_S: the (scaled) matrix on the pattern S, sorted rows with the diagonal stored.
+inline Reference::IluFactors reference_ilu_initial_guess(const CsrHost<double>& A_S) {
+  Reference::IluFactors F;
+  F.L = CsrHost<double>(A_S.nrows, A_S.ncols);
+  F.U = CsrHost<double>(A_S.nrows, A_S.ncols);
+  for (ordinal_t i = 0; i < A_S.nrows; ++i) {
+    for (offset_t p = A_S.row_ptr[i]; p < A_S.row_ptr[i + 1]; ++p) {
+      const ordinal_t j = A_S.col_idx[p];
+      if (j < i) {
+        F.L.col_idx.push_back(j);
+        F.L.values.push_back(A_S.values[p]);
+      } else {
+        F.U.col_idx.push_back(j);
+        F.U.values.push_back(A_S.values[p]);
+      }
+    }
+    F.L.col_idx.push_back(i);
+    F.L.values.push_back(1.0);
+    F.L.row_ptr[i + 1] = static_cast<offset_t>(F.L.col_idx.size());
+    F.U.row_ptr[i + 1] = static_cast<offset_t>(F.U.col_idx.size());
+  }
+  return F;
+}
+
+/// The initial guess for IC on the host: the lower part of A_S, diagonal sqrt(a_ii) (1 where a_ii <= 0), as
+/// Ginkgo's par_ic (with the unit-diagonal scaling of the paper the diagonal is 1).
+inline CsrHost<double> reference_ic_initial_guess(const CsrHost<double>& A_S) {
+  CsrHost<double> L(A_S.nrows, A_S.ncols);
+  for (ordinal_t i = 0; i < A_S.nrows; ++i) {
+    for (offset_t p = A_S.row_ptr[i]; p < A_S.row_ptr[i + 1]; ++p) {
+      const ordinal_t j = A_S.col_idx[p];
+      if (j > i) break;
+      double v = A_S.values[p];
+      if (j == i) v = (v > 0.0 && std::isfinite(v)) ? std::sqrt(v) : 1.0;
+      L.col_idx.push_back(j);
+      L.values.push_back(v);
+    }
+    L.row_ptr[i + 1] = static_cast<offset_t>(L.col_idx.size());
+  }
+  return L;
+}
+
+/// One Jacobi-style ILU sweep: (L, U) <- G(L, U) on the pattern of A_S. L unit lower (diagonal last), U upper
+/// (diagonal first), both with the patterns of reference_ilu_initial_guess(A_S).
+inline void reference_ilu_jacobi_sweep(const CsrHost<double>& A_S, Reference::IluFactors& F) {
+  const CsrHost<double>& L = F.L;
+  const CsrHost<double>& U = F.U;
+  Reference::IluFactors N = F;
+  for (ordinal_t i = 0; i < A_S.nrows; ++i) {
+    for (offset_t p = A_S.row_ptr[i]; p < A_S.row_ptr[i + 1]; ++p) {
+      const ordinal_t j = A_S.col_idx[p];
+      const ordinal_t kmax = i < j ? i : j;
+      double s = A_S.values[p];
+      for (offset_t a = L.row_ptr[i]; a < L.row_ptr[i + 1] && L.col_idx[a] < kmax; ++a) {
+        const ordinal_t k = L.col_idx[a];
+        const offset_t b = find_entry(U, k, j);
+        if (b >= 0) s = mul_sub(s, L.values[a], U.values[b]);
+      }
+      if (i > j)
+        N.L.values[find_entry(L, i, j)] = s / U.values[U.row_ptr[j]];
+      else
+        N.U.values[find_entry(U, i, j)] = s;
+    }
+  }
+  F = std::move(N);
+}
+
+/// One Jacobi-style IC sweep: L <- G(L) on the lower pattern of A_S (L as reference_ic_initial_guess).
+inline void reference_ic_jacobi_sweep(const CsrHost<double>& A_S, CsrHost<double>& L) {
+  CsrHost<double> N = L;
+  for (ordinal_t i = 0; i < A_S.nrows; ++i) {
+    for (offset_t p = L.row_ptr[i]; p < L.row_ptr[i + 1]; ++p) {
+      const ordinal_t j = L.col_idx[p];
+      double s = A_S.values[find_entry(A_S, i, j)];
+      for (offset_t a = L.row_ptr[i]; a < L.row_ptr[i + 1] && L.col_idx[a] < j; ++a) {
+        const offset_t b = find_entry(L, j, L.col_idx[a]);
+        if (b >= 0) s = mul_sub(s, L.values[a], L.values[b]);
+      }
+      N.values[p] = i == j ? std::sqrt(s) : s / L.values[L.row_ptr[j + 1] - 1];
+    }
+  }
+  L = std::move(N);
+}
+
+}  // namespace Impl
+}  // namespace AsyncSparse

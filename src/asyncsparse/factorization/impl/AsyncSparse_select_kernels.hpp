@@ -1,0 +1,470 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — SampleSelect kernels (see AsyncSparse_select.hpp for the algorithm and its guarantees).
+//
+// One level = sample (device gather, host sort, splitters back to the device) + counting kernel (per
+// value: binary search among the splitters, bucket index stored as the value's "oracle", atomic
+// increment of the bucket counter) + host prefix sum over the bucket counts + (exact mode) an
+// order-preserving extraction of the chosen bucket by a prefix sum over the oracles.
+//
+// Bucket ("slot") numbering for splitters s_1 <= ... <= s_{B-1} (stored 0-based as sp(0..B-2)):
+//   slot 0      values  < s_1
+//   slot 2b-1   values == s_b                 (equality bucket of splitter b)
+//   slot 2b     values in (s_b, s_{b+1})      (s_B = +infinity)
+// so slots are ordered by value and there are 2B - 1 of them. With b = #{j : s_j <= x} (upper bound)
+// equal splitters simply leave their lower equality buckets empty.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <asyncsparse/exec/AsyncSparse_atomics.hpp>
+
+namespace AsyncSparse {
+namespace Impl {
+
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T select_key(T x, bool magnitude) {
+  return (magnitude && x < T(0)) ? -x : x;
+}
+
+/// splitmix64: sample positions as a function of (seed, level, index).
+KOKKOS_INLINE_FUNCTION std::uint64_t select_hash(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// Slot of `key` among the nsp sorted splitters `sp` (numbering above).
+template <class SpView, class T>
+KOKKOS_INLINE_FUNCTION int select_slot(const SpView& sp, int nsp, T key) {
+  int lo = 0, hi = nsp;
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (sp(mid) <= key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == 0) return 0;
+  return sp(lo - 1) == key ? 2 * lo - 1 : 2 * lo;
+}
+
+/// Grow a rank-1 workspace View to at least n entries (contents are not kept).
+template <class View>
+void select_reserve(View& v, std::size_t n, const char* label) {
+  if (v.extent(0) < n) v = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n + n / 8 + 16);
+}
+
+inline void select_check_params(const SampleSelectParams& p, const char* where) {
+  if (p.num_buckets < 2 || p.num_buckets > 2048)
+    throw InvalidInput(std::string(where) + ": num_buckets must be in [2, 2048], got " + std::to_string(p.num_buckets));
+  if (p.oversampling < 1)
+    throw InvalidInput(std::string(where) + ": oversampling must be >= 1, got " + std::to_string(p.oversampling));
+  if (p.base_case_size < 1)
+    throw InvalidInput(std::string(where) + ": base_case_size must be >= 1, got " + std::to_string(p.base_case_size));
+}
+
+inline void select_check_rank(std::int64_t n, std::int64_t k, const char* where) {
+  if (n == 0) throw InvalidInput(std::string(where) + ": no values (empty view)");
+  if (k < 0 || k >= n)
+    throw InvalidInput(std::string(where) + ": k = " + std::to_string(k) + " is out of range [0, " + std::to_string(n) +
+                       ") for n = " + std::to_string(n) + " values");
+}
+
+/// Counting kernel. Every value of `src` (transformed by select_key when `magnitude`) gets its slot;
+/// the slot is stored in `oracle` (exact mode) and counted, either in a per-team scratch histogram
+/// that is written to partials(team, :) (TeamAtomics) or directly in the global `counts`
+/// (GlobalAtomics). A NaN is not counted; the smallest NaN index is kept in nan_index.
+template <class ExecSpace, class Src, class Scalar, class MemSpace>
+struct SelectCountFunctor {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using scratch_space = typename ExecSpace::scratch_memory_space;
+  using ScratchScalar = Kokkos::View<Scalar*, scratch_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using ScratchCount = Kokkos::View<int*, scratch_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  Src src;
+  bool magnitude;
+  Kokkos::View<const Scalar*, MemSpace> splitters;
+  int nsp, nslots;
+  Kokkos::View<std::uint16_t*, MemSpace> oracle;
+  bool write_oracle;
+  bool team_mode;
+  Kokkos::View<std::int64_t*, MemSpace> counts;
+  Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemSpace> partials;
+  Kokkos::View<std::int64_t, MemSpace> nan_index;
+  std::int64_t n, per_team;
+
+  static std::size_t scratch_bytes(int nsp_, int nslots_) {
+    return ScratchScalar::shmem_size(nsp_) + ScratchCount::shmem_size(nslots_);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    ScratchScalar sp(team.team_scratch(0), nsp);
+    ScratchCount hist(team.team_scratch(0), nslots);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nsp), [&](const int j) { sp(j) = splitters(j); });
+    if (team_mode) Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nslots), [&](const int s) { hist(s) = 0; });
+    team.team_barrier();
+    const bool serial_team = team.team_size() == 1;
+    const std::int64_t begin = static_cast<std::int64_t>(team.league_rank()) * per_team;
+    const std::int64_t end = begin + per_team < n ? begin + per_team : n;
+    if (begin < end) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t i) {
+        const Scalar key = select_key<Scalar>(src(i), magnitude);
+        if (key != key) {
+          Kokkos::atomic_fetch_min(&nan_index(), i);
+          return;
+        }
+        const int s = select_slot(sp, nsp, key);
+        if (write_oracle) oracle(i) = static_cast<std::uint16_t>(s);
+        if (team_mode && serial_team)  // one thread per team (host backends): the histogram is private
+          ++hist(s);
+        else if (team_mode)
+          Kokkos::atomic_increment(&hist(s));
+        else
+          atomic_fetch_add_count(&counts(s), 1);
+      });
+    }
+    if (team_mode) {
+      team.team_barrier();
+      const int rank = team.league_rank();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nslots), [&](const int s) { partials(rank, s) = hist(s); });
+    }
+  }
+};
+
+/// Everything one level needs to know about the launch of the counting kernel.
+struct SelectLaunch {
+  ResolvedLaunch resolved;
+  int league = 1;
+  int team_size = 1;
+  std::int64_t per_team = 0;
+};
+
+template <class ExecSpace>
+SelectLaunch select_resolve_launch(const LaunchConfig& user, std::int64_t n, const ExecSpace& exec, const char* where) {
+  LaunchConfig cfg = user;
+  if (cfg.vector_length == -1) cfg.vector_length = 1;
+  if (cfg.vector_length != 1)
+    throw InvalidInput(std::string(where) + ": launch.vector_length must be -1 or 1 for the counting kernel, got " +
+                       std::to_string(user.vector_length));
+  SelectLaunch l;
+  l.resolved = resolve_launch_config<ExecSpace>(cfg, n, 1.0, exec);
+  l.team_size = l.resolved.team_size;
+  std::int64_t league = cfg.max_concurrent_teams > 0 ? cfg.max_concurrent_teams
+                                                     : std::max<std::int64_t>(1, l.resolved.concurrency / l.team_size);
+  league = std::max<std::int64_t>(1, std::min<std::int64_t>(league, (n + l.team_size - 1) / l.team_size));
+  l.league = static_cast<int>(league);
+  l.per_team = (n + league - 1) / league;
+  l.resolved.league_size = l.league;
+  l.resolved.num_chunks = league;
+  l.resolved.chunk_size = static_cast<int>(std::min<std::int64_t>(l.per_team, 1 << 30));
+  l.resolved.work_items = n;
+  return l;
+}
+
+/// Smallest index of a NaN in src (n when none).
+template <class ExecSpace, class Src>
+std::int64_t select_first_nan(const ExecSpace& exec, const Src& src, std::int64_t n) {
+  std::int64_t first = n;
+  Kokkos::parallel_reduce(
+      "AsyncSparse::sample_select::find_nan",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
+        const auto v = src(i);
+        if (v != v && i < m) m = i;
+      },
+      Kokkos::Min<std::int64_t>(first));
+  return first;
+}
+
+[[noreturn]] inline void select_throw_nan(std::int64_t i, const char* where) {
+  throw InvalidInput(std::string(where) + ": values(" + std::to_string(i) + ") is NaN; NaN cannot be ranked");
+}
+
+/// Copy the (transformed) values of src to a host vector.
+template <class ExecSpace, class Scalar, class Device, class Src>
+std::vector<Scalar> select_to_host(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src,
+                                   std::int64_t n, bool magnitude) {
+  select_reserve(h.sample_, static_cast<std::size_t>(n), "AsyncSparse::sample_select::base_case");
+  auto dst = h.sample_;
+  Kokkos::parallel_for(
+      "AsyncSparse::sample_select::gather_base_case",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i) { dst(i) = select_key<Scalar>(src(i), magnitude); });
+  std::vector<Scalar> out(static_cast<std::size_t>(n));
+  Kokkos::deep_copy(
+      exec, Kokkos::View<Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(out.data(), out.size()),
+      Kokkos::subview(dst, std::make_pair(std::int64_t(0), n)));
+  exec.fence();
+  return out;
+}
+
+/// Outcome of one level.
+template <class Scalar>
+struct SelectLevel {
+  bool done = false;            ///< value is the answer (base case or equality bucket)
+  Scalar value{};               ///< answer, or (approximate) the threshold
+  std::int64_t next_n = 0;      ///< exact, not done: size of the extracted bucket
+  std::int64_t next_k = 0;      ///< exact, not done: rank inside it
+  std::int64_t count_less = 0;  ///< approximate: values < value
+  std::int64_t bound = 0;       ///< approximate: rank error bound
+};
+
+/// One SampleSelect level on `src` (n values, rank k). exact: recurse (extract the bucket into dst) or
+/// finish; !exact: compute the approximate threshold.
+template <class ExecSpace, class Scalar, class Device, class Src, class Dst>
+SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src,
+                                 bool magnitude, std::int64_t n, std::int64_t k, int level, bool exact, Dst& dst,
+                                 const SelectLaunch& launch, const char* where) {
+  using MemSpace = typename Device::memory_space;
+  const SampleSelectParams& p = h.params;
+  SelectLevel<Scalar> out;
+  auto& st = h.stats;
+
+  if (exact && n <= p.base_case_size) {  // host base case
+    auto v = select_to_host(exec, h, src, n, magnitude);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (v[i] != v[i]) select_throw_nan(static_cast<std::int64_t>(i), where);
+    std::nth_element(v.begin(), v.begin() + k, v.end());
+    out.done = true;
+    out.value = v[static_cast<std::size_t>(k)];
+    st.base_case_size = n;
+    return out;
+  }
+
+  // 1. sample (all values when n is not larger than the sample), sorted on the host
+  const int nb = p.num_buckets, nsp = nb - 1, nslots = 2 * nb - 1;
+  const std::int64_t want = static_cast<std::int64_t>(nb) * p.oversampling;
+  const std::int64_t S = std::min<std::int64_t>(want, n);
+  const bool take_all = S == n;
+  select_reserve(h.sample_, static_cast<std::size_t>(S), "AsyncSparse::sample_select::sample");
+  {
+    auto sample = h.sample_;
+    const std::uint64_t salt = p.seed * 0x100000001b3ull + static_cast<std::uint64_t>(level) * 0x9e3779b97f4a7c15ull;
+    const std::uint64_t un = static_cast<std::uint64_t>(n);
+    Kokkos::parallel_for(
+        "AsyncSparse::sample_select::sample",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, S),
+        KOKKOS_LAMBDA(const std::int64_t j) {
+          const std::int64_t pos =
+              take_all ? j : static_cast<std::int64_t>(select_hash(salt + static_cast<std::uint64_t>(j)) % un);
+          sample(j) = select_key<Scalar>(src(pos), magnitude);
+        });
+  }
+  std::vector<Scalar> hs(static_cast<std::size_t>(S));
+  Kokkos::deep_copy(
+      exec, Kokkos::View<Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(hs.data(), hs.size()),
+      Kokkos::subview(h.sample_, std::make_pair(std::int64_t(0), S)));
+  exec.fence();
+  for (const Scalar& v : hs)
+    if (v != v) select_throw_nan(select_first_nan(exec, src, n), where);
+  std::sort(hs.begin(), hs.end());
+  std::vector<Scalar> hsp(static_cast<std::size_t>(nsp));
+  for (int j = 1; j < nb; ++j) hsp[j - 1] = hs[static_cast<std::size_t>((static_cast<std::int64_t>(j) * S) / nb)];
+  select_reserve(h.splitters_, static_cast<std::size_t>(nsp), "AsyncSparse::sample_select::splitters");
+  Kokkos::deep_copy(
+      exec, Kokkos::subview(h.splitters_, std::make_pair(0, nsp)),
+      Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(hsp.data(), hsp.size()));
+
+  // 2. count
+  select_reserve(h.counts_, static_cast<std::size_t>(nslots), "AsyncSparse::sample_select::counts");
+  if (exact) select_reserve(h.oracle_, static_cast<std::size_t>(n), "AsyncSparse::sample_select::oracle");
+  if (h.nan_index_.data() == nullptr)
+    h.nan_index_ = Kokkos::View<std::int64_t, MemSpace>("AsyncSparse::sample_select::nan");
+  Kokkos::deep_copy(exec, h.nan_index_, n);
+  const bool team_mode = p.counting == BucketCounting::TeamAtomics;
+  if (team_mode) {
+    if (h.partials_.extent(0) < static_cast<std::size_t>(launch.league) ||
+        h.partials_.extent(1) != static_cast<std::size_t>(nslots))
+      h.partials_ = Kokkos::View<std::int64_t**, Kokkos::LayoutRight, MemSpace>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::sample_select::partials"), launch.league,
+          nslots);
+  } else {
+    Kokkos::deep_copy(exec, Kokkos::subview(h.counts_, std::make_pair(0, nslots)), std::int64_t(0));
+  }
+  using F = SelectCountFunctor<ExecSpace, Src, Scalar, MemSpace>;
+  F f{src,       magnitude, h.splitters_, nsp,          nslots, h.oracle_,      exact,
+      team_mode, h.counts_, h.partials_,  h.nan_index_, n,      launch.per_team};
+  Kokkos::TeamPolicy<ExecSpace> policy(exec, launch.league, launch.team_size);
+  policy = policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(nsp, team_mode ? nslots : 0)));
+  Kokkos::parallel_for(
+      team_mode ? "AsyncSparse::sample_select::count_team" : "AsyncSparse::sample_select::count_global", policy, f);
+  if (team_mode) {  // reduction of the per-team counts
+    auto partials = h.partials_;
+    auto counts = h.counts_;
+    const int league = launch.league;
+    Kokkos::parallel_for(
+        "AsyncSparse::sample_select::reduce_counts", Kokkos::RangePolicy<ExecSpace>(exec, 0, nslots),
+        KOKKOS_LAMBDA(const int s) {
+          std::int64_t c = 0;
+          for (int t = 0; t < league; ++t) c += partials(t, s);
+          counts(s) = c;
+        });
+  }
+  std::vector<std::int64_t> hc(static_cast<std::size_t>(nslots));
+  std::int64_t nan_at = n;
+  Kokkos::deep_copy(
+      exec,
+      Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(hc.data(), hc.size()),
+      Kokkos::subview(h.counts_, std::make_pair(0, nslots)));
+  Kokkos::deep_copy(exec,
+                    Kokkos::View<std::int64_t, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(&nan_at),
+                    h.nan_index_);
+  exec.fence();
+  if (nan_at < n) select_throw_nan(nan_at, where);
+  ++st.levels;
+  st.level_sizes.push_back(n);
+
+  // 3. slot holding rank k
+  std::int64_t before = 0;
+  int slot = 0;
+  for (; slot < nslots; ++slot) {
+    if (k < before + hc[slot]) break;
+    before += hc[slot];
+  }
+  if (slot == nslots) throw Error(std::string(where) + ": internal error: bucket counts do not add up to n");
+  if (slot % 2 == 1) {  // equality bucket: the answer is its splitter
+    out.done = true;
+    out.value = hsp[static_cast<std::size_t>((slot + 1) / 2 - 1)];
+    out.count_less = before;
+    out.bound = hc[slot];
+    st.equality_bucket_hit = true;
+    return out;
+  }
+  if (!exact) {
+    if (slot == 0) {  // below the first splitter: the threshold is the minimum (keeps everything)
+      Scalar mn{};
+      Kokkos::parallel_reduce(
+          "AsyncSparse::sample_select::min",
+          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+          KOKKOS_LAMBDA(const std::int64_t i, Scalar& m) {
+            const Scalar v = select_key<Scalar>(src(i), magnitude);
+            if (v < m) m = v;
+          },
+          Kokkos::Min<Scalar>(mn));
+      out.value = mn;
+      out.count_less = 0;
+      out.bound = hc[0];
+    } else {  // lower splitter of the strict bucket; its equality bucket precedes it
+      out.value = hsp[static_cast<std::size_t>(slot / 2 - 1)];
+      out.count_less = before - hc[slot - 1];
+      out.bound = hc[slot - 1] + hc[slot];
+    }
+    return out;
+  }
+  // 4. extract the bucket (order preserving) for the next level
+  const std::int64_t m = hc[slot];
+  select_reserve(dst, static_cast<std::size_t>(m), "AsyncSparse::sample_select::buffer");
+  auto oracle = h.oracle_;
+  auto d = dst;
+  const std::uint16_t want_slot = static_cast<std::uint16_t>(slot);
+  Kokkos::parallel_scan(
+      "AsyncSparse::sample_select::extract",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& pos, const bool final) {
+        if (oracle(i) == want_slot) {
+          if (final) d(pos) = select_key<Scalar>(src(i), magnitude);
+          ++pos;
+        }
+      });
+  out.next_n = m;
+  out.next_k = k - before;
+  return out;
+}
+
+template <class ExecSpace, class Scalar, class Device, class ValuesView>
+void select_check_types() {
+  static_assert(Kokkos::is_view<ValuesView>::value && ValuesView::rank == 1,
+                "sample_select: values must be a rank-1 View");
+  static_assert(std::is_same<typename ValuesView::non_const_value_type, Scalar>::value,
+                "sample_select: the handle's Scalar must be the value type of the View");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename ValuesView::memory_space>::accessible,
+                "sample_select: the values must be accessible from the execution space");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Device::memory_space>::accessible,
+                "sample_select: the handle's memory space must be accessible from the execution space");
+}
+
+template <class ExecSpace, class Scalar, class Device, class ValuesView>
+SelectLevel<Scalar> select_run(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const ValuesView& values,
+                               std::int64_t k, bool exact, const char* where) {
+  select_check_types<ExecSpace, Scalar, Device, ValuesView>();
+  select_check_params(h.params, where);
+  const std::int64_t n = static_cast<std::int64_t>(values.extent(0));
+  select_check_rank(n, k, where);
+  Kokkos::Timer timer;
+  auto& st = h.stats;
+  st = SampleSelectStats();
+  st.n = n;
+  st.k = k;
+  const bool magnitude = h.params.order == SelectOrder::Magnitude;
+  SelectLaunch launch = select_resolve_launch(h.launch, n, exec, where);
+  st.launch = launch.resolved;
+
+  auto r = select_level(exec, h, values, magnitude, n, k, 0, exact, h.buf_a_, launch, where);
+  bool in_a = true;  // the current values are in buf_a_
+  int level = 1;
+  while (!r.done && exact) {
+    if (level > 200) throw Error(std::string(where) + ": internal error: no progress in the recursion");
+    launch = select_resolve_launch(h.launch, r.next_n, exec, where);
+    auto& src = in_a ? h.buf_a_ : h.buf_b_;
+    auto& dst = in_a ? h.buf_b_ : h.buf_a_;
+    const auto cur = Kokkos::subview(src, std::make_pair(std::int64_t(0), r.next_n));
+    auto next = select_level(exec, h, cur, false, r.next_n, r.next_k, level, true, dst, launch, where);
+    r = next;
+    in_a = !in_a;
+    ++level;
+  }
+  if (!exact) {
+    st.count_less = r.count_less;
+    st.rank_error_bound = r.bound;
+  }
+  exec.fence();
+  st.seconds = timer.seconds();
+  return r;
+}
+
+}  // namespace Impl
+
+template <class ExecSpace, class Scalar, class Device, class ValuesView>
+Scalar sample_select(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& handle, const ValuesView& values,
+                     std::int64_t k) {
+  return Impl::select_run(exec, handle, values, k, true, "sample_select").value;
+}
+
+template <class ExecSpace, class Scalar, class Device, class ValuesView>
+ApproximateSelection<Scalar> sample_select_approximate(const ExecSpace& exec,
+                                                       SampleSelectHandle<Scalar, Device>& handle,
+                                                       const ValuesView& values, std::int64_t k) {
+  auto r = Impl::select_run(exec, handle, values, k, false, "sample_select_approximate");
+  ApproximateSelection<Scalar> out;
+  out.value = r.value;
+  out.count_less = r.count_less;
+  out.rank_error_bound = r.bound;
+  return out;
+}
+
+template <class ExecSpace, class ValuesView>
+typename ValuesView::non_const_value_type sample_select(const ExecSpace& exec, const ValuesView& values, std::int64_t k,
+                                                        const SampleSelectParams& params) {
+  SampleSelectHandle<typename ValuesView::non_const_value_type,
+                     Kokkos::Device<ExecSpace, typename ValuesView::memory_space>>
+      h(params);
+  return sample_select(exec, h, values, k);
+}
+
+template <class ExecSpace, class ValuesView>
+ApproximateSelection<typename ValuesView::non_const_value_type> sample_select_approximate(
+    const ExecSpace& exec, const ValuesView& values, std::int64_t k, const SampleSelectParams& params) {
+  SampleSelectHandle<typename ValuesView::non_const_value_type,
+                     Kokkos::Device<ExecSpace, typename ValuesView::memory_space>>
+      h(params);
+  return sample_select_approximate(exec, h, values, k);
+}
+
+}  // namespace AsyncSparse

@@ -1,0 +1,94 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — (asynchronous) Jacobi relaxation as a preconditioner / smoother ("async_jacobi").
+//
+// apply(r) runs a fixed number of (a)synchronous Jacobi updates per row (Tsai, Nayak, Chow & Anzt 2022;
+// see relaxation/AsyncSparse_async_jacobi.hpp) on A z = r from z0 = 0 and returns z. With mode = sync
+// this is the polynomial preconditioner sum_{k<updates} (I - omega D^-1 A)^k omega D^-1: a fixed linear
+// operator (symmetric for symmetric A, so usable in PCG when it is also positive definite). With the
+// asynchronous modes the operator depends on the run's schedule: it is NOT a fixed linear operator, and
+// two applications to the same r differ in the last bits or more. Use it with a flexible method, or with
+// right-preconditioned GMRES (whose residual stays the true residual, but which then only approximates
+// the flexible iteration), never with plain PCG if reproducible convergence matters.
+//
+// Parameters:
+//   mode (string, default "dynamic"): sync | static | dynamic — the Jacobi variant.
+//   updates (int, default 2): updates per row (>= 1).
+//   omega (double, default 1.0): relaxation factor (> 0).
+//   subwarp (int, default -1): lanes per row, 1..32 (-1: 1 for the asynchronous modes).
+//   oscb (int, default 1): oversubscription of the dynamic mode, 1..16.
+//   fence (bool, default true): memory fence after each asynchronous update.
+//   assignment (string, default "auto"): auto | strided | atomic-counter (dynamic mode).
+// An apply that produces NaN/Inf (e.g. rho(|M|) >= 1 with many updates) throws DivergenceError.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <asyncsparse/relaxation/AsyncSparse_async_jacobi.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
+
+namespace AsyncSparse {
+
+template <class Scalar, class Device>
+class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device> {
+  using B = PreconditionerBase<Scalar, Device>;
+
+ public:
+  using B::B;
+  std::string name() const override { return "AsyncJacobi"; }
+  std::string description() const override {
+    return "AsyncJacobi(mode=" + std::string(to_string(handle_.params.mode)) +
+           ", updates=" + std::to_string(handle_.params.updates) + ")";
+  }
+  const ParameterSpec& parameter_spec() const override {
+    static const ParameterSpec spec =
+        ParameterSpec()
+            .add("mode", std::string("dynamic"), "Jacobi variant", {"sync", "static", "dynamic"})
+            .add("updates", 2, "updates per row per apply (>= 1)")
+            .add("omega", 1.0, "relaxation factor (> 0)")
+            .add("subwarp", -1, "lanes per row, 1..32 (-1: auto)")
+            .add("oscb", 1, "oversubscription of the dynamic mode (1..16)")
+            .add("fence", true, "memory fence after each asynchronous row update")
+            .add("assignment", std::string("auto"), "dynamic row assignment", {"auto", "strided", "atomic-counter"});
+    return spec;
+  }
+  /// The handle of the last apply (parameters, statistics).
+  const AsyncJacobiHandle<Scalar, Device>& handle() const { return handle_; }
+
+ protected:
+  void set_parameters_impl(const ParameterList& l) override {
+    auto& p = handle_.params;
+    p.mode = jacobi_mode_from_string(l.get("mode", "dynamic"));
+    p.updates = l.get("updates", 2);
+    p.omega = l.get("omega", 1.0);
+    handle_.launch.vector_length = l.get("subwarp", -1);
+    handle_.launch.oversubscription = l.get("oscb", 1);
+    p.fence = l.get("fence", true);
+    p.assignment = dynamic_assignment_from_string(l.get("assignment", "auto"));
+    p.tol = 0;
+    p.record_history = false;
+    p.residual_norms = false;
+    if (p.updates < 1) throw InvalidInput("AsyncJacobi: updates must be >= 1, got " + std::to_string(p.updates));
+    Impl::check_jacobi_params(p, handle_.launch, "AsyncJacobi", true);
+  }
+  void compute_impl() override {
+    handle_.invalidate();
+    // validates the matrix (square, diagonal present and non-zero, finite) and caches the diagonal
+    typename B::vector_type zero("AsyncSparse::async_jacobi_prec_probe", this->A_.numRows());
+    AsyncJacobiParams saved = handle_.params;
+    handle_.params.updates = 0;
+    async_jacobi(typename B::execution_space(), handle_, this->A_, zero, zero);
+    handle_.params = saved;
+  }
+  void apply_impl(const typename B::const_vector_type& x, const typename B::vector_type& z) override {
+    const typename B::execution_space exec;
+    Kokkos::deep_copy(exec, z, Scalar(0));
+    const auto& st = async_jacobi(exec, handle_, this->A_, x, z);
+    if (st.failed()) throw DivergenceError("AsyncJacobi::apply", st.updates_done, st.message);
+  }
+
+ private:
+  AsyncJacobiHandle<Scalar, Device> handle_;
+};
+
+}  // namespace AsyncSparse

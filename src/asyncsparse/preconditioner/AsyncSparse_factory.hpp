@@ -1,0 +1,84 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — create a preconditioner by name (driver, examples, adapters).
+//
+// Names: "none" (identity), "jacobi" (diagonal). Each further method adds itself here. Parameters
+// are passed through setParameters, so unknown names and wrong types are rejected by the
+// preconditioner's own ParameterSpec.
+#pragma once
+
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <asyncsparse/preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_par_ilut_preconditioner.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_async_jacobi_preconditioner.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_block_async_preconditioner.hpp>
+
+namespace AsyncSparse {
+
+inline std::string preconditioner_names() {
+  return "none | jacobi | async_jacobi | par_ilu | par_ic | par_ilut | par_ict | block_async";
+}
+
+template <class Scalar, class Device>
+std::unique_ptr<PreconditionerBase<Scalar, Device>> make_preconditioner(const std::string& name,
+                                                                        const Crs<Scalar, Device>& A,
+                                                                        const ParameterList& params = {}) {
+  std::unique_ptr<PreconditionerBase<Scalar, Device>> M;
+  if (name == "none" || name == "identity")
+    M.reset(new IdentityPreconditioner<Scalar, Device>(A));
+  else if (name == "jacobi")
+    M.reset(new JacobiPreconditioner<Scalar, Device>(A));
+  else if (name == "par_ilu")
+    M.reset(new ParIlu<Scalar, Device>(A));
+  else if (name == "par_ic")
+    M.reset(new ParIc<Scalar, Device>(A));
+  else if (name == "par_ilut")
+    M.reset(new ParIlut<Scalar, Device>(A));
+  else if (name == "par_ict")
+    M.reset(new ParIct<Scalar, Device>(A));
+  else if (name == "async_jacobi")
+    M.reset(new AsyncJacobiPreconditioner<Scalar, Device>(A));
+  else if (name == "block_async")
+    M.reset(new BlockAsyncPreconditioner<Scalar, Device>(A));
+  else
+    throw InvalidInput("unknown preconditioner '" + name + "'; valid: " + preconditioner_names());
+  M->setParameters(params);
+  return M;
+}
+
+/// "sweeps=5,tri_solve=jacobi" → ParameterList; values parsed as int, then double, then bool
+/// (true/false), else string.
+inline ParameterList parse_parameter_string(const std::string& s) {
+  ParameterList list;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) continue;
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InvalidInput("parameter '" + item + "' must be written name=value");
+    const std::string key = item.substr(0, eq), val = item.substr(eq + 1);
+    char* end = nullptr;
+    const long iv = std::strtol(val.c_str(), &end, 10);
+    if (!val.empty() && *end == '\0') {
+      list.set(key, static_cast<int>(iv));
+      continue;
+    }
+    const double dv = std::strtod(val.c_str(), &end);
+    if (!val.empty() && *end == '\0') {
+      list.set(key, dv);
+      continue;
+    }
+    if (val == "true" || val == "false")
+      list.set(key, val == "true");
+    else
+      list.set(key, val);
+  }
+  return list;
+}
+
+}  // namespace AsyncSparse

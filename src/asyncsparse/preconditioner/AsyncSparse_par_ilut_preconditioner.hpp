@@ -1,0 +1,161 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — ParIlut / ParIct: threshold incomplete LU / Cholesky preconditioners computed by ParILUT /
+// ParICT (Anzt, Chow & Dongarra, SISC 2018; Anzt, Ribizel, Flegar, Chow & Dongarra, IPDPS 2019), see
+// AsyncSparse_par_ilut.hpp.
+//
+// compute() scales A to unit diagonal, A_s = S A S, and runs the ParILUT steps for A_s ≈ L U (ParICT: L Lᵀ);
+// apply() keeps the scaling: z = M^{-1} x = S U^{-1} L^{-1} S x, with exact (level-scheduled Kokkos-Kernels
+// sptrsv) or Jacobi-iterative triangular solves (AsyncSparse_trisolve.hpp, through the FactorApply of the
+// ParIlu preconditioner). Pattern reuse: compute() after setMatrix() with a matrix of the same pattern (and
+// "reuse_pattern" = true, the default) keeps the factor pattern and reruns only "reuse_sweeps" sweeps from the
+// previous factors; a new pattern or new parameters rerun the whole factorization.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdio>
+#include <string>
+
+#include <asyncsparse/factorization/AsyncSparse_par_ilut.hpp>
+#include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
+
+namespace AsyncSparse {
+
+namespace Impl {
+/// Parameters shared by ParIlut and ParIct.
+inline const ParameterSpec& par_ilut_parameter_spec() {
+  static const ParameterSpec spec = [] {
+    ParameterSpec s;
+    s.add("steps", 5, "ParILUT steps (>= 0; 0 = the ILU(0)-pattern initial guess)")
+        .add("fill_in_limit", 1.0, "fill budget per factor, times the entries of the ILU(0) factor (> 0)")
+        .add("select", std::string("exact"), "threshold selection: exact | approx (one SampleSelect level)",
+             {"exact", "approx"})
+        .add("mode", std::string("async"), "sweeps: async (in place) | deterministic (Jacobi style, reproducible)",
+             {"async", "deterministic"})
+        .add("stagnation_tolerance", 0.0, "stop when a step improves the ILU residual by less than this fraction")
+        .add("divergence_tolerance", 1e3,
+             "DivergenceError when the relative ILU residual of a step exceeds this (>= 0; 0 = no check)")
+        .add("reuse_pattern", true, "compute() after setMatrix with the same pattern: sweeps on the old pattern only")
+        .add("reuse_sweeps", 3, "sweeps of such a pattern-reusing compute() (>= 0)")
+        .add("bucket_counting", std::string("team"), "SampleSelect bucket counts: team (scratch) | global atomics",
+             {"team", "global"})
+        .add("tri_solve", std::string("exact"), "triangular solves in apply: exact (KK sptrsv) | jacobi",
+             {"exact", "jacobi"})
+        .add("tri_solve_sweeps", 5, "Jacobi sweeps per triangular solve (tri_solve = jacobi)")
+        .add("block_order", std::string("forward"), "execution order of the sweep's task blocks",
+             {"forward", "backward", "random"})
+        .add("team_size", -1, "threads per team of the sweeps (-1: auto)")
+        .add("vector_length", -1, "lanes per entry of the sweeps (-1: auto)")
+        .add("chunk_size", -1, "tasks per work block of the sweeps (-1: auto)")
+        .add("max_concurrent_teams", -1, "occupancy limit of the sweeps (-1: unlimited)")
+        .add("launch_seed", 0, "seed of the random block order");
+    return s;
+  }();
+  return spec;
+}
+}  // namespace Impl
+
+/// ParILUT (kind Ilut) or ParICT (kind Ict) preconditioner; use the ParIlut / ParIct aliases below.
+template <class Scalar, class Device>
+class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
+  using B = PreconditionerBase<Scalar, Device>;
+
+ public:
+  using typename B::const_vector_type;
+  using typename B::matrix_type;
+  using typename B::vector_type;
+  using execution_space = typename Device::execution_space;
+
+  ParThresholdPreconditioner(const matrix_type& A, ParIlutKind kind) : B(A), kind_(kind) {}
+
+  std::string name() const override { return kind_ == ParIlutKind::Ict ? "ParIct" : "ParIlut"; }
+  const ParameterSpec& parameter_spec() const override { return Impl::par_ilut_parameter_spec(); }
+  std::string description() const override {
+    const auto& p = handle_.params;
+    char fill[32];
+    std::snprintf(fill, sizeof fill, "%g", p.fill_in_limit);
+    return name() + "(" + std::to_string(p.max_steps) + " steps, fill " + fill + ", " + to_string(p.selection) +
+           " select, " + to_string(p.mode) + ", " + to_string(tri_kind_) + " tri-solve)";
+  }
+
+  /// The factorization handle (parameters, launch, Stats of the last compute).
+  ParIlutHandle<Scalar, Device>& handle() { return handle_; }
+  const ParIlutHandle<Scalar, Device>& handle() const { return handle_; }
+  /// True when the last compute() reused the factor pattern (sweeps only).
+  bool last_compute_reused_pattern() const { return reused_; }
+
+ protected:
+  void set_parameters_impl(const ParameterList& l) override {
+    auto& p = handle_.params;
+    p.max_steps = l.get("steps", 5);
+    p.fill_in_limit = l.get("fill_in_limit", 1.0);
+    p.selection = threshold_selection_from_string(l.get("select", "exact"));
+    p.mode = sweep_mode_from_string(l.get("mode", "async"));
+    p.stagnation_tolerance = l.get("stagnation_tolerance", 0.0);
+    p.divergence_tolerance = l.get("divergence_tolerance", 1e3);
+    p.reuse_sweeps = l.get("reuse_sweeps", 3);
+    p.select.counting = l.get("bucket_counting", "team") == std::string("global") ? BucketCounting::GlobalAtomics
+                                                                                  : BucketCounting::TeamAtomics;
+    reuse_pattern_ = l.get("reuse_pattern", true);
+    tri_kind_ = tri_solve_kind_from_string(l.get("tri_solve", "exact"));
+    tri_sweeps_ = l.get("tri_solve_sweeps", 5);
+    if (tri_sweeps_ < 0)
+      throw InvalidInput(name() + ": parameter 'tri_solve_sweeps' must be >= 0, got " + std::to_string(tri_sweeps_));
+    Impl::ilut_check_handle_params(handle_, name());
+    auto& c = handle_.launch;
+    c.block_order = block_order_from_string(l.get("block_order", "forward"));
+    c.team_size = l.get("team_size", -1);
+    c.vector_length = l.get("vector_length", -1);
+    c.chunk_size = l.get("chunk_size", -1);
+    c.max_concurrent_teams = l.get("max_concurrent_teams", -1);
+    c.seed = static_cast<std::uint64_t>(l.get("launch_seed", 0));
+    fresh_ = true;
+  }
+  void initialize_impl() override { fresh_ = true; }  // new pattern: the next compute() starts over
+  void compute_impl() override {
+    const execution_space exec;
+    reused_ = reuse_pattern_ && !fresh_ && handle_.is_computed();
+    if (reused_) {
+      par_ilut_update_values(exec, handle_, this->A_);
+    } else if (kind_ == ParIlutKind::Ict) {
+      par_ict_compute(exec, handle_, this->A_);
+    } else {
+      par_ilut_compute(exec, handle_, this->A_);
+    }
+    const auto L = par_ilut_lower(exec, handle_);
+    const auto U = par_ilut_upper(exec, handle_);
+    if (reused_)
+      apply_.update(L, U, handle_.scaling());
+    else
+      apply_.setup(L, U, kind_ == ParIlutKind::Ilut, handle_.scaling(), tri_kind_, tri_sweeps_);
+    fresh_ = false;
+  }
+  void apply_impl(const const_vector_type& x, const vector_type& z) override { apply_.apply(x, z); }
+
+ private:
+  ParIlutHandle<Scalar, Device> handle_;
+  ParIlutKind kind_;
+  TriSolveKind tri_kind_ = TriSolveKind::Exact;
+  int tri_sweeps_ = 5;
+  bool reuse_pattern_ = true, fresh_ = true, reused_ = false;
+  Impl::FactorApply<Scalar, Device> apply_;
+};
+
+/// ParILUT preconditioner: A_s ≈ L U with a threshold pattern of fill_in_limit × nnz(ILU(0)) entries.
+template <class Scalar, class Device>
+class ParIlut final : public ParThresholdPreconditioner<Scalar, Device> {
+ public:
+  explicit ParIlut(const Crs<Scalar, Device>& A) : ParThresholdPreconditioner<Scalar, Device>(A, ParIlutKind::Ilut) {}
+};
+
+/// ParICT preconditioner for symmetric positive definite A: A_s ≈ L Lᵀ with a threshold pattern.
+template <class Scalar, class Device>
+class ParIct final : public ParThresholdPreconditioner<Scalar, Device> {
+ public:
+  explicit ParIct(const Crs<Scalar, Device>& A) : ParThresholdPreconditioner<Scalar, Device>(A, ParIlutKind::Ict) {}
+};
+
+}  // namespace AsyncSparse

@@ -1,0 +1,179 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — the bookkeeping base of every preconditioner and the identity / Jacobi preconditioners.
+//
+// The interface (setParameters / initialize / compute / apply) is core/AsyncSparse_preconditioner_interface.hpp.
+// `setMatrix` with the same pattern keeps the symbolic set-up (pattern reuse: the time-stepping use case).
+// Counts and accumulated times of each phase are kept. Implementations derive from `PreconditionerBase`, which does the bookkeeping, and provide
+// initialize_impl(), compute_impl() and apply_impl(x, z) with z = M⁻¹ x.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+#include <KokkosBlas1_axpby.hpp>
+#include <KokkosBlas1_mult.hpp>
+
+#include <memory>
+#include <string>
+
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_parameters.hpp>
+#include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
+#include <asyncsparse/linalg/AsyncSparse_diagonal.hpp>
+
+namespace AsyncSparse {
+
+template <class Scalar, class Device>
+class PreconditionerBase : public Preconditioner<Scalar, Device> {
+ public:
+  using base = Preconditioner<Scalar, Device>;
+  using typename base::const_vector_type;
+  using typename base::execution_space;
+  using typename base::matrix_type;
+  using typename base::vector_type;
+
+  explicit PreconditionerBase(const matrix_type& A) : A_(A) {}
+
+  void setParameters(const ParameterList& params) override {
+    parameter_spec().validate(params, name());
+    params_ = params;
+    set_parameters_impl(params);
+    // parameters may change the set-up: require a new compute (and initialize, conservatively)
+    initialized_ = computed_ = false;
+  }
+  void setMatrix(const matrix_type& A) override {
+    const bool same_pattern = A.graph.row_map.data() == A_.graph.row_map.data() &&
+                              A.graph.entries.data() == A_.graph.entries.data();
+    A_ = A;
+    if (!same_pattern) initialized_ = false;
+    computed_ = false;
+  }
+  void initialize() override {
+    Kokkos::Timer t;
+    check_matrix();
+    initialize_impl();
+    execution_space().fence();
+    initialize_time_ += t.seconds();
+    ++num_initialize_;
+    initialized_ = true;
+    computed_ = false;
+  }
+  void compute() override {
+    if (!initialized_) initialize();
+    Kokkos::Timer t;
+    compute_impl();
+    execution_space().fence();
+    compute_time_ += t.seconds();
+    ++num_compute_;
+    computed_ = true;
+  }
+  void apply(const const_vector_type& x, const vector_type& y, Scalar alpha = Scalar(1),
+             Scalar beta = Scalar(0)) override {
+    if (!computed_) throw InvalidInput(name() + "::apply: compute() must be called before apply()");
+    if (x.extent(0) != static_cast<std::size_t>(A_.numCols()) || y.extent(0) != static_cast<std::size_t>(A_.numRows()))
+      throw InvalidInput(name() + "::apply: vector lengths " + std::to_string(x.extent(0)) + ", " +
+                         std::to_string(y.extent(0)) + " do not match the matrix (" + std::to_string(A_.numRows()) + ")");
+    Kokkos::Timer t;
+    if (alpha == Scalar(1) && beta == Scalar(0)) {
+      apply_impl(x, y);
+    } else {
+      if (z_.extent(0) != y.extent(0)) z_ = vector_type("AsyncSparse::prec_z", y.extent(0));
+      apply_impl(x, z_);
+      KokkosBlas::axpby(alpha, z_, beta, y);
+    }
+    execution_space().fence();
+    apply_time_ += t.seconds();
+    ++num_apply_;
+  }
+
+  bool isInitialized() const override { return initialized_; }
+  bool isComputed() const override { return computed_; }
+  int getNumInitialize() const override { return num_initialize_; }
+  int getNumCompute() const override { return num_compute_; }
+  int getNumApply() const override { return num_apply_; }
+  double getInitializeTime() const override { return initialize_time_; }
+  double getComputeTime() const override { return compute_time_; }
+  double getApplyTime() const override { return apply_time_; }
+  std::string description() const override { return name(); }
+
+  const matrix_type& matrix() const { return A_; }
+  const ParameterList& parameters() const { return params_; }
+
+  /// Name used in messages ("ParIc", "Jacobi", ...).
+  virtual std::string name() const = 0;
+  /// Parameters accepted by setParameters.
+  virtual const ParameterSpec& parameter_spec() const = 0;
+
+ protected:
+  virtual void set_parameters_impl(const ParameterList&) {}
+  virtual void initialize_impl() {}
+  virtual void compute_impl() = 0;
+  /// z = M^{-1} x
+  virtual void apply_impl(const const_vector_type& x, const vector_type& z) = 0;
+  virtual void check_matrix() const {
+    if (A_.numRows() != A_.numCols())
+      throw InvalidInput(name() + ": matrix must be square, got " + std::to_string(A_.numRows()) + " x " +
+                         std::to_string(A_.numCols()));
+    if (A_.numRows() == 0) throw InvalidInput(name() + ": matrix is empty (0 rows)");
+  }
+
+  matrix_type A_;
+  ParameterList params_;
+
+ private:
+  vector_type z_;
+  bool initialized_ = false, computed_ = false;
+  int num_initialize_ = 0, num_compute_ = 0, num_apply_ = 0;
+  double initialize_time_ = 0, compute_time_ = 0, apply_time_ = 0;
+};
+
+/// M = I.
+template <class Scalar, class Device>
+class IdentityPreconditioner final : public PreconditionerBase<Scalar, Device> {
+  using B = PreconditionerBase<Scalar, Device>;
+
+ public:
+  using B::B;
+  std::string name() const override { return "Identity"; }
+  const ParameterSpec& parameter_spec() const override {
+    static const ParameterSpec spec;
+    return spec;
+  }
+
+ protected:
+  void compute_impl() override {}
+  void apply_impl(const typename B::const_vector_type& x, const typename B::vector_type& z) override {
+    Kokkos::deep_copy(z, x);
+  }
+};
+
+/// M = diag(A) (point Jacobi). A missing or zero diagonal entry is reported by row in compute().
+template <class Scalar, class Device>
+class JacobiPreconditioner final : public PreconditionerBase<Scalar, Device> {
+  using B = PreconditionerBase<Scalar, Device>;
+
+ public:
+  using B::B;
+  std::string name() const override { return "Jacobi"; }
+  const ParameterSpec& parameter_spec() const override {
+    static const ParameterSpec spec;
+    return spec;
+  }
+  const typename B::vector_type& inverse_diagonal() const { return dinv_; }
+
+ protected:
+  void compute_impl() override;
+  void apply_impl(const typename B::const_vector_type& x, const typename B::vector_type& z) override {
+    KokkosBlas::mult(Scalar(0), z, Scalar(1), dinv_, x);
+  }
+
+ private:
+  typename B::vector_type dinv_;
+};
+
+template <class Scalar, class Device>
+void JacobiPreconditioner<Scalar, Device>::compute_impl() {
+  dinv_ = AsyncSparse::inverse_diagonal(this->A_, "Jacobi::compute");
+}
+
+}  // namespace AsyncSparse

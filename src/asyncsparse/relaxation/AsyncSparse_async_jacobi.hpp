@@ -1,0 +1,153 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — asynchronous Jacobi iteration with static and dynamic row assignment.
+//
+// Tsai, Nayak, Chow & Anzt, "Implementing Asynchronous Jacobi Iteration on GPUs" (2022). Every row
+// update x_i <- x_i + omega (b_i - A(i,:) x) / a_ii reads whatever values of its neighbours are in
+// memory at that moment; no thread ever waits for another (paper eq. (3)). Convergence for every delay
+// pattern needs rho(|M|) < 1 for the Jacobi iteration matrix M = I - D^-1 A (sect. III); scaling A to
+// unit diagonal (scale_unit_diagonal) gives the paper's setting.
+//  * JacobiMode::Static (Algorithm 2): one lane group (a "subwarp", LaunchConfig::vector_length lanes,
+//    1..32) per row; it updates its row `updates` times in place, with a memory fence after each update
+//    (params.fence, off = the paper's no-fence variant). On a GPU all lane groups that fit run at once;
+//    rows whose thread blocks are not resident start when earlier blocks finish (the paper's Fig. 9).
+//    On host backends the concurrency is the thread count, so the rows of a thread are processed one
+//    after another, each `updates` times: with one thread this is exactly a Gauss–Seidel-type sweep in
+//    row order with `updates` local relaxations per row (see the exact tests); use small
+//    check_interval chunks or the dynamic mode there.
+//  * JacobiMode::Dynamic (Algorithm 3): W = concurrency x oscb lane groups (LaunchConfig::
+//    oversubscription, 1..16; on GPUs concurrency = #SM x 128 threads / subwarp as in the paper) cycle
+//    over the rows, row += W; each full cycle counts as one update of every row. The lane groups of a
+//    team take consecutive rows (blocks of chunk_size = team_size rows on GPUs: exactly the paper's
+//    indexing; blocks of 256 rows per thread on host backends, which avoids false sharing between
+//    threads). params.assignment = AtomicCounter hands out the row blocks through a global atomic counter
+//    (the default on host backends, where it is robust to threads being descheduled).
+//    On host backends oscb > 1 gives each thread several workers that run one after another (there is no
+//    hardware context switching), so oscb = 1 is the meaningful choice there.
+//  * JacobiMode::Sync: the synchronous Algorithm 1 (jacobi()), the deterministic mode.
+//
+// Stop criteria: `updates` per row; with tol > 0 the host checks the residual every check_interval
+// updates. The updates between two checks are one asynchronous kernel launch; the check (residual kernel
+// + reduction) follows on the same execution space instance, i.e. the updates pause during a check —
+// checking concurrently on a second instance would leave the checked x a moving target and compete for
+// the same SMs / cores, so the chunked form is used on every backend. Divergence (non-finite residual or
+// growth beyond divergence_factor x the initial residual) stops the run with status Diverged /
+// NonFinite (or throws DivergenceError with params.throw_on_divergence); results are never silently
+// NaN/Inf: stats.status says so.
+//
+// Diagnostics (params.trace): value ages of the midway and final update of each row, per-update time
+// stamps (the update schedule) — see diagnostics/AsyncSparse_update_trace.hpp; the handle's `trace`
+// holds the buffers after the run.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <asyncsparse/relaxation/AsyncSparse_async_jacobi_handle.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_jacobi.hpp>
+#include <asyncsparse/relaxation/impl/AsyncSparse_async_jacobi_impl.hpp>
+#include <asyncsparse/relaxation/impl/AsyncSparse_jacobi_impl.hpp>
+
+namespace AsyncSparse {
+
+/// Resolve the launch an asynchronous mode would use for `A`. Defaults of the authors' kernels: subwarp
+/// (vector_length) 1, the paper's best; on GPUs blocks of 128 threads (team_size 128 / subwarp).
+template <class ExecSpace, class Scalar, class Device>
+ResolvedLaunch resolve_async_jacobi_launch(const LaunchConfig& cfg, const Crs<Scalar, Device>& A,
+                                           const ExecSpace& exec = ExecSpace()) {
+  LaunchConfig c = Impl::jacobi_launch_defaults(cfg);
+  if (c.team_size == -1 && Impl::is_gpu_space<ExecSpace>() && c.vector_length >= 1 && c.vector_length <= 128)
+    c.team_size = std::max(1, 128 / c.vector_length);
+  return Impl::resolve_jacobi_launch(c, A, exec);
+}
+
+/// (A)synchronous Jacobi on `exec` in the mode h.params.mode, starting from the given x and updating it in
+/// place. See the file comment for the modes and stop criteria. Returns (and stores in h.stats) the
+/// statistics. Throws InvalidInput for bad input (non-square / empty matrix, missing or zero diagonal,
+/// non-finite entries in A, b or x, wrong lengths, parameters out of range) and, with
+/// params.throw_on_divergence, DivergenceError.
+template <class ExecSpace, class Scalar, class Device, class BView, class XView>
+const AsyncJacobiStats& async_jacobi(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h,
+                                     const Crs<Scalar, Device>& A, const BView& b_in, const XView& x_in) {
+  static_assert(std::is_same<typename Device::execution_space, ExecSpace>::value,
+                "async_jacobi: the execution space must be the one of the handle's Device");
+  const AsyncJacobiParams& p = h.params;
+  if (p.mode == JacobiMode::Sync) return jacobi(exec, h, A, b_in, x_in);
+  const Kokkos::View<const Scalar*, Device> b = b_in;
+  const Kokkos::View<Scalar*, Device> x = x_in;
+  Impl::check_jacobi_params(p, h.launch, "async_jacobi", true);
+  const double bnorm = Impl::jacobi_setup(exec, h, A, b, x, "async_jacobi");
+
+  AsyncJacobiStats st;
+  st.mode = p.mode;
+  st.b_norm = bnorm;
+  st.launch = resolve_async_jacobi_launch(h.launch, A, exec);
+  const std::int64_t n = A.numRows();
+  const std::int64_t league = p.mode == JacobiMode::Static ? 0 : Impl::dynamic_league<ExecSpace>(st.launch, n);
+  st.workers = p.mode == JacobiMode::Static ? n : league * st.launch.team_size;
+  if (p.mode == JacobiMode::Dynamic) st.launch.league_size = static_cast<int>(league);
+  st.assignment = p.assignment != DynamicAssignment::Auto ? p.assignment
+                  : Impl::is_gpu_space<ExecSpace>()       ? DynamicAssignment::Strided
+                                                          : DynamicAssignment::AtomicCounter;
+  ChunkedLaunch<ExecSpace> launcher(st.launch);
+  // the residual checks use the synchronous residual kernel with its own launch (residual-kernel team size)
+  ChunkedLaunch<ExecSpace> res_launcher(Impl::resolve_jacobi_launch(h.launch, A, exec));
+  const bool trace_on = p.trace.any();
+  UpdateTraceRecorder<Device> rec;
+  if (trace_on)
+    rec = h.trace.prepare(exec, p.trace, A.numRows(), A.nnz(), p.updates, "async_jacobi");
+  else
+    h.trace.clear();
+  const bool checks = p.tol > 0 || p.record_history;
+  const Kokkos::View<const Scalar*, Device> diag = h.ws.diag;
+
+  st.initial_residual = p.residual_norms ? Impl::relative_residual(exec, res_launcher, h, A, b, x, bnorm) : -1.0;
+  auto record = [&](double res, int k, double t) {
+    if (!p.record_history) return;
+    st.residual_history.push_back(res);
+    st.update_history.push_back(k);
+    st.time_history.push_back(t);
+  };
+  record(st.initial_residual, 0, 0.0);
+  bool stopped = p.tol > 0 && st.initial_residual <= p.tol;
+  if (stopped) st.status = JacobiStatus::Converged;
+  exec.fence();
+  Kokkos::Timer timer;
+  while (!stopped && st.updates_done < p.updates) {
+    const int first = st.updates_done;
+    const int last = checks ? std::min(p.updates, first + p.check_interval) : p.updates;
+    Impl::dispatch_async_jacobi(exec, p.mode, st.assignment, launcher, st.launch, league, p, A, b, diag, x,
+                                h.ws.counter, rec, h.ws.unit_diagonal, trace_on, first, last);
+    ++st.kernel_launches;
+    st.updates_done = last;
+    if (checks) {
+      exec.fence();
+      Kokkos::Timer tc;
+      const double res = Impl::relative_residual(exec, res_launcher, h, A, b, x, bnorm);
+      st.check_seconds += tc.seconds();
+      record(res, last, timer.seconds());
+      if (Impl::jacobi_diverged(st, res, p.divergence_factor, last)) break;
+      if (p.tol > 0 && res <= p.tol) {
+        st.status = JacobiStatus::Converged;
+        break;
+      }
+    }
+  }
+  exec.fence();
+  st.total_seconds = timer.seconds();
+  st.update_seconds = st.total_seconds - st.check_seconds;
+  Impl::jacobi_final_residual(exec, res_launcher, h, st, A, b, x);
+  if (p.record_history && (st.update_history.empty() || st.update_history.back() != st.updates_done))
+    record(st.final_residual, st.updates_done, st.total_seconds);
+  h.stats = st;
+  Impl::jacobi_finish(h.stats, p, "async_jacobi");
+  return h.stats;
+}
+
+/// Convenience overload on the default instance of the handle's execution space.
+template <class Scalar, class Device, class BView, class XView>
+const AsyncJacobiStats& async_jacobi(AsyncJacobiHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A, const BView& b,
+                                     const XView& x) {
+  return async_jacobi(typename Device::execution_space(), h, A, b, x);
+}
+
+}  // namespace AsyncSparse

@@ -1,0 +1,214 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — handle of the (a)synchronous Jacobi iteration: parameters, statistics, workspace.
+//
+// One handle serves the three variants of Tsai, Nayak, Chow & Anzt, "Implementing Asynchronous Jacobi
+// Iteration on GPUs" (2022): synchronous Jacobi (their Algorithm 1, `jacobi()`), asynchronous Jacobi with
+// a static subwarp-to-row assignment (Algorithm 2) and with a dynamic assignment of a fixed number of
+// workers cycling over the rows (Algorithm 3), both run by `async_jacobi()`. Using one handle type keeps
+// the synchronous baseline and the asynchronous variants comparable: same parameters, same statistics.
+//
+// The iteration is x_i <- x_i + omega * (b_i - A(i,:) x) / a_ii. On a matrix scaled to unit diagonal (what
+// the paper does) this is the paper's x_i += alpha (b_i - A(i,:) x) with alpha = omega.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/diagnostics/AsyncSparse_update_trace.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+
+namespace AsyncSparse {
+
+/// Which Jacobi variant runs.
+enum class JacobiMode {
+  Sync,    ///< Algorithm 1: residual r = b - A x, global synchronisation, x += omega D^-1 r. Deterministic.
+  Static,  ///< Algorithm 2: one lane group (subwarp) per row, each row updated `updates` times in place.
+  Dynamic  ///< Algorithm 3: workers = concurrency x oversubscription lane groups cycle over the rows.
+};
+
+/// How the dynamic mode hands rows to workers (teams of lane groups, rows in blocks of chunk_size). Both
+/// produce the same (row block, update index) pairs: block position g in [0, updates * nb) is row block
+/// g mod nb at update g / nb; they differ in which team takes which g.
+enum class DynamicAssignment {
+  Auto,          ///< Strided on GPUs (the paper's), AtomicCounter on host backends (see below)
+  Strided,       ///< team t takes g = t, t + L, t + 2L, ... (Algorithm 3 and the authors' Ginkgo kernel)
+  AtomicCounter  ///< a team takes the next g from a global counter (Kokkos::atomic_fetch_add): load balance.
+                 ///< On CPUs, where the OS may deschedule a thread for milliseconds, a strided thread that
+                 ///< falls behind leaves its rows stale for many updates; with the counter the others take
+                 ///< over its share, and all threads sweep the rows in order (Gauss–Seidel-like progress).
+};
+
+/// How the asynchronous kernels read the shared iteration vector.
+enum class LoadKind {
+  Relaxed,  ///< AsyncSparse::load_relaxed (volatile on GPUs: bypasses the non-coherent L1). Default.
+  Plain     ///< ordinary loads, as in the paper's kernels; may be served from a stale L1 line on GPUs.
+};
+
+/// Outcome of a run.
+enum class JacobiStatus {
+  Converged,    ///< relative residual <= tol
+  UpdatesDone,  ///< the requested updates per row were done (tol not set or not reached); residual finite
+  Diverged,     ///< the residual grew beyond divergence_factor x the initial residual
+  NonFinite     ///< NaN or Inf appeared in the residual / iterate
+};
+
+inline const char* to_string(JacobiMode m) {
+  switch (m) {
+    case JacobiMode::Sync:
+      return "sync";
+    case JacobiMode::Static:
+      return "static";
+    default:
+      return "dynamic";
+  }
+}
+inline JacobiMode jacobi_mode_from_string(const std::string& s) {
+  if (s == "sync") return JacobiMode::Sync;
+  if (s == "static") return JacobiMode::Static;
+  if (s == "dynamic") return JacobiMode::Dynamic;
+  throw InvalidInput("Jacobi mode '" + s + "' unknown (valid: sync, static, dynamic)");
+}
+inline const char* to_string(DynamicAssignment a) {
+  return a == DynamicAssignment::Auto ? "auto" : a == DynamicAssignment::Strided ? "strided" : "atomic-counter";
+}
+inline DynamicAssignment dynamic_assignment_from_string(const std::string& s) {
+  if (s == "auto") return DynamicAssignment::Auto;
+  if (s == "strided") return DynamicAssignment::Strided;
+  if (s == "atomic-counter") return DynamicAssignment::AtomicCounter;
+  throw InvalidInput("dynamic assignment '" + s + "' unknown (valid: auto, strided, atomic-counter)");
+}
+inline const char* to_string(LoadKind k) { return k == LoadKind::Relaxed ? "relaxed" : "plain"; }
+inline const char* to_string(JacobiStatus s) {
+  switch (s) {
+    case JacobiStatus::Converged:
+      return "converged";
+    case JacobiStatus::UpdatesDone:
+      return "updates-done";
+    case JacobiStatus::Diverged:
+      return "diverged";
+    default:
+      return "non-finite";
+  }
+}
+
+/// Parameters of the (a)synchronous Jacobi iteration.
+struct AsyncJacobiParams {
+  /// Variant run by async_jacobi() (jacobi() always runs Sync). Default Dynamic.
+  JacobiMode mode = JacobiMode::Dynamic;
+  /// Relaxation factor omega (the paper's alpha), finite and > 0. Default 1 (optimal for the scaled
+  /// Laplacians, paper sect. IV-A).
+  double omega = 1.0;
+  /// Updates per row (Sync: iterations). The only stop criterion when tol <= 0, the limit otherwise.
+  /// >= 0. Default 100.
+  int updates = 100;
+  /// Stop when ||b - A x||_2 / ||b||_2 <= tol (absolute residual when b = 0), checked by the host every
+  /// `check_interval` updates. 0 (default): no residual checks; exactly `updates` updates are done.
+  double tol = 0.0;
+  /// Updates per row between residual checks when tol > 0 or record_history. >= 1. Default 10.
+  /// Asynchronous modes: the updates between two checks are one kernel launch, asynchronous inside; the
+  /// check itself (a residual kernel and a reduction) runs after it on the same execution space instance,
+  /// so the asynchronous updates pause while the host reads the residual.
+  int check_interval = 10;
+  /// Record the relative residual, updates done and elapsed time at every check. Default false.
+  bool record_history = false;
+  /// Report Diverged when the residual exceeds this factor times the initial residual. > 1. Default 1e10.
+  double divergence_factor = 1e10;
+  /// Compute ||b|| and the initial and final relative residuals (residual sweeps outside the timed region),
+  /// and check b and x for NaN/Inf up front. false (used by the preconditioner; allowed only with tol == 0
+  /// and record_history == false): only x is checked for NaN/Inf at the end (a NaN/Inf in b or in the
+  /// initial x shows up there as NonFinite); initial_residual / final_residual are reported as -1.
+  /// Default true.
+  bool residual_norms = true;
+  /// Throw DivergenceError (instead of only setting stats.status) on Diverged / NonFinite. Default false.
+  bool throw_on_divergence = false;
+  /// Asynchronous modes: Kokkos::memory_fence() (__threadfence() on CUDA) after each row update, as in
+  /// the paper. false reproduces the paper's no-fence variant (sect. V). Default true.
+  bool fence = true;
+  /// Asynchronous modes: how shared entries of x are read. Default Relaxed. Plain together with
+  /// fence = false is the paper's no-fence kernel exactly (its stagnation comes from stale L1 lines).
+  LoadKind load_kind = LoadKind::Relaxed;
+  /// Dynamic mode: row assignment. Default Auto (Strided = Algorithm 3 on GPUs, AtomicCounter on hosts).
+  DynamicAssignment assignment = DynamicAssignment::Auto;
+  /// Value-age logging, time stamps, update schedule (asynchronous modes). Default: all off.
+  UpdateTraceOptions trace;
+};
+
+/// What a run did. Reset by every call.
+struct AsyncJacobiStats {
+  JacobiMode mode = JacobiMode::Dynamic;
+  JacobiStatus status = JacobiStatus::UpdatesDone;
+  int updates_done = 0;                  ///< updates per row performed (Sync: iterations)
+  double initial_residual = 0;           ///< relative residual of the initial guess
+  double final_residual = 0;             ///< relative residual at exit (computed after the timed region)
+  double b_norm = 0;                     ///< ||b||_2 (-1 without residual_norms)
+  std::vector<double> residual_history;  ///< relative residual at each check (index 0: initial guess)
+  std::vector<int> update_history;       ///< updates per row done at each check
+  std::vector<double> time_history;      ///< seconds since the start at each check (includes checks)
+  double update_seconds = 0;             ///< time spent in the update kernels (fenced), without residual checks
+  double check_seconds = 0;              ///< time spent in residual checks between update kernels
+  double total_seconds = 0;              ///< wall time of the call excluding set-up and the final residual
+  double time_per_update = 0;            ///< update_seconds / updates_done (the paper's "time per update")
+  int kernel_launches = 0;               ///< update kernels launched
+  std::int64_t workers = 0;              ///< lane groups updating rows (Static, Sync: rows; Dynamic: teams x team_size)
+  DynamicAssignment assignment = DynamicAssignment::Strided;  ///< resolved assignment (Dynamic)
+  ResolvedLaunch launch;  ///< launch actually used (team size, subwarp = vector_length, ...)
+  std::string message;    ///< explanation of Diverged / NonFinite
+  bool converged() const { return status == JacobiStatus::Converged; }
+  bool failed() const { return status == JacobiStatus::Diverged || status == JacobiStatus::NonFinite; }
+};
+
+/// Handle: parameters, launch configuration, statistics of the last run, workspace and trace buffers.
+/// LaunchConfig fields used:
+///  * vector_length = subwarp size, 1..32 (power of two on GPUs). -1: 1 (the paper's best for the
+///    asynchronous modes; also the fastest synchronous residual kernel measured on the 5-point Laplacian).
+///  * team_size: -1: 128 / subwarp on GPUs for the asynchronous modes (the authors' 128-thread blocks),
+///    256 / vector_length for the residual kernel, 1 on host backends.
+///  * chunk_size: rows per team pass (-1: team_size on GPUs, 256 on host backends); the dynamic mode hands
+///    out rows in blocks of this size.
+///  * block_order, max_concurrent_teams, occupancy_mode: order / occupancy of the static mode and the
+///    residual kernel.
+///  * oversubscription = oscb, 1..16 (dynamic mode).
+template <class Scalar, class Device>
+class AsyncJacobiHandle {
+ public:
+  using scalar_type = Scalar;
+  using device_type = Device;
+  using execution_space = typename Device::execution_space;
+  using vector_type = Kokkos::View<Scalar*, Device>;
+
+  AsyncJacobiParams params;
+  LaunchConfig launch;
+  AsyncJacobiStats stats;
+  /// Trace of the last run with params.trace enabled (buffers on the device; see UpdateTrace).
+  UpdateTrace<Device> trace;
+
+  AsyncJacobiHandle() = default;
+  explicit AsyncJacobiHandle(const AsyncJacobiParams& p, const LaunchConfig& l = LaunchConfig())
+      : params(p), launch(l) {}
+
+  /// The diagonal of the matrix of the last run (filled by the set-up).
+  const vector_type& diagonal() const { return ws.diag; }
+
+  /// Workspace, managed by jacobi() / async_jacobi(). The diagonal is recomputed when the matrix values
+  /// View, its graph, or its size changes, or after invalidate().
+  struct Workspace {
+    vector_type diag;                            ///< a_ii
+    bool unit_diagonal = false;                  ///< every a_ii == 1 (scaled matrices): the kernels skip loading diag
+    vector_type r;                               ///< residual (Sync)
+    Kokkos::View<std::int64_t, Device> counter;  ///< AtomicCounter assignment
+    const void* values_ptr = nullptr;
+    const void* row_map_ptr = nullptr;
+    std::int64_t n = -1, nnz = -1;
+  } ws;
+
+  /// Forget the cached diagonal (call after changing the matrix values in place).
+  void invalidate() { ws.values_ptr = nullptr; }
+};
+
+}  // namespace AsyncSparse

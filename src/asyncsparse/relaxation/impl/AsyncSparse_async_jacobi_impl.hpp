@@ -1,0 +1,311 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — kernels of the asynchronous Jacobi iteration (static and dynamic row assignment).
+//
+// Races, and why they are benign (Tsai, Nayak, Chow & Anzt 2022, sect. III; Chazan & Miranker 1969;
+// Baudet 1978): every row update reads x_j of its neighbours while other lane groups may be writing
+// them. A read returns either the old or the new value of x_j (each access is a single untorn 8-byte
+// load/store through load_relaxed / store_relaxed), i.e. some iterate x_j^{s_j(k)} of the asynchronous
+// model (3) of the paper; the iteration converges for every such delay pattern when rho(|M|) < 1, as
+// long as every row keeps being updated and reads eventually see new values (conditions (4), (5)).
+// The fence after each update (the paper's __threadfence()) makes the new x_i visible device-wide
+// before the lane group goes on, which guarantees condition (4) in practice on GPUs.
+//  * Static mode: row i has exactly one writer (its lane group), so x_i itself is never contended.
+//  * Dynamic mode: two workers can update the same row at the same time (one at update k, another at
+//    update k+1, when their progress differs by a full cycle, Algorithm 3: "multiple subwarps may update
+//    a row at a time"). Each computes x_i + omega (b_i - A(i,:) x) / a_ii from the x_i it read and
+//    stores it; one store wins, which is an asynchronous update with an older x_i — covered by the same
+//    theory (the lost update only delays row i).
+//  * Trace: count(i) and the age arrays are written by the updating lane group; the race on count(j)
+//    makes a recorded age off by at most the updates that happen between reading x_j and count(j).
+// With a single thread (Serial, or OpenMP with one thread) there is no race: rows are processed in a
+// fixed order, see the exact tests.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/diagnostics/AsyncSparse_update_trace.hpp>
+#include <asyncsparse/exec/AsyncSparse_atomics.hpp>
+#include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_async_jacobi_handle.hpp>
+
+// Unroll a loop with a compile-time trip count in device code (host compilers unroll on their own).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define ASYNCSPARSE_UNROLL _Pragma("unroll")
+#else
+#define ASYNCSPARSE_UNROLL
+#endif
+
+namespace AsyncSparse {
+namespace Impl {
+
+/// One in-place row update x_i <- x_i + omega (b_i - A(i,:) x) / a_ii by one lane group.
+/// Relaxed: loads/stores of x through the relaxed helpers (else plain, as the paper's kernels).
+/// Fence: memory fence after the update. Trace: record value ages / time stamps.
+template <class Scalar, class Device, bool Relaxed, bool Fence, bool Trace>
+struct AsyncRowUpdate {
+  static constexpr int kCachedEntries = 8;
+  typename Crs<Scalar, Device>::row_map_type rows;
+  typename Crs<Scalar, Device>::index_type cols;
+  typename Crs<Scalar, Device>::values_type vals;
+  Kokkos::View<const Scalar*, Device> b, diag;
+  Scalar* x;
+  Scalar omega;
+  int vector_length;
+  bool unit_diagonal;  ///< all a_ii == 1: no diagonal load, no division (x / 1 == x exactly)
+  UpdateTraceRecorder<Device> trace;
+
+  KOKKOS_FORCEINLINE_FUNCTION Scalar load(const Scalar* p) const {
+    if (Relaxed) return load_relaxed(p);
+    return *p;
+  }
+
+  /// Updates iter = first .. last-1 of `row` (update indices are 0-based per row); `worker` is the lane
+  /// group (trace only). The row's constants are read into registers first: the fence and the relaxed
+  /// accesses are compiler barriers, after which members of the functor would be reloaded from memory.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team, const ordinal_t row, const int first, const int last,
+                                         const std::int64_t worker) const {
+    const offset_t beg = rows(row), end = rows(row + 1);
+    const ordinal_t* const col = cols.data();
+    const Scalar* const val = vals.data();
+    const Scalar brow = b(row), drow = unit_diagonal ? Scalar(1) : diag(row), w = omega;
+    const bool unit = unit_diagonal;
+    Scalar* const xp = x;
+    const bool seq = vector_length == 1;
+    // Rows of at most kCachedEntries entries (stencil matrices) keep their column indices and values in
+    // registers across the update loop: after the first update, an update only loads the x_j. (The loops over
+    // the cache have compile-time bounds and are unrolled, so the arrays live in registers.)
+    const int len = static_cast<int>(end - beg);
+    const bool cached = seq && len <= kCachedEntries;
+    ordinal_t ccol[kCachedEntries];
+    Scalar cval[kCachedEntries];
+    ASYNCSPARSE_UNROLL
+    for (int k = 0; k < kCachedEntries; ++k) {
+      ccol[k] = cached && k < len ? col[beg + k] : row;
+      cval[k] = cached && k < len ? val[beg + k] : Scalar(0);
+    }
+    // trace constants in registers as well; the age-recording loop is separate from the plain one, so that the
+    // updates without age recording (all but two per row) cost one extra store (the row's update count)
+    int* const count = Trace ? trace.count.data() : nullptr;
+    const bool value_age = Trace && trace.value_age, stamps = Trace && trace.timestamps;
+    const int midway = trace.midway, final_update = trace.final_update;
+    for (int iter = first; iter < last; ++iter) {
+      const bool ages = value_age && (iter == midway || iter == final_update);
+      // x_i is read once: the correction is added to the x_i that the residual used (xi, captured in the loop).
+      // (Reading it again after the loop, a concurrent update of the same row by another lane group in between
+      // — possible in the dynamic mode, where a lagging team can meet a faster one a full cycle later — would
+      // add the correction twice, i.e. relax with 2 omega, and the iteration can diverge; seen on an H200.)
+      Scalar xi = 0;
+      Scalar r;
+      if (seq) {
+        // same operation order as Reference::jacobi: r = b_i; r -= a_ij x_j in column order
+        r = brow;
+        if (Trace && ages) {
+          for (offset_t p = beg; p < end; ++p) {
+            const ordinal_t c = col[p];
+            const Scalar xc = load(xp + c);
+            if (c == row) xi = xc;
+            r -= val[p] * xc;
+            trace.store_age(iter, p, load_relaxed(count + c));
+          }
+        } else if (cached) {
+          ASYNCSPARSE_UNROLL
+          for (int k = 0; k < kCachedEntries; ++k) {
+            if (k < len) {
+              const Scalar xc = load(xp + ccol[k]);
+              if (ccol[k] == row) xi = xc;
+              r -= cval[k] * xc;
+            }
+          }
+        } else {
+          for (offset_t p = beg; p < end; ++p) {
+            const ordinal_t c = col[p];
+            const Scalar xc = load(xp + c);
+            if (c == row) xi = xc;
+            r -= val[p] * xc;
+          }
+        }
+      } else {
+        Scalar s = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(team, beg, end),
+            [&](const offset_t p, Scalar& acc) {
+              const ordinal_t c = col[p];
+              acc += (c == row ? Scalar(0) : val[p]) * load(xp + c);  // off-diagonal part
+              if (Trace && ages) trace.store_age(iter, p, trace.neighbour_age(c));
+            },
+            s);
+        // the lanes share the row: x_i is read once, after the reduction, and enters through the diagonal
+        xi = load(xp + row);
+        r = brow - s - drow * xi;
+      }
+      // with a unit diagonal the division (by 1, exact) is left out: the paper's x_i += alpha (b_i - A(i,:) x)
+      const Scalar xnew = unit ? xi + w * r : xi + w * r / drow;
+      Kokkos::single(Kokkos::PerThread(team), [&]() {
+        if (Relaxed)
+          store_relaxed(xp + row, xnew);
+        else
+          xp[row] = xnew;
+        if (value_age) store_relaxed(count + row, iter + 1);
+        if (stamps) trace.stamp_update(row, iter, static_cast<int>(worker));
+      });
+      if (Fence) AsyncSparse::fence();
+    }
+  }
+};
+
+/// Static assignment (Algorithm 2 with the update loop of the authors' kernel): lane group = row, which
+/// it updates for iter = first .. last-1 without synchronising with anyone.
+template <class Update>
+struct StaticBody {
+  Update upd;
+  int first, last;
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team, const std::int64_t unit) const {
+    const ordinal_t row = static_cast<ordinal_t>(unit);
+    upd(team, row, first, last, unit);
+  }
+};
+
+/// Dynamic assignment (Algorithm 3): L teams of T lane groups cycle over the rows in blocks of C
+/// consecutive rows (C = chunk_size; on GPUs C = T, one row per lane group). Global block position g in
+/// [0, (last - first) * nb), nb = ceil(n / C), is row block g mod nb at update first + g / nb.
+/// Strided: team t takes g = t, t + L, t + 2L, ... — with C = T this is exactly Algorithm 3 (lane group
+/// id = t T + rank starts at row id and advances by num_subwarps = L T, wrapping with iter += 1), as in
+/// the authors' kernel; on host backends (T = 1) the blocks keep a thread's rows contiguous instead of
+/// interleaving neighbouring rows between threads (which would make every update a false-sharing miss).
+/// AtomicCounter: a team takes the next g from a global counter (one atomic per block of C rows).
+template <class Update, class Device>
+struct DynamicBody {
+  Update upd;
+  Kokkos::View<std::int64_t, Device> counter;
+  std::int64_t n, chunk, nb, league;
+  int first, last, team_size;
+  bool strided;
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void block(const Member& team, std::int64_t blk, int iter) const {
+    const std::int64_t begin = blk * chunk;
+    const std::int64_t end = begin + chunk < n ? begin + chunk : n;
+    const std::int64_t worker = static_cast<std::int64_t>(team.league_rank()) * team_size + team.team_rank();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t row) {
+      upd(team, static_cast<ordinal_t>(row), iter, iter + 1, worker);
+    });
+  }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    if (strided) {
+      std::int64_t blk = team.league_rank();  // league <= nb
+      int iter = first;
+      while (iter < last) {
+        block(team, blk, iter);
+        blk += league;
+        if (blk >= nb) {
+          blk -= nb;
+          ++iter;
+        }
+      }
+    } else {
+      const std::int64_t total = static_cast<std::int64_t>(last - first) * nb;
+      while (true) {
+        std::int64_t g = 0;
+        Kokkos::single(
+            Kokkos::PerTeam(team), [&](std::int64_t& v) { v = atomic_fetch_add_count(&counter(), 1); }, g);
+        if (g >= total) break;
+        block(team, g % nb, first + static_cast<int>(g / nb));
+      }
+    }
+  }
+};
+
+/// Number of teams of the dynamic mode. GPUs: lane groups = #SM x 128 threads x oscb / subwarp (the paper
+/// launches oscb x #SM blocks of 128 threads, 128 = what an SM's four schedulers issue at once), in teams of
+/// team_size lane groups. Host backends: concurrency x oscb threads, in teams of team_size. At most one team
+/// per row block (Algorithm 3 requires num_subwarps <= num_rows).
+template <class ExecSpace>
+std::int64_t dynamic_league(const ResolvedLaunch& r, std::int64_t n) {
+  std::int64_t lanes;
+  if (is_gpu_space<ExecSpace>()) {
+    const std::int64_t sms = std::max(1, r.concurrency / 2048);
+    lanes = sms * 128 * r.oversubscription / r.vector_length;
+  } else {
+    lanes = static_cast<std::int64_t>(r.concurrency) * r.oversubscription;
+  }
+  const std::int64_t nb = (n + r.chunk_size - 1) / r.chunk_size;
+  const std::int64_t league = (lanes + r.team_size - 1) / r.team_size;
+  return std::max<std::int64_t>(1, std::min<std::int64_t>(league, nb));
+}
+
+/// Launch one kernel doing updates [first, last) of every row.
+template <bool Relaxed, bool Fence, bool Trace, class ExecSpace, class Scalar, class Device>
+void launch_async_jacobi(const ExecSpace& exec, JacobiMode mode, DynamicAssignment assignment,
+                         const ChunkedLaunch<ExecSpace>& launcher, const ResolvedLaunch& rl, std::int64_t league,
+                         const AsyncJacobiParams& p, const Crs<Scalar, Device>& A,
+                         const Kokkos::View<const Scalar*, Device>& b, const Kokkos::View<const Scalar*, Device>& diag,
+                         const Kokkos::View<Scalar*, Device>& x, const Kokkos::View<std::int64_t, Device>& counter,
+                         const UpdateTraceRecorder<Device>& rec, bool unit_diagonal, int first, int last) {
+  using Upd = AsyncRowUpdate<Scalar, Device, Relaxed, Fence, Trace>;
+  Upd upd{A.graph.row_map,  A.graph.entries, A.values, b, diag, x.data(), static_cast<Scalar>(p.omega),
+          rl.vector_length, unit_diagonal,   rec};
+  if (mode == JacobiMode::Static) {
+    launcher.run("AsyncSparse::async_jacobi::static", exec, StaticBody<Upd>{upd, first, last});
+  } else {
+    const bool strided = assignment == DynamicAssignment::Strided;
+    if (!strided) Kokkos::deep_copy(exec, counter, std::int64_t(0));
+    const std::int64_t n = A.numRows(), chunk = rl.chunk_size;
+    Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(league), rl.team_size, rl.vector_length);
+    Kokkos::parallel_for("AsyncSparse::async_jacobi::dynamic", policy,
+                         DynamicBody<Upd, Device>{upd, counter, n, chunk, (n + chunk - 1) / chunk, league, first, last,
+                                                  rl.team_size, strided});
+  }
+}
+
+/// Run-time flags -> compile-time kernel variant.
+template <class ExecSpace, class Scalar, class Device>
+void dispatch_async_jacobi(const ExecSpace& exec, JacobiMode mode, DynamicAssignment assignment,
+                           const ChunkedLaunch<ExecSpace>& launcher, const ResolvedLaunch& rl, std::int64_t league,
+                           const AsyncJacobiParams& p, const Crs<Scalar, Device>& A,
+                           const Kokkos::View<const Scalar*, Device>& b,
+                           const Kokkos::View<const Scalar*, Device>& diag, const Kokkos::View<Scalar*, Device>& x,
+                           const Kokkos::View<std::int64_t, Device>& counter, const UpdateTraceRecorder<Device>& rec,
+                           bool unit_diagonal, bool trace, int first, int last) {
+  const bool relaxed = p.load_kind == LoadKind::Relaxed;
+#define ASYNCSPARSE_AJ_LAUNCH(R, F, T)                                                                       \
+  launch_async_jacobi<R, F, T>(exec, mode, assignment, launcher, rl, league, p, A, b, diag, x, counter, rec, \
+                               unit_diagonal, first, last)
+  if (trace) {
+    if (relaxed) {
+      if (p.fence)
+        ASYNCSPARSE_AJ_LAUNCH(true, true, true);
+      else
+        ASYNCSPARSE_AJ_LAUNCH(true, false, true);
+    } else {
+      if (p.fence)
+        ASYNCSPARSE_AJ_LAUNCH(false, true, true);
+      else
+        ASYNCSPARSE_AJ_LAUNCH(false, false, true);
+    }
+  } else {
+    if (relaxed) {
+      if (p.fence)
+        ASYNCSPARSE_AJ_LAUNCH(true, true, false);
+      else
+        ASYNCSPARSE_AJ_LAUNCH(true, false, false);
+    } else {
+      if (p.fence)
+        ASYNCSPARSE_AJ_LAUNCH(false, true, false);
+      else
+        ASYNCSPARSE_AJ_LAUNCH(false, false, false);
+    }
+  }
+#undef ASYNCSPARSE_AJ_LAUNCH
+}
+
+}  // namespace Impl
+}  // namespace AsyncSparse

@@ -1,0 +1,407 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — mixed-precision iterative refinement with a block-asynchronous error-correction solver.
+//
+// Anzt, Luszczek, Dongarra, Heuveline, "GPU-accelerated asynchronous error correction for mixed precision
+// iterative refinement" (Euro-Par 2012), Algorithm 1 and Fig. 2:
+//     r_0 = b - A x_0
+//     while ||b - A x_i|| > tol ||b||:
+//         r_i = b - A x_i                          (double)
+//         solve A c_i = r_i approximately          (async-(k), in single precision on a single-precision copy of A)
+//         x_{i+1} = x_i + c_i                      (double)
+// The correction equation is solved for the scaled residual r_i / ||r_i|| (so that the single-precision inner
+// solver never works near its underflow range, the "scaling process" of the paper's outer loop), and the
+// correction is multiplied back by ||r_i|| in double. A is stored in both precisions (the paper: converting A
+// per outer step would be too expensive).
+//
+// Number of inner iterations (paper sect. 3, "Implementation issues"): the first outer step measures the
+// improvement — here: the inner solver runs, checking its residual every global_iters_per_launch iterations,
+// until the inner residual has dropped by `inner_reduction` (~ the accuracy of the inner precision, 6-8 digits)
+// or stops improving (the precision floor of the inner solver); the iteration count m* it needed is then used
+// for every later outer step without any inner residual check, so that "the further loops all decrease the
+// residual by 6 to 8 digits". The paper remarks that the last step would profit from fewer inner iterations;
+// with shorten_last_step the last step runs only as many iterations as the rate measured in step 1 says are
+// needed to reach tol (never more than m*).
+//
+// Variants: inner precision Single (the mixed-precision method) or Double (iterative refinement in double,
+// the paper's second baseline); the plain double async-(k) baseline is block_async_solve itself.
+// Divergence is never silent: outer residual growth, non-finite values or an inner solver that diverges in
+// the measuring step end the solve with status Diverged / NonFinite and a message.
+#pragma once
+
+#include <KokkosBlas1_nrm2.hpp>
+#include <KokkosSparse_spmv.hpp>
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
+#include <asyncsparse/core/AsyncSparse_solver_types.hpp>
+
+namespace AsyncSparse {
+
+/// Working precision of the error-correction (inner) solver.
+enum class InnerPrecision {
+  Single,  ///< float: the mixed-precision iterative refinement
+  Double   ///< double: iterative refinement entirely in double
+};
+
+inline const char* to_string(InnerPrecision p) { return p == InnerPrecision::Single ? "float" : "double"; }
+inline InnerPrecision inner_precision_from_string(const std::string& s) {
+  if (s == "float" || s == "single") return InnerPrecision::Single;
+  if (s == "double") return InnerPrecision::Double;
+  throw InvalidInput("inner precision '" + s + "' unknown (valid: float, double)");
+}
+
+struct IterativeRefinementParams {
+  /// Stop when ||b - A x||_2 / ||b||_2 <= tol (outer residual, computed in double). Default 1e-12. >= 0.
+  double tol = 1e-12;
+  /// Maximum outer (refinement) steps. Default 50. >= 0.
+  int max_outer = 50;
+  /// Inner solver precision. Default Single (mixed precision).
+  InnerPrecision inner_precision = InnerPrecision::Single;
+  /// The inner async-(k): local_iters, block_size, tau, deterministic, launch_mode and global_iters_per_launch are
+  /// used as given (defaults: async-(5), 10 iterations per launch); its tol, max_global_iters, divergence_factor
+  /// and record_history are ignored (the refinement sets the inner iteration counts).
+  BlockAsyncParams inner;
+  /// Inner residual reduction aimed at per outer step (measured in the first step): the paper's "6 to 8 digits",
+  /// about the accuracy of the inner precision. Default 0 = automatic: 1e-6 for a single-precision inner solver,
+  /// 1e-8 for a double one. Otherwise in (0, 1). A single-precision solver that stalls above the target (its
+  /// rounding floor on ill-conditioned systems) is stopped by the stagnation test below.
+  double inner_reduction = 0;
+  /// Limit of inner global iterations in the first (measuring) step. Default 20000. >= 1.
+  int first_inner_max = 20000;
+  /// Limit of inner global iterations of any later step. Default 20000. >= 1.
+  int max_inner_iters = 20000;
+  /// First step: the inner solver is taken as stagnated (its precision floor reached) after stagnation_checks
+  /// consecutive residual checks none of which lowered the best inner residual by at least stagnation_fraction
+  /// of the average per-check reduction achieved so far (a slowly but steadily converging solver is never
+  /// stopped; one that has hit the rounding floor stops within a few checks). Defaults 0.1 and 3.
+  /// stagnation_fraction in (0, 1], stagnation_checks >= 1.
+  double stagnation_fraction = 0.1;
+  int stagnation_checks = 3;
+  /// Run only the inner iterations the measured rate says the last outer step needs. Default true.
+  bool shorten_last_step = true;
+  /// Outer residual growth beyond this factor in one step is reported as Diverged. Default 10. > 1.
+  double growth_factor = 10;
+  /// Stop (MaxIterations, "stagnated") after this many consecutive outer steps reducing the residual by less
+  /// than a factor 2. Default 3. >= 1.
+  int outer_stagnation_steps = 3;
+  /// 0 silent, 1 one line at the end, 2 one line per outer step (stderr). Default 0.
+  int verbose = 0;
+};
+
+struct IterativeRefinementResult {
+  SolverStatus status = SolverStatus::MaxIterations;
+  std::string message;
+  InnerPrecision inner_precision = InnerPrecision::Single;
+  int outer_iterations = 0;
+  long long inner_iterations = 0;        ///< inner global iterations over all outer steps
+  int adapted_inner_iterations = 0;      ///< m*: inner iterations per later step, measured in step 1
+  double measured_inner_reduction = 0;   ///< inner residual reduction achieved in step 1
+  double initial_residual = 0;           ///< relative residual of x0
+  double final_relative_residual = 0;    ///< ||b - A x|| / ||b|| at exit (double)
+  std::vector<int> inner_per_outer;      ///< inner global iterations of each outer step
+  std::vector<double> residual_history;  ///< relative residual before step 1 and after each step
+  std::vector<long long> inner_history;  ///< cumulative inner iterations at each residual_history entry
+  std::vector<double> time_history;      ///< seconds since the start at each entry
+  double seconds = 0;                    ///< solve time (set-up excluded)
+  double inner_seconds = 0;              ///< of which inside the inner solver (incl. step-1 checks)
+  bool converged() const { return status == SolverStatus::Converged; }
+};
+
+template <class Device>
+class IterativeRefinementHandle {
+ public:
+  using execution_space = typename Device::execution_space;
+  using vector_type = Kokkos::View<double*, Device>;
+  using const_vector_type = Kokkos::View<const double*, Device>;
+  explicit IterativeRefinementHandle(const IterativeRefinementParams& p = IterativeRefinementParams(),
+                                     const LaunchConfig& inner_launch = LaunchConfig())
+      : params_(p), launch_(inner_launch) {}
+  IterativeRefinementParams& params() { return params_; }
+  const IterativeRefinementParams& params() const { return params_; }
+  LaunchConfig& launch_config() { return launch_; }
+  const LaunchConfig& launch_config() const { return launch_; }
+  bool is_set_up() const { return set_up_; }
+  double setup_seconds() const { return setup_seconds_; }
+  const IterativeRefinementResult& last_result() const { return last_; }
+  /// Statistics of the inner async-(k) of the precision set up.
+  const BlockAsyncStats& inner_stats() const {
+    return setup_precision_ == InnerPrecision::Single ? inner_f_.stats() : inner_d_.stats();
+  }
+
+  // ---- set-up data (public for the implementation; not a user API) ----
+  Crs<double, Device> A_;
+  Crs<float, Device> A_float_;
+  BlockAsyncHandle<float, Device> inner_f_;
+  BlockAsyncHandle<double, Device> inner_d_;
+  Kokkos::View<double*, Device> r_;
+  Kokkos::View<float*, Device> rhat_f_, c_f_;
+  Kokkos::View<double*, Device> rhat_d_, c_d_;
+  InnerPrecision setup_precision_ = InnerPrecision::Single;
+  bool set_up_ = false;
+  double setup_seconds_ = 0;
+  IterativeRefinementResult last_;
+
+ private:
+  IterativeRefinementParams params_;
+  LaunchConfig launch_;
+};
+
+namespace Impl {
+inline void check_ir_params(const char* who, const IterativeRefinementParams& p) {
+  const std::string w(who);
+  if (!(p.tol >= 0) || !std::isfinite(p.tol)) throw InvalidInput(w + ": tol must be finite and >= 0");
+  if (p.max_outer < 0) throw InvalidInput(w + ": max_outer must be >= 0, got " + std::to_string(p.max_outer));
+  if (!(p.inner_reduction >= 0 && p.inner_reduction < 1))
+    throw InvalidInput(w + ": inner_reduction must be 0 (automatic) or in (0, 1), got " +
+                       std::to_string(p.inner_reduction));
+  if (p.first_inner_max < 1 || p.max_inner_iters < 1)
+    throw InvalidInput(w + ": first_inner_max and max_inner_iters must be >= 1");
+  if (!(p.stagnation_fraction > 0 && p.stagnation_fraction <= 1) || p.stagnation_checks < 1)
+    throw InvalidInput(w + ": stagnation_fraction must be in (0, 1] and stagnation_checks >= 1");
+  if (!(p.growth_factor > 1)) throw InvalidInput(w + ": growth_factor must be > 1");
+  if (p.outer_stagnation_steps < 1) throw InvalidInput(w + ": outer_stagnation_steps must be >= 1");
+}
+
+/// One refinement solve with inner precision Low (float or double).
+template <class Low, class ExecSpace, class Device>
+IterativeRefinementResult ir_run(const ExecSpace& exec, IterativeRefinementHandle<Device>& h,
+                                 BlockAsyncHandle<Low, Device>& inner, const Kokkos::View<Low*, Device>& rhat,
+                                 const Kokkos::View<Low*, Device>& c, const Kokkos::View<const double*, Device>& b,
+                                 const Kokkos::View<double*, Device>& x) {
+  const auto& p = h.params();
+  const auto& A = h.A_;
+  auto r = h.r_;
+  const ordinal_t n = A.numRows();
+  IterativeRefinementResult R;
+  R.inner_precision = p.inner_precision;
+  Kokkos::Timer timer;
+  auto residual = [&]() {
+    Kokkos::deep_copy(exec, r, b);
+    KokkosSparse::spmv("N", -1.0, A, x, 1.0, r);
+    return static_cast<double>(KokkosBlas::nrm2(r));
+  };
+  const double bn = static_cast<double>(KokkosBlas::nrm2(b));
+  const double scale = bn > 0 ? 1.0 / bn : 1.0;
+  double rnorm = residual();
+  double rel = rnorm * scale;
+  R.initial_residual = rel;
+  auto record = [&]() {
+    R.residual_history.push_back(rel);
+    R.inner_history.push_back(R.inner_iterations);
+    R.time_history.push_back(timer.seconds());
+  };
+  record();
+  if (!std::isfinite(bn) || !std::isfinite(rel)) {
+    R.status = SolverStatus::NonFinite;
+    R.message = "initial residual is not finite (NaN/Inf in A, b or x)";
+  } else if (rel <= p.tol) {
+    R.status = SolverStatus::Converged;
+  } else {
+    R.status = SolverStatus::MaxIterations;
+    const int G = p.inner.global_iters_per_launch;
+    const double target = p.inner_reduction > 0 ? p.inner_reduction : (sizeof(Low) == sizeof(float) ? 1e-6 : 1e-8);
+    double rate = 0;  // measured inner residual reduction per global iteration
+    int slow_steps = 0;
+    for (int step = 1; step <= p.max_outer; ++step) {
+      // scaled residual in the inner precision, zero initial correction
+      const double inv = 1.0 / rnorm;
+      Kokkos::parallel_for(
+          "AsyncSparse::ir::to_inner", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+            rhat(i) = static_cast<Low>(r(i) * inv);
+            c(i) = Low(0);
+          });
+      Kokkos::Timer inner_timer;
+      int m = 0;
+      if (step == 1) {
+        // measuring step: iterate with inner residual checks
+        const double r0 = Impl::block_async_residual_norm(inner, rhat, c);
+        double best = r0, res = r0;
+        int best_at = 0, checks = 0, since_progress = 0;
+        bool inner_diverged = false;
+        while (m < p.first_inner_max) {
+          const int g = std::min(G, p.first_inner_max - m);
+          Impl::block_async_run(exec, inner, rhat, c, g);
+          m += g;
+          ++checks;
+          res = Impl::block_async_residual_norm(inner, rhat, c);
+          if (!std::isfinite(res) || res > 1e3 * best) {  // grew far beyond the best value: divergence
+            inner_diverged = true;
+            break;
+          }
+          // progress: the best residual drops by at least stagnation_fraction of the average per-check
+          // reduction (in log scale) achieved so far
+          const double avg_log_drop = best < r0 && best_at > 0 ? std::log(r0 / best) / (checks - 1) : 0.0;
+          const bool progress =
+              res < best && (avg_log_drop == 0.0 || std::log(best / res) >= p.stagnation_fraction * avg_log_drop);
+          since_progress = progress ? 0 : since_progress + 1;
+          if (res < best) {
+            best = res;
+            best_at = m;
+          }
+          if (res <= target * r0 || since_progress >= p.stagnation_checks) break;
+        }
+        R.inner_seconds += inner_timer.seconds();
+        R.inner_iterations += m;
+        R.inner_per_outer.push_back(m);
+        if (inner_diverged || best_at == 0) {  // diverged, or never got below the initial residual
+          R.status = std::isfinite(res) ? SolverStatus::Diverged : SolverStatus::NonFinite;
+          R.message = "the inner async-(k) solver diverged in the first outer step (inner residual " +
+                      std::to_string(res / r0) + " after " + std::to_string(m) + " iterations; try tau-scaling)";
+          break;
+        }
+        R.adapted_inner_iterations = std::max(1, best_at);
+        R.measured_inner_reduction = best / r0;
+        rate = std::pow(std::max(R.measured_inner_reduction, 1e-300), 1.0 / R.adapted_inner_iterations);
+      } else {
+        m = std::min(R.adapted_inner_iterations, p.max_inner_iters);
+        if (p.shorten_last_step && rate > 0 && rate < 1) {
+          const double needed = 0.5 * p.tol / rel;  // remaining reduction to reach tol, with a margin of 2
+          if (needed > R.measured_inner_reduction)
+            m = std::max(1, std::min(m, static_cast<int>(std::ceil(std::log(needed) / std::log(rate)))));
+        }
+        Impl::block_async_run(exec, inner, rhat, c, m);
+        exec.fence();
+        R.inner_seconds += inner_timer.seconds();
+        R.inner_iterations += m;
+        R.inner_per_outer.push_back(m);
+      }
+      // x += ||r|| c in double, new residual in double
+      Kokkos::parallel_for(
+          "AsyncSparse::ir::update", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+          KOKKOS_LAMBDA(const ordinal_t i) { x(i) += rnorm * static_cast<double>(c(i)); });
+      const double prev = rel;
+      rnorm = residual();
+      rel = rnorm * scale;
+      R.outer_iterations = step;
+      record();
+      if (p.verbose >= 2)
+        std::fprintf(stderr, "ir(%s) step %3d  inner %6d  rel. residual %.3e\n", to_string(p.inner_precision), step, m,
+                     rel);
+      if (!std::isfinite(rel)) {
+        R.status = SolverStatus::NonFinite;
+        R.message = "outer residual became NaN/Inf in step " + std::to_string(step);
+        break;
+      }
+      if (rel <= p.tol) {
+        R.status = SolverStatus::Converged;
+        break;
+      }
+      if (rel > p.growth_factor * prev) {
+        R.status = SolverStatus::Diverged;
+        R.message = "outer residual grew from " + std::to_string(prev) + " to " + std::to_string(rel) + " in step " +
+                    std::to_string(step);
+        break;
+      }
+      slow_steps = rel > 0.5 * prev ? slow_steps + 1 : 0;
+      if (slow_steps >= p.outer_stagnation_steps) {
+        R.message = "stagnated: " + std::to_string(slow_steps) + " outer steps reduced the residual by less than 2x (" +
+                    std::to_string(rel) + "); the inner precision cannot resolve this system to tol";
+        break;
+      }
+    }
+    if (R.status == SolverStatus::MaxIterations && R.message.empty())
+      R.message = "no convergence to " + std::to_string(p.tol) + " in " + std::to_string(p.max_outer) + " outer steps";
+  }
+  exec.fence();
+  R.final_relative_residual = rel;
+  R.seconds = timer.seconds();
+  if (p.verbose >= 1)
+    std::fprintf(stderr, "ir(%s): %s after %d outer / %lld inner iterations, rel. residual %.3e, %.3f s%s%s\n",
+                 to_string(p.inner_precision), to_string(R.status), R.outer_iterations, R.inner_iterations,
+                 R.final_relative_residual, R.seconds, R.message.empty() ? "" : ": ", R.message.c_str());
+  return R;
+}
+}  // namespace Impl
+
+/// Set up the refinement for A (double): a single-precision copy of A when the inner precision is Single
+/// (InvalidInput when a value overflows float), and the inner async-(k) handle (block_async_setup; its
+/// validation applies: square, non-empty, non-zero finite diagonal). Call again after changing A, the inner
+/// precision, or the inner block_size / tau / LaunchConfig.
+template <class ExecSpace, class Device>
+void iterative_refinement_setup(const ExecSpace& exec, IterativeRefinementHandle<Device>& h,
+                                const Crs<double, Device>& A) {
+  Kokkos::Timer timer;
+  Impl::check_ir_params("iterative_refinement_setup", h.params());
+  if (A.numRows() != A.numCols())
+    throw InvalidInput("iterative_refinement_setup: matrix must be square, got " + std::to_string(A.numRows()) + " x " +
+                       std::to_string(A.numCols()));
+  if (A.numRows() == 0) throw InvalidInput("iterative_refinement_setup: matrix is empty (0 rows)");
+  h.set_up_ = false;
+  h.A_ = A;
+  const ordinal_t n = A.numRows();
+  const auto& p = h.params();
+  h.r_ = Kokkos::View<double*, Device>("AsyncSparse::ir::r", n);
+  if (p.inner_precision == InnerPrecision::Single) {
+    Kokkos::View<float*, Device> vf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::ir::A_float"),
+                                    A.nnz());
+    auto vd = A.values;
+    offset_t bad = A.nnz();
+    Kokkos::parallel_reduce(
+        "AsyncSparse::ir::to_float", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.nnz()),
+        KOKKOS_LAMBDA(const offset_t k, offset_t& first_bad) {
+          vf(k) = static_cast<float>(vd(k));
+          if (!is_finite(vf(k)) && k < first_bad) first_bad = k;
+        },
+        Kokkos::Min<offset_t>(bad));
+    if (bad < A.nnz())
+      throw InvalidInput("iterative_refinement_setup: matrix entry " + std::to_string(bad) +
+                         " is not finite in single precision (|a| > 3.4e38 or NaN/Inf)");
+    h.A_float_ = Crs<float, Device>("AsyncSparse::ir::A_float", n, n, A.nnz(), vf, A.graph.row_map, A.graph.entries);
+    h.inner_f_ = BlockAsyncHandle<float, Device>(p.inner, h.launch_config());
+    block_async_setup(exec, h.inner_f_, h.A_float_);
+    h.rhat_f_ = Kokkos::View<float*, Device>("AsyncSparse::ir::rhat", n);
+    h.c_f_ = Kokkos::View<float*, Device>("AsyncSparse::ir::c", n);
+  } else {
+    h.inner_d_ = BlockAsyncHandle<double, Device>(p.inner, h.launch_config());
+    block_async_setup(exec, h.inner_d_, A);
+    h.rhat_d_ = Kokkos::View<double*, Device>("AsyncSparse::ir::rhat", n);
+    h.c_d_ = Kokkos::View<double*, Device>("AsyncSparse::ir::c", n);
+  }
+  exec.fence();
+  h.setup_precision_ = p.inner_precision;
+  h.setup_seconds_ = timer.seconds();
+  h.set_up_ = true;
+}
+
+/// Solve A x = b by iterative refinement (x: initial guess on entry, solution on exit). Returns the status,
+/// outer / inner iteration counts, the outer residual history and times; never throws for divergence.
+template <class ExecSpace, class Device>
+IterativeRefinementResult iterative_refinement_solve(
+    const ExecSpace& exec, IterativeRefinementHandle<Device>& h,
+    const typename IterativeRefinementHandle<Device>::const_vector_type& b,
+    const typename IterativeRefinementHandle<Device>::vector_type& x) {
+  if (!h.is_set_up()) throw InvalidInput("iterative_refinement_solve: iterative_refinement_setup must be called first");
+  Impl::check_ir_params("iterative_refinement_solve", h.params());
+  if (h.params().inner_precision != h.setup_precision_)
+    throw InvalidInput("iterative_refinement_solve: inner_precision changed since iterative_refinement_setup");
+  const auto n = static_cast<std::size_t>(h.A_.numRows());
+  if (b.extent(0) != n || x.extent(0) != n)
+    throw InvalidInput("iterative_refinement_solve: b and x must have " + std::to_string(n) + " entries, got " +
+                       std::to_string(b.extent(0)) + " and " + std::to_string(x.extent(0)));
+  // inner parameters that may change between solves without a new set-up (block_size / tau are checked there)
+  auto sync_inner = [&](auto& inner) {
+    auto keep = inner.params();
+    inner.params() = h.params().inner;
+    inner.params().block_size = keep.block_size;
+    inner.params().tau = keep.tau;
+    if (h.params().inner.block_size != keep.block_size || h.params().inner.tau != keep.tau)
+      throw InvalidInput(
+          "iterative_refinement_solve: inner block_size or tau changed since iterative_refinement_setup");
+    Impl::check_block_async_params("iterative_refinement_solve (inner)", inner);
+  };
+  if (h.setup_precision_ == InnerPrecision::Single) {
+    sync_inner(h.inner_f_);
+    h.last_ = Impl::ir_run<float>(exec, h, h.inner_f_, h.rhat_f_, h.c_f_, b, x);
+  } else {
+    sync_inner(h.inner_d_);
+    h.last_ = Impl::ir_run<double>(exec, h, h.inner_d_, h.rhat_d_, h.c_d_, b, x);
+  }
+  return h.last_;
+}
+
+}  // namespace AsyncSparse
