@@ -9,6 +9,8 @@
 #include <Kokkos_Core.hpp>
 #include <KokkosSparse_CrsMatrix.hpp>
 
+#include <asyncsparse/AsyncSparse_config.hpp>
+
 #include <asyncsparse/core/AsyncSparse_csr_host.hpp>
 
 namespace AsyncSparse {

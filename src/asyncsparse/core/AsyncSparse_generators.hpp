@@ -37,15 +37,15 @@ namespace AsyncSparse {
 
 /// 5-point 2D Laplacian on an m x m interior grid (Dirichlet boundary), natural order.
 /// m: points per direction, >= 1. Rows m^2, nnz 5m^2 - 4m, diagonal 4, off-diagonals -1.
-inline CsrHost<double> lap2d(ordinal_t m);
+CsrHost<double> lap2d(ordinal_t m);
 
 /// 7-point 3D Laplacian on an m x m x m interior grid, natural order. m >= 1. Rows m^3, nnz 7m^3 - 6m^2,
 /// diagonal 6, off-diagonals -1.
-inline CsrHost<double> lap3d7(ordinal_t m);
+CsrHost<double> lap3d7(ordinal_t m);
 
 /// 27-point 3D Laplacian on an m x m x m interior grid, natural order. m >= 1. Rows m^3,
 /// nnz (3m-2)^3, diagonal 26, every one of the (up to) 26 neighbours -1.
-inline CsrHost<double> lap3d27(ordinal_t m);
+CsrHost<double> lap3d27(ordinal_t m);
 
 /// Rotated anisotropic diffusion -div(K grad u) on the unit square, Dirichlet, h = 1/(m+1), with
 ///   K = R(theta) diag(1, eps) R(theta)^T = [[a, b], [b, c]],
@@ -67,11 +67,11 @@ inline CsrHost<double> lap3d27(ordinal_t m);
 /// (nnz 5m^2 - 4m), else 9-point (nnz (3m-2)^2).
 /// m: points per direction, >= 1. eps: anisotropy ratio, finite and > 0 (default 0.01).
 /// theta_degrees: rotation angle of the principal direction in degrees, finite (default 30).
-inline CsrHost<double> aniso2d(ordinal_t m, double eps = 0.01, double theta_degrees = 30.0);
+CsrHost<double> aniso2d(ordinal_t m, double eps = 0.01, double theta_degrees = 30.0);
 
 /// Trefethen matrix of order n >= 1: diagonal a_ii = (i+1)-th prime, a_ij = 1 when |i-j| = 1, 2, 4, 8, ...
 /// Symmetric positive definite. trefethen(2000) is SuiteSparse's Trefethen_2000 (nnz 41906).
-inline CsrHost<double> trefethen(ordinal_t n);
+CsrHost<double> trefethen(ordinal_t n);
 
 /// Random sparse matrix with a prescribed diagonal dominance.
 /// n: order, >= 1.
@@ -88,7 +88,7 @@ inline CsrHost<double> trefethen(ordinal_t n);
 ///   (default 1.5); rows without off-diagonal entries get diagonal 1. dominance > 1 makes every row
 ///   strictly diagonally dominant (and the matrix SPD when symmetric); 0 < dominance <= 1 gives
 ///   matrices on which Jacobi-type methods may diverge. Off-diagonal values are uniform in [-1, 1).
-inline CsrHost<double> random_diag_dominant(ordinal_t n, ordinal_t nnz_per_row = 7, std::uint64_t seed = 1,
+CsrHost<double> random_diag_dominant(ordinal_t n, ordinal_t nnz_per_row = 7, std::uint64_t seed = 1,
                                             bool symmetric = true, double dominance = 1.5);
 
 /// A parsed generator spec. Fields a generator does not use keep their defaults.
@@ -103,21 +103,20 @@ struct GeneratorSpec {
 };
 
 /// Comma-separated list of the generator names, as used in error messages.
-inline std::string generator_names();
+std::string generator_names();
 
 /// True when `spec` starts with "gen:" (it names a generator rather than a file).
-inline bool is_generator_spec(const std::string& spec);
+bool is_generator_spec(const std::string& spec);
 
 /// Parse and check a spec (format above): unknown name, wrong field count, malformed or out-of-range
 /// numbers, sizes < 1 and matrices whose rows or nnz overflow int are InvalidInput quoting the spec.
-inline GeneratorSpec parse_generator(const std::string& spec);
+GeneratorSpec parse_generator(const std::string& spec);
 
 /// Build the matrix a parsed spec describes.
-inline CsrHost<double> generate(const GeneratorSpec& spec);
+CsrHost<double> generate(const GeneratorSpec& spec);
 
 /// parse_generator + generate.
-inline CsrHost<double> generate(const std::string& spec);
+CsrHost<double> generate(const std::string& spec);
 
 }  // namespace AsyncSparse
 
-#include <asyncsparse/core/impl/AsyncSparse_generators_impl.hpp>

@@ -64,12 +64,12 @@ struct MatrixMarketInfo {
 ///         merge, reject non-finite values).
 ///   info: when not null, filled with the banner, the size line and the counts above (default null).
 /// Throws ParseError for a missing, unreadable or malformed file.
-inline CsrHost<double> read_matrix_market(const std::string& path, const MatrixMarketOptions& opts = {},
+CsrHost<double> read_matrix_market(const std::string& path, const MatrixMarketOptions& opts = {},
                                           MatrixMarketInfo* info = nullptr);
 
 /// Read only the banner and the size line of a Matrix Market file (plain or gzip); the entries are not read
 /// or checked. Throws ParseError for a missing or unreadable file or a malformed header.
-inline MatrixMarketInfo read_matrix_market_info(const std::string& path);
+MatrixMarketInfo read_matrix_market_info(const std::string& path);
 
 /// Write `A` as "%%MatrixMarket matrix coordinate real general", one entry per line with 1-based indices
 /// and values printed with %.17g (so that reading the file back gives the same doubles), in CSR order.
@@ -79,8 +79,7 @@ inline MatrixMarketInfo read_matrix_market_info(const std::string& path);
 ///            "nan" / "inf" (readable with allow_nonfinite).
 ///   comment: text written after the banner, each of its lines as a `%` comment line (default: none).
 /// Throws InvalidInput for an inconsistent or empty matrix, Error when the file cannot be written.
-inline void write_matrix_market(const std::string& path, const CsrHost<double>& A, const std::string& comment = "");
+void write_matrix_market(const std::string& path, const CsrHost<double>& A, const std::string& comment = "");
 
 }  // namespace AsyncSparse
 
-#include <asyncsparse/core/impl/AsyncSparse_matrix_market_impl.hpp>

@@ -59,23 +59,23 @@ struct RelaxResult {
 /// Exact ILU(0): Gaussian elimination (IKJ variant) with every update outside the pattern of A discarded.
 /// L holds the strict lower part of the pattern of A plus the unit diagonal, U the diagonal and upper part.
 /// Throws BreakdownError("ilu0", row, "zero pivot u_ii = ...") or (..., "non-finite value ...").
-inline IluFactors ilu0(const CsrHost<double>& A);
+IluFactors ilu0(const CsrHost<double>& A);
 
 /// Exact IC(0) of a symmetric matrix: lower triangular L (with diagonal) on the lower pattern of A such that
 /// (L Lᵀ)_ij = a_ij on that pattern. Only the lower triangle enters the computation, but A must be symmetric
 /// (pattern and values, relative tolerance 1e-12). Throws BreakdownError("ic0", row, "non-positive pivot ...")
 /// when a diagonal would be the square root of a non-positive number.
-inline CsrHost<double> ic0(const CsrHost<double>& A);
+CsrHost<double> ic0(const CsrHost<double>& A);
 
 /// Symbolic ILU(k): the level-of-fill pattern. Entries of A have level 0; fill created at (i, j) by
 /// eliminating with row m has level lev(i,m) + lev(m,j) + 1; entries of level <= k are kept.
 /// Returns the L pattern (strict lower part plus diagonal) and the U pattern (diagonal plus upper part),
 /// all values 0. `k` >= 0; k = 0 gives the pattern of ilu0.
-inline IluFactors iluk_pattern(const CsrHost<double>& A, int k);
+IluFactors iluk_pattern(const CsrHost<double>& A, int k);
 
 /// Numeric ILU(k): exact incomplete LU restricted to iluk_pattern(A, k). iluk(A, 0) equals ilu0(A); a large
 /// enough k gives the exact LU factorization (no pivoting). Breakdowns as in ilu0, reported as "iluk".
-inline IluFactors iluk(const CsrHost<double>& A, int k);
+IluFactors iluk(const CsrHost<double>& A, int k);
 
 /// Exact incomplete LU on a given pattern S = pattern of S.L + S.U (the values of S are ignored): IKJ
 /// elimination with every update outside S discarded, i.e. the solution of (L U)_ij = a_ij for (i, j) in S —
@@ -84,13 +84,13 @@ inline IluFactors iluk(const CsrHost<double>& A, int k);
 /// the diagonal first (the layout of IluFactors), both sorted, square of A's size (InvalidInput otherwise).
 /// Used to tell pattern quality from value quality: ilu_on_pattern(A, ilut_nnz(A, ...)) is what a ParILUT
 /// would converge to if it had found ILUT's pattern. Breakdowns as in ilu0, reported as "ilu_on_pattern".
-inline IluFactors ilu_on_pattern(const CsrHost<double>& A, const IluFactors& S);
+IluFactors ilu_on_pattern(const CsrHost<double>& A, const IluFactors& S);
 
 /// Exact incomplete Cholesky on a given lower pattern (values of Lpattern ignored; lower triangular, sorted,
 /// diagonal last in each row): (L Lᵀ)_ij = a_ij for (i, j) in the pattern, i >= j, the fixed point of the IC
 /// sweeps on it. A must be symmetric. ic_on_pattern(A, lower part of A) equals ic0(A). Breakdowns as in ic0,
 /// reported as "ic_on_pattern".
-inline CsrHost<double> ic_on_pattern(const CsrHost<double>& A, const CsrHost<double>& Lpattern);
+CsrHost<double> ic_on_pattern(const CsrHost<double>& A, const CsrHost<double>& Lpattern);
 
 /// ILUT(tau, p) (Saad, Algorithm 10.6): row-wise IKJ elimination on a dense work row w. With
 /// tau_i = tau * ||a_i||_2 (2-norm of row i of A):
@@ -100,7 +100,7 @@ inline CsrHost<double> ic_on_pattern(const CsrHost<double>& A, const CsrHost<dou
 ///     (ties: smaller column first). The diagonal is always kept.
 /// `tau` >= 0 (0: no threshold dropping); `p` >= 0 (p >= n: no cap). tau = 0, p = n is the exact LU.
 /// Throws BreakdownError("ilut", row, "zero pivot u_ii = ...") or (..., "non-finite value ...").
-inline IluFactors ilut(const CsrHost<double>& A, double tau, int p);
+IluFactors ilut(const CsrHost<double>& A, double tau, int p);
 
 /// ILUT with a nonzero budget: the baseline "serial ILUT with the same number of nonzeros" as a ParILUT run.
 /// `target_nnz_L` / `target_nnz_U` count every stored entry of L / U, diagonals included (so each is >= n).
@@ -111,19 +111,19 @@ inline IluFactors ilut(const CsrHost<double>& A, double tau, int p);
 /// the rest on to the rows after it. The result has exactly the budget (up to rounding in the last rows)
 /// unless the budget exceeds what unlimited fill can produce (then it has fewer entries: at most the
 /// exact LU factors restricted to rows that have entries in A on that side).
-inline IluFactors ilut_nnz(const CsrHost<double>& A, offset_t target_nnz_L, offset_t target_nnz_U);
+IluFactors ilut_nnz(const CsrHost<double>& A, offset_t target_nnz_L, offset_t target_nnz_U);
 
 /// Incomplete Cholesky with threshold of a symmetric matrix (the symmetric counterpart of ILUT, computed
 /// row by row on the lower triangle): multipliers l_ij with |l_ij| < tau * ||a_i||_2 are dropped during the
 /// elimination, then only the `p` largest strict-lower entries of each row are kept, and the diagonal is
 /// l_ii = sqrt(a_ii - sum_j l_ij^2) over the kept entries. `tau` >= 0, `p` >= 0. tau = 0, p = n is the exact
 /// Cholesky factor. Throws BreakdownError("ict", row, "non-positive pivot ...").
-inline CsrHost<double> ict(const CsrHost<double>& A, double tau, int p);
+CsrHost<double> ict(const CsrHost<double>& A, double tau, int p);
 
 /// ICT with a nonzero budget: `target_nnz_L` counts every stored entry of L, diagonal included (>= n). The
 /// strict-lower budget is shared out as in ilut_nnz (tau = 0, per-row cap from the unspent budget in
 /// proportion to the row's strict-lower nonzero count in A).
-inline CsrHost<double> ict_nnz(const CsrHost<double>& A, offset_t target_nnz_L);
+CsrHost<double> ict_nnz(const CsrHost<double>& A, offset_t target_nnz_L);
 
 // ---------------------------------------------------------------------------------------------------------
 // Triangular solves and preconditioner application
@@ -133,17 +133,17 @@ inline CsrHost<double> ict_nnz(const CsrHost<double>& A, offset_t target_nnz_L);
 /// InvalidInput). `unit_diag` (default false): when true the diagonal is taken as 1 and any stored diagonal
 /// entry is ignored; when false every diagonal entry must be stored (InvalidInput otherwise) and non-zero
 /// (BreakdownError("lower_solve", row, "zero diagonal ...") otherwise).
-inline std::vector<double> lower_solve(const CsrHost<double>& L, const std::vector<double>& b, bool unit_diag = false);
+std::vector<double> lower_solve(const CsrHost<double>& L, const std::vector<double>& b, bool unit_diag = false);
 
 /// Solves U x = b by backward substitution. U must be upper triangular with every diagonal entry stored and
 /// non-zero (InvalidInput / BreakdownError("upper_solve", row, ...) otherwise).
-inline std::vector<double> upper_solve(const CsrHost<double>& U, const std::vector<double>& b);
+std::vector<double> upper_solve(const CsrHost<double>& U, const std::vector<double>& b);
 
 /// Applies an incomplete Cholesky preconditioner: solves L Lᵀ z = r (L lower triangular with diagonal).
-inline std::vector<double> ic_apply(const CsrHost<double>& L, const std::vector<double>& r);
+std::vector<double> ic_apply(const CsrHost<double>& L, const std::vector<double>& r);
 
 /// Applies an incomplete LU preconditioner: solves L U z = r (F.L unit lower, its stored diagonal ignored).
-inline std::vector<double> ilu_apply(const IluFactors& F, const std::vector<double>& r);
+std::vector<double> ilu_apply(const IluFactors& F, const std::vector<double>& r);
 
 // ---------------------------------------------------------------------------------------------------------
 // Stationary iterations. Residuals are relative, ||b - A x||_2 / ||b||_2 (absolute when b = 0). A needs
@@ -153,22 +153,22 @@ inline std::vector<double> ilu_apply(const IluFactors& F, const std::vector<doub
 /// `sweeps` (>= 0) synchronous (weighted) Jacobi sweeps x <- x + omega D^{-1} (b - A x), updating x in place.
 /// `omega` (default 1.0, > 0) is the damping weight. Returns the relative residual before the first sweep and
 /// after each sweep (size sweeps + 1), shorter when the residual becomes non-finite (the run stops there).
-inline std::vector<double> jacobi(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
+std::vector<double> jacobi(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
                                   int sweeps, double omega = 1.0);
 
 /// `sweeps` (>= 0) forward Gauss–Seidel sweeps in place (row 0 to n-1, each row using the newest values).
 /// History as in jacobi.
-inline std::vector<double> gauss_seidel(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
+std::vector<double> gauss_seidel(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
                                         int sweeps);
 
 /// Jacobi sweeps until the relative residual is <= `tol` (>= 0), at most `max_sweeps` (>= 0). Stops and sets
 /// `diverged` when the residual becomes non-finite or exceeds 1e10 × the initial residual. `omega` (default
 /// 1.0, > 0) as in jacobi.
-inline RelaxResult jacobi_until(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
+RelaxResult jacobi_until(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
                                 double tol, int max_sweeps, double omega = 1.0);
 
 /// Forward Gauss–Seidel until the relative residual is <= `tol`; stopping rules as in jacobi_until.
-inline RelaxResult gauss_seidel_until(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
+RelaxResult gauss_seidel_until(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
                                       double tol, int max_sweeps);
 
 // ---------------------------------------------------------------------------------------------------------
@@ -177,29 +177,28 @@ inline RelaxResult gauss_seidel_until(const CsrHost<double>& A, const std::vecto
 
 /// Sparse product A B (A.ncols == B.nrows). Every structurally produced entry is stored (also exact zeros
 /// from cancellation); columns sorted.
-inline CsrHost<double> multiply(const CsrHost<double>& A, const CsrHost<double>& B);
+CsrHost<double> multiply(const CsrHost<double>& A, const CsrHost<double>& B);
 
 /// Transpose (columns sorted).
-inline CsrHost<double> transpose(const CsrHost<double>& A);
+CsrHost<double> transpose(const CsrHost<double>& A);
 
 /// Frobenius norm of the stored values.
-inline double frobenius_norm(const CsrHost<double>& A);
+double frobenius_norm(const CsrHost<double>& A);
 
 /// Relative nonlinear residual ||(A - L U)_S||_F / ||A_S||_F, S the pattern of A (Chow & Anzt 2015): zero
 /// exactly when L and U solve the ILU fixed-point equations on S. Returns the absolute norm when ||A_S|| = 0.
-inline double nonlinear_residual(const CsrHost<double>& A, const CsrHost<double>& L, const CsrHost<double>& U);
+double nonlinear_residual(const CsrHost<double>& A, const CsrHost<double>& L, const CsrHost<double>& U);
 
 /// IC version, ||(A - L Lᵀ)_S||_F / ||A_S||_F with S the lower triangular part of the pattern of A (the
 /// equations IC sweeps solve).
-inline double nonlinear_residual(const CsrHost<double>& A, const CsrHost<double>& L);
+double nonlinear_residual(const CsrHost<double>& A, const CsrHost<double>& L);
 
 /// ILU residual ||A - L U||_F over the full product (absolute; divide by frobenius_norm(A) for relative).
-inline double ilu_residual(const CsrHost<double>& A, const CsrHost<double>& L, const CsrHost<double>& U);
+double ilu_residual(const CsrHost<double>& A, const CsrHost<double>& L, const CsrHost<double>& U);
 
 /// IC version, ||A - L Lᵀ||_F over the full product.
-inline double ilu_residual(const CsrHost<double>& A, const CsrHost<double>& L);
+double ilu_residual(const CsrHost<double>& A, const CsrHost<double>& L);
 
 }  // namespace Reference
 }  // namespace AsyncSparse
 
-#include <asyncsparse/core/impl/AsyncSparse_reference_impl.hpp>

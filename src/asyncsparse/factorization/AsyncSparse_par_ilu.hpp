@@ -746,4 +746,19 @@ double par_ilu_scaled_norm(const ExecSpace& exec, const ParIluHandle<Scalar, Dev
   return std::sqrt(s);
 }
 
+// Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
+// and devices; other types are instantiated from the definitions above.
+#define ASYNCSPARSE_ETI_PAR_ILU(EXTERN, S, D)                                                                        \
+  EXTERN template void par_ilu_symbolic(const D::execution_space&, ParIluHandle<S, D>&, const Crs<S, D>&);         \
+  EXTERN template void par_ilu_numeric(const D::execution_space&, ParIluHandle<S, D>&, const Crs<S, D>&);          \
+  EXTERN template int par_ilu_sweep(const D::execution_space&, ParIluHandle<S, D>&, int);                          \
+  EXTERN template void par_ilu_set_factors(const D::execution_space&, ParIluHandle<S, D>&, const Crs<S, D>&,       \
+                                           const Crs<S, D>&);                                                      \
+  EXTERN template double par_ilu_nonlinear_residual(const D::execution_space&, const ParIluHandle<S, D>&);         \
+  EXTERN template ParIluFactors<S, D> par_ilu_factors(const D::execution_space&, ParIluHandle<S, D>&);             \
+  EXTERN template ParIluFactors<S, D> par_ilu_unscaled_factors(const D::execution_space&, ParIluHandle<S, D>&);    \
+  EXTERN template double par_ilu_ilu_residual(const D::execution_space&, ParIluHandle<S, D>&);                     \
+  EXTERN template double par_ilu_scaled_norm(const D::execution_space&, const ParIluHandle<S, D>&);
+ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_PAR_ILU)
+
 }  // namespace AsyncSparse

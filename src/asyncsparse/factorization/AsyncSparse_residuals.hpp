@@ -210,4 +210,14 @@ double ilu_residual_ic(const ExecSpace& exec, const Crs<Scalar, Device>& A, cons
   return Impl::product_difference_norm(exec, A, L, transpose(L));
 }
 
+// Explicit instantiation (cmake/AsyncSparseETI.cmake), for the device's own execution space.
+#define ASYNCSPARSE_ETI_RESIDUALS(EXTERN, S, D)                                                                       \
+  EXTERN template double nonlinear_residual(const D::execution_space&, const Crs<S, D>&, const Crs<S, D>&,          \
+                                            const Crs<S, D>&);                                                      \
+  EXTERN template double nonlinear_residual_ic(const D::execution_space&, const Crs<S, D>&, const Crs<S, D>&);      \
+  EXTERN template double ilu_residual(const D::execution_space&, const Crs<S, D>&, const Crs<S, D>&,                \
+                                      const Crs<S, D>&);                                                            \
+  EXTERN template double ilu_residual_ic(const D::execution_space&, const Crs<S, D>&, const Crs<S, D>&);
+ASYNCSPARSE_ETI_DECLARE(ASYNCSPARSE_ETI_RESIDUALS)
+
 }  // namespace AsyncSparse

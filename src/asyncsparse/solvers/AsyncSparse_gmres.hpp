@@ -183,4 +183,12 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   return res;
 }
 
+// Explicit instantiation (cmake/AsyncSparseETI.cmake) of both Krylov solvers.
+#define ASYNCSPARSE_ETI_KRYLOV(EXTERN, S, D)                                                                         \
+  EXTERN template SolverResult cg(const Crs<S, D>&, const Kokkos::View<const S*, D>&, const Kokkos::View<S*, D>&,  \
+                                  Preconditioner<S, D>*, const SolverParams&);                                     \
+  EXTERN template SolverResult gmres(const Crs<S, D>&, const Kokkos::View<const S*, D>&,                           \
+                                     const Kokkos::View<S*, D>&, Preconditioner<S, D>*, const SolverParams&);
+ASYNCSPARSE_ETI_DECLARE(ASYNCSPARSE_ETI_KRYLOV)
+
 }  // namespace AsyncSparse

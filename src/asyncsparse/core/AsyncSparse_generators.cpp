@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#pragma once
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+
 
 #include <algorithm>
 #include <cerrno>
@@ -179,13 +180,13 @@ inline double parse_spec_double(const std::string& spec, const std::string& fiel
 
 }  // namespace Impl
 
-inline CsrHost<double> lap2d(ordinal_t m) {
+CsrHost<double> lap2d(ordinal_t m) {
   Impl::check_generator_size("lap2d", "lap2d", m);
   return Impl::stencil_matrix(
       m, 2, {{0, 0, 0, 4.0}, {-1, 0, 0, -1.0}, {1, 0, 0, -1.0}, {0, -1, 0, -1.0}, {0, 1, 0, -1.0}}, Impl::lap2d_nnz(m));
 }
 
-inline CsrHost<double> lap3d7(ordinal_t m) {
+CsrHost<double> lap3d7(ordinal_t m) {
   Impl::check_generator_size("lap3d7", "lap3d7", m);
   return Impl::stencil_matrix(m, 3,
                               {{0, 0, 0, 6.0},
@@ -198,7 +199,7 @@ inline CsrHost<double> lap3d7(ordinal_t m) {
                               Impl::lap3d7_nnz(m));
 }
 
-inline CsrHost<double> lap3d27(ordinal_t m) {
+CsrHost<double> lap3d27(ordinal_t m) {
   Impl::check_generator_size("lap3d27", "lap3d27", m);
   std::vector<Impl::StencilEntry> st;
   for (int dz = -1; dz <= 1; ++dz)
@@ -207,7 +208,7 @@ inline CsrHost<double> lap3d27(ordinal_t m) {
   return Impl::stencil_matrix(m, 3, st, Impl::lap3d27_nnz(m));
 }
 
-inline CsrHost<double> aniso2d(ordinal_t m, double eps, double theta_degrees) {
+CsrHost<double> aniso2d(ordinal_t m, double eps, double theta_degrees) {
   Impl::check_generator_size("aniso2d", "aniso2d", m);
   if (!(std::isfinite(eps) && eps > 0))
     throw InvalidInput("aniso2d: eps must be finite and > 0 (got " + std::to_string(eps) + ")");
@@ -241,7 +242,7 @@ inline CsrHost<double> aniso2d(ordinal_t m, double eps, double theta_degrees) {
   return Impl::stencil_matrix(m, 2, st, nnz);
 }
 
-inline CsrHost<double> trefethen(ordinal_t n) {
+CsrHost<double> trefethen(ordinal_t n) {
   Impl::check_generator_size("trefethen", "trefethen", n);
   const std::vector<std::int64_t> primes = Impl::first_primes(n);
   std::vector<ordinal_t> powers;
@@ -268,7 +269,7 @@ inline CsrHost<double> trefethen(ordinal_t n) {
   return A;
 }
 
-inline CsrHost<double> random_diag_dominant(ordinal_t n, ordinal_t nnz_per_row, std::uint64_t seed, bool symmetric,
+CsrHost<double> random_diag_dominant(ordinal_t n, ordinal_t nnz_per_row, std::uint64_t seed, bool symmetric,
                                             double dominance) {
   Impl::check_generator_size("random_diag_dominant", "random", n, nnz_per_row);
   if (!(std::isfinite(dominance) && dominance > 0))
@@ -321,11 +322,11 @@ inline CsrHost<double> random_diag_dominant(ordinal_t n, ordinal_t nnz_per_row, 
   return csr_from_triplets(n, n, rows, cols, vals, /*sort=*/true, /*sum_duplicates=*/false);
 }
 
-inline std::string generator_names() { return "lap2d, lap3d7, lap3d27, aniso2d, trefethen, random"; }
+std::string generator_names() { return "lap2d, lap3d7, lap3d27, aniso2d, trefethen, random"; }
 
-inline bool is_generator_spec(const std::string& spec) { return spec.compare(0, 4, "gen:") == 0; }
+bool is_generator_spec(const std::string& spec) { return spec.compare(0, 4, "gen:") == 0; }
 
-inline GeneratorSpec parse_generator(const std::string& spec) {
+GeneratorSpec parse_generator(const std::string& spec) {
   if (!is_generator_spec(spec)) Impl::bad_spec(spec, "a generator spec starts with 'gen:'");
   std::vector<std::string> f;
   std::size_t start = 0;
@@ -376,7 +377,7 @@ inline GeneratorSpec parse_generator(const std::string& spec) {
   return g;
 }
 
-inline CsrHost<double> generate(const GeneratorSpec& g) {
+CsrHost<double> generate(const GeneratorSpec& g) {
   if (g.name == "lap2d") return lap2d(g.size);
   if (g.name == "lap3d7") return lap3d7(g.size);
   if (g.name == "lap3d27") return lap3d27(g.size);
@@ -386,6 +387,6 @@ inline CsrHost<double> generate(const GeneratorSpec& g) {
   throw InvalidInput("generate: unknown generator '" + g.name + "' (valid generators: " + generator_names() + ")");
 }
 
-inline CsrHost<double> generate(const std::string& spec) { return generate(parse_generator(spec)); }
+CsrHost<double> generate(const std::string& spec) { return generate(parse_generator(spec)); }
 
 }  // namespace AsyncSparse

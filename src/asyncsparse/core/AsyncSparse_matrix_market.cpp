@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#pragma once
+#include <asyncsparse/core/AsyncSparse_matrix_market.hpp>
+
 
 #include <sys/stat.h>
 #include <zlib.h>
@@ -244,7 +245,7 @@ inline MmHeader mm_read_header(MmLineReader& in, const std::string& path, const 
 
 }  // namespace Impl
 
-inline MatrixMarketInfo read_matrix_market_info(const std::string& path) {
+MatrixMarketInfo read_matrix_market_info(const std::string& path) {
   Impl::MmLineReader in(path, "read_matrix_market_info");
   MatrixMarketInfo info;
   MatrixMarketOptions header_only;
@@ -253,7 +254,7 @@ inline MatrixMarketInfo read_matrix_market_info(const std::string& path) {
   return info;
 }
 
-inline CsrHost<double> read_matrix_market(const std::string& path, const MatrixMarketOptions& opts,
+CsrHost<double> read_matrix_market(const std::string& path, const MatrixMarketOptions& opts,
                                           MatrixMarketInfo* info_out) {
   const std::string fn = "read_matrix_market";
   auto fail = [&](std::int64_t line, const std::string& problem) { throw ParseError(path, line, fn + ": " + problem); };
@@ -338,7 +339,7 @@ inline CsrHost<double> read_matrix_market(const std::string& path, const MatrixM
   return A;
 }
 
-inline void write_matrix_market(const std::string& path, const CsrHost<double>& A, const std::string& comment) {
+void write_matrix_market(const std::string& path, const CsrHost<double>& A, const std::string& comment) {
   const std::string fn = "write_matrix_market: ";
   if (A.nrows < 1 || A.ncols < 1)
     throw InvalidInput(fn + "empty matrix (" + std::to_string(A.nrows) + " x " + std::to_string(A.ncols) +

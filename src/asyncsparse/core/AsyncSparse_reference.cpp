@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-#pragma once
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+
 
 #include <algorithm>
 #include <cmath>
@@ -524,7 +525,7 @@ inline void check_ilut_params(const char* fn, double tau, int p) {
 
 // ---------------------------------------------------------------------------------------------------------
 
-inline IluFactors ilu0(const CsrHost<double>& A) {
+IluFactors ilu0(const CsrHost<double>& A) {
   Impl::check_square("ilu0", "A", A);
   const std::vector<offset_t> diag = Impl::diagonal_positions("ilu0", "A", A);
   CsrHost<double> P = A;
@@ -590,7 +591,7 @@ inline void ic_factor_on_pattern(const char* fn, const std::string& what, const 
 }
 }  // namespace Impl
 
-inline CsrHost<double> ic0(const CsrHost<double>& A) {
+CsrHost<double> ic0(const CsrHost<double>& A) {
   Impl::check_square("ic0", "A", A);
   const std::vector<offset_t> diag = Impl::diagonal_positions("ic0", "A", A);
   Impl::check_symmetric("ic0", A);
@@ -605,7 +606,7 @@ inline CsrHost<double> ic0(const CsrHost<double>& A) {
   return L;
 }
 
-inline CsrHost<double> ic_on_pattern(const CsrHost<double>& A, const CsrHost<double>& Lpattern) {
+CsrHost<double> ic_on_pattern(const CsrHost<double>& A, const CsrHost<double>& Lpattern) {
   Impl::check_square("ic_on_pattern", "A", A);
   Impl::diagonal_positions("ic_on_pattern", "A", A);
   Impl::check_symmetric("ic_on_pattern", A);
@@ -615,7 +616,7 @@ inline CsrHost<double> ic_on_pattern(const CsrHost<double>& A, const CsrHost<dou
   return L;
 }
 
-inline IluFactors iluk_pattern(const CsrHost<double>& A, int k) {
+IluFactors iluk_pattern(const CsrHost<double>& A, int k) {
   Impl::check_square("iluk_pattern", "A", A);
   Impl::diagonal_positions("iluk_pattern", "A", A);
   if (k < 0) throw InvalidInput("iluk_pattern: level k must be >= 0, got " + std::to_string(k));
@@ -683,14 +684,14 @@ inline IluFactors ilu_factor_on_pattern(const char* fn, const CsrHost<double>& A
 }
 }  // namespace Impl
 
-inline IluFactors iluk(const CsrHost<double>& A, int k) {
+IluFactors iluk(const CsrHost<double>& A, int k) {
   Impl::check_square("iluk", "A", A);
   Impl::diagonal_positions("iluk", "A", A);
   if (k < 0) throw InvalidInput("iluk: level k must be >= 0, got " + std::to_string(k));
   return Impl::ilu_factor_on_pattern("iluk", A, iluk_pattern(A, k));
 }
 
-inline IluFactors ilu_on_pattern(const CsrHost<double>& A, const IluFactors& S) {
+IluFactors ilu_on_pattern(const CsrHost<double>& A, const IluFactors& S) {
   Impl::check_square("ilu_on_pattern", "A", A);
   Impl::diagonal_positions("ilu_on_pattern", "A", A);
   Impl::check_triangular_pattern("ilu_on_pattern", "S.L", S.L, A.nrows, true);
@@ -698,7 +699,7 @@ inline IluFactors ilu_on_pattern(const CsrHost<double>& A, const IluFactors& S) 
   return Impl::ilu_factor_on_pattern("ilu_on_pattern", A, S);
 }
 
-inline IluFactors ilut(const CsrHost<double>& A, double tau, int p) {
+IluFactors ilut(const CsrHost<double>& A, double tau, int p) {
   Impl::check_square("ilut", "A", A);
   Impl::diagonal_positions("ilut", "A", A);
   Impl::check_ilut_params("ilut", tau, p);
@@ -706,7 +707,7 @@ inline IluFactors ilut(const CsrHost<double>& A, double tau, int p) {
   return Impl::ilut_core("ilut", A, tau, cap, cap);
 }
 
-inline IluFactors ilut_nnz(const CsrHost<double>& A, offset_t target_nnz_L, offset_t target_nnz_U) {
+IluFactors ilut_nnz(const CsrHost<double>& A, offset_t target_nnz_L, offset_t target_nnz_U) {
   Impl::check_square("ilut_nnz", "A", A);
   Impl::diagonal_positions("ilut_nnz", "A", A);
   const ordinal_t n = A.nrows;
@@ -723,7 +724,7 @@ inline IluFactors ilut_nnz(const CsrHost<double>& A, offset_t target_nnz_L, offs
   return Impl::ilut_core("ilut_nnz", A, 0.0, std::cref(capL), std::cref(capU));
 }
 
-inline CsrHost<double> ict(const CsrHost<double>& A, double tau, int p) {
+CsrHost<double> ict(const CsrHost<double>& A, double tau, int p) {
   Impl::check_square("ict", "A", A);
   Impl::diagonal_positions("ict", "A", A);
   Impl::check_symmetric("ict", A);
@@ -731,7 +732,7 @@ inline CsrHost<double> ict(const CsrHost<double>& A, double tau, int p) {
   return Impl::ict_core("ict", A, tau, [p](ordinal_t, offset_t) { return static_cast<long long>(p); });
 }
 
-inline CsrHost<double> ict_nnz(const CsrHost<double>& A, offset_t target_nnz_L) {
+CsrHost<double> ict_nnz(const CsrHost<double>& A, offset_t target_nnz_L) {
   Impl::check_square("ict_nnz", "A", A);
   Impl::diagonal_positions("ict_nnz", "A", A);
   Impl::check_symmetric("ict_nnz", A);
@@ -749,7 +750,7 @@ inline CsrHost<double> ict_nnz(const CsrHost<double>& A, offset_t target_nnz_L) 
 
 // ---------------------------------------------------------------------------------------------------------
 
-inline std::vector<double> lower_solve(const CsrHost<double>& L, const std::vector<double>& b, bool unit_diag) {
+std::vector<double> lower_solve(const CsrHost<double>& L, const std::vector<double>& b, bool unit_diag) {
   Impl::check_square("lower_solve", "L", L);
   Impl::check_vector("lower_solve", "b", b, L.nrows);
   const ordinal_t n = L.nrows;
@@ -780,7 +781,7 @@ inline std::vector<double> lower_solve(const CsrHost<double>& L, const std::vect
   return x;
 }
 
-inline std::vector<double> upper_solve(const CsrHost<double>& U, const std::vector<double>& b) {
+std::vector<double> upper_solve(const CsrHost<double>& U, const std::vector<double>& b) {
   Impl::check_square("upper_solve", "U", U);
   Impl::check_vector("upper_solve", "b", b, U.nrows);
   const ordinal_t n = U.nrows;
@@ -802,7 +803,7 @@ inline std::vector<double> upper_solve(const CsrHost<double>& U, const std::vect
   return x;
 }
 
-inline std::vector<double> ic_apply(const CsrHost<double>& L, const std::vector<double>& r) {
+std::vector<double> ic_apply(const CsrHost<double>& L, const std::vector<double>& r) {
   Impl::check_square("ic_apply", "L", L);
   Impl::check_vector("ic_apply", "r", r, L.nrows);
   const ordinal_t n = L.nrows;
@@ -825,7 +826,7 @@ inline std::vector<double> ic_apply(const CsrHost<double>& L, const std::vector<
   return z;
 }
 
-inline std::vector<double> ilu_apply(const IluFactors& F, const std::vector<double>& r) {
+std::vector<double> ilu_apply(const IluFactors& F, const std::vector<double>& r) {
   if (F.L.nrows != F.U.nrows)
     throw InvalidInput("ilu_apply: L has " + std::to_string(F.L.nrows) + " rows but U has " +
                        std::to_string(F.U.nrows));
@@ -834,7 +835,7 @@ inline std::vector<double> ilu_apply(const IluFactors& F, const std::vector<doub
 
 // ---------------------------------------------------------------------------------------------------------
 
-inline std::vector<double> jacobi(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
+std::vector<double> jacobi(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
                                   int sweeps, double omega) {
   const std::vector<offset_t> d = Impl::check_relax("jacobi", A, b, x);
   Impl::check_relax_params("jacobi", sweeps, omega);
@@ -842,14 +843,14 @@ inline std::vector<double> jacobi(const CsrHost<double>& A, const std::vector<do
   return Impl::relax_fixed(A, b, x, sweeps, [&] { Impl::jacobi_sweep(A, d, b, x, xnew, omega); });
 }
 
-inline std::vector<double> gauss_seidel(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
+std::vector<double> gauss_seidel(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
                                         int sweeps) {
   const std::vector<offset_t> d = Impl::check_relax("gauss_seidel", A, b, x);
   Impl::check_relax_params("gauss_seidel", sweeps, 1.0);
   return Impl::relax_fixed(A, b, x, sweeps, [&] { Impl::gs_sweep(A, d, b, x); });
 }
 
-inline RelaxResult jacobi_until(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
+RelaxResult jacobi_until(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
                                 double tol, int max_sweeps, double omega) {
   const std::vector<offset_t> d = Impl::check_relax("jacobi_until", A, b, x);
   Impl::check_relax_params("jacobi_until", max_sweeps, omega);
@@ -858,7 +859,7 @@ inline RelaxResult jacobi_until(const CsrHost<double>& A, const std::vector<doub
   return Impl::relax_until(A, b, x, tol, max_sweeps, [&] { Impl::jacobi_sweep(A, d, b, x, xnew, omega); });
 }
 
-inline RelaxResult gauss_seidel_until(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
+RelaxResult gauss_seidel_until(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x,
                                       double tol, int max_sweeps) {
   const std::vector<offset_t> d = Impl::check_relax("gauss_seidel_until", A, b, x);
   Impl::check_relax_params("gauss_seidel_until", max_sweeps, 1.0);
@@ -868,7 +869,7 @@ inline RelaxResult gauss_seidel_until(const CsrHost<double>& A, const std::vecto
 
 // ---------------------------------------------------------------------------------------------------------
 
-inline CsrHost<double> multiply(const CsrHost<double>& A, const CsrHost<double>& B) {
+CsrHost<double> multiply(const CsrHost<double>& A, const CsrHost<double>& B) {
   Impl::check_csr("multiply", "A", A);
   Impl::check_csr("multiply", "B", B);
   if (A.ncols != B.nrows)
@@ -894,7 +895,7 @@ inline CsrHost<double> multiply(const CsrHost<double>& A, const CsrHost<double>&
   return C;
 }
 
-inline CsrHost<double> transpose(const CsrHost<double>& A) {
+CsrHost<double> transpose(const CsrHost<double>& A) {
   Impl::check_csr("transpose", "A", A);
   CsrHost<double> T(A.ncols, A.nrows);
   for (offset_t p = 0; p < A.nnz(); ++p) ++T.row_ptr[A.col_idx[p] + 1];
@@ -911,31 +912,31 @@ inline CsrHost<double> transpose(const CsrHost<double>& A) {
   return T;
 }
 
-inline double frobenius_norm(const CsrHost<double>& A) {
+double frobenius_norm(const CsrHost<double>& A) {
   Impl::check_csr("frobenius_norm", "A", A);
   double s = 0.0;
   for (double v : A.values) s += v * v;
   return std::sqrt(s);
 }
 
-inline double nonlinear_residual(const CsrHost<double>& A, const CsrHost<double>& L, const CsrHost<double>& U) {
+double nonlinear_residual(const CsrHost<double>& A, const CsrHost<double>& L, const CsrHost<double>& U) {
   Impl::check_factor_dims("nonlinear_residual", A, L, U);
   const auto r = Impl::pattern_residual(A, L, U, false);
   return r.second > 0.0 ? r.first / r.second : r.first;
 }
 
-inline double nonlinear_residual(const CsrHost<double>& A, const CsrHost<double>& L) {
+double nonlinear_residual(const CsrHost<double>& A, const CsrHost<double>& L) {
   Impl::check_factor_dims("nonlinear_residual", A, L, L);
   const auto r = Impl::pattern_residual(A, L, transpose(L), true);
   return r.second > 0.0 ? r.first / r.second : r.first;
 }
 
-inline double ilu_residual(const CsrHost<double>& A, const CsrHost<double>& L, const CsrHost<double>& U) {
+double ilu_residual(const CsrHost<double>& A, const CsrHost<double>& L, const CsrHost<double>& U) {
   Impl::check_factor_dims("ilu_residual", A, L, U);
   return Impl::full_residual(A, L, U);
 }
 
-inline double ilu_residual(const CsrHost<double>& A, const CsrHost<double>& L) {
+double ilu_residual(const CsrHost<double>& A, const CsrHost<double>& L) {
   Impl::check_factor_dims("ilu_residual", A, L, L);
   return Impl::full_residual(A, L, transpose(L));
 }
