@@ -26,10 +26,42 @@ ensure_packages() {
   fi
 }
 
+# The Kokkos stack of tools/bootstrap: 3 (Kokkos 3.4.01, default) or 4 (Kokkos 4.6.01 + Kokkos-Kernels 4.7.00).
+ASYNCSPARSE_KOKKOS="${ASYNCSPARSE_KOKKOS:-3}"
+
+# take_kokkos_option "$@": consume a leading `--kokkos N` / `--kokkos=N` (sets ASYNCSPARSE_KOKKOS); the caller
+# continues with the arguments in REST.
+take_kokkos_option() {
+  REST=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --kokkos)
+        [ $# -ge 2 ] || { echo "error: --kokkos needs a value (3 or 4)" >&2; exit 2; }
+        ASYNCSPARSE_KOKKOS="$2"
+        shift 2
+        ;;
+      --kokkos=*)
+        ASYNCSPARSE_KOKKOS="${1#--kokkos=}"
+        shift
+        ;;
+      *)
+        REST+=("$1")
+        shift
+        ;;
+    esac
+  done
+  export ASYNCSPARSE_KOKKOS
+}
+
+# build_suffix: "" for the default stack, "-kokkos4" for stack 4 (build folders of both stacks coexist).
+build_suffix() {
+  case "$ASYNCSPARSE_KOKKOS" in 4 | 4.6 | 4.6.01) echo "-kokkos4" ;; *) echo "" ;; esac
+}
+
 # kokkos_prefix FLAVOUR: print the install prefix of Kokkos for FLAVOUR (bootstrapping it if needed).
 # A user-provided Kokkos (Kokkos_ROOT) is used as is.
 kokkos_prefix() {
-  bash "$ASYNCSPARSE_ROOT/tools/bootstrap" "$1" | tail -n 1
+  bash "$ASYNCSPARSE_ROOT/tools/bootstrap" "$1" --kokkos "$ASYNCSPARSE_KOKKOS" | tail -n 1
 }
 
 # configure_build FLAVOUR BUILD_DIR [cmake args...]: configure and build AsyncSparse.

@@ -4,8 +4,9 @@
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 
 #define TEST_CATEGORY hip
-#define TEST_EXECSPACE Kokkos::Experimental::HIP
-#define TEST_MEMSPACE Kokkos::Experimental::HIPSpace
+#define TEST_EXECSPACE AsyncSparse::Compat::HIP
+#define TEST_MEMSPACE AsyncSparse::Compat::HIPSpace
 #define TEST_DEVICE Kokkos::Device<TEST_EXECSPACE, TEST_MEMSPACE>

@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 
 namespace AsyncSparse {
@@ -125,7 +126,7 @@ constexpr bool is_gpu_space() {
   if (std::is_same<ExecSpace, Kokkos::Cuda>::value) return true;
 #endif
 #if defined(KOKKOS_ENABLE_HIP)
-  if (std::is_same<ExecSpace, Kokkos::Experimental::HIP>::value) return true;
+  if (std::is_same<ExecSpace, Compat::HIP>::value) return true;
 #endif
   return false;
 }

@@ -16,6 +16,7 @@
 // its diagonal first) so that IncompleteFactorPreconditioner can apply them.
 #pragma once
 
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/AsyncSparse_config.hpp>
 #include <KokkosKernels_Handle.hpp>
 #include <KokkosSparse_spiluk.hpp>
@@ -64,7 +65,7 @@ class KkSpiluk {
     u_rm_ = row_map_type("AsyncSparse::spiluk::U_row_map", n + 1);
     l_ent_ = entries_type("AsyncSparse::spiluk::L_entries", est);
     u_ent_ = entries_type("AsyncSparse::spiluk::U_entries", est);
-    KokkosSparse::Experimental::spiluk_symbolic(kh_.get(), k_, A.graph.row_map, A.graph.entries, l_rm_, l_ent_, u_rm_,
+    Compat::kk_sparse::spiluk_symbolic(kh_.get(), k_, A.graph.row_map, A.graph.entries, l_rm_, l_ent_, u_rm_,
                                                 u_ent_);
     Kokkos::resize(l_ent_, kh_->get_spiluk_handle()->get_nnzL());
     Kokkos::resize(u_ent_, kh_->get_spiluk_handle()->get_nnzU());
@@ -79,7 +80,7 @@ class KkSpiluk {
     if (!kh_) throw InvalidInput("KkSpiluk::numeric: symbolic() must be called first");
     execution_space().fence();
     Kokkos::Timer t;
-    KokkosSparse::Experimental::spiluk_numeric(kh_.get(), k_, A.graph.row_map, A.graph.entries, A.values, l_rm_, l_ent_,
+    Compat::kk_sparse::spiluk_numeric(kh_.get(), k_, A.graph.row_map, A.graph.entries, A.values, l_rm_, l_ent_,
                                                l_val_, u_rm_, u_ent_, u_val_);
     execution_space().fence();
     numeric_seconds_ = t.seconds();

@@ -34,6 +34,7 @@
 #include <memory>
 #include <string>
 
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
@@ -104,7 +105,7 @@ class TriangularSolver {
     if (kind_ == TriSolveKind::Exact && n_ > 0 && level_sets) {
       kh_ = std::make_shared<handle_type>();
       kh_->create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n_, lower_);
-      KokkosSparse::Experimental::sptrsv_symbolic(kh_.get(), row_map_, entries_);
+      Compat::kk_sparse::sptrsv_symbolic(kh_.get(), row_map_, entries_);
     }
     ready_ = true;
   }
@@ -135,7 +136,7 @@ class TriangularSolver {
     if (kind_ == TriSolveKind::Jacobi)
       jacobi_solve(rhs, x);
     else if (kh_)
-      KokkosSparse::Experimental::sptrsv_solve(kh_.get(), row_map_, entries_, values_, rhs, x);
+      Compat::kk_sparse::sptrsv_solve(kh_.get(), row_map_, entries_, values_, rhs, x);
     else
       serial_solve(rhs, x);
   }

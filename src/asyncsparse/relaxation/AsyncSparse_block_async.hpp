@@ -49,6 +49,7 @@
 #include <string>
 #include <vector>
 
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/linalg/AsyncSparse_diagonal.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_block_async_handle.hpp>
@@ -549,7 +550,7 @@ inline RelaxationResult host_jacobi_solve(const CsrHost<double>& A, const std::v
   return Impl::from_reference(r, t.seconds(), tol);
 }
 
-/// Kokkos-Kernels' point Gauss–Seidel on the device (KokkosSparse::Experimental::gauss_seidel_symbolic /
+/// Kokkos-Kernels' point Gauss–Seidel on the device (Compat::kk_sparse::gauss_seidel_symbolic /
 /// _numeric / forward_sweep_gauss_seidel_apply, default algorithm: multicolor on GPUs, so its convergence per
 /// sweep differs from the sequential one) until the relative residual is <= tol, checking every `check_every`
 /// sweeps. `seconds` includes the symbolic/numeric set-up (reported separately in `setup_seconds`).
@@ -571,8 +572,8 @@ RelaxationResult kk_gauss_seidel_solve(const ExecSpace& exec, const Crs<double, 
   handle_t kh;
   kh.create_gs_handle(KokkosSparse::GS_DEFAULT);
   const ordinal_t n = A.numRows();
-  KokkosSparse::Experimental::gauss_seidel_symbolic(&kh, n, n, A.graph.row_map, A.graph.entries, true);
-  KokkosSparse::Experimental::gauss_seidel_numeric(&kh, n, n, A.graph.row_map, A.graph.entries, A.values, true);
+  Compat::kk_sparse::gauss_seidel_symbolic(&kh, n, n, A.graph.row_map, A.graph.entries, true);
+  Compat::kk_sparse::gauss_seidel_numeric(&kh, n, n, A.graph.row_map, A.graph.entries, A.values, true);
   exec.fence();
   if (setup_seconds) *setup_seconds = timer.seconds();
   Kokkos::View<double*, Device> r("AsyncSparse::kk_gs_r", n);
@@ -590,7 +591,7 @@ RelaxationResult kk_gauss_seidel_solve(const ExecSpace& exec, const Crs<double, 
   R.status = rel <= tol ? SolverStatus::Converged : SolverStatus::MaxIterations;
   while (R.status == SolverStatus::MaxIterations && R.iterations < max_sweeps) {
     const int s = std::min(check_every, max_sweeps - R.iterations);
-    KokkosSparse::Experimental::forward_sweep_gauss_seidel_apply(&kh, n, n, A.graph.row_map, A.graph.entries, A.values,
+    Compat::kk_sparse::forward_sweep_gauss_seidel_apply(&kh, n, n, A.graph.row_map, A.graph.entries, A.values,
                                                                  x, b, false, true, 1.0, s);
     R.iterations += s;
     rel = resid() * scale;

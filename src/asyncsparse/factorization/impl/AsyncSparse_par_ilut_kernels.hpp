@@ -261,7 +261,7 @@ void ilut_transpose(const ExecSpace& exec, ordinal_t n, const Factor& F, Factor&
   auto s = src;
   Kokkos::parallel_for(
       "AsyncSparse::par_ilut::transpose_count", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz),
-      KOKKOS_LAMBDA(const offset_t q) { Kokkos::atomic_increment(&tp(fcol(q) + 1)); });
+      KOKKOS_LAMBDA(const offset_t q) { Kokkos::atomic_add(&tp(fcol(q) + 1), offset_t(1)); });
   Kokkos::parallel_scan(
       "AsyncSparse::par_ilut::transpose_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, n + 1),
       KOKKOS_LAMBDA(const ordinal_t j, offset_t& sum, const bool final) {

@@ -125,7 +125,7 @@ struct SelectCountFunctor {
         if (team_mode && serial_team)  // one thread per team (host backends): the histogram is private
           ++hist(s);
         else if (team_mode)
-          Kokkos::atomic_increment(&hist(s));
+          Kokkos::atomic_add(&hist(s), 1);
         else
           atomic_fetch_add_count(&counts(s), 1);
       });
