@@ -525,12 +525,20 @@ TEST(TEST_CATEGORY, trisolve_auto_rule) {
   TriSolveRuleInputs gpu = host;
   gpu.gpu = true;
   gpu.cusparse = true;
-  c = choose_tri_solve(gpu);  // levels not counted, short rows
+  c = choose_tri_solve(gpu);  // levels not counted, a large triangle with short rows
   EXPECT_EQ(c.kind, TriSolveKind::Isai);
   EXPECT_EQ(c.sweeps, kDefaultIsaiCorrectionSteps);
   EXPECT_NE(c.reason.find("3.0 entries/row"), std::string::npos) << c.reason;
   gpu.levels = 2047;
   EXPECT_EQ(choose_tri_solve(gpu).kind, TriSolveKind::Isai);
+  TriSolveRuleInputs small = gpu;  // a small triangle: Jacobi sweeps
+  small.n = 20000;
+  small.nnz = 80000;
+  small.levels = 900;
+  c = choose_tri_solve(small);
+  EXPECT_EQ(c.kind, TriSolveKind::Jacobi);
+  EXPECT_EQ(c.sweeps, kDefaultJacobiSweeps);
+  EXPECT_NE(c.reason.find("small triangle"), std::string::npos) << c.reason;
   gpu.levels = 12;  // few levels: exact
   c = choose_tri_solve(gpu);
   EXPECT_EQ(c.kind, TriSolveKind::Exact);
@@ -540,6 +548,7 @@ TEST(TEST_CATEGORY, trisolve_auto_rule) {
   c = choose_tri_solve(gpu);
   EXPECT_EQ(c.kind, TriSolveKind::Jacobi);
   EXPECT_EQ(c.sweeps, kDefaultJacobiSweeps);
+  EXPECT_NE(c.reason.find("long rows"), std::string::npos) << c.reason;
   EXPECT_TRUE(tri_solve_rule_counts_levels(true, 1000));
   EXPECT_FALSE(tri_solve_rule_counts_levels(true, 10000000));
   EXPECT_FALSE(tri_solve_rule_counts_levels(false, 1000));

@@ -104,13 +104,16 @@ inline bool tri_solve_rule_counts_levels(bool gpu, std::int64_t n) {
 /// threads, and they also cost Krylov iterations. With kHostIterativeMinThreads threads or more ISAI is chosen.
 ///
 /// GPU backends: an exact solve is a chain of dependent steps, one per level of the dependency graph, each
-/// taking a synchronisation (a kernel launch per level in Kokkos-Kernels; a device-wide flag wait in cuSPARSE),
-/// while an iterative solve takes a fixed number of fully parallel passes over the triangle. So:
-///  - exact when the levels are known and few (at most kGpuExactMaxLevels): the exact solve is then a few
-///    passes too, and the preconditioner is the best one of its pattern;
-///  - otherwise ISAI while the triangle's rows are short (at most kGpuIsaiMaxAvgRowNnz entries on average): one
-///    sparse matrix-vector product per solve after a setup whose cost per row grows with the square of its length;
-///  - otherwise Jacobi with kDefaultJacobiSweeps sweeps.
+/// taking a synchronisation (a kernel launch per level in Kokkos-Kernels; a device-wide wait in cuSPARSE), while an
+/// iterative solve takes a fixed number of fully parallel passes over the triangle. So:
+///  - exact when the levels are known and few (at most kGpuExactMaxLevels): then the exact solve is a few passes
+///    too, and the preconditioner is the best one of its pattern;
+///  - ISAI when the triangle is large (at least kGpuIsaiMinNnz entries) and its rows short (at most
+///    kGpuIsaiMaxAvgRowNnz on average): a pass then costs memory bandwidth, not launch latency, and ISAI makes one
+///    pass per solve where Jacobi(k) makes k; its preconditioner is weaker (it equals the inverse on T's pattern
+///    only), but the extra Krylov iterations cost less than the passes saved;
+///  - otherwise Jacobi with kDefaultJacobiSweeps sweeps: on small triangles a sweep costs about a kernel launch,
+///    so the better preconditioner of more sweeps pays for itself.
 inline TriSolveChoice choose_tri_solve(const TriSolveRuleInputs& in) {
   // Host threads from which the iterative modes are chosen on a host backend. Depends on the core count and
   // the memory bandwidth per core of the host.
@@ -118,6 +121,10 @@ inline TriSolveChoice choose_tri_solve(const TriSolveRuleInputs& in) {
   // Levels up to which a GPU solves exactly. Depends on the GPU's synchronisation latency per level relative to
   // the time of one pass over the triangle.
   constexpr std::int64_t kGpuExactMaxLevels = 64;
+  // Entries of a triangle from which a GPU uses ISAI rather than Jacobi sweeps. Depends on the GPU's memory
+  // bandwidth times its kernel-launch latency (the size at which a pass stops being launch-bound) and on the
+  // Krylov solver's own cost per iteration.
+  constexpr std::int64_t kGpuIsaiMinNnz = 1000000;
   // Average entries per row of a triangle up to which a GPU uses ISAI. Depends on the cost of the ISAI setup
   // (quadratic in the row length) against the sweeps it saves per solve.
   constexpr double kGpuIsaiMaxAvgRowNnz = 32.0;
@@ -126,7 +133,8 @@ inline TriSolveChoice choose_tri_solve(const TriSolveRuleInputs& in) {
   auto facts = [&] {
     char row[32];
     std::snprintf(row, sizeof row, "%.1f", avg_row);
-    std::string s = std::string(in.gpu ? "gpu" : "host") + ", n " + std::to_string(in.n) + ", " + row + " entries/row";
+    std::string s = std::string(in.gpu ? "gpu" : "host") + ", n " + std::to_string(in.n) + ", nnz " +
+                    std::to_string(in.nnz) + ", " + row + " entries/row";
     if (in.levels >= 0) s += ", " + std::to_string(in.levels) + " levels";
     if (!in.gpu) s += ", " + std::to_string(in.concurrency) + " threads";
     return s;
@@ -146,14 +154,15 @@ inline TriSolveChoice choose_tri_solve(const TriSolveRuleInputs& in) {
   if (in.levels >= 0 && in.levels <= kGpuExactMaxLevels) {
     c.kind = TriSolveKind::Exact;
     c.reason = facts() + ": few levels -> exact" + (in.cusparse ? " (cuSPARSE SpSV)" : " (level sets)");
-  } else if (avg_row <= kGpuIsaiMaxAvgRowNnz) {
+  } else if (in.nnz >= kGpuIsaiMinNnz && avg_row <= kGpuIsaiMaxAvgRowNnz) {
     c.kind = TriSolveKind::Isai;
     c.sweeps = kDefaultIsaiCorrectionSteps;
-    c.reason = facts() + ": short rows -> isai";
+    c.reason = facts() + ": large triangle, short rows -> isai";
   } else {
     c.kind = TriSolveKind::Jacobi;
     c.sweeps = kDefaultJacobiSweeps;
-    c.reason = facts() + ": long rows -> jacobi(" + std::to_string(c.sweeps) + ")";
+    c.reason = facts() + (in.nnz >= kGpuIsaiMinNnz ? ": long rows" : ": small triangle") + " -> jacobi(" +
+               std::to_string(c.sweeps) + ")";
   }
   return c;
 }
