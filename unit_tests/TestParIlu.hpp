@@ -561,22 +561,23 @@ TEST(TEST_CATEGORY, par_ic_preconditioner_in_pcg) {
                                                     false, to_device<Dev>(sc.s));
   exact.compute();
   const int it_exact = pcg(&exact);
-  auto M = make_preconditioner<double, Dev>("par_ic", A, ParameterList{{"sweeps", 5}});
+  const std::string exact_tri = "exact";  // the comparison with the exact IC(0) needs exact triangular solves
+  auto M = make_preconditioner<double, Dev>("par_ic", A, ParameterList{{"sweeps", 5}, {"tri_solve", exact_tri}});
   M->compute();
   const int it5 = pcg(M.get());
   EXPECT_LE(std::abs(it5 - it_exact), 1) << "exact " << it_exact << ", 5 sweeps " << it5;
-  M->setParameters(ParameterList{{"sweeps", 0}});
+  M->setParameters(ParameterList{{"sweeps", 0}, {"tri_solve", exact_tri}});
   M->compute();
   EXPECT_GT(pcg(M.get()), it_exact);
   M->setParameters(ParameterList{{"sweeps", 5}, {"tri_solve", std::string("jacobi")}, {"tri_solve_sweeps", 6}});
   M->compute();
   const int itj = pcg(M.get());
   EXPECT_LT(itj, 3 * it_exact);
-  EXPECT_NE(M->description().find("jacobi"), std::string::npos);
+  EXPECT_NE(M->description().find("jacobi(6) tri-solve"), std::string::npos) << M->description();
   // time stepping: setMatrix with the same pattern, reuse the factors
   auto* P = dynamic_cast<ParIc<double, Dev>*>(M.get());
   ASSERT_NE(P, nullptr);
-  M->setParameters(ParameterList{{"sweeps", 5}, {"reuse_factors", true}});
+  M->setParameters(ParameterList{{"sweeps", 5}, {"reuse_factors", true}, {"tri_solve", exact_tri}});
   M->compute();
   const int inits = M->getNumInitialize();
   M->setMatrix(A);
@@ -601,6 +602,113 @@ TEST(TEST_CATEGORY, par_ic_preconditioner_in_pcg) {
   ASYNCSPARSE_EXPECT_THROW_MSG(
       (make_preconditioner<double, Dev>("par_ic", A, ParameterList{{"mode", std::string("sync")}})), InvalidInput,
       "is not one of");
+}
+
+// Every triangular-solve mode through the preconditioner parameters: the apply equals S U^{-1} L^{-1} S x of the
+// preconditioner's own factors (exact mode, host reference), PCG converges with each mode, and the description and
+// statistics name what ran.
+TEST(TEST_CATEGORY, par_ic_tri_solve_modes_in_pcg) {
+  const auto Ah = lap2d(32);
+  const auto A = to_device<Dev>(Ah);
+  SolverParams sp;
+  sp.tol = 1e-6;
+  Kokkos::View<double*, Dev> b("b", Ah.nrows), x("x", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  auto pcg = [&](Preconditioner<double, Dev>* P) {
+    Kokkos::deep_copy(x, 0.0);
+    auto r = cg<double, Dev>(A, b, x, P, sp);
+    EXPECT_TRUE(r.converged()) << r.message;
+    return r.iterations;
+  };
+  using PL = ParameterList;
+  const std::string det = "deterministic";
+  auto M = make_preconditioner<double, Dev>("par_ic", A,
+                                            PL{{"sweeps", 3}, {"mode", det}, {"tri_solve", std::string("exact")}});
+  M->compute();
+  auto* P = dynamic_cast<ParIc<double, Dev>*>(M.get());
+  ASSERT_NE(P, nullptr);
+  // the apply against the host: z = S U^{-1} L^{-1} S x with the factors and scaling of the handle
+  const auto F = par_ilu_factors(Exec(), P->handle());
+  const auto Lh = to_host(F.L), Uh = to_host(F.U);
+  const auto s = to_std_vector(P->handle().scaling());
+  std::vector<double> xv(Ah.nrows);
+  for (int i = 0; i < Ah.nrows; ++i) xv[i] = std::sin(0.1 * i) + 1.5;
+  std::vector<double> t(Ah.nrows);
+  for (int i = 0; i < Ah.nrows; ++i) t[i] = s[i] * xv[i];
+  auto z_ref = Reference::upper_solve(Uh, Reference::lower_solve(Lh, t, false));
+  for (int i = 0; i < Ah.nrows; ++i) z_ref[i] *= s[i];
+  Kokkos::View<double*, Dev> xd = to_device<Dev>(xv), zd("z", Ah.nrows);
+  M->apply(xd, zd);
+  const auto z = to_std_vector(zd);
+  double err = 0, ref = 0;
+  for (int i = 0; i < Ah.nrows; ++i)
+    err = std::max(err, std::abs(z[i] - z_ref[i])), ref = std::max(ref, std::abs(z_ref[i]));
+  EXPECT_LT(err, 1e-12 * ref);
+  const int it_exact = pcg(M.get());
+  EXPECT_NE(M->description().find("exact("), std::string::npos) << M->description();
+  // the other modes
+  struct Mode {
+    PL params;
+    std::string shows;
+  };
+  const std::vector<Mode> modes = {
+      {PL{{"tri_solve", std::string("jacobi")}}, "jacobi(3) tri-solve"},
+      {PL{{"tri_solve", std::string("jacobi")}, {"tri_solve_sweeps", 1}}, "jacobi(1) tri-solve"},
+      {PL{{"tri_solve", std::string("jacobi_adaptive")}, {"tri_solve_tolerance", 1e-3}},
+       "jacobi_adaptive(<=10) tri-solve"},
+      {PL{{"tri_solve", std::string("jacobi_adaptive")}, {"tri_solve_sweeps", 40}, {"tri_solve_check_interval", 2}},
+       "jacobi_adaptive(<=40) tri-solve"},
+      {PL{{"tri_solve", std::string("isai")}}, "isai tri-solve"},
+      {PL{{"tri_solve", std::string("isai")}, {"tri_solve_sweeps", 2}}, "isai+2 tri-solve"},
+      {PL{}, "auto: "},
+  };
+  for (const auto& m : modes) {
+    PL l = m.params;
+    l.set("sweeps", 3).set("mode", det);
+    M->setParameters(l);
+    M->compute();
+    EXPECT_NE(M->description().find(m.shows), std::string::npos) << M->description();
+    const int it = pcg(M.get());
+    EXPECT_LE(it, 3 * it_exact) << M->description();
+    EXPECT_GE(2 * it, it_exact) << M->description();
+    const auto& st = P->lower_solve_stats();
+    EXPECT_GT(st.solves, 0);
+    if (st.kind == TriSolveKind::JacobiAdaptive) {
+      EXPECT_GT(st.checks, 0);
+      EXPECT_GT(st.last_relative_residual, 0);
+    }
+    if (m.params.values().empty()) {
+      EXPECT_FALSE(st.reason.empty());
+      EXPECT_EQ(P->upper_solve_stats().kind, st.kind);  // one decision for both triangles
+    }
+  }
+  // ParIlu with ISAI in GMRES (unit lower factor with the scaling folded in)
+  const auto N = to_device<Dev>(nonsymmetric(24));
+  auto G = make_preconditioner<double, Dev>("par_ilu", N,
+                                            PL{{"sweeps", 3}, {"mode", det}, {"tri_solve", std::string("isai")}});
+  G->compute();
+  Kokkos::View<double*, Dev> bn("bn", N.numRows()), xn("xn", N.numRows());
+  Kokkos::deep_copy(bn, 1.0);
+  const auto plain = gmres<double, Dev>(N, bn, xn, nullptr, sp);
+  Kokkos::deep_copy(xn, 0.0);
+  const auto prec = gmres<double, Dev>(N, bn, xn, G.get(), sp);
+  EXPECT_TRUE(prec.converged());
+  EXPECT_LT(prec.iterations, plain.iterations / 2);
+  // parameter errors
+  ASYNCSPARSE_EXPECT_THROW_MSG(
+      (make_preconditioner<double, Dev>("par_ic", A, PL{{"tri_solve", std::string("gauss_seidel")}})), InvalidInput,
+      "parameter 'tri_solve' = 'gauss_seidel' is not one of");
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("par_ic", A, PL{{"tri_solve_sweeps", -2}})),
+                               InvalidInput,
+                               "ParIc: parameter 'tri_solve_sweeps' must be >= 0 (or -1: default), got -2");
+  ASYNCSPARSE_EXPECT_THROW_MSG(
+      (make_preconditioner<double, Dev>("par_ic", A,
+                                        PL{{"tri_solve", std::string("jacobi_adaptive")}, {"tri_solve_sweeps", 0}})),
+      InvalidInput, "must be >= 1 for jacobi_adaptive");
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("par_ilut", A, PL{{"tri_solve_tolerance", 0.0}})),
+                               InvalidInput, "ParIlut: parameter 'tri_solve_tolerance' must be > 0");
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("par_ict", A, PL{{"tri_solve_check_interval", 0}})),
+                               InvalidInput, "ParIct: parameter 'tri_solve_check_interval' must be >= 1");
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <Ifpack2_AdditiveSchwarz.hpp>
 #include <Teuchos_oblackholestream.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <sstream>
 
@@ -154,6 +156,8 @@ TEST(Ifpack2Adapter, NamesTranslateBothWays) {
   EXPECT_EQ(Impl::ifpack2_name_for("max_concurrent_teams"), "asyncsparse: max concurrent teams");
   EXPECT_EQ(Impl::ifpack2_name_for("fill_in_limit"), "asyncsparse: fill limit");
   EXPECT_EQ(Impl::ifpack2_name_for("tri_solve"), "asyncsparse: triangular solve");
+  EXPECT_EQ(Impl::ifpack2_name_for("tri_solve_tolerance"), "asyncsparse: triangular solve tolerance");
+  EXPECT_EQ(Impl::ifpack2_name_for("tri_solve_check_interval"), "asyncsparse: triangular solve check interval");
   ParameterSpec spec;
   spec.add("sweeps", 3, "doc").add("fill_in_limit", 2.0, "doc").add("block_order", std::string("forward"), "doc");
   EXPECT_EQ(Impl::asyncsparse_name_for("sweeps", spec), "sweeps");
@@ -303,6 +307,44 @@ TEST(Ifpack2Adapter, EveryMethodEqualsDirectAsyncSparseApply) {
     }
     EXPECT_EQ(mismatches, 0);
     EXPECT_EQ(M->local_preconditioner()->description(), P->description());
+  }
+}
+
+// Every triangular-solve mode of the incomplete factorizations is reachable as "asyncsparse: triangular solve" and
+// gives the apply of the AsyncSparse preconditioner built with the same tri_solve directly.
+TEST(Ifpack2Adapter, TriangularSolveModesAreReachable) {
+  using Device = Adapter::device_type;
+  auto A = tpetra_matrix("gen:lap2d:12");
+  const auto block = local_diagonal_block(*A);
+  const auto Ad = to_device<Device>(block.matrix);
+  mv_type X(A->getDomainMap(), 1), Y(A->getRangeMap(), 1);
+  X.randomize();
+  for (const std::string m : {"par_ic", "par_ilu", "par_ict"}) {
+    if (!have_method(m)) continue;
+    for (const auto& mode : tri_solve_kind_names()) {
+      SCOPED_TRACE(m + " / " + mode);
+      Teuchos::ParameterList p = adapter_params(m);
+      p.set("asyncsparse: triangular solve", mode);
+      p.set("asyncsparse: triangular solve tolerance", 1e-3);
+      auto M = make_adapter(A, p);
+      M->apply(X, Y);
+      auto P =
+          make_preconditioner<double, Device>(m, Ad, ParameterList{{"tri_solve", mode}, {"tri_solve_tolerance", 1e-3}});
+      P->compute();
+      EXPECT_EQ(M->local_preconditioner()->description(), P->description());
+      if (mode != "auto") EXPECT_NE(P->description().find(mode), std::string::npos) << P->description();
+      Kokkos::View<double*, Device> x("x", block.matrix.nrows), z("z", block.matrix.nrows);
+      auto xj = X.getData(0);
+      for (std::size_t l = 0; l < X.getLocalLength(); ++l) x(l) = xj[l];
+      P->apply(x, z);
+      auto yj = Y.getData(0);
+      double diff = 0, ref = 0;
+      for (std::size_t l = 0; l < Y.getLocalLength(); ++l) {
+        diff = std::max(diff, std::abs(yj[l] - z(l)));
+        ref = std::max(ref, std::abs(z(l)));
+      }
+      EXPECT_LE(diff, 1e-12 * ref);
+    }
   }
 }
 

@@ -2,62 +2,152 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AsyncSparse — sparse triangular solves for the incomplete-factorization preconditioners.
 //
-// TriangularSolver solves T x = b for a sparse lower or upper triangular matrix T in CSR form with sorted rows
-// and the diagonal stored (the last entry of each row of a lower, the first entry of each row of an upper
-// triangular matrix; for a unit-diagonal solve the stored diagonal value is ignored and 1 used). Two kinds:
+// TriangularSolver solves (R T C) x = b for a sparse lower or upper triangular matrix T in CSR form with sorted
+// rows and the diagonal stored (the last entry of each row of a lower, the first entry of each row of an upper
+// triangular matrix; for a unit-diagonal solve the stored diagonal value is ignored and 1 used), and optional
+// diagonal scalings R = diag(row_scale), C = diag(col_scale) (empty: identity). The scalings are folded into the
+// solver's copy of the values once per setup, so that a preconditioner S U^{-1} L^{-1} S, which equals
+// (U S^{-1})^{-1} (S^{-1} L)^{-1}, needs no vector scaling passes. The modes (TriSolveKind,
+// AsyncSparse_trisolve_rule.hpp) are:
 //
-//  * Exact: Kokkos-Kernels sptrsv (level-set scheduling, algorithm SEQLVLSCHD_TP1): the rows of one level
-//    of the dependency DAG are solved in parallel, the levels one after another. It is the triangular solve
-//    of the conventional ILU/IC preconditioner; its parallelism is limited by the number of levels. On host
-//    backends the per-level synchronisation dominates (a 2D Laplacian of 1024^2 rows has 2047 levels of ~500
-//    rows), so there the exact solve runs as plain forward/backward substitution in one thread by default
-//    (ExactAlgorithm::Auto; set_exact_algorithm() chooses explicitly). Both give the exact solution.
-//  * Jacobi: a fixed number of Jacobi sweeps on the triangular system,
-//        x_0 = D^{-1} b,   x_{k+1} = D^{-1} (b - (T - D) x_k),
-//    the iterative triangular solve of Chow & Patel (SISC 2015, sect. 4) and of Anzt, Chow & Dongarra
-//    ("Iterative sparse triangular solves for preconditioning", Euro-Par 2015), offered by Ginkgo, hypre and
-//    Trilinos' FastILU. D^{-1}(T - D) is nilpotent, so n sweeps give the exact solution; a few sweeps give an
-//    approximation that is usually as good a preconditioner, with full row parallelism in every sweep.
+//  * Exact: the exact solution. ExactAlgorithm::Auto runs cuSPARSE SpSV on CUDA (float/double; analysis once per
+//    pattern, values updated without a new analysis), Kokkos-Kernels sptrsv with level sets (algorithm
+//    SEQLVLSCHD_TP1, one launch per level) on other GPUs, and plain forward / backward substitution in one thread
+//    on host backends, where the per-level synchronisation of a level-set solve dominates (a 2D Laplacian of
+//    1024^2 rows has 2047 levels of ~500 rows). set_exact_algorithm() / TriSolveOptions choose explicitly.
+//  * Jacobi: k Jacobi sweeps x_{j+1} = D^{-1} (b - (T - D) x_j) from x_0 = D^{-1} b, the iterative triangular
+//    solve of Chow & Patel (SISC 2015, sect. 4) and Anzt, Chow & Dongarra (Euro-Par 2015). D^{-1}(T - D) is
+//    nilpotent, so n sweeps give the exact solution; a few usually make as good a preconditioner. Fused: one
+//    kernel per sweep, x_0 formed inside the first sweep, the sweeps alternating between x and one work vector
+//    so that the last one writes x (k = 0: one kernel, x = D^{-1} b).
+//  * JacobiAdaptive: the same sweeps, at most `sweeps` of them, stopping once the triangular residual
+//    ||b - T x_j||_2 has dropped to `tolerance` times that of x_0 or a check finds it above `stagnation` times
+//    its value at the previous check. The residual of x_j falls out of sweep j + 1 (its row sums are those of
+//    the residual), so a check costs no extra pass over T — but it is a device-to-host transfer that waits for
+//    the sweep (on a GPU about the time of a sweep of a mid-sized matrix), every `check_interval` sweeps. Fixed
+//    sweeps launch without waiting and are usually faster on GPUs; the adaptive mode saves sweeps where the
+//    needed count varies or is unknown. When the last sweep lands in the work vector, one copy follows. The
+//    number of sweeps can differ between solves, so the preconditioner is not exactly the same linear operator
+//    each time (it is, up to the tolerance).
+//  * Isai: x = M b, M the incomplete sparse approximate inverse of T on T's own pattern (Anzt, Huckle, Bräckle &
+//    Dongarra, Parallel Computing 2018): row i of M solves M(i, J) T(J, J) = e_i^T on J = the columns of row i
+//    (Impl::isai_compute; no row-length limit). Setup: one kernel per set of values. Solve: one Kokkos-Kernels
+//    spmv; with `sweeps` = s > 0, s correction steps x += M (b - T x) follow (two passes each). M is exact when
+//    T^{-1} has T's pattern.
+//  * Auto: resolved at setup by choose_tri_solve() (AsyncSparse_trisolve_rule.hpp); stats().reason says why.
 //
 // Input checks: setup() throws InvalidInput for a non-square matrix, a row whose diagonal is not stored at the
-// expected position, an entry on the wrong side of the diagonal, unsorted or duplicate columns, and
-// non-finite values; BreakdownError (with the row) for a zero or non-finite diagonal of a non-unit solve.
-// update_values() repeats the value checks.
+// expected position, an entry on the wrong side of the diagonal, unsorted or duplicate columns, non-finite
+// off-diagonal values and bad options; BreakdownError (with the row) for a zero or non-finite diagonal of a
+// non-unit solve, and for an ISAI row that overflows. update_values() repeats the value checks.
 #pragma once
 
 #include <KokkosKernels_Handle.hpp>
+#include <KokkosSparse_spmv.hpp>
 #include <KokkosSparse_sptrsv.hpp>
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdint>
-#include <limits>
+#include <cstdio>
 #include <memory>
 #include <string>
 
-#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
-#include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
-#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
+#include <asyncsparse/linalg/AsyncSparse_cusparse_spsv.hpp>
+#include <asyncsparse/linalg/AsyncSparse_trisolve_rule.hpp>
+#include <asyncsparse/linalg/impl/AsyncSparse_trisolve_kernels.hpp>
 
 namespace AsyncSparse {
 
-/// How TriangularSolver solves: exactly or by a fixed number of Jacobi sweeps.
-enum class TriSolveKind { Exact, Jacobi };
+/// Algorithm of an exact solve: Auto (cuSPARSE on CUDA, level sets on other GPUs, serial substitution on host
+/// backends), Kokkos-Kernels level sets, serial substitution (one thread), or cuSPARSE SpSV (CUDA builds only).
+enum class ExactAlgorithm { Auto, LevelSet, Serial, Cusparse };
 
-/// Algorithm of an exact solve: Kokkos-Kernels level sets, serial substitution (one thread), or Auto (level sets
-/// on GPUs, serial substitution on host backends).
-enum class ExactAlgorithm { Auto, LevelSet, Serial };
-
-inline const char* to_string(TriSolveKind k) { return k == TriSolveKind::Exact ? "exact" : "jacobi"; }
-inline TriSolveKind tri_solve_kind_from_string(const std::string& s) {
-  if (s == "exact") return TriSolveKind::Exact;
-  if (s == "jacobi") return TriSolveKind::Jacobi;
-  throw InvalidInput("triangular solve kind '" + s + "' unknown (valid: exact, jacobi)");
+inline const char* to_string(ExactAlgorithm a) {
+  switch (a) {
+    case ExactAlgorithm::LevelSet:
+      return "level-set";
+    case ExactAlgorithm::Serial:
+      return "serial";
+    case ExactAlgorithm::Cusparse:
+      return "cusparse";
+    default:
+      return "auto";
+  }
 }
 
-/// Solves T x = b for a lower or upper triangular CSR matrix T (see the header comment).
+/// Settings of a TriangularSolver.
+struct TriSolveOptions {
+  /// Mode. Default Auto (choose_tri_solve at setup).
+  TriSolveKind kind = TriSolveKind::Auto;
+  /// Jacobi: sweeps per solve (>= 0). JacobiAdaptive: maximum sweeps (>= 1). Isai: correction steps after
+  /// x = M b (>= 0). Exact: unused. Default -1: the rule's count for Auto, else kDefaultJacobiSweeps (3),
+  /// kDefaultAdaptiveMaxSweeps (10), kDefaultIsaiCorrectionSteps (0).
+  int sweeps = -1;
+  /// JacobiAdaptive: stop once ||b - T x_j|| <= tolerance * ||b - T x_0|| (> 0, default 1e-2).
+  double tolerance = 1e-2;
+  /// JacobiAdaptive: stop when a check finds the residual above stagnation times its previous check's (> 0,
+  /// default 0.9: less than 10% progress, or growth, ends the sweeps).
+  double stagnation = 0.9;
+  /// JacobiAdaptive: sweeps between residual checks (>= 1, default 1). Each check is a device-to-host transfer.
+  int check_interval = 1;
+  /// Exact: algorithm (default Auto).
+  ExactAlgorithm exact_algorithm = ExactAlgorithm::Auto;
+};
+
+/// What a TriangularSolver resolved at setup and did since.
+struct TriSolveStats {
+  TriSolveKind kind = TriSolveKind::Exact;                ///< resolved mode (never Auto)
+  ExactAlgorithm exact_algorithm = ExactAlgorithm::Auto;  ///< Exact: the algorithm used
+  int sweeps = 0;                                         ///< resolved sweep count (see TriSolveOptions::sweeps)
+  std::string reason;                                     ///< why Auto chose this mode ("" when not Auto)
+  std::int64_t levels = -1;                               ///< level count given to the rule (-1: not counted)
+  std::int64_t solves = 0;                                ///< solve() calls since setup
+  std::int64_t total_sweeps = 0;                          ///< Jacobi modes: sweeps run since setup
+  int last_sweeps = 0;                                    ///< Jacobi modes: sweeps of the last solve
+  std::int64_t checks = 0;                                ///< JacobiAdaptive: residual checks since setup
+  double last_relative_residual = -1;                     ///< JacobiAdaptive: ||r_j|| / ||r_0|| at the last check
+  double setup_seconds = 0;                               ///< setup() or update_values() time, fenced
+
+  /// "jacobi(3)", "jacobi_adaptive(<=10, tol 1e-02)", "isai", "isai+2", "exact(cusparse)".
+  std::string mode() const {
+    char buf[96];
+    switch (kind) {
+      case TriSolveKind::Jacobi:
+        std::snprintf(buf, sizeof buf, "jacobi(%d)", sweeps);
+        break;
+      case TriSolveKind::JacobiAdaptive:
+        std::snprintf(buf, sizeof buf, "jacobi_adaptive(<=%d)", sweeps);
+        break;
+      case TriSolveKind::Isai:
+        std::snprintf(buf, sizeof buf, sweeps > 0 ? "isai+%d" : "isai", sweeps);
+        break;
+      default:
+        std::snprintf(buf, sizeof buf, "exact(%s)", to_string(exact_algorithm));
+        break;
+    }
+    return buf;
+  }
+};
+
+/// Facts about a triangle for choose_tri_solve on ExecSpace (levels counted when the rule wants them).
+template <class ExecSpace, class Scalar, class Device>
+TriSolveRuleInputs tri_solve_rule_inputs(const Crs<Scalar, Device>& T, bool lower) {
+  TriSolveRuleInputs in;
+  in.gpu = Impl::is_gpu_space<ExecSpace>();
+  in.cusparse = cusparse_spsv_supports<Scalar, Device>();
+  in.concurrency = static_cast<int>(ExecSpace().concurrency());
+  in.n = T.numRows();
+  in.nnz = T.nnz();
+  if (tri_solve_rule_counts_levels(in.gpu, in.n)) in.levels = count_levels(T.graph.row_map, T.graph.entries, lower);
+  return in;
+}
+
+/// Solves (R T C) x = b for a lower or upper triangular CSR matrix T (see the header comment).
 template <class Scalar, class Device>
 class TriangularSolver {
  public:
@@ -71,82 +161,128 @@ class TriangularSolver {
 
   TriangularSolver() = default;
 
-  /// Analyses T (structure checks; level sets for Exact) and copies its values.
-  /// T: square, sorted rows, diagonal stored last (lower) / first (upper) in every row.
-  /// lower: T is lower (true) or upper (false) triangular.
-  /// unit_diagonal: take the diagonal as 1 (the stored value is ignored).
-  /// kind: Exact (Kokkos-Kernels sptrsv) or Jacobi (`jacobi_sweeps` sweeps, >= 0; default 5).
-  /// Algorithm of the Exact kind; takes effect at the next setup(). Default Auto.
-  void set_exact_algorithm(ExactAlgorithm a) { exact_algorithm_ = a; }
+  /// Algorithm of the Exact kind for the next setup() (overrides TriSolveOptions::exact_algorithm). Default Auto.
+  void set_exact_algorithm(ExactAlgorithm a) { exact_override_ = a; }
   /// True when Exact solves use Kokkos-Kernels level sets (after setup()).
   bool uses_level_sets() const { return static_cast<bool>(kh_); }
+  /// True when Exact solves use cuSPARSE SpSV (after setup()).
+  bool uses_cusparse() const {
+    return stats_.kind == TriSolveKind::Exact && stats_.exact_algorithm == ExactAlgorithm::Cusparse;
+  }
 
-  void setup(const crs_type& T, bool lower, bool unit_diagonal, TriSolveKind kind, int jacobi_sweeps = 5) {
+  /// Analyses T (structure checks; the mode's setup) and copies its values, scaled: the solver solves
+  /// (diag(row_scale) T diag(col_scale)) x = b. T: square, sorted rows, diagonal stored last (lower) / first
+  /// (upper) in every row. lower: T is lower (true) or upper (false) triangular. unit_diagonal: take T's diagonal
+  /// as 1. row_scale, col_scale: length n or empty (identity). `rule_inputs` (optional) replaces the facts an
+  /// Auto mode is decided on (a preconditioner decides once for both of its triangles).
+  void setup(const crs_type& T, bool lower, bool unit_diagonal, const TriSolveOptions& opt,
+             const const_vector_type& row_scale = {}, const const_vector_type& col_scale = {},
+             const TriSolveRuleInputs* rule_inputs = nullptr) {
+    Kokkos::Timer timer;
     if (T.numRows() != T.numCols())
       throw InvalidInput("TriangularSolver::setup: matrix must be square, got " + std::to_string(T.numRows()) + " x " +
                          std::to_string(T.numCols()));
-    if (jacobi_sweeps < 0)
-      throw InvalidInput("TriangularSolver::setup: jacobi_sweeps must be >= 0, got " + std::to_string(jacobi_sweeps));
+    check_options(opt);
+    ready_ = false;
+    opt_ = opt;
     lower_ = lower;
     unit_ = unit_diagonal;
-    kind_ = kind;
-    sweeps_ = jacobi_sweeps;
     n_ = T.numRows();
     row_map_ = T.graph.row_map;
     entries_ = T.graph.entries;
-    check_structure("TriangularSolver::setup");
+    Impl::tri_check_structure<execution_space>(row_map_, entries_, n_, lower_, "TriangularSolver::setup");
+    resolve_mode(T, rule_inputs);
     values_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::values"), T.nnz());
     inv_diag_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::inv_diag"), n_);
-    work_ = vector_type("AsyncSparse::trisolve::work", n_);
-    load_values(T, "TriangularSolver::setup");
-    kh_.reset();
-    const bool level_sets = exact_algorithm_ == ExactAlgorithm::LevelSet ||
-                            (exact_algorithm_ == ExactAlgorithm::Auto && Impl::is_gpu_space<execution_space>());
-    if (kind_ == TriSolveKind::Exact && n_ > 0 && level_sets) {
-      kh_ = std::make_shared<handle_type>();
-      kh_->create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n_, lower_);
-      Compat::kk_sparse::sptrsv_symbolic(kh_.get(), row_map_, entries_);
-    }
+    const bool jacobi = stats_.kind == TriSolveKind::Jacobi || stats_.kind == TriSolveKind::JacobiAdaptive;
+    work_ = jacobi || (stats_.kind == TriSolveKind::Isai && stats_.sweeps > 0)
+                ? vector_type("AsyncSparse::trisolve::work", n_)
+                : vector_type();
+    isai_values_ =
+        stats_.kind == TriSolveKind::Isai
+            ? vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::isai"), T.nnz())
+            : vector_type();
+    launch_ = resolve_launch_config<execution_space>(
+        LaunchConfig{}, n_, n_ > 0 ? static_cast<double>(T.nnz() - n_) / static_cast<double>(n_) : 1.0);
+    load(T, row_scale, col_scale, "TriangularSolver::setup");
+    setup_exact();
     ready_ = true;
+    execution_space().fence();
+    stats_.setup_seconds = timer.seconds();
   }
 
-  /// New values for the pattern given to setup() (numeric phase only; the level sets are kept).
-  void update_values(const crs_type& T) {
+  /// Compatibility form: mode and sweep count only.
+  void setup(const crs_type& T, bool lower, bool unit_diagonal, TriSolveKind kind, int sweeps = 5) {
+    TriSolveOptions o;
+    o.kind = kind;
+    o.sweeps = sweeps;
+    setup(T, lower, unit_diagonal, o);
+  }
+
+  /// New values for the pattern given to setup() (numeric phase only: level sets / cuSPARSE analysis / the mode
+  /// chosen by Auto are kept), with new scalings.
+  void update_values(const crs_type& T, const const_vector_type& row_scale = {},
+                     const const_vector_type& col_scale = {}) {
     if (!ready_) throw InvalidInput("TriangularSolver::update_values: setup() must be called first");
+    Kokkos::Timer timer;
     if (T.numRows() != n_ || T.nnz() != static_cast<offset_t>(values_.extent(0)) ||
         (T.graph.entries.data() != entries_.data() && T.nnz() > 0 && !same_pattern(T)))
       throw InvalidInput("TriangularSolver::update_values: the matrix does not have the pattern given to setup()");
-    load_values(T, "TriangularSolver::update_values");
+    load(T, row_scale, col_scale, "TriangularSolver::update_values");
+#if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
+    if (spsv_) spsv_->update_values(values_.data());
+#endif
+    execution_space().fence();
+    stats_.setup_seconds = timer.seconds();
   }
 
-  /// x = T^{-1} b (Exact) or the Jacobi approximation of it. b and x of length n; they may alias.
+  /// x = (R T C)^{-1} b (Exact) or the mode's approximation of it. b and x of length n; they may alias.
   void solve(const const_vector_type& b, const vector_type& x) {
     if (!ready_) throw InvalidInput("TriangularSolver::solve: setup() must be called first");
     if (b.extent(0) != static_cast<std::size_t>(n_) || x.extent(0) != static_cast<std::size_t>(n_))
       throw InvalidInput("TriangularSolver::solve: vector lengths " + std::to_string(b.extent(0)) + ", " +
                          std::to_string(x.extent(0)) + " do not match the matrix (" + std::to_string(n_) + ")");
+    ++stats_.solves;
     if (n_ == 0) return;
     const_vector_type rhs = b;
-    if (b.data() == x.data()) {  // keep the right-hand side: both algorithms read it while writing x
+    if (b.data() == x.data()) {  // keep the right-hand side: every mode reads it while writing x
       if (rhs_copy_.extent(0) != static_cast<std::size_t>(n_))
         rhs_copy_ = vector_type("AsyncSparse::trisolve::rhs", n_);
       Kokkos::deep_copy(rhs_copy_, b);
       rhs = rhs_copy_;
     }
-    if (kind_ == TriSolveKind::Jacobi)
-      jacobi_solve(rhs, x);
-    else if (kh_)
-      Compat::kk_sparse::sptrsv_solve(kh_.get(), row_map_, entries_, values_, rhs, x);
-    else
-      serial_solve(rhs, x);
+    switch (stats_.kind) {
+      case TriSolveKind::Jacobi:
+        jacobi_solve(rhs, x);
+        break;
+      case TriSolveKind::JacobiAdaptive:
+        jacobi_adaptive_solve(rhs, x);
+        break;
+      case TriSolveKind::Isai:
+        isai_solve(rhs, x);
+        break;
+      default:
+        exact_solve(rhs, x);
+        break;
+    }
   }
 
   bool is_setup() const { return ready_; }
-  TriSolveKind kind() const { return kind_; }
+  /// The resolved mode (never Auto after setup()).
+  TriSolveKind kind() const { return stats_.kind; }
   bool lower() const { return lower_; }
   bool unit_diagonal() const { return unit_; }
-  int jacobi_sweeps() const { return sweeps_; }
+  /// The resolved sweep count (TriSolveOptions::sweeps).
+  int jacobi_sweeps() const { return stats_.sweeps; }
   ordinal_t num_rows() const { return n_; }
+  const TriSolveStats& stats() const { return stats_; }
+  const TriSolveOptions& options() const { return opt_; }
+  /// The ISAI M (T's pattern) after setup() of an Isai solver, scalings included; else an empty matrix.
+  crs_type isai_matrix() const {
+    if (stats_.kind != TriSolveKind::Isai || !ready_) return crs_type();
+    return crs_type("AsyncSparse::trisolve::isai", n_, n_, static_cast<offset_t>(isai_values_.extent(0)), isai_values_,
+                    row_map_, entries_);
+  }
 
   // Kernels: public only because nvcc rejects device lambdas in private or protected member functions.
   bool same_pattern(const crs_type& T) const {
@@ -170,148 +306,183 @@ class TriangularSolver {
     return diff <= 0;  // Max identity is the lowest int
   }
 
-  // First bad row and reason: 1 diagonal not stored at the expected place, 2 entry on the wrong side of the
-  // diagonal, 3 columns unsorted or duplicated. Encoded 4 * row + code, minimised.
-  void check_structure(const std::string& where) const {
-    auto rm = row_map_;
-    auto ent = entries_;
-    const bool lower = lower_;
-    const ordinal_t n = n_;
-    std::int64_t bad = std::numeric_limits<std::int64_t>::max();
-    Kokkos::parallel_reduce(
-        "AsyncSparse::trisolve::check_structure", Kokkos::RangePolicy<execution_space>(0, n),
-        KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& b) {
-          const offset_t beg = rm(i), end = rm(i + 1);
-          int code = 0;
-          if (end <= beg || ent(lower ? end - 1 : beg) != i) code = 1;
-          for (offset_t k = beg; k < end && code == 0; ++k) {
-            const ordinal_t j = ent(k);
-            if (j < 0 || j >= n || (lower ? j > i : j < i)) code = 2;
-            if (k > beg && ent(k - 1) >= j) code = code ? code : 3;
-          }
-          if (code) {
-            const std::int64_t key = 4 * static_cast<std::int64_t>(i) + code;
-            if (key < b) b = key;
-          }
-        },
-        Kokkos::Min<std::int64_t>(bad));
-    if (bad == std::numeric_limits<std::int64_t>::max()) return;
-    const std::int64_t row = bad / 4;
-    const int code = static_cast<int>(bad % 4);
-    const std::string tri = lower_ ? "lower" : "upper";
-    std::string what;
-    if (code == 1)
-      what = std::string("diagonal entry not stored as the ") + (lower_ ? "last" : "first") + " entry of the row";
-    else if (code == 2)
-      what = "entry outside the " + tri + " triangle (or column out of range)";
+ private:
+  static void check_options(const TriSolveOptions& o) {
+    const std::string w = "TriangularSolver::setup: ";
+    if (o.sweeps < -1) throw InvalidInput(w + "sweeps must be >= 0 (or -1: default), got " + std::to_string(o.sweeps));
+    if (o.kind == TriSolveKind::JacobiAdaptive && o.sweeps == 0)
+      throw InvalidInput(w + "jacobi_adaptive needs sweeps >= 1 (the maximum), got 0");
+    if (!(o.tolerance > 0)) throw InvalidInput(w + "tolerance must be > 0, got " + std::to_string(o.tolerance));
+    if (!(o.stagnation > 0)) throw InvalidInput(w + "stagnation must be > 0, got " + std::to_string(o.stagnation));
+    if (o.check_interval < 1)
+      throw InvalidInput(w + "check_interval must be >= 1, got " + std::to_string(o.check_interval));
+  }
+
+  void resolve_mode(const crs_type& T, const TriSolveRuleInputs* rule_inputs) {
+    stats_ = TriSolveStats();
+    stats_.kind = opt_.kind;
+    stats_.sweeps = opt_.sweeps;
+    if (opt_.kind == TriSolveKind::Auto) {
+      const TriSolveRuleInputs in = rule_inputs ? *rule_inputs : tri_solve_rule_inputs<execution_space>(T, lower_);
+      const TriSolveChoice c = choose_tri_solve(in);
+      stats_.kind = c.kind;
+      stats_.levels = in.levels;
+      stats_.reason = c.reason;
+      if (opt_.sweeps < 0) stats_.sweeps = c.sweeps;
+    }
+    if (stats_.sweeps < 0) {
+      switch (stats_.kind) {
+        case TriSolveKind::Jacobi:
+          stats_.sweeps = kDefaultJacobiSweeps;
+          break;
+        case TriSolveKind::JacobiAdaptive:
+          stats_.sweeps = kDefaultAdaptiveMaxSweeps;
+          break;
+        case TriSolveKind::Isai:
+          stats_.sweeps = kDefaultIsaiCorrectionSteps;
+          break;
+        default:
+          stats_.sweeps = 0;
+          break;
+      }
+    }
+    if (stats_.kind == TriSolveKind::JacobiAdaptive && stats_.sweeps < 1) stats_.sweeps = 1;
+    if (stats_.kind == TriSolveKind::Exact) stats_.sweeps = 0;
+    const ExactAlgorithm requested = exact_override_ != ExactAlgorithm::Auto ? exact_override_ : opt_.exact_algorithm;
+    ExactAlgorithm a = requested;
+    if (a == ExactAlgorithm::Auto)
+      a = cusparse_spsv_supports<Scalar, Device>()
+              ? ExactAlgorithm::Cusparse
+              : (Impl::is_gpu_space<execution_space>() ? ExactAlgorithm::LevelSet : ExactAlgorithm::Serial);
+    if (a == ExactAlgorithm::Cusparse && !cusparse_spsv_supports<Scalar, Device>())
+      throw InvalidInput(
+          "TriangularSolver::setup: exact algorithm 'cusparse' needs a CUDA build with cuSPARSE and "
+          "float or double values on the Cuda execution space");
+    stats_.exact_algorithm = stats_.kind == TriSolveKind::Exact ? a : ExactAlgorithm::Auto;
+  }
+
+  void load(const crs_type& T, const const_vector_type& r, const const_vector_type& c, const std::string& where) {
+    Impl::tri_load_values<execution_space>(row_map_, entries_, n_, lower_, unit_, T.values, values_, inv_diag_, r, c,
+                                           where);
+    if (stats_.kind == TriSolveKind::Isai) {
+      const std::int64_t bad =
+          Impl::isai_compute<execution_space>(row_map_, entries_, values_, inv_diag_, n_, lower_, isai_values_);
+      if (bad >= 0) throw BreakdownError(where, bad, "non-finite ISAI row (overflow in its local triangular system)");
+    }
+  }
+
+  void setup_exact() {
+    kh_.reset();
+#if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
+    spsv_.reset();
+#endif
+    if (stats_.kind != TriSolveKind::Exact || n_ == 0) return;
+    if (stats_.exact_algorithm == ExactAlgorithm::LevelSet) {
+      kh_ = std::make_shared<handle_type>();
+      kh_->create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n_, lower_);
+      Compat::kk_sparse::sptrsv_symbolic(kh_.get(), row_map_, entries_);
+    }
+    exact_setup_cusparse();
+  }
+
+  void exact_setup_cusparse() {
+#if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
+    if (stats_.exact_algorithm != ExactAlgorithm::Cusparse) return;
+    // Diagonal type NON_UNIT: the stored diagonal carries the scalings (and is 1 for an unscaled unit solve).
+    spsv_ = std::make_shared<CusparseSpsv<Scalar>>();
+    spsv_->setup(n_, static_cast<int>(values_.extent(0)), row_map_.data(), entries_.data(), values_.data(), lower_,
+                 false);
+#endif
+  }
+
+  void exact_solve(const const_vector_type& b, const vector_type& x) {
+#if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
+    if (spsv_) {
+      spsv_->solve(b.data(), x.data());
+      return;
+    }
+#endif
+    if (kh_)
+      Compat::kk_sparse::sptrsv_solve(kh_.get(), row_map_, entries_, values_, b, x);
     else
-      what = "column indices not sorted or duplicated";
-    throw InvalidInput(where + ": " + tri + " triangular matrix, row " + std::to_string(row) + ": " + what);
+      Impl::tri_serial_solve<execution_space>(row_map_, entries_, values_, inv_diag_, n_, lower_, b, x);
   }
 
-  // Copies the values (diagonal := 1 for a unit solve), computes 1/d_ii and checks that every value is finite
-  // and every used diagonal non-zero. Codes: 1 zero diagonal, 2 non-finite diagonal, 3 non-finite off-diagonal.
-  void load_values(const crs_type& T, const std::string& where) {
-    auto rm = row_map_;
-    auto src = T.values;
-    auto dst = values_;
-    auto dinv = inv_diag_;
-    const bool lower = lower_, unit = unit_;
-    std::int64_t bad = std::numeric_limits<std::int64_t>::max();
-    Kokkos::parallel_reduce(
-        "AsyncSparse::trisolve::load_values", Kokkos::RangePolicy<execution_space>(0, n_),
-        KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& b) {
-          const offset_t beg = rm(i), end = rm(i + 1);
-          const offset_t dpos = lower ? end - 1 : beg;
-          int code = 0;
-          for (offset_t k = beg; k < end; ++k) {
-            const Scalar v = src(k);
-            if (k != dpos && !is_finite(v)) code = 3;
-            dst(k) = v;
-          }
-          Scalar d = src(dpos);
-          if (unit) {
-            d = Scalar(1);
-            dst(dpos) = d;
-          } else if (!is_finite(d)) {
-            code = 2;
-          } else if (d == Scalar(0)) {
-            code = 1;
-          }
-          dinv(i) = code == 0 ? Scalar(1) / d : Scalar(0);
-          if (code) {
-            const std::int64_t key = 4 * static_cast<std::int64_t>(i) + code;
-            if (key < b) b = key;
-          }
-        },
-        Kokkos::Min<std::int64_t>(bad));
-    if (bad == std::numeric_limits<std::int64_t>::max()) return;
-    const std::int64_t row = bad / 4;
-    const int code = static_cast<int>(bad % 4);
-    if (code == 3) throw InvalidInput(where + ": non-finite off-diagonal value in row " + std::to_string(row));
-    throw BreakdownError(where, row, code == 1 ? "zero diagonal entry" : "non-finite diagonal entry");
-  }
-
-  // Forward / backward substitution by one thread of the execution space.
-  void serial_solve(const const_vector_type& b, const vector_type& x) {
-    auto rm = row_map_;
-    auto ent = entries_;
-    auto val = values_;
-    auto dinv = inv_diag_;
-    const bool lower = lower_;
-    const ordinal_t n = n_;
-    Kokkos::parallel_for(
-        "AsyncSparse::trisolve::serial", Kokkos::RangePolicy<execution_space>(0, 1), KOKKOS_LAMBDA(const int) {
-          for (ordinal_t r = 0; r < n; ++r) {
-            const ordinal_t i = lower ? r : n - 1 - r;
-            const offset_t beg = lower ? rm(i) : rm(i) + 1;
-            const offset_t end = lower ? rm(i + 1) - 1 : rm(i + 1);
-            Scalar s = b(i);
-            for (offset_t k = beg; k < end; ++k) s -= val(k) * x(ent(k));
-            x(i) = s * dinv(i);
-          }
-        });
-  }
-
+  // k sweeps; sweep s (1-based) writes x when k - s is even, the work vector otherwise, so the last writes x.
   void jacobi_solve(const const_vector_type& b, const vector_type& x) {
-    auto rm = row_map_;
-    auto ent = entries_;
-    auto val = values_;
-    auto dinv = inv_diag_;
-    const bool lower = lower_;
-    Kokkos::parallel_for(
-        "AsyncSparse::trisolve::jacobi_init", Kokkos::RangePolicy<execution_space>(0, n_),
-        KOKKOS_LAMBDA(const ordinal_t i) { x(i) = dinv(i) * b(i); });
+    const int k = stats_.sweeps;
+    stats_.last_sweeps = k;
+    stats_.total_sweeps += k;
+    if (k == 0) {
+      Impl::tri_diagonal_solve<execution_space>(inv_diag_, n_, b, x);
+      return;
+    }
+    const vector_type first = k % 2 == 1 ? x : work_;
+    Impl::jacobi_sweep<execution_space, true>(launch_, row_map_, entries_, values_, inv_diag_, n_, lower_, b, b, first,
+                                              false);
+    vector_type cur = first, next = first.data() == x.data() ? work_ : x;
+    for (int s = 2; s <= k; ++s) {
+      Impl::jacobi_sweep<execution_space, false>(launch_, row_map_, entries_, values_, inv_diag_, n_, lower_, b,
+                                                 const_vector_type(cur), next, false);
+      std::swap(cur, next);
+    }
+  }
+
+  void jacobi_adaptive_solve(const const_vector_type& b, const vector_type& x) {
+    const int max_sweeps = stats_.sweeps;
+    const int interval = opt_.check_interval;
+    // Sweep 1 reduces ||r_0||^2 (residual of x_0 = D^{-1} b): the reference of the tolerance.
+    const double r0 = std::sqrt(Impl::jacobi_sweep<execution_space, true>(launch_, row_map_, entries_, values_,
+                                                                          inv_diag_, n_, lower_, b, b, x, true));
+    ++stats_.checks;
+    double prev = r0;
     vector_type cur = x, next = work_;
-    for (int s = 0; s < sweeps_; ++s) {
-      // Jacobi: every row reads only `cur` and writes only its own entry of `next` (no races).
-      Kokkos::parallel_for(
-          "AsyncSparse::trisolve::jacobi_sweep", Kokkos::RangePolicy<execution_space>(0, n_),
-          KOKKOS_LAMBDA(const ordinal_t i) {
-            const offset_t beg = lower ? rm(i) : rm(i) + 1;
-            const offset_t end = lower ? rm(i + 1) - 1 : rm(i + 1);
-            Scalar r = b(i);
-            for (offset_t k = beg; k < end; ++k) r -= val(k) * cur(ent(k));
-            next(i) = dinv(i) * r;
-          });
-      vector_type t = cur;
-      cur = next;
-      next = t;
+    int done = 1;
+    stats_.last_relative_residual = r0 > 0 ? 1.0 : 0.0;
+    bool stop = r0 == 0;
+    while (!stop && done < max_sweeps) {
+      const bool check = done % interval == 0;
+      const double rr = Impl::jacobi_sweep<execution_space, false>(launch_, row_map_, entries_, values_, inv_diag_, n_,
+                                                                   lower_, b, const_vector_type(cur), next, check);
+      std::swap(cur, next);
+      ++done;
+      if (check) {
+        ++stats_.checks;
+        const double r = std::sqrt(rr);  // residual of the iterate this sweep started from
+        stats_.last_relative_residual = r / r0;
+        stop = r <= opt_.tolerance * r0 || r > opt_.stagnation * prev || !(r == r);
+        prev = r;
+      }
     }
     if (cur.data() != x.data()) Kokkos::deep_copy(x, cur);
+    stats_.last_sweeps = done;
+    stats_.total_sweeps += done;
   }
 
- private:
+  void isai_solve(const const_vector_type& b, const vector_type& x) {
+    const crs_type M = isai_matrix();
+    KokkosSparse::spmv("N", Scalar(1), M, b, Scalar(0), x);
+    if (stats_.sweeps == 0) return;
+    for (int s = 0; s < stats_.sweeps; ++s) {
+      Impl::tri_residual<execution_space>(row_map_, entries_, values_, n_, b, x, work_);
+      KokkosSparse::spmv("N", Scalar(1), M, const_vector_type(work_), Scalar(1), x);
+    }
+  }
+
   bool ready_ = false;
-  ExactAlgorithm exact_algorithm_ = ExactAlgorithm::Auto;
+  TriSolveOptions opt_;
+  ExactAlgorithm exact_override_ = ExactAlgorithm::Auto;
+  TriSolveStats stats_;
   bool lower_ = true, unit_ = false;
-  TriSolveKind kind_ = TriSolveKind::Exact;
-  int sweeps_ = 5;
   ordinal_t n_ = 0;
   typename crs_type::row_map_type row_map_;
   typename crs_type::index_type entries_;
-  vector_type values_, inv_diag_, work_, rhs_copy_;
+  vector_type values_, inv_diag_, work_, rhs_copy_, isai_values_;
+  ResolvedLaunch launch_;
   std::shared_ptr<handle_type> kh_;
+#if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
+  std::shared_ptr<CusparseSpsv<Scalar>> spsv_;
+#endif
 };
 
 }  // namespace AsyncSparse

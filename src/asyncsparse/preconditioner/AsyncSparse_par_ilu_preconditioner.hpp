@@ -5,8 +5,9 @@
 // see AsyncSparse_par_ilu.hpp.
 //
 // compute() scales A to unit diagonal, A_s = S A S, and runs the sweeps for A_s ≈ L U (IC: L Lᵀ); apply()
-// keeps the scaling: z = M^{-1} x = S U^{-1} L^{-1} S x, with exact (level-scheduled Kokkos-Kernels sptrsv) or
-// Jacobi-iterative triangular solves (AsyncSparse_trisolve.hpp). initialize() is the symbolic phase (pattern,
+// keeps the scaling: z = M^{-1} x = S U^{-1} L^{-1} S x, with the triangular solves of AsyncSparse_trisolve.hpp
+// (parameter "tri_solve": auto, exact, jacobi, jacobi_adaptive, isai; auto picks by backend and size, see
+// choose_tri_solve in AsyncSparse_trisolve_rule.hpp). initialize() is the symbolic phase (pattern,
 // task list: host work); compute() after setMatrix() with a matrix of the same pattern only reruns the numeric
 // phase, and with "reuse_factors" = true it starts the sweeps from the previous factors instead of the paper's
 // initial guess (time stepping: a sweep or two then suffice).
@@ -17,6 +18,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -29,43 +31,117 @@ namespace AsyncSparse {
 
 namespace Impl {
 
-/// z = S U^{-1} L^{-1} S x with two TriangularSolvers. S = diag(s) (empty s: S = I).
+/// z = S U^{-1} L^{-1} S x with two TriangularSolvers. S = diag(s) (empty s: S = I). The scaling is folded into
+/// the solvers' copies of the factors, z = (U S^{-1})^{-1} (S^{-1} L)^{-1} x, so an apply is the two solves only.
+/// With TriSolveKind::Auto the mode is decided once, for both triangles, by choose_tri_solve on the facts of L
+/// (and the larger entry count of L and U).
 template <class Scalar, class Device>
 class FactorApply {
  public:
   using vector_type = Kokkos::View<Scalar*, Device>;
   using const_vector_type = Kokkos::View<const Scalar*, Device>;
   using crs_type = Crs<Scalar, Device>;
+  using execution_space = typename Device::execution_space;
 
-  void setup(const crs_type& L, const crs_type& U, bool unit_lower, const vector_type& s, TriSolveKind kind,
-             int sweeps) {
-    lower_.setup(L, true, unit_lower, kind, sweeps);
-    upper_.setup(U, false, false, kind, sweeps);
-    s_ = s;
+  void setup(const crs_type& L, const crs_type& U, bool unit_lower, const vector_type& s, const TriSolveOptions& opt) {
+    TriSolveRuleInputs in;
+    if (opt.kind == TriSolveKind::Auto) {
+      in = tri_solve_rule_inputs<execution_space>(L, true);
+      in.nnz = std::max<std::int64_t>(L.nnz(), U.nnz());
+    }
+    set_inverse_scaling(s, L.numRows());
+    lower_.setup(L, true, unit_lower, opt, inv_s_, const_vector_type(), &in);
+    upper_.setup(U, false, false, opt, const_vector_type(), inv_s_, &in);
     w_ = vector_type("AsyncSparse::factor_apply::w", L.numRows());
   }
+  void setup(const crs_type& L, const crs_type& U, bool unit_lower, const vector_type& s, TriSolveKind kind,
+             int sweeps) {
+    TriSolveOptions o;
+    o.kind = kind;
+    o.sweeps = sweeps;
+    setup(L, U, unit_lower, s, o);
+  }
   void update(const crs_type& L, const crs_type& U, const vector_type& s) {
-    lower_.update_values(L);
-    upper_.update_values(U);
-    s_ = s;
+    set_inverse_scaling(s, L.numRows());
+    lower_.update_values(L, inv_s_, const_vector_type());
+    upper_.update_values(U, const_vector_type(), inv_s_);
   }
   bool ready() const { return lower_.is_setup(); }
   void apply(const const_vector_type& x, const vector_type& z) {
-    using exec = typename Device::execution_space;
-    if (s_.extent(0) > 0) {
-      scale_vector(exec(), s_, x, z);  // z = S x
-      lower_.solve(z, w_);
-    } else {
-      lower_.solve(x, w_);
-    }
+    lower_.solve(x, w_);
     upper_.solve(w_, z);
-    if (s_.extent(0) > 0) scale_vector(exec(), s_, z);
+  }
+  /// The resolved mode ("isai", "jacobi(3)", "exact(cusparse)", ...), "auto: " in front when Auto chose it.
+  std::string mode() const {
+    if (!ready()) return "";
+    return (lower_.stats().reason.empty() ? "" : "auto: ") + lower_.stats().mode();
+  }
+  const TriSolveStats& lower_stats() const { return lower_.stats(); }
+  const TriSolveStats& upper_stats() const { return upper_.stats(); }
+
+  // Kernel: public only because nvcc rejects device lambdas in private or protected member functions.
+  void set_inverse_scaling(const vector_type& s, ordinal_t n) {
+    if (s.extent(0) == 0) {
+      inv_s_ = vector_type();
+      return;
+    }
+    if (s.extent(0) != static_cast<std::size_t>(n))
+      throw InvalidInput("FactorApply: scaling vector of length " + std::to_string(s.extent(0)) + " for factors of " +
+                         std::to_string(n) + " rows");
+    if (inv_s_.extent(0) != s.extent(0))
+      inv_s_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::factor_apply::inv_s"), n);
+    auto inv = inv_s_;
+    Kokkos::parallel_for(
+        "AsyncSparse::factor_apply::inverse_scaling", Kokkos::RangePolicy<execution_space>(0, n),
+        KOKKOS_LAMBDA(const ordinal_t i) { inv(i) = Scalar(1) / s(i); });
   }
 
  private:
   TriangularSolver<Scalar, Device> lower_, upper_;
-  vector_type s_, w_;
+  vector_type inv_s_, w_;
 };
+
+/// Declares the triangular-solve parameters of the incomplete-factorization preconditioners.
+inline void add_tri_solve_parameters(ParameterSpec& s) {
+  s.add("tri_solve", std::string("auto"),
+        "triangular solves in apply: auto (choose_tri_solve: exact on host backends; isai, jacobi or exact on GPUs "
+        "by size and levels) | exact (cuSPARSE SpSV on CUDA, serial substitution on host, KK level sets on HIP) | "
+        "jacobi (tri_solve_sweeps Jacobi sweeps) | jacobi_adaptive (sweeps until the triangular residual drops by "
+        "tri_solve_tolerance or stagnates) | isai (one spmv with the incomplete sparse approximate inverse)",
+        tri_solve_kind_names())
+      .add("tri_solve_sweeps", -1,
+           "jacobi: sweeps per solve (>= 0); jacobi_adaptive: maximum sweeps (>= 1); isai: correction steps "
+           "x += M (b - T x) (>= 0); -1: default (jacobi 3, jacobi_adaptive 10, isai 0; auto: the rule's)")
+      .add("tri_solve_tolerance", 1e-2,
+           "jacobi_adaptive: stop once the triangular residual is this fraction of that of x0 = D^-1 b (> 0)")
+      .add("tri_solve_stagnation", 0.9,
+           "jacobi_adaptive: stop when a check finds the residual above this times the previous check's (> 0)")
+      .add("tri_solve_check_interval", 1,
+           "jacobi_adaptive: sweeps between residual checks (>= 1; each is a device-to-host transfer)");
+}
+
+/// Reads the parameters of add_tri_solve_parameters; throws InvalidInput (prefixed with `owner`) for bad values.
+inline TriSolveOptions tri_solve_options_from(const ParameterList& l, const std::string& owner) {
+  TriSolveOptions o;
+  o.kind = tri_solve_kind_from_string(l.get("tri_solve", "auto"));
+  o.sweeps = l.get("tri_solve_sweeps", -1);
+  o.tolerance = l.get("tri_solve_tolerance", 1e-2);
+  o.stagnation = l.get("tri_solve_stagnation", 0.9);
+  o.check_interval = l.get("tri_solve_check_interval", 1);
+  if (o.sweeps < -1)
+    throw InvalidInput(owner + ": parameter 'tri_solve_sweeps' must be >= 0 (or -1: default), got " +
+                       std::to_string(o.sweeps));
+  if (o.kind == TriSolveKind::JacobiAdaptive && o.sweeps == 0)
+    throw InvalidInput(owner + ": parameter 'tri_solve_sweeps' must be >= 1 for jacobi_adaptive, got 0");
+  if (!(o.tolerance > 0))
+    throw InvalidInput(owner + ": parameter 'tri_solve_tolerance' must be > 0, got " + std::to_string(o.tolerance));
+  if (!(o.stagnation > 0))
+    throw InvalidInput(owner + ": parameter 'tri_solve_stagnation' must be > 0, got " + std::to_string(o.stagnation));
+  if (o.check_interval < 1)
+    throw InvalidInput(owner + ": parameter 'tri_solve_check_interval' must be >= 1, got " +
+                       std::to_string(o.check_interval));
+  return o;
+}
 
 /// Parameters shared by ParIlu and ParIc.
 inline const ParameterSpec& par_ilu_parameter_spec() {
@@ -90,9 +166,6 @@ inline const ParameterSpec& par_ilu_parameter_spec() {
         .add("breakdown_patience", 0,
              "async mode: consecutive sweeps with a skipped (bad-pivot) update before "
              "compute() throws; 0: only when the last sweep skipped one")
-        .add("tri_solve", std::string("exact"), "triangular solves in apply: exact (KK sptrsv) | jacobi",
-             {"exact", "jacobi"})
-        .add("tri_solve_sweeps", 5, "Jacobi sweeps per triangular solve (tri_solve = jacobi)")
         .add("block_order", std::string("forward"), "execution order of the task blocks",
              {"forward", "backward", "random"})
         .add("team_size", -1, "threads per team (-1: auto)")
@@ -101,6 +174,7 @@ inline const ParameterSpec& par_ilu_parameter_spec() {
         .add("occupancy_mode", std::string("persistent-teams"), "how max_concurrent_teams is enforced",
              {"persistent-teams", "scratch-pad"})
         .add("launch_seed", 0, "seed of the random block order");
+    add_tri_solve_parameters(s);
     return s;
   }();
   return spec;
@@ -125,9 +199,14 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
   const ParameterSpec& parameter_spec() const override { return Impl::par_ilu_parameter_spec(); }
   std::string description() const override {
     const auto& p = handle_.params;
-    return name() + "(" + std::to_string(p.sweeps) + " sweeps, " + to_string(p.mode) + ", " + to_string(tri_kind_) +
-           (tri_kind_ == TriSolveKind::Jacobi ? "(" + std::to_string(tri_sweeps_) + ")" : "") + " tri-solve)";
+    return name() + "(" + std::to_string(p.sweeps) + " sweeps, " + to_string(p.mode) + ", " + tri_solve_mode() +
+           " tri-solve)";
   }
+  /// The triangular-solve mode: the resolved one after compute() ("auto: isai"), else the parameter.
+  std::string tri_solve_mode() const { return apply_.ready() ? apply_.mode() : to_string(tri_.kind); }
+  /// What the lower / upper triangular solver resolved and did (mode, the auto rule's reason, sweeps, checks).
+  const TriSolveStats& lower_solve_stats() const { return apply_.lower_stats(); }
+  const TriSolveStats& upper_solve_stats() const { return apply_.upper_stats(); }
 
   /// The factorization handle (parameters, launch, Stats of the last compute).
   ParIluHandle<Scalar, Device>& handle() { return handle_; }
@@ -152,10 +231,7 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
     p.reuse_factors = l.get("reuse_factors", false);
     p.scale = l.get("scale", true);
     p.breakdown_patience = l.get("breakdown_patience", 0);
-    tri_kind_ = tri_solve_kind_from_string(l.get("tri_solve", "exact"));
-    tri_sweeps_ = l.get("tri_solve_sweeps", 5);
-    if (tri_sweeps_ < 0)
-      throw InvalidInput(name() + ": parameter 'tri_solve_sweeps' must be >= 0, got " + std::to_string(tri_sweeps_));
+    tri_ = Impl::tri_solve_options_from(l, name());
     auto& c = handle_.launch;
     c.block_order = block_order_from_string(l.get("block_order", "forward"));
     c.team_size = l.get("team_size", -1);
@@ -176,7 +252,7 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
     par_ilu_numeric(exec, handle_, this->A_);
     const auto F = par_ilu_factors(exec, handle_);
     if (!apply_ready_) {
-      apply_.setup(F.L, F.U, kind_ == ParIluKind::Ilu, handle_.scaling(), tri_kind_, tri_sweeps_);
+      apply_.setup(F.L, F.U, kind_ == ParIluKind::Ilu, handle_.scaling(), tri_);
       apply_ready_ = true;
     } else {
       apply_.update(F.L, F.U, handle_.scaling());
@@ -187,8 +263,7 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
  private:
   ParIluHandle<Scalar, Device> handle_;
   ParIluKind kind_;
-  TriSolveKind tri_kind_ = TriSolveKind::Exact;
-  int tri_sweeps_ = 5;
+  TriSolveOptions tri_;
   Impl::FactorApply<Scalar, Device> apply_;
   bool apply_ready_ = false;
 };

@@ -5,11 +5,11 @@
 // AsyncSparse_par_ilut.hpp.
 //
 // compute() scales A to unit diagonal, A_s = S A S, and runs the ParILUT steps for A_s ≈ L U (ParICT: L Lᵀ);
-// apply() keeps the scaling: z = M^{-1} x = S U^{-1} L^{-1} S x, with exact (level-scheduled Kokkos-Kernels
-// sptrsv) or Jacobi-iterative triangular solves (AsyncSparse_trisolve.hpp, through the FactorApply of the
-// ParIlu preconditioner). Pattern reuse: compute() after setMatrix() with a matrix of the same pattern (and
-// "reuse_pattern" = true, the default) keeps the factor pattern and reruns only "reuse_sweeps" sweeps from the
-// previous factors; a new pattern or new parameters rerun the whole factorization.
+// apply() keeps the scaling: z = M^{-1} x = S U^{-1} L^{-1} S x, with the triangular solves of
+// AsyncSparse_trisolve.hpp (parameter "tri_solve", shared with ParIlu: auto, exact, jacobi, jacobi_adaptive, isai),
+// through the FactorApply of the ParIlu preconditioner. Pattern reuse: compute() after setMatrix() with a matrix of the
+// same pattern (and "reuse_pattern" = true, the default) keeps the factor pattern and reruns only "reuse_sweeps" sweeps
+// from the previous factors; a new pattern or new parameters rerun the whole factorization.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -42,9 +42,6 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
         .add("reuse_sweeps", 3, "sweeps of such a pattern-reusing compute() (>= 0)")
         .add("bucket_counting", std::string("team"), "SampleSelect bucket counts: team (scratch) | global atomics",
              {"team", "global"})
-        .add("tri_solve", std::string("exact"), "triangular solves in apply: exact (KK sptrsv) | jacobi",
-             {"exact", "jacobi"})
-        .add("tri_solve_sweeps", 5, "Jacobi sweeps per triangular solve (tri_solve = jacobi)")
         .add("block_order", std::string("forward"), "execution order of the sweep's task blocks",
              {"forward", "backward", "random"})
         .add("team_size", -1, "threads per team of the sweeps (-1: auto)")
@@ -52,6 +49,7 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
         .add("chunk_size", -1, "tasks per work block of the sweeps (-1: auto)")
         .add("max_concurrent_teams", -1, "occupancy limit of the sweeps (-1: unlimited)")
         .add("launch_seed", 0, "seed of the random block order");
+    add_tri_solve_parameters(s);
     return s;
   }();
   return spec;
@@ -78,8 +76,13 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     char fill[32];
     std::snprintf(fill, sizeof fill, "%g", p.fill_in_limit);
     return name() + "(" + std::to_string(p.max_steps) + " steps, fill " + fill + ", " + to_string(p.selection) +
-           " select, " + to_string(p.mode) + ", " + to_string(tri_kind_) + " tri-solve)";
+           " select, " + to_string(p.mode) + ", " + tri_solve_mode() + " tri-solve)";
   }
+  /// The triangular-solve mode: the resolved one after compute() ("auto: isai"), else the parameter.
+  std::string tri_solve_mode() const { return apply_.ready() ? apply_.mode() : to_string(tri_.kind); }
+  /// What the lower / upper triangular solver resolved and did (mode, the auto rule's reason, sweeps, checks).
+  const TriSolveStats& lower_solve_stats() const { return apply_.lower_stats(); }
+  const TriSolveStats& upper_solve_stats() const { return apply_.upper_stats(); }
 
   /// The factorization handle (parameters, launch, Stats of the last compute).
   ParIlutHandle<Scalar, Device>& handle() { return handle_; }
@@ -100,10 +103,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     p.select.counting = l.get("bucket_counting", "team") == std::string("global") ? BucketCounting::GlobalAtomics
                                                                                   : BucketCounting::TeamAtomics;
     reuse_pattern_ = l.get("reuse_pattern", true);
-    tri_kind_ = tri_solve_kind_from_string(l.get("tri_solve", "exact"));
-    tri_sweeps_ = l.get("tri_solve_sweeps", 5);
-    if (tri_sweeps_ < 0)
-      throw InvalidInput(name() + ": parameter 'tri_solve_sweeps' must be >= 0, got " + std::to_string(tri_sweeps_));
+    tri_ = Impl::tri_solve_options_from(l, name());
     Impl::ilut_check_handle_params(handle_, name());
     auto& c = handle_.launch;
     c.block_order = block_order_from_string(l.get("block_order", "forward"));
@@ -130,7 +130,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     if (reused_)
       apply_.update(L, U, handle_.scaling());
     else
-      apply_.setup(L, U, kind_ == ParIlutKind::Ilut, handle_.scaling(), tri_kind_, tri_sweeps_);
+      apply_.setup(L, U, kind_ == ParIlutKind::Ilut, handle_.scaling(), tri_);
     fresh_ = false;
   }
   void apply_impl(const const_vector_type& x, const vector_type& z) override { apply_.apply(x, z); }
@@ -138,8 +138,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
  private:
   ParIlutHandle<Scalar, Device> handle_;
   ParIlutKind kind_;
-  TriSolveKind tri_kind_ = TriSolveKind::Exact;
-  int tri_sweeps_ = 5;
+  TriSolveOptions tri_;
   bool reuse_pattern_ = true, fresh_ = true, reused_ = false;
   Impl::FactorApply<Scalar, Device> apply_;
 };

@@ -31,7 +31,11 @@
 //       them; AsyncSparse_ifpack2_parameters_impl.hpp has the rule). For example
 //       "asyncsparse: sweeps" (int): fixed-point sweeps of par_ilu / par_ic;
 //       "asyncsparse: fill limit" (double): fill_in_limit of par_ilut / par_ict;
-//       "asyncsparse: triangular solve" (string): tri_solve, exact or Jacobi-iterative triangular solves;
+//       "asyncsparse: triangular solve" (string): tri_solve of par_ilu / par_ic / par_ilut / par_ict, one of
+//       "auto" (default: chosen by backend and size), "exact", "jacobi", "jacobi_adaptive", "isai", with
+//       "asyncsparse: triangular solve sweeps" (int), "... tolerance" (double), "... stagnation" (double) and
+//       "... check interval" (int) (tri_solve_sweeps, tri_solve_tolerance, tri_solve_stagnation,
+//       tri_solve_check_interval);
 //       "asyncsparse: deterministic" (bool); launch settings "asyncsparse: team size",
 //       "asyncsparse: vector length", "asyncsparse: max concurrent teams", "asyncsparse: block order".
 #pragma once

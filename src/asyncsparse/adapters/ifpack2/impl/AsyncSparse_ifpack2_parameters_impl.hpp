@@ -40,6 +40,9 @@ inline const std::vector<std::pair<std::string, std::vector<std::string>>>& ifpa
       {"fill limit", {"fill_in_limit", "fill_limit"}},
       {"triangular solve", {"tri_solve", "triangular_solve"}},
       {"triangular solve sweeps", {"tri_solve_sweeps", "triangular_solve_sweeps"}},
+      {"triangular solve tolerance", {"tri_solve_tolerance"}},
+      {"triangular solve stagnation", {"tri_solve_stagnation"}},
+      {"triangular solve check interval", {"tri_solve_check_interval"}},
       {"local sweeps", {"local_iters", "local_sweeps"}},
   };
   return a;

@@ -1,0 +1,299 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — kernels of the triangular solves (AsyncSparse_trisolve.hpp): input checks, value loading with
+// diagonal scaling, serial substitution, fused Jacobi sweeps, the ISAI setup and the residual of a triangle.
+//
+// A triangle is given by its CSR arrays with sorted rows and the diagonal stored last (lower) or first (upper)
+// in every row; `off_diagonal_range` names the other entries of a row. Every kernel here is deterministic: each
+// thread writes only entries it owns, and reads only values no thread of the same kernel writes.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/exec/AsyncSparse_atomics.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+
+namespace AsyncSparse {
+namespace Impl {
+
+/// [beg, end) of the off-diagonal entries of row i.
+template <class RowMap>
+KOKKOS_FORCEINLINE_FUNCTION void off_diagonal_range(const RowMap& rm, ordinal_t i, bool lower, offset_t& beg,
+                                                    offset_t& end) {
+  beg = lower ? rm(i) : rm(i) + 1;
+  end = lower ? rm(i + 1) - 1 : rm(i + 1);
+}
+
+/// Throws InvalidInput naming the first row whose diagonal is not stored at the expected place, that has an
+/// entry on the wrong side of the diagonal (or out of range), or whose columns are unsorted or duplicated.
+template <class ExecSpace, class RowMap, class Entries>
+void tri_check_structure(const RowMap& rm, const Entries& ent, ordinal_t n, bool lower, const std::string& where) {
+  // First bad row and reason (1 diagonal, 2 wrong side, 3 unsorted), encoded 4 * row + code, minimised.
+  std::int64_t bad = std::numeric_limits<std::int64_t>::max();
+  Kokkos::parallel_reduce(
+      "AsyncSparse::trisolve::check_structure", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& b) {
+        const offset_t beg = rm(i), end = rm(i + 1);
+        int code = 0;
+        if (end <= beg || ent(lower ? end - 1 : beg) != i) code = 1;
+        for (offset_t k = beg; k < end && code == 0; ++k) {
+          const ordinal_t j = ent(k);
+          if (j < 0 || j >= n || (lower ? j > i : j < i)) code = 2;
+          if (k > beg && ent(k - 1) >= j) code = code ? code : 3;
+        }
+        if (code) {
+          const std::int64_t key = 4 * static_cast<std::int64_t>(i) + code;
+          if (key < b) b = key;
+        }
+      },
+      Kokkos::Min<std::int64_t>(bad));
+  if (bad == std::numeric_limits<std::int64_t>::max()) return;
+  const std::int64_t row = bad / 4;
+  const int code = static_cast<int>(bad % 4);
+  const std::string tri = lower ? "lower" : "upper";
+  std::string what;
+  if (code == 1)
+    what = std::string("diagonal entry not stored as the ") + (lower ? "last" : "first") + " entry of the row";
+  else if (code == 2)
+    what = "entry outside the " + tri + " triangle (or column out of range)";
+  else
+    what = "column indices not sorted or duplicated";
+  throw InvalidInput(where + ": " + tri + " triangular matrix, row " + std::to_string(row) + ": " + what);
+}
+
+/// dst = diag(r) src diag(c) on the triangle's pattern (r, c: empty = identity), with the diagonal of src taken as
+/// 1 when `unit`; dinv(i) = 1 / dst_ii. Throws InvalidInput for a non-finite off-diagonal value and
+/// BreakdownError (with the row) for a zero or non-finite diagonal, checked on the unscaled values.
+template <class ExecSpace, class RowMap, class Entries, class Src, class Dst, class Scale>
+void tri_load_values(const RowMap& rm, const Entries& ent, ordinal_t n, bool lower, bool unit, const Src& src,
+                     const Dst& dst, const Dst& dinv, const Scale& r, const Scale& c, const std::string& where) {
+  using Scalar = typename Dst::non_const_value_type;
+  const bool has_r = r.extent(0) > 0, has_c = c.extent(0) > 0;
+  if ((has_r && r.extent(0) != static_cast<std::size_t>(n)) || (has_c && c.extent(0) != static_cast<std::size_t>(n)))
+    throw InvalidInput(where + ": scaling vector length does not match the matrix (" + std::to_string(n) + ")");
+  // Codes: 1 zero diagonal, 2 non-finite diagonal, 3 non-finite off-diagonal; 4 * row + code, minimised.
+  std::int64_t bad = std::numeric_limits<std::int64_t>::max();
+  Kokkos::parallel_reduce(
+      "AsyncSparse::trisolve::load_values", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& b) {
+        const offset_t beg = rm(i), end = rm(i + 1);
+        const offset_t dpos = lower ? end - 1 : beg;
+        const Scalar ri = has_r ? r(i) : Scalar(1);
+        int code = 0;
+        for (offset_t k = beg; k < end; ++k) {
+          if (k == dpos) continue;
+          const Scalar v = src(k);
+          if (!is_finite(v)) code = 3;
+          dst(k) = has_c ? (ri * v) * c(ent(k)) : ri * v;
+        }
+        const Scalar d = unit ? Scalar(1) : src(dpos);
+        if (!is_finite(d))
+          code = 2;
+        else if (d == Scalar(0))
+          code = 1;
+        const Scalar ds = has_c ? (ri * d) * c(i) : ri * d;
+        dst(dpos) = ds;
+        dinv(i) = code == 0 ? Scalar(1) / ds : Scalar(0);
+        if (code) {
+          const std::int64_t key = 4 * static_cast<std::int64_t>(i) + code;
+          if (key < b) b = key;
+        }
+      },
+      Kokkos::Min<std::int64_t>(bad));
+  if (bad == std::numeric_limits<std::int64_t>::max()) return;
+  const std::int64_t row = bad / 4;
+  const int code = static_cast<int>(bad % 4);
+  if (code == 3) throw InvalidInput(where + ": non-finite off-diagonal value in row " + std::to_string(row));
+  throw BreakdownError(where, row, code == 1 ? "zero diagonal entry" : "non-finite diagonal entry");
+}
+
+/// Forward / backward substitution by one thread of the execution space.
+template <class ExecSpace, class RowMap, class Entries, class Values, class B, class X>
+void tri_serial_solve(const RowMap& rm, const Entries& ent, const Values& val, const Values& dinv, ordinal_t n,
+                      bool lower, const B& b, const X& x) {
+  using Scalar = typename X::non_const_value_type;
+  Kokkos::parallel_for(
+      "AsyncSparse::trisolve::serial", Kokkos::RangePolicy<ExecSpace>(0, 1), KOKKOS_LAMBDA(const int) {
+        for (ordinal_t r = 0; r < n; ++r) {
+          const ordinal_t i = lower ? r : n - 1 - r;
+          offset_t beg, end;
+          off_diagonal_range(rm, i, lower, beg, end);
+          Scalar s = b(i);
+          for (offset_t k = beg; k < end; ++k) s -= val(k) * x(ent(k));
+          x(i) = s * dinv(i);
+        }
+      });
+}
+
+/// x = D^{-1} b (zero Jacobi sweeps).
+template <class ExecSpace, class Values, class B, class X>
+void tri_diagonal_solve(const Values& dinv, ordinal_t n, const B& b, const X& x) {
+  Kokkos::parallel_for(
+      "AsyncSparse::trisolve::diagonal", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const ordinal_t i) { x(i) = dinv(i) * b(i); });
+}
+
+/// One Jacobi sweep on a triangle T = D + N, x_out = D^{-1} (b - N x_in), one vector-lane group per row. With
+/// First, x_in = D^{-1} b is not stored but formed on the fly (the initial guess folded into the first sweep).
+/// JacobiSweepResidual (the adaptive mode's check sweeps) also returns ||b - T x_in||_2^2, the residual of the
+/// iterate the sweep starts from, at no extra pass: it needs only the row sums the sweep computes anyway.
+template <class ExecSpace, class RowMap, class Entries, class Values, class B, class XIn, class XOut, bool First>
+struct JacobiSweep {
+  using Scalar = typename XOut::non_const_value_type;
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  RowMap rm;
+  Entries ent;
+  Values val, dinv;
+  B b;
+  XIn xin;
+  XOut xout;
+  ordinal_t n;
+  int rows_per_team;
+  bool lower;
+
+  KOKKOS_INLINE_FUNCTION Scalar x_in(ordinal_t j) const {
+    if (First) return dinv(j) * b(j);
+    return xin(j);
+  }
+  // Row i: the off-diagonal sum s = (N x_in)_i, reduced over the vector lanes (every lane holds it afterwards).
+  KOKKOS_INLINE_FUNCTION Scalar row_sum(const member_type& m, ordinal_t i) const {
+    offset_t beg, end;
+    off_diagonal_range(rm, i, lower, beg, end);
+    Scalar s = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(m, end - beg),
+        [&](const offset_t t, Scalar& acc) { acc += val(beg + t) * x_in(ent(beg + t)); }, s);
+    return s;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
+    const ordinal_t r0 = static_cast<ordinal_t>(m.league_rank()) * rows_per_team;
+    const ordinal_t r1 = r0 + rows_per_team < n ? r0 + rows_per_team : n;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, r0, r1), [&](const ordinal_t i) {
+      const Scalar s = row_sum(m, i);
+      Kokkos::single(Kokkos::PerThread(m), [&]() { xout(i) = dinv(i) * (b(i) - s); });
+    });
+  }
+};
+
+/// A Jacobi sweep that also reduces ||b - T x_in||_2^2, one thread per row (a flat reduction: cheaper on GPUs than
+/// a team reduction across the vector lanes of JacobiSweep; used on the check sweeps of the adaptive mode only).
+template <class RowMap, class Entries, class Values, class B, class XIn, class XOut, bool First>
+struct JacobiSweepResidual {
+  using Scalar = typename XOut::non_const_value_type;
+  using value_type = double;
+  RowMap rm;
+  Entries ent;
+  Values val, dinv;
+  B b;
+  XIn xin;
+  XOut xout;
+  bool lower;
+
+  KOKKOS_INLINE_FUNCTION Scalar x_in(ordinal_t j) const {
+    if (First) return dinv(j) * b(j);
+    return xin(j);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, double& rr) const {
+    offset_t beg, end;
+    off_diagonal_range(rm, i, lower, beg, end);
+    Scalar s = 0;
+    for (offset_t k = beg; k < end; ++k) s += val(k) * x_in(ent(k));
+    const Scalar bi = b(i);
+    const Scalar res = bi - s - val(lower ? end : beg - 1) * x_in(i);
+    xout(i) = dinv(i) * (bi - s);
+    rr += static_cast<double>(res * res);
+  }
+};
+
+/// Runs one JacobiSweep; returns ||b - T x_in||_2^2 when `residual` (one device-to-host transfer), else 0.
+template <class ExecSpace, bool First, class RowMap, class Entries, class Values, class B, class XIn, class XOut>
+double jacobi_sweep(const ResolvedLaunch& launch, const RowMap& rm, const Entries& ent, const Values& val,
+                    const Values& dinv, ordinal_t n, bool lower, const B& b, const XIn& xin, const XOut& xout,
+                    bool residual) {
+  using F = JacobiSweep<ExecSpace, RowMap, Entries, Values, B, XIn, XOut, First>;
+  const F f{rm, ent, val, dinv, b, xin, xout, n, launch.chunk_size, lower};
+  const Kokkos::TeamPolicy<ExecSpace> policy(static_cast<int>(launch.num_chunks), launch.team_size,
+                                             launch.vector_length);
+  double rr = 0;
+  if (residual)
+    Kokkos::parallel_reduce(
+        "AsyncSparse::trisolve::jacobi_sweep_residual", Kokkos::RangePolicy<ExecSpace>(0, n),
+        JacobiSweepResidual<RowMap, Entries, Values, B, XIn, XOut, First>{rm, ent, val, dinv, b, xin, xout, lower}, rr);
+  else
+    Kokkos::parallel_for("AsyncSparse::trisolve::jacobi_sweep", policy, f);
+  return rr;
+}
+
+/// r = b - T x, one thread per row (the residual of the ISAI correction steps).
+template <class ExecSpace, class RowMap, class Entries, class Values, class B, class X, class R>
+void tri_residual(const RowMap& rm, const Entries& ent, const Values& val, ordinal_t n, const B& b, const X& x,
+                  const R& r) {
+  using Scalar = typename R::non_const_value_type;
+  Kokkos::parallel_for(
+      "AsyncSparse::trisolve::residual", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+        Scalar s = b(i);
+        for (offset_t k = rm(i); k < rm(i + 1); ++k) s -= val(k) * x(ent(k));
+        r(i) = s;
+      });
+}
+
+/// ISAI of a triangle T (values `val`, inverse diagonal `dinv`) on T's own pattern: for every row i, with J the
+/// sorted columns of row i of T, the row M(i, J) solves M(i, J) T(J, J) = e_i^T restricted to J (Anzt, Huckle,
+/// Bräckle & Dongarra 2018), i.e. the triangular system T(J, J)^T m = e_i: upper triangular with its unknown for
+/// column i last when T is lower (back substitution), lower triangular with i first when T is upper (forward
+/// substitution). The substitution runs by columns of T(J, J)^T, i.e. by rows of T: once m_q (column J_q) is
+/// known, the entries of row J_q of T that fall in J are merged against J and m_q times each is subtracted from
+/// the right-hand side still to be solved. The partial sums live in M's own values, so no dense block is formed
+/// and rows of any length are handled; the work of row i is the sum over q of |row J_q of T| + |J|.
+/// Returns the first row with a non-finite result, or -1.
+template <class ExecSpace, class RowMap, class Entries, class Values, class MValues>
+std::int64_t isai_compute(const RowMap& rm, const Entries& ent, const Values& val, const Values& dinv, ordinal_t n,
+                          bool lower, const MValues& mv) {
+  using Scalar = typename MValues::non_const_value_type;
+  std::int64_t bad = std::numeric_limits<std::int64_t>::max();
+  Kokkos::parallel_reduce(
+      "AsyncSparse::trisolve::isai", Kokkos::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& first_bad) {
+        const offset_t beg = rm(i), end = rm(i + 1);
+        const offset_t len = end - beg;
+        for (offset_t p = beg; p < end; ++p) mv(p) = Scalar(0);
+        mv(lower ? end - 1 : beg) = Scalar(1);
+        bool finite = true;
+        for (offset_t step = 0; step < len; ++step) {
+          const offset_t q = lower ? end - 1 - step : beg + step;  // position of the unknown solved now
+          const ordinal_t jq = ent(q);
+          const Scalar mq = mv(q) * dinv(jq);
+          mv(q) = mq;
+          finite = finite && is_finite(mq);
+          // Merge the off-diagonal entries of row jq of T with the still-unsolved part of J.
+          offset_t a, a_end;
+          off_diagonal_range(rm, jq, lower, a, a_end);
+          offset_t p = lower ? beg : q + 1;
+          const offset_t p_end = lower ? q : end;
+          while (a < a_end && p < p_end) {
+            const ordinal_t ca = ent(a), cp = ent(p);
+            if (ca == cp) {
+              mv(p) -= val(a) * mq;
+              ++a;
+              ++p;
+            } else if (ca < cp) {
+              ++a;
+            } else {
+              ++p;
+            }
+          }
+        }
+        if (!finite && i < first_bad) first_bad = i;
+      },
+      Kokkos::Min<std::int64_t>(bad));
+  return bad == std::numeric_limits<std::int64_t>::max() ? -1 : bad;
+}
+
+}  // namespace Impl
+}  // namespace AsyncSparse
