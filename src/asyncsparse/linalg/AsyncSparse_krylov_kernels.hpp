@@ -280,7 +280,7 @@ struct ScaleByNormFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i) const {
     const double nrm2 = s(idx);
     const bool ok = nrm2 > 0 && nrm2 - nrm2 == 0;
-    v(i) = ok ? static_cast<Scalar>(static_cast<double>(w(i)) / Kokkos::Experimental::sqrt(nrm2)) : Scalar(0);
+    v(i) = ok ? static_cast<Scalar>(static_cast<double>(w(i)) / sqrt(nrm2)) : Scalar(0);
   }
 };
 
