@@ -1,13 +1,18 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// CG and GMRES: convergence against known solutions, preconditioner hook, failure statuses.
+// CG and GMRES: convergence against known solutions, preconditioner hook, failure statuses; the fused
+// kernels against plain references and the fused CG against the textbook (Reference) loop.
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosBlas1_update.hpp>
 #include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
 #include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 namespace {
 using namespace AsyncSparse;
@@ -35,7 +40,8 @@ TEST(TEST_CATEGORY, cg_solves_laplacian_and_jacobi_helps_on_badly_scaled) {
   p.tol = 1e-10;
   SolverResult r;
   auto Ah = lap2d(20);
-  double err = solve_known(Ah, [&](auto& A, auto& b, auto& x) { return cg<double, Dev>(A, b, x, nullptr, p); }, r);
+  double err = solve_known(
+      Ah, [&](auto& A, auto& b, auto& x) { return cg<double, Dev>(A, b, x, nullptr, p); }, r);
   EXPECT_TRUE(r.converged());
   EXPECT_LE(r.final_relative_residual, 1e-9);
   EXPECT_LT(err, 1e-7);
@@ -49,12 +55,16 @@ TEST(TEST_CATEGORY, cg_solves_laplacian_and_jacobi_helps_on_badly_scaled) {
       Ah.values[k] *= (1.0 + 99.0 * (i % 7 == 0)) * (1.0 + 99.0 * (j % 7 == 0));
     }
   SolverResult r_plain, r_jac;
-  solve_known(Ah, [&](auto& A, auto& b, auto& x) { return cg<double, Dev>(A, b, x, nullptr, p); }, r_plain);
-  err = solve_known(Ah, [&](auto& A, auto& b, auto& x) {
-    JacobiPreconditioner<double, Dev> M(A);
-    M.compute();
-    return cg<double, Dev>(A, b, x, &M, p);
-  }, r_jac);
+  solve_known(
+      Ah, [&](auto& A, auto& b, auto& x) { return cg<double, Dev>(A, b, x, nullptr, p); }, r_plain);
+  err = solve_known(
+      Ah,
+      [&](auto& A, auto& b, auto& x) {
+        JacobiPreconditioner<double, Dev> M(A);
+        M.compute();
+        return cg<double, Dev>(A, b, x, &M, p);
+      },
+      r_jac);
   EXPECT_TRUE(r_jac.converged());
   EXPECT_LT(err, 1e-6);
   EXPECT_LT(r_jac.iterations, r_plain.iterations);
@@ -72,17 +82,21 @@ TEST(TEST_CATEGORY, gmres_solves_nonsymmetric) {
   p.tol = 1e-10;
   p.restart = 20;
   SolverResult r;
-  double err = solve_known(Ah, [&](auto& A, auto& b, auto& x) { return gmres<double, Dev>(A, b, x, nullptr, p); }, r);
+  double err = solve_known(
+      Ah, [&](auto& A, auto& b, auto& x) { return gmres<double, Dev>(A, b, x, nullptr, p); }, r);
   EXPECT_TRUE(r.converged()) << r.message;
   EXPECT_LE(r.final_relative_residual, 1e-10);
   EXPECT_LT(err, 1e-7);
   EXPECT_GT(r.iterations, p.restart);  // needed restarts on this problem
   SolverResult rj;
-  err = solve_known(Ah, [&](auto& A, auto& b, auto& x) {
-    JacobiPreconditioner<double, Dev> M(A);
-    M.compute();
-    return gmres<double, Dev>(A, b, x, &M, p);
-  }, rj);
+  err = solve_known(
+      Ah,
+      [&](auto& A, auto& b, auto& x) {
+        JacobiPreconditioner<double, Dev> M(A);
+        M.compute();
+        return gmres<double, Dev>(A, b, x, &M, p);
+      },
+      rj);
   EXPECT_TRUE(rj.converged());
   EXPECT_LT(err, 1e-7);
   // GMRES(m) on SPD lap2d, no restart: agrees with CG's residual-minimisation bound (fewer or equal its.)
@@ -90,8 +104,10 @@ TEST(TEST_CATEGORY, gmres_solves_nonsymmetric) {
   q.restart = 200;
   q.tol = 1e-8;
   SolverResult rg, rc;
-  solve_known(lap2d(12), [&](auto& A, auto& b, auto& x) { return gmres<double, Dev>(A, b, x, nullptr, q); }, rg);
-  solve_known(lap2d(12), [&](auto& A, auto& b, auto& x) { return cg<double, Dev>(A, b, x, nullptr, q); }, rc);
+  solve_known(
+      lap2d(12), [&](auto& A, auto& b, auto& x) { return gmres<double, Dev>(A, b, x, nullptr, q); }, rg);
+  solve_known(
+      lap2d(12), [&](auto& A, auto& b, auto& x) { return cg<double, Dev>(A, b, x, nullptr, q); }, rc);
   EXPECT_LE(rg.iterations, rc.iterations);
 }
 
@@ -140,7 +156,8 @@ TEST(TEST_CATEGORY, jacobi_preconditioner_errors_and_interface) {
   ASYNCSPARSE_EXPECT_THROW_MSG(M2.compute(), InvalidInput, "missing diagonal entry in row 2");
   V x("x", 3), y("y", 3);
   ASYNCSPARSE_EXPECT_THROW_MSG(M2.apply(x, y), InvalidInput, "compute() must be called before apply()");
-  ASYNCSPARSE_EXPECT_THROW_MSG(M2.setParameters(ParameterList{{"sweeps", 3}}), InvalidInput, "unknown parameter 'sweeps'");
+  ASYNCSPARSE_EXPECT_THROW_MSG(M2.setParameters(ParameterList{{"sweeps", 3}}), InvalidInput,
+                               "unknown parameter 'sweeps'");
 
   auto D = to_device<Dev>(csr_from_triplets<double>(3, 3, {0, 1, 2}, {0, 1, 2}, {2.0, 4.0, 8.0}));
   JacobiPreconditioner<double, Dev> M3(D);
@@ -155,5 +172,325 @@ TEST(TEST_CATEGORY, jacobi_preconditioner_errors_and_interface) {
   EXPECT_EQ(M3.getNumApply(), 1);
   EXPECT_EQ(M3.getNumCompute(), 1);
   EXPECT_EQ(M3.getNumInitialize(), 1);
+}
+}  // namespace
+
+namespace {
+using namespace AsyncSparse;
+using Dev = TEST_DEVICE;
+using V = Kokkos::View<double*, Dev>;
+
+/// M⁻¹ = c I: c < 0 makes PCG's rᵀz negative (not SPD), c = NaN makes it NaN.
+class ScaledIdentity final : public PreconditionerBase<double, Dev> {
+ public:
+  ScaledIdentity(const Crs<double, Dev>& A, double c) : PreconditionerBase<double, Dev>(A), c_(c) {}
+  std::string name() const override { return "ScaledIdentity"; }
+  const ParameterSpec& parameter_spec() const override {
+    static const ParameterSpec spec;
+    return spec;
+  }
+
+ protected:
+  void compute_impl() override {}
+  void apply_impl(const const_vector_type& x, const vector_type& z) override { KokkosBlas::axpby(c_, x, 0.0, z); }
+
+ private:
+  double c_;
+};
+
+std::vector<double> random_vector(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> v(n);
+  for (auto& e : v) e = u(rng);
+  return v;
+}
+
+// lap2d(12) with rows and columns scaled by 1..100 (SPD, condition number far above the Laplacian's).
+CsrHost<double> badly_scaled(int m) {
+  auto A = lap2d(m);
+  for (int i = 0; i < A.nrows; ++i)
+    for (int k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
+      const int j = A.col_idx[k];
+      A.values[k] *= (1.0 + 99.0 * (i % 5 == 0)) * (1.0 + 99.0 * (j % 5 == 0));
+    }
+  return A;
+}
+
+TEST(TEST_CATEGORY, krylov_kernels_spmv_dot_and_cg_update) {
+  // irregular rows (0 to 27 entries): lap3d27(4) with a few rows emptied
+  auto Ah = lap3d27(4);
+  const int n = Ah.nrows;
+  const auto A = to_device<Dev>(Ah);
+  const auto xh = random_vector(n, 1), ph = random_vector(n, 2);
+  const V x = to_device<Dev>(xh), pold = to_device<Dev>(ph);
+  V y("y", n), yref("yref", n), pnew("pnew", n), s("s", 4);
+  KokkosSparse::spmv("N", 1.0, A, x, 0.0, yref);
+  for (int vl : {1, 2, 8}) {  // lane counts a GPU may choose; on host backends only 1 is valid
+    LaunchConfig cfg;
+    if (Impl::is_gpu_space<typename Dev::execution_space>())
+      cfg.vector_length = vl;
+    else if (vl > 1)
+      continue;
+    const auto l = Impl::spmv_launch<typename Dev::execution_space>(n, Ah.nnz(), cfg);
+    Kokkos::deep_copy(y, 0.0);
+    Impl::spmv_dot<double, Dev>(A, x, y, s, 1, l);
+    const auto yh = to_std_vector(y), yr = to_std_vector(yref);
+    for (int i = 0; i < n; ++i) EXPECT_NEAR(yh[i], yr[i], 1e-12 * (1 + std::abs(yr[i]))) << "row " << i;
+    const double d = KokkosBlas::dot(x, yref);
+    EXPECT_NEAR(to_std_vector(s)[1], d, 1e-11 * std::abs(d));
+
+    // p_new = z + β p_old with β = s(2) / s(3) = 0.5; y = A p_new; s(0) = p_newᵀ y
+    auto sh = Kokkos::create_mirror_view(s);
+    sh(2) = 1.0;
+    sh(3) = 2.0;
+    Kokkos::deep_copy(s, sh);
+    Impl::cg_direction_spmv<double, Dev>(A, x, pold, pnew, y, s, 2, 3, 0, l);
+    V pref("pref", n);
+    KokkosBlas::update(1.0, x, 0.5, pold, 0.0, pref);
+    KokkosSparse::spmv("N", 1.0, A, pref, 0.0, yref);
+    const auto pn = to_std_vector(pnew), pr = to_std_vector(pref);
+    for (int i = 0; i < n; ++i) EXPECT_NEAR(pn[i], pr[i], 1e-14 * (1 + std::abs(pr[i])));
+    const auto yh2 = to_std_vector(y), yr2 = to_std_vector(yref);
+    for (int i = 0; i < n; ++i) EXPECT_NEAR(yh2[i], yr2[i], 1e-12 * (1 + std::abs(yr2[i])));
+    const double d2 = KokkosBlas::dot(pref, yref);
+    EXPECT_NEAR(to_std_vector(s)[0], d2, 1e-11 * std::abs(d2));
+    KokkosSparse::spmv("N", 1.0, A, x, 0.0, yref);
+  }
+
+  // cg_update: α = s(0)/s(1) = 0.25; x += α p; r −= α q; s(2) = ‖r‖². A negative s(1) leaves x, r alone.
+  const V xx = to_device<Dev>(xh), r = to_device<Dev>(ph), p = to_device<Dev>(random_vector(n, 3)),
+          q = to_device<Dev>(random_vector(n, 4));
+  auto sh = Kokkos::create_mirror_view(s);
+  sh(0) = 1.0;
+  sh(1) = 4.0;
+  Kokkos::deep_copy(s, sh);
+  Impl::cg_update<double, Dev>(xx, r, p, q, s, 0, 1, 2);
+  const auto xo = to_std_vector(xx), ro = to_std_vector(r), po = to_std_vector(p), qo = to_std_vector(q);
+  double rr = 0;
+  for (int i = 0; i < n; ++i) {
+    EXPECT_DOUBLE_EQ(xo[i], xh[i] + 0.25 * po[i]);
+    EXPECT_DOUBLE_EQ(ro[i], ph[i] - 0.25 * qo[i]);
+    rr += ro[i] * ro[i];
+  }
+  EXPECT_NEAR(to_std_vector(s)[2], rr, 1e-12 * rr);
+  for (double bad : {-4.0, 0.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    sh(1) = bad;
+    Kokkos::deep_copy(s, sh);
+    Impl::cg_update<double, Dev>(xx, r, p, q, s, 0, 1, 2);
+    EXPECT_EQ(to_std_vector(xx), xo) << "pq = " << bad;
+    EXPECT_EQ(to_std_vector(r), ro) << "pq = " << bad;
+  }
+}
+
+TEST(TEST_CATEGORY, krylov_kernels_cgs2_passes) {
+  const int n = 1000, k = 7;
+  Impl::Basis<double, Dev> Vb("V", n, k);
+  auto Vh = Kokkos::create_mirror_view(Vb);
+  std::vector<double> col[k];
+  for (int c = 0; c < k; ++c) {
+    col[c] = random_vector(n, 10 + c);
+    for (int i = 0; i < n; ++i) Vh(i, c) = col[c][i];
+  }
+  Kokkos::deep_copy(Vb, Vh);
+  const auto wh = random_vector(n, 99);
+  V w = to_device<Dev>(wh), h("h", 2 * k + 1), v("v", n);
+  const auto h1 = Kokkos::subview(h, Kokkos::make_pair(0, k));
+  const auto h2 = Kokkos::subview(h, Kokkos::make_pair(k, 2 * k));
+  const auto nr = Kokkos::subview(h, Kokkos::make_pair(2 * k, 2 * k + 1));
+  Impl::ortho_pass<double, Dev>(Impl::OrthoPass::Dot, Vb, k, w, h1, h1);
+  Impl::ortho_pass<double, Dev>(Impl::OrthoPass::UpdateDot, Vb, k, w, h1, h2);
+  Impl::ortho_pass<double, Dev>(Impl::OrthoPass::UpdateNorm, Vb, k, w, h2, nr);
+  Impl::scale_by_norm<double, Dev>(w, v, h, 2 * k);
+  // host reference of the same three passes
+  std::vector<double> w1 = wh, a(k, 0.0), b(k, 0.0);
+  for (int c = 0; c < k; ++c)
+    for (int i = 0; i < n; ++i) a[c] += col[c][i] * wh[i];
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < k; ++c) w1[i] -= col[c][i] * a[c];
+  for (int c = 0; c < k; ++c)
+    for (int i = 0; i < n; ++i) b[c] += col[c][i] * w1[i];
+  double nrm2 = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int c = 0; c < k; ++c) w1[i] -= col[c][i] * b[c];
+    nrm2 += w1[i] * w1[i];
+  }
+  const auto hh = to_std_vector(h), wo = to_std_vector(w), vo = to_std_vector(v);
+  for (int c = 0; c < k; ++c) {
+    EXPECT_NEAR(hh[c], a[c], 1e-10 * (1 + std::abs(a[c])));
+    EXPECT_NEAR(hh[k + c], b[c], 1e-10 * (1 + std::abs(a[c])));
+  }
+  EXPECT_NEAR(hh[2 * k], nrm2, 1e-10 * nrm2);
+  double wmax = 0;
+  for (int i = 0; i < n; ++i) wmax = std::max(wmax, std::abs(w1[i]));
+  for (int i = 0; i < n; ++i) {
+    EXPECT_NEAR(wo[i], w1[i], 1e-13 * wmax);
+    EXPECT_NEAR(vo[i], w1[i] / std::sqrt(nrm2), 1e-13 * wmax / std::sqrt(nrm2));
+  }
+  // a zero norm gives v = 0 (the caller ends the cycle), no NaN
+  Kokkos::deep_copy(w, 0.0);
+  Impl::ortho_pass<double, Dev>(Impl::OrthoPass::UpdateNorm, Vb, 0, w, h2, nr);
+  Impl::scale_by_norm<double, Dev>(w, v, h, 2 * k);
+  EXPECT_EQ(to_std_vector(v), std::vector<double>(n, 0.0));
+}
+
+// The fused CG and the textbook loop compute the same iterates: same iteration count (±1 where the last
+// residual sits at the tolerance), residual histories equal to rounding, same solution. Their reductions sum
+// in different orders (and differently for different thread counts), so on an ill-conditioned problem the
+// rounding differences grow as the iterations lose orthogonality: there (`well_conditioned` false) only the
+// first iterations are compared and the iteration counts within 20%.
+void expect_same_cg(const CsrHost<double>& Ah, const std::string& prec, const std::string& what,
+                    bool well_conditioned = true) {
+  SCOPED_TRACE(what + ", preconditioner " + prec);
+  const auto A = to_device<Dev>(Ah);
+  SolverParams p;
+  p.tol = 1e-10;
+  p.max_iterations = 2000;
+  SolverResult r[2];
+  std::vector<double> xs[2];
+  for (int k = 0; k < 2; ++k) {
+    p.implementation = k == 0 ? KrylovImplementation::Reference : KrylovImplementation::Fused;
+    auto M = make_preconditioner<double, Dev>(
+        prec, A, prec == "par_ic" ? parse_parameter_string("mode=deterministic") : ParameterList{});
+    M->compute();
+    V b = to_device<Dev>(random_vector(Ah.nrows, 5)), x("x", Ah.nrows);
+    r[k] = cg<double, Dev>(A, b, x, prec == "none" ? nullptr : M.get(), p);
+    xs[k] = to_std_vector(x);
+  }
+  EXPECT_TRUE(r[0].converged()) << r[0].message;
+  EXPECT_TRUE(r[1].converged()) << r[1].message;
+  EXPECT_NEAR(r[1].iterations, r[0].iterations, well_conditioned ? 1 : 1 + r[0].iterations / 5);
+  EXPECT_GT(r[0].iterations, 10);
+  const auto& h0 = r[0].residual_history;
+  const auto& h1 = r[1].residual_history;
+  ASSERT_EQ(static_cast<int>(h1.size()), r[1].iterations + 1);
+  ASSERT_EQ(h1.size(), r[1].time_history.size());
+  const std::size_t common = std::min(std::min(h0.size(), h1.size()), well_conditioned ? h0.size() : 6);
+  for (std::size_t i = 0; i < common; ++i) EXPECT_NEAR(h1[i], h0[i], 1e-6 * h0[i]) << "iteration " << i;
+  double dx = 0, xmax = 0;
+  for (std::size_t i = 0; i < xs[0].size(); ++i) {
+    dx = std::max(dx, std::abs(xs[1][i] - xs[0][i]));
+    xmax = std::max(xmax, std::abs(xs[0][i]));
+  }
+  EXPECT_LT(dx, (well_conditioned ? 1e-7 : 1e-5) * xmax);
+  EXPECT_LE(r[1].final_relative_residual, 10 * p.tol);
+}
+
+TEST(TEST_CATEGORY, cg_fused_matches_reference) {
+  expect_same_cg(lap2d(20), "none", "lap2d(20)");
+  expect_same_cg(lap3d27(7), "none", "lap3d27(7)");
+  expect_same_cg(badly_scaled(12), "none", "badly scaled lap2d(12)", false);
+  expect_same_cg(badly_scaled(12), "jacobi", "badly scaled lap2d(12)");
+  expect_same_cg(lap2d(20), "par_ic", "lap2d(20)");
+}
+
+TEST(TEST_CATEGORY, cg_fused_reports_failures) {
+  for (auto impl : {KrylovImplementation::Fused, KrylovImplementation::Reference}) {
+    SCOPED_TRACE(to_string(impl));
+    SolverParams p;
+    p.implementation = impl;
+    // indefinite matrix: pᵀAp < 0 in the first iteration; x must stay the initial guess
+    // (r0 = b − A x0 = (1, −1) is an eigenvector of eigenvalue −1)
+    auto Ai = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1.0, 2.0, 2.0, 1.0}));
+    V b = to_device<Dev>(std::vector<double>{4.0, 2.0}), x = to_device<Dev>(std::vector<double>{1.0, 1.0});
+    auto r = cg<double, Dev>(Ai, b, x, nullptr, p);
+    EXPECT_EQ(r.status, SolverStatus::Breakdown);
+    EXPECT_NE(r.message.find("p^T A p"), std::string::npos) << r.message;
+    EXPECT_EQ(r.iterations, 0);
+    EXPECT_EQ(to_std_vector(x), (std::vector<double>{1.0, 1.0}));
+
+    // SPD matrix, preconditioner -I (not SPD): rᵀz < 0; NaN preconditioner: NonFinite
+    const auto A = to_device<Dev>(lap2d(8));
+    V b2("b2", 64), x2("x2", 64);
+    Kokkos::deep_copy(b2, 1.0);
+    ScaledIdentity neg(A, -1.0), nan(A, std::numeric_limits<double>::quiet_NaN());
+    neg.compute();
+    nan.compute();
+    r = cg<double, Dev>(A, b2, x2, &neg, p);
+    EXPECT_EQ(r.status, SolverStatus::Breakdown);
+    EXPECT_NE(r.message.find("preconditioner not SPD"), std::string::npos) << r.message;
+    EXPECT_EQ(to_std_vector(x2), std::vector<double>(64, 0.0));
+    r = cg<double, Dev>(A, b2, x2, &nan, p);
+    EXPECT_EQ(r.status, SolverStatus::NonFinite);
+    EXPECT_EQ(to_std_vector(x2), std::vector<double>(64, 0.0));
+
+    // NaN in the matrix appearing only in the product: a NaN value on an off-diagonal entry
+    auto Hn = lap2d(8);
+    Hn.values[5] = std::numeric_limits<double>::quiet_NaN();
+    r = cg<double, Dev>(to_device<Dev>(Hn), b2, x2, nullptr, p);
+    EXPECT_EQ(r.status, SolverStatus::NonFinite) << r.message;
+
+    // max_iterations reached; time limit reached
+    p.max_iterations = 3;
+    r = cg<double, Dev>(A, b2, x2, nullptr, p);
+    EXPECT_EQ(r.status, SolverStatus::MaxIterations);
+    EXPECT_EQ(r.iterations, 3);
+    EXPECT_EQ(r.residual_history.size(), 4u);
+    p.max_iterations = 1000;
+    p.max_seconds = 1e-12;
+    Kokkos::deep_copy(x2, 0.0);
+    r = cg<double, Dev>(A, b2, x2, nullptr, p);
+    EXPECT_EQ(r.status, SolverStatus::MaxIterations);
+    EXPECT_EQ(r.iterations, 1);
+    EXPECT_NE(r.message.find("time limit"), std::string::npos) << r.message;
+    p.max_seconds = -1;
+    ASYNCSPARSE_EXPECT_THROW_MSG((cg<double, Dev>(A, b2, x2, nullptr, p)), InvalidInput, "max_seconds must be >= 0");
+  }
+}
+
+TEST(TEST_CATEGORY, gmres_arnoldi_estimate_matches_true_residual) {
+  // After one cycle the rotations' residual estimate equals the true residual when the basis is orthonormal
+  // and the Hessenberg matrix is right: a check of the fused CGS2 passes.
+  auto Ah = lap2d(16);
+  for (int i = 0; i < Ah.nrows; ++i)
+    for (int k = Ah.row_ptr[i]; k < Ah.row_ptr[i + 1]; ++k) {
+      if (Ah.col_idx[k] == i + 1) Ah.values[k] = -1.7;
+      if (Ah.col_idx[k] == i - 16) Ah.values[k] = -0.2;
+    }
+  const auto A = to_device<Dev>(Ah);
+  for (const std::string prec : {"none", "jacobi"}) {
+    SCOPED_TRACE(prec);
+    auto M = make_preconditioner<double, Dev>(prec, A);
+    M->compute();
+    SolverParams p;
+    p.restart = 25;
+    p.max_iterations = 25;
+    p.tol = 1e-14;
+    V b = to_device<Dev>(random_vector(Ah.nrows, 8)), x("x", Ah.nrows);
+    auto r = gmres<double, Dev>(A, b, x, prec == "none" ? nullptr : M.get(), p);
+    EXPECT_EQ(r.status, SolverStatus::MaxIterations);
+    EXPECT_EQ(r.iterations, 25);
+    ASSERT_EQ(r.residual_history.size(), 26u);
+    EXPECT_LT(r.residual_history.back(), 0.5 * r.residual_history.front());
+    EXPECT_NEAR(r.final_relative_residual, r.residual_history.back(), 1e-8 * r.residual_history.back());
+    for (std::size_t i = 1; i < r.residual_history.size(); ++i)
+      EXPECT_LE(r.residual_history[i], r.residual_history[i - 1] * (1 + 1e-12));
+    // several cycles to convergence
+    p.max_iterations = 1000;
+    p.tol = 1e-9;
+    Kokkos::deep_copy(x, 0.0);
+    r = gmres<double, Dev>(A, b, x, prec == "none" ? nullptr : M.get(), p);
+    EXPECT_TRUE(r.converged()) << r.message;
+    EXPECT_LE(r.final_relative_residual, 1e-9);
+  }
+}
+
+TEST(TEST_CATEGORY, gmres_fused_reports_failures) {
+  const auto A = to_device<Dev>(lap2d(8));
+  V b("b", 64), x("x", 64);
+  Kokkos::deep_copy(b, 1.0);
+  ScaledIdentity nan(A, std::numeric_limits<double>::quiet_NaN());
+  nan.compute();
+  SolverParams p;
+  auto r = gmres<double, Dev>(A, b, x, &nan, p);
+  EXPECT_EQ(r.status, SolverStatus::NonFinite);
+  EXPECT_NE(r.message.find("Arnoldi vector became NaN"), std::string::npos) << r.message;
+  EXPECT_EQ(to_std_vector(x), std::vector<double>(64, 0.0));
+  p.max_seconds = 1e-12;
+  r = gmres<double, Dev>(A, b, x, nullptr, p);
+  EXPECT_EQ(r.status, SolverStatus::MaxIterations);
+  EXPECT_EQ(r.iterations, 1);
+  EXPECT_NE(r.message.find("time limit"), std::string::npos) << r.message;
+  EXPECT_LT(r.final_relative_residual, 1.0);  // the one step was applied to x
 }
 }  // namespace

@@ -27,6 +27,18 @@ inline const char* to_string(SolverStatus s) {
   }
 }
 
+/// How CG and GMRES run their vector operations (see AsyncSparse_cg.hpp and AsyncSparse_gmres.hpp).
+enum class KrylovImplementation {
+  /// Fused kernels, reduction results kept on the device, one host synchronisation per iteration that
+  /// overlaps the next iteration's matrix-vector product. The default.
+  Fused,
+  /// One Kokkos-Kernels BLAS call per vector operation, every reduction returned to the host (CG only;
+  /// GMRES always runs fused). The textbook formulation, kept as the reference of the fused CG.
+  Reference
+};
+
+inline const char* to_string(KrylovImplementation k) { return k == KrylovImplementation::Fused ? "fused" : "reference"; }
+
 struct SolverParams {
   /// Stop when ‖b − A x‖₂ / ‖b‖₂ ≤ tol. Default 1e-6 (the ILU paper's criterion).
   double tol = 1e-6;
@@ -40,6 +52,11 @@ struct SolverParams {
   bool record_history = true;
   /// 0: silent; 1: one line at the end; 2: one line per iteration (to stderr). Default 0.
   int verbose = 0;
+  /// Stop with status MaxIterations (and a message saying so) once the iterations have run this many
+  /// seconds; 0 = no limit. Checked once per iteration. Default 0.
+  double max_seconds = 0;
+  /// Fused (default) or Reference vector kernels; both compute the same iterates up to rounding.
+  KrylovImplementation implementation = KrylovImplementation::Fused;
 };
 
 struct SolverResult {

@@ -3,28 +3,210 @@
 // AsyncSparse — restarted GMRES(m) with right preconditioning.
 //
 // Arnoldi with classical Gram–Schmidt applied twice (CGS2, "twice is enough": as accurate as modified
-// Gram–Schmidt, but each pass is two matrix-vector products with the basis, h = Vᵀw and w -= V h, instead
-// of 2(j+1) dot/axpy calls with a host synchronisation each), Givens rotations on the Hessenberg matrix.
-// Right preconditioning (A M⁻¹ u = b, x = M⁻¹ u) keeps the monitored residual the true residual of
-// the original system, so iteration counts are comparable with PCG's. The residual estimate from the
-// rotations is used inside a cycle; at each restart and at exit the true residual is recomputed.
-// Lucky breakdown (h_{j+1,j} = 0) ends the cycle early with the exact solution of the subspace.
+// Gram–Schmidt, but each pass is a product with the whole basis instead of j+1 dependent dot/axpy
+// steps), Givens rotations on the Hessenberg matrix on the host. Right preconditioning (A M⁻¹ u = b,
+// x = M⁻¹ u) keeps the monitored residual the true residual of the original system, so iteration counts
+// are comparable with PCG's. The residual estimate from the rotations is used inside a cycle; at each
+// restart and at exit the true residual is recomputed. Lucky breakdown (h_{j+1,j} = 0) ends the cycle
+// early with the exact solution of the subspace.
+//
+// Device work of Arnoldi step j (Impl::GmresArnoldi), all asynchronous:
+//   z = M⁻¹ v_j, w = A z                       (without a preconditioner w = A v_j)
+//   h₁ = V_jᵀ w                                 one pass over V_j
+//   w −= V_j h₁ and h₂ = V_jᵀ w                 one pass (the update and the second projection per row)
+//   w −= V_j h₂ and ‖w‖²                        one pass
+//   v_{j+1} = w / ‖w‖                           norm read on the device
+// then one copy of (h₁, h₂, ‖w‖²) to the host, which waits for it while the device already runs step j+1's
+// preconditioner and product (they depend only on v_{j+1}). One host synchronisation per iteration
+// (the former loop had three: one per Gram–Schmidt pass and one for the norm), three passes over the
+// basis instead of four.
 #pragma once
 
-#include <KokkosBlas1_axpby.hpp>
-#include <KokkosBlas1_dot.hpp>
-#include <KokkosBlas1_nrm2.hpp>
-#include <KokkosBlas1_scal.hpp>
 #include <KokkosBlas2_gemv.hpp>
 #include <KokkosSparse_spmv.hpp>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include <asyncsparse/exec/AsyncSparse_scalar_readback.hpp>
+#include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
 #include <asyncsparse/solvers/AsyncSparse_cg.hpp>
+#include <asyncsparse/solvers/AsyncSparse_krylov_common.hpp>
 
 namespace AsyncSparse {
+
+namespace Impl {
+
+/// Basis, Hessenberg matrix and rotations of one GMRES(m) cycle; the device side of the Arnoldi steps.
+template <class Scalar, class Device>
+class GmresArnoldi {
+ public:
+  using V = Kokkos::View<Scalar*, Device>;
+  using CV = Kokkos::View<const Scalar*, Device>;
+  using exec = typename Device::execution_space;
+
+  GmresArnoldi(const Crs<Scalar, Device>& A, Preconditioner<Scalar, Device>* M, int m)
+      : A_(A),
+        M_(M),
+        m_(m),
+        launch_(spmv_launch<exec>(A.numRows(), A.nnz())),
+        Vb_("gmres_V", static_cast<std::size_t>(A.numRows()), static_cast<std::size_t>(m + 1)),
+        w_("gmres_w", A.numRows()),
+        z_(M ? V("gmres_z", A.numRows()) : V()),
+        sc_(2 * (m + 1) + 1, "AsyncSparse::gmres::scalars"),
+        H_(static_cast<std::size_t>((m + 1) * m), 0.0),
+        cs_(m),
+        sn_(m),
+        g_(m + 1) {}
+
+  double& h(int i, int j) { return H_[static_cast<std::size_t>(j) * (m_ + 1) + i]; }
+  double g(int i) const { return g_[i]; }
+
+  /// v_0 = r / β, g = β e_1, H = 0.
+  void start_cycle(const V& r, double beta) {
+    KokkosBlas::axpby(Scalar(1.0 / beta), r, Scalar(0), column(0));
+    std::fill(g_.begin(), g_.end(), 0.0);
+    std::fill(H_.begin(), H_.end(), 0.0);
+    g_[0] = beta;
+  }
+
+  /// w = A M⁻¹ v_j (asynchronous).
+  void product(int j) {
+    const V vj = column(j);
+    if (M_) M_->apply(vj, z_);
+    spmv_dot<Scalar, Device>(A_, CV(M_ ? z_ : vj), w_, Kokkos::View<double*, Device>(), 0, launch_);
+  }
+
+  /// CGS2 of w against v_0..v_j, v_{j+1} = w / ‖w‖, and the copy of the coefficients to the host posted.
+  void orthogonalize(int j) {
+    const int k = j + 1;
+    const auto s = sc_.device();
+    const auto Vj = Kokkos::subview(Vb_, Kokkos::ALL(), Kokkos::make_pair(0, k));
+    const auto h1 = Kokkos::subview(s, Kokkos::make_pair(0, k));
+    const auto h2 = Kokkos::subview(s, Kokkos::make_pair(m_ + 1, m_ + 1 + k));
+    const auto nrm = Kokkos::subview(s, Kokkos::make_pair(norm_slot(), norm_slot() + 1));
+    ortho_pass<Scalar, Device>(OrthoPass::Dot, Vj, k, w_, h1, h1);
+    ortho_pass<Scalar, Device>(OrthoPass::UpdateDot, Vj, k, w_, h1, h2);
+    ortho_pass<Scalar, Device>(OrthoPass::UpdateNorm, Vj, k, w_, h2, nrm);
+    scale_by_norm<Scalar, Device>(w_, column(j + 1), s, norm_slot());
+    sc_.post();
+  }
+
+  /// Waits for the coefficients of step j, stores column j of H and returns h_{j+1,j} = ‖w‖.
+  double finish_column(int j) {
+    const double* c = sc_.wait();
+    for (int i = 0; i <= j; ++i) h(i, j) = c[i] + c[m_ + 1 + i];
+    h(j + 1, j) = std::sqrt(c[norm_slot()]);
+    return h(j + 1, j);
+  }
+
+  /// Applies the previous rotations to column j and a new one that zeroes h_{j+1,j}; returns false when the
+  /// column is zero (singular preconditioned operator). g then holds the residual estimate |g_{j+1}|.
+  bool rotate(int j) {
+    for (int i = 0; i < j; ++i) {
+      const double t = cs_[i] * h(i, j) + sn_[i] * h(i + 1, j);
+      h(i + 1, j) = -sn_[i] * h(i, j) + cs_[i] * h(i + 1, j);
+      h(i, j) = t;
+    }
+    const double denom = std::hypot(h(j, j), h(j + 1, j));
+    if (denom == 0) return false;
+    cs_[j] = h(j, j) / denom;
+    sn_[j] = h(j + 1, j) / denom;
+    h(j, j) = denom;
+    h(j + 1, j) = 0;
+    g_[j + 1] = -sn_[j] * g_[j];
+    g_[j] = cs_[j] * g_[j];
+    return true;
+  }
+
+  /// Solves the j×j triangular least-squares system and updates x += M⁻¹ (V y).
+  void update_solution(int j, const V& x) {
+    std::vector<double> y(j);
+    for (int i = j - 1; i >= 0; --i) {
+      double s = g_[i];
+      for (int k = i + 1; k < j; ++k) s -= h(i, k) * y[k];
+      y[i] = s / h(i, i);
+    }
+    Kokkos::View<Scalar*, Device> yd("gmres_y", j);
+    auto yh = Kokkos::create_mirror_view(yd);
+    for (int i = 0; i < j; ++i) yh(i) = static_cast<Scalar>(y[i]);
+    Kokkos::deep_copy(yd, yh);
+    const auto Vj = Kokkos::subview(Vb_, Kokkos::ALL(), Kokkos::make_pair(0, j));
+    KokkosBlas::gemv("N", Scalar(1), Vj, yd, Scalar(0), w_);
+    if (M_) {
+      M_->apply(w_, z_);
+      KokkosBlas::axpby(Scalar(1), z_, Scalar(1), x);
+    } else {
+      KokkosBlas::axpby(Scalar(1), w_, Scalar(1), x);
+    }
+  }
+
+ private:
+  V column(int j) const { return Kokkos::subview(Vb_, Kokkos::ALL(), j); }
+  int norm_slot() const { return 2 * (m_ + 1); }
+
+  Crs<Scalar, Device> A_;
+  Preconditioner<Scalar, Device>* M_;
+  int m_;
+  SpmvLaunch launch_;
+  Basis<Scalar, Device> Vb_;
+  V w_, z_;
+  ScalarReadback<Device> sc_;
+  std::vector<double> H_, cs_, sn_, g_;
+};
+
+/// One GMRES(m) cycle from the residual r (‖r‖ = beta): Arnoldi steps until convergence, the restart
+/// length, the iteration limit, or a failure; then x is updated. `total` counts iterations over all cycles.
+/// Returns true when the solve must stop without a further cycle (NonFinite, Breakdown, time limit).
+template <class Scalar, class Device>
+bool gmres_cycle(GmresArnoldi<Scalar, Device>& arn, const Kokkos::View<Scalar*, Device>& r, double beta,
+                 const Kokkos::View<Scalar*, Device>& x, double bnorm, double rel0, int m, int& total,
+                 const SolverParams& params, SolverResult& res, KrylovMonitor& mon) {
+  arn.start_cycle(r, beta);
+  arn.product(0);
+  int j = 0;
+  bool stop = false;
+  for (; j < m && total < params.max_iterations; ++j) {
+    arn.orthogonalize(j);
+    if (j + 1 < m && total + 1 < params.max_iterations) arn.product(j + 1);  // overlaps the host's wait
+    const double hnext = arn.finish_column(j);
+    if (!std::isfinite(hnext)) {
+      res.status = SolverStatus::NonFinite;
+      res.message = "Arnoldi vector became NaN/Inf (preconditioner or matrix produced it)";
+      return true;
+    }
+    if (!arn.rotate(j)) {
+      res.status = SolverStatus::Breakdown;
+      res.message = "Hessenberg column is zero (singular preconditioned operator)";
+      stop = true;
+      break;
+    }
+    ++total;
+    const double rel = std::abs(arn.g(j + 1)) / bnorm;
+    mon.record(rel);
+    report_iteration("gmres", params.verbose, total, rel);
+    if (rel <= params.tol || hnext == 0) {
+      ++j;
+      break;
+    }
+    if (rel > params.divergence_factor * rel0) {
+      res.status = SolverStatus::Diverged;
+      ++j;
+      break;
+    }
+    if (mon.time_up()) {
+      stop = true;
+      ++j;
+      break;
+    }
+  }
+  if (j > 0) arn.update_solution(j, x);
+  return stop;
+}
+
+}  // namespace Impl
 
 /// Solve A x = b by right-preconditioned GMRES(params.restart). `M` may be nullptr.
 template <class Scalar, class Device>
@@ -35,27 +217,12 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   using exec = typename Device::execution_space;
   Impl::check_system("gmres", A, x, b);
   if (params.restart < 1) throw InvalidInput("gmres: restart must be >= 1, got " + std::to_string(params.restart));
-  if (!(params.tol > 0) || params.max_iterations < 0)
-    throw InvalidInput("gmres: tol must be > 0 and max_iterations >= 0");
+  Impl::check_params("gmres", params);
   const int m = params.restart;
-  const auto n = static_cast<std::size_t>(A.numRows());
-  Kokkos::View<Scalar**, Kokkos::LayoutLeft, Device> Vb("gmres_V", n, m + 1);
-  V r("gmres_r", n), w("gmres_w", n), z("gmres_z", n);
-  V hcol("gmres_h", static_cast<std::size_t>(m + 1));  // one Hessenberg column, on the device
-  auto hcol_host = Kokkos::create_mirror_view(hcol);
-  std::vector<double> H(static_cast<std::size_t>((m + 1) * m), 0.0), cs(m), sn(m), g(m + 1);
-  auto h = [&](int i, int j) -> double& { return H[static_cast<std::size_t>(j) * (m + 1) + i]; };
-
   SolverResult res;
-  Kokkos::Timer timer;
+  Impl::KrylovMonitor mon("gmres", params, res);
   const double bnorm = static_cast<double>(KokkosBlas::nrm2(b));
   res.b_norm = bnorm;
-  auto record = [&](double v) {
-    if (params.record_history) {
-      res.residual_history.push_back(v);
-      res.time_history.push_back(timer.seconds());
-    }
-  };
   if (!std::isfinite(bnorm)) {
     res.status = SolverStatus::NonFinite;
     res.message = "right-hand side contains NaN or Inf";
@@ -65,20 +232,15 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   if (bnorm == 0) {
     Kokkos::deep_copy(x, Scalar(0));
     res.status = SolverStatus::Converged;
-    record(0.0);
+    mon.record(0.0);
     return res;
   }
-  auto precondition = [&](const V& in, const V& out) {
-    if (M)
-      M->apply(in, out);
-    else
-      Kokkos::deep_copy(out, in);
-  };
 
+  V r("gmres_r", A.numRows());
   double beta = Impl::residual(A, x, b, r);
   double rel = beta / bnorm;
   const double rel0 = rel;
-  record(rel);
+  mon.record(rel);
   res.status = SolverStatus::MaxIterations;
   if (!std::isfinite(rel)) {
     res.status = SolverStatus::NonFinite;
@@ -86,86 +248,13 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   } else if (rel <= params.tol) {
     res.status = SolverStatus::Converged;
   }
+  Impl::GmresArnoldi<Scalar, Device> arn(A, M, m);
   int total = 0;
   while (res.status == SolverStatus::MaxIterations && total < params.max_iterations) {
-    // start a cycle: v0 = r / beta
-    auto v0 = Kokkos::subview(Vb, Kokkos::ALL(), 0);
-    KokkosBlas::axpby(Scalar(1.0 / beta), r, Scalar(0), v0);
-    std::fill(g.begin(), g.end(), 0.0);
-    g[0] = beta;
-    int j = 0;
-    bool stop_cycle = false;
-    for (; j < m && total < params.max_iterations; ++j) {
-      auto vj = Kokkos::subview(Vb, Kokkos::ALL(), j);
-      precondition(V(vj), z);
-      KokkosSparse::spmv("N", Scalar(1), A, z, Scalar(0), w);
-      const auto Vj = Kokkos::subview(Vb, Kokkos::ALL(), Kokkos::make_pair(0, j + 1));
-      const auto hj = Kokkos::subview(hcol, Kokkos::make_pair(0, j + 1));
-      for (int pass = 0; pass < 2; ++pass) {
-        KokkosBlas::gemv("T", Scalar(1), Vj, w, Scalar(0), hj);   // h = Vᵀ w
-        KokkosBlas::gemv("N", Scalar(-1), Vj, hj, Scalar(1), w);  // w -= V h
-        Kokkos::deep_copy(hcol_host, hcol);
-        for (int i = 0; i <= j; ++i) h(i, j) += static_cast<double>(hcol_host(i));
-      }
-      h(j + 1, j) = static_cast<double>(KokkosBlas::nrm2(w));
-      const double hnext = h(j + 1, j);
-      if (!std::isfinite(hnext)) {
-        res.status = SolverStatus::NonFinite;
-        res.message = "Arnoldi vector became NaN/Inf (preconditioner or matrix produced it)";
-        stop_cycle = true;
-        break;
-      }
-      if (hnext > 0) KokkosBlas::axpby(Scalar(1.0 / hnext), w, Scalar(0), Kokkos::subview(Vb, Kokkos::ALL(), j + 1));
-      // apply previous rotations to column j, then compute the new one
-      for (int i = 0; i < j; ++i) {
-        const double t = cs[i] * h(i, j) + sn[i] * h(i + 1, j);
-        h(i + 1, j) = -sn[i] * h(i, j) + cs[i] * h(i + 1, j);
-        h(i, j) = t;
-      }
-      const double denom = std::hypot(h(j, j), h(j + 1, j));
-      if (denom == 0) {
-        res.status = SolverStatus::Breakdown;
-        res.message = "Hessenberg column is zero (singular preconditioned operator)";
-        stop_cycle = true;
-        break;
-      }
-      cs[j] = h(j, j) / denom;
-      sn[j] = h(j + 1, j) / denom;
-      h(j, j) = denom;
-      h(j + 1, j) = 0;
-      g[j + 1] = -sn[j] * g[j];
-      g[j] = cs[j] * g[j];
-      ++total;
-      rel = std::abs(g[j + 1]) / bnorm;
-      record(rel);
-      Impl::report_iteration("gmres", params.verbose, total, rel);
-      if (rel <= params.tol || hnext == 0) {
-        ++j;
-        break;
-      }
-      if (rel > params.divergence_factor * rel0) {
-        res.status = SolverStatus::Diverged;
-        ++j;
-        break;
-      }
-    }
-    // solve the j×j triangular system and update x += M^{-1} (V y)
-    if (j > 0 && res.status != SolverStatus::NonFinite) {
-      std::vector<double> y(j);
-      for (int i = j - 1; i >= 0; --i) {
-        double s = g[i];
-        for (int k = i + 1; k < j; ++k) s -= h(i, k) * y[k];
-        y[i] = s / h(i, i);
-      }
-      Kokkos::deep_copy(w, Scalar(0));
-      for (int i = 0; i < j; ++i) KokkosBlas::axpby(Scalar(y[i]), Kokkos::subview(Vb, Kokkos::ALL(), i), Scalar(1), w);
-      precondition(w, z);
-      KokkosBlas::axpby(Scalar(1), z, Scalar(1), x);
-    }
-    std::fill(H.begin(), H.end(), 0.0);
+    const bool stop = Impl::gmres_cycle(arn, r, beta, x, bnorm, rel0, m, total, params, res, mon);
     beta = Impl::residual(A, x, b, r);
     rel = beta / bnorm;
-    if (stop_cycle) break;
+    if (stop) break;
     if (!std::isfinite(rel)) {
       res.status = SolverStatus::NonFinite;
       res.message = "residual became NaN/Inf";
@@ -178,7 +267,7 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   res.iterations = total;
   res.final_relative_residual = rel;
   exec().fence();
-  res.time_seconds = timer.seconds();
+  res.time_seconds = mon.seconds();
   Impl::report_result("gmres", params.verbose, res);
   return res;
 }

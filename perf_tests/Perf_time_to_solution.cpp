@@ -1,0 +1,286 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Time to solution: preconditioner set-up plus Krylov solve to a relative residual of 1e-6 (b = ones, x0 = 0),
+// for AsyncSparse's preconditioners and for what a user would pick instead, measured in the same process.
+//
+// Benchmarks time_to_solution/<matrix>/<method>, one whole solve per benchmark (Iterations(1), after one
+// untimed warm-up of the same set-up and two solver iterations, so that no method pays for first-launch costs).
+// Matrices: L2D (gen:lap2d:1024) and L3D (gen:lap3d27:64) — 256^2 and 24^3 with ASYNCSPARSE_PERF_SCALE=small,
+// the default on host backends — and every matrix of the shared folder (ASYNCSPARSE_MATRIX_DIR), in RCM order
+// as the driver uses them. A matrix is solved by PCG when analyze() finds it symmetric with a positive
+// diagonal (the driver's rule), otherwise by right-preconditioned GMRES(30).
+//
+// Methods (PCG matrices / GMRES matrices):
+//   none                   no preconditioner
+//   diagonal               point Jacobi (make_preconditioner("jacobi"))
+//   par_ic / par_ilu       make_preconditioner("par_ic" / "par_ilu", A) with no parameters: what a user gets
+//   par_ic_exact, _jacobi, _isai (par_ilu_* alike)   tri_solve=exact | jacobi (3 sweeps) | isai; a parameter
+//                          the build does not know makes the benchmark skip itself with the message
+//   par_ict / par_ilut     make_preconditioner("par_ict" / "par_ilut", A), defaults
+//   kk_spiluk              Kokkos-Kernels spiluk(0) (symbolic + numeric) and the exact triangular solves of
+//                          IncompleteFactorPreconditioner (TriSolveKind::Exact)
+//   cusparse_ic / _ilu     (CUDA) cuSPARSE csric02 / csrilu02 (analysis + factorization) and the exact triangular
+//                          solves of IncompleteFactorPreconditioner (TriSolveKind::Exact)
+// The exact baselines factor A itself (IC(0)/ILU(0) commute with the diagonal scaling the ParIC sweeps use).
+// Their set-up time is the factorization (symbolic, analysis, numeric) plus the preconditioner's compute() (the
+// triangular solves' analysis); creating the cuSPARSE handle and converting the factors to AsyncSparse's CSR
+// layout are left out, which favours the baselines.
+//
+// Counters: setup_ms, solve_ms, iterations, converged (1/0), status (SolverStatus as a number; the label says it
+// in words), final_residual (true relative residual), and speedup_vs_<baseline> = the baseline's time to
+// solution / this one's, for the baselines none, diagonal, kk_spiluk and (CUDA) cusparse (= cusparse_ic or
+// cusparse_ilu), measured earlier in the same run (they are registered first for every matrix); a speedup is
+// given only when both solves converged. Hopeless runs are capped: at most 10000 iterations and
+// ASYNCSPARSE_TTS_MAX_SECONDS seconds of solver time (default 30 on GPUs, 10 on host backends); they report
+// converged = 0 and the status.
+//
+//   AsyncSparse_Perf_time_to_solution --benchmark_filter='time_to_solution/L2D/'
+#include "PerfHelpers.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+#include <asyncsparse/AsyncSparse_config.hpp>
+#include <asyncsparse/core/AsyncSparse_rcm.hpp>
+#include <asyncsparse/core/AsyncSparse_validation.hpp>
+#include <asyncsparse/factorization/AsyncSparse_cusparse_baseline.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
+#include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
+
+namespace {
+using namespace AsyncSparse;
+using namespace AsyncSparse::Perf;
+using CrsD = Crs<double, Device>;
+using Vec = Kokkos::View<double*, Device>;
+
+struct Problem {
+  std::string name;
+  bool spd = true;
+};
+
+/// L2D, L3D and the shared matrices (their names; SPD by analyze(), as the driver decides).
+std::vector<Problem> problems() {
+  std::vector<Problem> list = {{"L2D", true}, {"L3D", true}};
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(matrix_dir(), ec)) {
+    const std::string f = e.path().filename().string();
+    const std::string ext = ".mtx.gz";
+    if (f.size() > ext.size() && f.compare(f.size() - ext.size(), ext.size(), ext) == 0)
+      names.push_back(f.substr(0, f.size() - ext.size()));
+  }
+  std::sort(names.begin(), names.end());
+  for (const auto& n : names) {
+    try {
+      const auto p = analyze(host_matrix(n));
+      list.push_back({n, p.symmetric_values && p.positive_diagonal});
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "time_to_solution: skipping %s: %s\n", n.c_str(), e.what());
+    }
+  }
+  return list;
+}
+
+/// The device matrix of a problem: generated ones as they are, shared ones in RCM order.
+const CrsD& problem_matrix(const std::string& name) {
+  static std::map<std::string, CrsD> cache;
+  static bool hooked = false;
+  if (!hooked) {  // the cached Views must go before Kokkos::finalize
+    Kokkos::push_finalize_hook([] { cache.clear(); });
+    hooked = true;
+  }
+  auto it = cache.find(name);
+  if (it != cache.end()) return it->second;
+  const auto& Ah = host_matrix(name);
+  const bool generated = name == "L2D" || name == "L3D";
+  return cache
+      .emplace(name, generated ? to_device<Device>(Ah) : to_device<Device>(permute_symmetric(Ah, rcm_permutation(Ah))))
+      .first->second;
+}
+
+struct Outcome {
+  bool ok = false;  ///< set-up succeeded and the solve converged
+  double seconds = 0;
+};
+/// Times of the methods measured so far: outcome[matrix][method].
+std::map<std::string, std::map<std::string, Outcome>>& outcomes() {
+  static std::map<std::string, std::map<std::string, Outcome>> m;
+  return m;
+}
+
+/// A preconditioner ready to apply, or nullptr for "none".
+using PrecPtr = std::unique_ptr<Preconditioner<double, Device>>;
+
+/// Method name → (factory name, parameter string) of the AsyncSparse preconditioners.
+bool factory_method(const std::string& method, std::string& factory, std::string& params) {
+  static const std::map<std::string, std::pair<std::string, std::string>> table = {
+      {"diagonal", {"jacobi", ""}},
+      {"par_ic", {"par_ic", ""}},
+      {"par_ilu", {"par_ilu", ""}},
+      {"par_ic_exact", {"par_ic", "tri_solve=exact"}},
+      {"par_ilu_exact", {"par_ilu", "tri_solve=exact"}},
+      {"par_ic_jacobi", {"par_ic", "tri_solve=jacobi,tri_solve_sweeps=3"}},
+      {"par_ilu_jacobi", {"par_ilu", "tri_solve=jacobi,tri_solve_sweeps=3"}},
+      {"par_ic_isai", {"par_ic", "tri_solve=isai"}},
+      {"par_ilu_isai", {"par_ilu", "tri_solve=isai"}},
+      {"par_ict", {"par_ict", ""}},
+      {"par_ilut", {"par_ilut", ""}},
+  };
+  const auto it = table.find(method);
+  if (it == table.end()) return false;
+  factory = it->second.first;
+  params = it->second.second;
+  return true;
+}
+
+/// Thrown when a method's parameters are not accepted by this build (the benchmark skips itself).
+struct Rejected : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Builds the preconditioner of `method` for A; `seconds` receives the set-up time as defined in the header.
+PrecPtr build(const std::string& method, const CrsD& A, bool spd, double& seconds) {
+  seconds = 0;
+  if (method == "none") return nullptr;
+  std::string factory, params;
+  if (factory_method(method, factory, params)) {
+    PrecPtr M;
+    seconds = timed([&] {
+      std::unique_ptr<PreconditionerBase<double, Device>> P;
+      try {
+        P = make_preconditioner<double, Device>(factory, A, parse_parameter_string(params));
+      } catch (const InvalidInput& e) {
+        throw Rejected(std::string("parameters '") + params + "' rejected: " + e.what());
+      }
+      P->compute();
+      M = std::move(P);
+    });
+    return M;
+  }
+  const Vec no_scaling;
+  if (method == "kk_spiluk") {
+    KkSpiluk<double, Device> kk;
+    PrecPtr M;
+    seconds = timed([&] {
+      kk.symbolic(A, 0);
+      kk.numeric(A);
+      M.reset(new IncompleteFactorPreconditioner<double, Device>(A, kk.L(), kk.U(), true, no_scaling,
+                                                                 TriSolveKind::Exact, 5, "kk_spiluk"));
+      M->compute();
+    });
+    return M;
+  }
+#if ASYNCSPARSE_HAVE_CUSPARSE
+  if (method == "cusparse_ic" || method == "cusparse_ilu") {
+    const bool ic = method == "cusparse_ic";
+    CusparseIncompleteFactor<Device> cf;
+    cf.setup(A, ic);  // handle, descriptor, buffer: not timed
+    const double factor_seconds = cf.factor();
+    const auto L = cf.L(), U = cf.U();  // layout conversion: not timed
+    PrecPtr M(
+        new IncompleteFactorPreconditioner<double, Device>(A, L, U, !ic, no_scaling, TriSolveKind::Exact, 5, method));
+    seconds = factor_seconds + timed([&] { M->compute(); });
+    return M;
+  }
+#endif
+  (void)spd;
+  throw std::logic_error("time_to_solution: unknown method " + method);
+}
+
+double max_solver_seconds() {
+  if (const char* s = std::getenv("ASYNCSPARSE_TTS_MAX_SECONDS")) return std::atof(s);
+  return paper_scale() ? 30.0 : 10.0;
+}
+
+SolverResult solve(const CrsD& A, Preconditioner<double, Device>* M, bool spd, int max_iterations) {
+  SolverParams p;
+  p.tol = 1e-6;
+  p.max_iterations = max_iterations;
+  p.restart = 30;
+  p.record_history = false;
+  p.max_seconds = max_solver_seconds();
+  Vec b("b", A.numRows()), x("x", A.numRows());
+  Kokkos::deep_copy(b, 1.0);
+  return spd ? cg<double, Device>(A, b, x, M, p) : gmres<double, Device>(A, b, x, M, p);
+}
+
+void speedups(benchmark::State& state, const std::string& matrix, const std::string& method, double seconds) {
+  const auto& done = outcomes()[matrix];
+  const std::pair<const char*, std::vector<std::string>> baselines[] = {
+      {"speedup_vs_none", {"none"}},
+      {"speedup_vs_diagonal", {"diagonal"}},
+      {"speedup_vs_kk_spiluk", {"kk_spiluk"}},
+      {"speedup_vs_cusparse", {"cusparse_ic", "cusparse_ilu"}},
+  };
+  for (const auto& b : baselines)
+    for (const auto& name : b.second) {
+      const auto it = done.find(name);
+      if (name != method && it != done.end() && it->second.ok) state.counters[b.first] = it->second.seconds / seconds;
+    }
+}
+
+void BM_time_to_solution(benchmark::State& state, const Problem& prob, const std::string& method) {
+  auto& record = outcomes()[prob.name][method];
+  record = Outcome();
+  try {
+    const auto& A = problem_matrix(prob.name);
+    {  // warm-up: the same set-up and two iterations, untimed
+      double unused;
+      auto M = build(method, A, prob.spd, unused);
+      solve(A, M.get(), prob.spd, 2);
+    }
+    double setup = 0, solve_s = 0;
+    SolverResult res;
+    for (auto _ : state) {
+      auto M = build(method, A, prob.spd, setup);
+      solve_s = timed([&] { res = solve(A, M.get(), prob.spd, 10000); });
+      state.SetIterationTime(setup + solve_s);
+    }
+    const double total = setup + solve_s;
+    record.ok = res.converged();
+    record.seconds = total;
+    set_matrix_counters(state, host_matrix(prob.name));
+    state.counters["setup_ms"] = 1e3 * setup;
+    state.counters["solve_ms"] = 1e3 * solve_s;
+    state.counters["iterations"] = res.iterations;
+    state.counters["converged"] = res.converged() ? 1 : 0;
+    state.counters["status"] = static_cast<int>(res.status);
+    state.counters["final_residual"] = res.final_relative_residual;
+    state.SetLabel(std::string(prob.spd ? "pcg " : "gmres ") + to_string(res.status) +
+                   (res.message.empty() ? "" : ": " + res.message));
+    if (record.ok) speedups(state, prob.name, method, total);
+  } catch (const Rejected& e) {
+    state.SkipWithError(e.what());
+  } catch (const std::exception& e) {
+    state.SkipWithError((method + " failed: " + e.what()).c_str());
+  }
+}
+
+std::vector<std::string> methods(bool spd) {
+  const std::string f = spd ? "ic" : "ilu";
+  std::vector<std::string> m = {"kk_spiluk"};
+#if ASYNCSPARSE_HAVE_CUSPARSE
+  m.push_back("cusparse_" + f);
+#endif
+  for (const std::string s : {std::string("none"), std::string("diagonal"), "par_" + f, "par_" + f + "_exact",
+                              "par_" + f + "_jacobi", "par_" + f + "_isai", std::string(spd ? "par_ict" : "par_ilut")})
+    m.push_back(s);
+  return m;
+}
+
+void register_all() {
+  static std::vector<Problem> list = problems();
+  for (const auto& p : list)
+    for (const auto& method : methods(p.spd))
+      benchmark::RegisterBenchmark(("time_to_solution/" + p.name + "/" + method).c_str(), BM_time_to_solution, p,
+                                   method)
+          ->UseManualTime()
+          ->Iterations(1)
+          ->Unit(benchmark::kMillisecond);
+}
+
+const bool registered = (register_all(), true);
+
+}  // namespace
