@@ -122,6 +122,76 @@ TEST(TEST_CATEGORY, par_ic_deterministic_equals_host_reference) {
   }
 }
 
+template <class V>
+std::vector<typename V::non_const_value_type> host_copy(const V& v) {
+  std::vector<typename V::non_const_value_type> out(v.extent(0));
+  auto m = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] = m(k);
+  return out;
+}
+
+// The device symbolic phase (level 0, row-major) builds exactly the State of the host path, and leaves every
+// input that fails a check to the host path (which then throws the host path's message).
+TEST(TEST_CATEGORY, par_ilu_device_symbolic_equals_host_symbolic) {
+  const Exec exec;
+  const std::vector<std::pair<ParIluKind, CsrHost<double>>> cases = {
+      {ParIluKind::Ilu, nonsymmetric(9)}, {ParIluKind::Ilu, random_diag_dominant(150, 6, 11, false, 1.2)},
+      {ParIluKind::Ilu, lap3d27(4)},      {ParIluKind::Ic, lap2d(9)},
+      {ParIluKind::Ic, trefethen(60)},    {ParIluKind::Ic, lap3d27(4)},
+      {ParIluKind::Ilu, lap2d(1)}};
+  for (const auto& c : cases) {
+    const auto A = to_device<Dev>(c.second);
+    Handle hd(c.first), hh(c.first);
+    ASSERT_TRUE(Impl::par_ilu_symbolic_device(exec, hd, A)) << "n=" << c.second.nrows;
+    Impl::par_ilu_symbolic_host(exec, hh, A, "par_ilu_symbolic");
+    const auto& d = hd.state();
+    const auto& h = hh.state();
+    const std::string what =
+        std::string(c.first == ParIluKind::Ic ? "IC" : "ILU") + " n=" + std::to_string(c.second.nrows);
+    EXPECT_EQ(d.identity_tasks, h.identity_tasks) << what;
+    EXPECT_EQ(host_copy(d.task_row), host_copy(h.task_row)) << what;
+    EXPECT_EQ(host_copy(d.task_col), host_copy(h.task_col)) << what;
+    EXPECT_EQ(host_copy(d.task_dst), host_copy(h.task_dst)) << what;
+    EXPECT_EQ(host_copy(d.task_src), host_copy(h.task_src)) << what;
+    EXPECT_EQ(host_copy(d.sym_lower), host_copy(h.sym_lower)) << what;
+    EXPECT_EQ(host_copy(d.sym_upper), host_copy(h.sym_upper)) << what;
+    EXPECT_EQ(host_copy(d.L.graph.row_map), host_copy(h.L.graph.row_map)) << what;
+    EXPECT_EQ(host_copy(d.L.graph.entries), host_copy(h.L.graph.entries)) << what;
+    EXPECT_EQ(host_copy(d.Ut.graph.row_map), host_copy(h.Ut.graph.row_map)) << what;
+    EXPECT_EQ(host_copy(d.Ut.graph.entries), host_copy(h.Ut.graph.entries)) << what;
+    EXPECT_EQ(d.task_a.extent(0), h.task_a.extent(0)) << what;
+    EXPECT_EQ(hd.stats().nnz_L, hh.stats().nnz_L) << what;
+    EXPECT_EQ(hd.stats().nnz_U, hh.stats().nnz_U) << what;
+    EXPECT_EQ(hd.stats().num_tasks, hh.stats().num_tasks) << what;
+  }
+  // Inputs the device path refuses (the host path names the problem): missing diagonal, zero diagonal, NaN,
+  // unsorted row; for IC a non-symmetric matrix and a non-positive diagonal.
+  auto bad = [&](ParIluKind kind, CsrHost<double> B, const std::string& why) {
+    Handle h(kind);
+    EXPECT_FALSE(Impl::par_ilu_symbolic_device(exec, h, to_device<Dev>(B))) << why;
+    EXPECT_FALSE(h.symbolic_done()) << why;
+    EXPECT_THROW(par_ilu_symbolic(exec, h, to_device<Dev>(B)), InvalidInput) << why;
+  };
+  auto B = lap2d(4);
+  B.values[find_entry(B, 5, 5)] = 0.0;
+  bad(ParIluKind::Ilu, B, "zero diagonal");
+  B = lap2d(4);
+  B.values[find_entry(B, 6, 7)] = std::numeric_limits<double>::quiet_NaN();
+  bad(ParIluKind::Ilu, B, "NaN");
+  B = lap2d(4);
+  std::swap(B.col_idx[B.row_ptr[3]], B.col_idx[B.row_ptr[3] + 1]);
+  bad(ParIluKind::Ilu, B, "unsorted row");
+  B = lap2d(4);
+  B.col_idx[find_entry(B, 2, 2)] = 3;  // row 2: columns 1, 3, 3, 6 -> duplicate and no diagonal
+  bad(ParIluKind::Ilu, B, "missing diagonal");
+  B = lap2d(4);
+  B.values[find_entry(B, 6, 7)] = -0.5;
+  bad(ParIluKind::Ic, B, "not symmetric");
+  B = lap2d(4);
+  B.values[find_entry(B, 9, 9)] = -4.0;
+  bad(ParIluKind::Ic, B, "negative diagonal");
+}
+
 TEST(TEST_CATEGORY, par_ilu_deterministic_independent_of_order_and_launch) {
   const auto A = lap2d(12);
   const MeshBlocking mesh{12, 12, 1, 4};

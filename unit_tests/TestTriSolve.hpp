@@ -527,7 +527,7 @@ TEST(TEST_CATEGORY, trisolve_auto_rule) {
   gpu.cusparse = true;
   c = choose_tri_solve(gpu);  // levels not counted, a large triangle with short rows
   EXPECT_EQ(c.kind, TriSolveKind::Isai);
-  EXPECT_EQ(c.sweeps, kDefaultIsaiCorrectionSteps);
+  EXPECT_EQ(c.sweeps, kGpuAutoIsaiCorrectionSteps);
   EXPECT_NE(c.reason.find("3.0 entries/row"), std::string::npos) << c.reason;
   gpu.levels = 2047;
   EXPECT_EQ(choose_tri_solve(gpu).kind, TriSolveKind::Isai);

@@ -20,7 +20,7 @@
 // Usage (Device = the handle's device, exec an instance of its execution space):
 //   ParIluHandle<double, Device> h(ParIluKind::Ic);
 //   h.params.sweeps = 5;
-//   par_ilu_symbolic(exec, h, A);   // pattern, task list (host work, once per pattern)
+//   par_ilu_symbolic(exec, h, A);   // pattern, task list (device; host for fill levels > 0 and other task orders)
 //   par_ilu_numeric(exec, h, A);    // scaling, initial guess, sweeps (device); repeat for new values
 //   auto F = par_ilu_factors(exec, h);  // L and U (IC: U = Lᵀ) of S A S; apply M^{-1} = S (LU)^{-1} S
 //
@@ -52,11 +52,12 @@
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/core/AsyncSparse_validation.hpp>
-#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
 #include <asyncsparse/factorization/AsyncSparse_residuals.hpp>
 #include <asyncsparse/factorization/AsyncSparse_task_list.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_kernels.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_symbolic.hpp>
+#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
 
 namespace AsyncSparse {
 
@@ -346,20 +347,13 @@ LaunchConfig par_ilu_launch_defaults(LaunchConfig c) {
   return c;
 }
 
-}  // namespace Impl
-
-/// Symbolic phase: validates A (host copy), builds the pattern S (A's pattern, or its ILU(k) pattern), the
-/// storage of L (and of U by columns), and the task list in the order of Params::ordering. Reads
-/// Params::kind, fill_level, ordering, mesh, ordering_seed.
+/// The host symbolic phase: every pattern (ILU(k) too) and task order; validates A on a host copy and names the
+/// first problem.
 template <class ExecSpace, class Scalar, class Device>
-void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
-  static_assert(std::is_same<ExecSpace, typename Device::execution_space>::value,
-                "par_ilu_symbolic: exec must be an instance of the handle's execution space");
+void par_ilu_symbolic_host(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A,
+                           const std::string& where) {
   using crs_type = Crs<Scalar, Device>;
   const bool ic = h.params.kind == ParIluKind::Ic;
-  const std::string where = ic ? "par_ic_symbolic" : "par_ilu_symbolic";
-  Impl::check_params(h, where);
-  Kokkos::Timer timer;
   const auto Ah = to_host(A);
   check_square(Ah, where);
   check_nonempty(Ah, where);
@@ -491,7 +485,29 @@ void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, co
   stats.nnz_U = ic ? 0 : static_cast<offset_t>(ut_ci.size());
   stats.num_tasks = static_cast<std::int64_t>(ntasks);
   exec.fence();
-  stats.symbolic_seconds = timer.seconds();
+}
+
+}  // namespace Impl
+
+/// Symbolic phase: validates A, builds the pattern S (A's pattern, or its ILU(k) pattern), the
+/// storage of L (and of U by columns), and the task list in the order of Params::ordering. Reads
+/// Params::kind, fill_level, ordering, mesh, ordering_seed.
+template <class ExecSpace, class Scalar, class Device>
+void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
+  static_assert(std::is_same<ExecSpace, typename Device::execution_space>::value,
+                "par_ilu_symbolic: exec must be an instance of the handle's execution space");
+  const std::string where = h.params.kind == ParIluKind::Ic ? "par_ic_symbolic" : "par_ilu_symbolic";
+  Impl::check_params(h, where);
+  Kokkos::Timer timer;
+  // Level 0 in row-major order: on the device (Impl::par_ilu_symbolic_device; it leaves inputs that fail a
+  // check to Impl::par_ilu_symbolic_host, which names the problem).
+  if (h.params.fill_level == 0 && h.params.ordering == TaskOrdering::RowMajor &&
+      Impl::par_ilu_symbolic_device(exec, h, A)) {
+    h.stats().symbolic_seconds = timer.seconds();
+    return;
+  }
+  Impl::par_ilu_symbolic_host(exec, h, A, where);
+  h.stats().symbolic_seconds = timer.seconds();
 }
 
 /// Numeric phase: checks A's values (same pattern as at the symbolic phase), scales A, sets the initial guess
@@ -748,16 +764,16 @@ double par_ilu_scaled_norm(const ExecSpace& exec, const ParIluHandle<Scalar, Dev
 
 // Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
 // and devices; other types are instantiated from the definitions above.
-#define ASYNCSPARSE_ETI_PAR_ILU(EXTERN, S, D)                                                                        \
-  EXTERN template void par_ilu_symbolic(const D::execution_space&, ParIluHandle<S, D>&, const Crs<S, D>&);         \
-  EXTERN template void par_ilu_numeric(const D::execution_space&, ParIluHandle<S, D>&, const Crs<S, D>&);          \
-  EXTERN template int par_ilu_sweep(const D::execution_space&, ParIluHandle<S, D>&, int);                          \
-  EXTERN template void par_ilu_set_factors(const D::execution_space&, ParIluHandle<S, D>&, const Crs<S, D>&,       \
-                                           const Crs<S, D>&);                                                      \
-  EXTERN template double par_ilu_nonlinear_residual(const D::execution_space&, const ParIluHandle<S, D>&);         \
-  EXTERN template ParIluFactors<S, D> par_ilu_factors(const D::execution_space&, ParIluHandle<S, D>&);             \
-  EXTERN template ParIluFactors<S, D> par_ilu_unscaled_factors(const D::execution_space&, ParIluHandle<S, D>&);    \
-  EXTERN template double par_ilu_ilu_residual(const D::execution_space&, ParIluHandle<S, D>&);                     \
+#define ASYNCSPARSE_ETI_PAR_ILU(EXTERN, S, D)                                                                   \
+  EXTERN template void par_ilu_symbolic(const D::execution_space&, ParIluHandle<S, D>&, const Crs<S, D>&);      \
+  EXTERN template void par_ilu_numeric(const D::execution_space&, ParIluHandle<S, D>&, const Crs<S, D>&);       \
+  EXTERN template int par_ilu_sweep(const D::execution_space&, ParIluHandle<S, D>&, int);                       \
+  EXTERN template void par_ilu_set_factors(const D::execution_space&, ParIluHandle<S, D>&, const Crs<S, D>&,    \
+                                           const Crs<S, D>&);                                                   \
+  EXTERN template double par_ilu_nonlinear_residual(const D::execution_space&, const ParIluHandle<S, D>&);      \
+  EXTERN template ParIluFactors<S, D> par_ilu_factors(const D::execution_space&, ParIluHandle<S, D>&);          \
+  EXTERN template ParIluFactors<S, D> par_ilu_unscaled_factors(const D::execution_space&, ParIluHandle<S, D>&); \
+  EXTERN template double par_ilu_ilu_residual(const D::execution_space&, ParIluHandle<S, D>&);                  \
   EXTERN template double par_ilu_scaled_norm(const D::execution_space&, const ParIluHandle<S, D>&);
 ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_PAR_ILU)
 

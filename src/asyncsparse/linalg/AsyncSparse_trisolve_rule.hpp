@@ -86,6 +86,9 @@ struct TriSolveChoice {
 constexpr int kDefaultJacobiSweeps = 3;         ///< "jacobi": the setting measured best on the 2D Laplacian
 constexpr int kDefaultAdaptiveMaxSweeps = 10;   ///< "jacobi_adaptive": upper bound on the sweeps
 constexpr int kDefaultIsaiCorrectionSteps = 0;  ///< "isai": plain x = M b
+/// Correction steps when the auto rule picks ISAI on a GPU: one step x += M (b - T x) makes PCG reach 1e-6
+/// sooner than plain ISAI (H100, ParIC(5) + PCG: 1024^2 Laplacian 312 vs 359 ms, 27-point 64^3 30.0 vs 36.6 ms).
+constexpr int kGpuAutoIsaiCorrectionSteps = 1;
 
 /// True when the rule wants the level count of the lower triangle for a backend and size. Counting runs on the
 /// host (O(nnz) after copying the pattern there): free on host backends, where the rule does not need it, and
@@ -156,8 +159,8 @@ inline TriSolveChoice choose_tri_solve(const TriSolveRuleInputs& in) {
     c.reason = facts() + ": few levels -> exact" + (in.cusparse ? " (cuSPARSE SpSV)" : " (level sets)");
   } else if (in.nnz >= kGpuIsaiMinNnz && avg_row <= kGpuIsaiMaxAvgRowNnz) {
     c.kind = TriSolveKind::Isai;
-    c.sweeps = kDefaultIsaiCorrectionSteps;
-    c.reason = facts() + ": large triangle, short rows -> isai";
+    c.sweeps = kGpuAutoIsaiCorrectionSteps;
+    c.reason = facts() + ": large triangle, short rows -> isai(" + std::to_string(c.sweeps) + " correction step)";
   } else {
     c.kind = TriSolveKind::Jacobi;
     c.sweeps = kDefaultJacobiSweeps;

@@ -8,9 +8,10 @@
 // divergence and non-finite values stop the iteration with a status instead of looping or returning
 // NaN silently. x holds the initial guess on entry and the iterate on exit.
 //
-// Two implementations of the same recurrences (SolverParams::implementation):
+// Two implementations of the same recurrences (SolverParams::implementation; the default Auto takes Reference
+// on GPUs and Fused on host backends, see Impl::resolve_krylov_implementation):
 //
-//  * Fused (default). Per iteration three kernels without a preconditioner: (1) p = z + β p, q = A p and
+//  * Fused. Per iteration three kernels without a preconditioner: (1) p = z + β p, q = A p and
 //    pᵀq in one pass over A (β read from device scalars; p double-buffered so rows can read their
 //    neighbours' old p), (2) α = rᵀz / pᵀq, x += α p, r −= α q and ‖r‖² in one pass, and with a
 //    preconditioner (3) z = M⁻¹ r and rᵀz. Without a preconditioner z is r itself (rᵀz = ‖r‖², no copy).
@@ -40,6 +41,7 @@
 
 #include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/exec/AsyncSparse_scalar_readback.hpp>
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
 #include <asyncsparse/solvers/AsyncSparse_krylov_common.hpp>
@@ -168,7 +170,9 @@ SolverResult cg(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, 
     res.message = "initial residual is not finite (NaN/Inf in A or x)";
   } else if (rel0 <= params.tol) {
     res.status = SolverStatus::Converged;
-  } else if (params.implementation == KrylovImplementation::Reference) {
+  } else if (Impl::resolve_krylov_implementation(params.implementation,
+                                                 Impl::is_gpu_space<typename Device::execution_space>()) ==
+             KrylovImplementation::Reference) {
     Impl::cg_reference(A, x, r, M, bnorm, rel0, params, res, mon);
   } else {
     Impl::cg_fused(A, x, r, M, bnorm, rel0, params, res, mon);
