@@ -2,10 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AsyncSparse — (asynchronous) Jacobi relaxation as a preconditioner / smoother ("async_jacobi").
 //
-// apply(r) runs a fixed number of (a)synchronous Jacobi updates per row (Tsai, Nayak, Chow & Anzt 2022;
-// see relaxation/AsyncSparse_async_jacobi.hpp) on A z = r from z0 = 0 and returns z. With mode = sync
-// this is the polynomial preconditioner sum_{k<updates} (I - omega D^-1 A)^k omega D^-1: a fixed linear
-// operator (symmetric for symmetric A, so usable in PCG when it is also positive definite). With the
+// apply(r) runs a fixed number of (a)synchronous Jacobi updates per row (async_jacobi_apply; Tsai, Nayak, Chow &
+// Anzt 2022; see relaxation/AsyncSparse_async_jacobi.hpp) on A z = r from z0 = 0 and returns z. initialize() is
+// async_jacobi_symbolic, compute() async_jacobi_numeric (the diagonal). With mode = sync this is the polynomial
+// preconditioner sum_{k<updates} (I - omega D^-1 A)^k omega D^-1: a fixed linear operator (symmetric for
+// symmetric A, so usable in PCG when it is also positive definite). With the
 // asynchronous modes the operator depends on the run's schedule: it is NOT a fixed linear operator, and
 // two applications to the same r differ in the last bits or more. Use it with a flexible method, or with
 // right-preconditioned GMRES (whose residual stays the true residual, but which then only approximates
@@ -65,25 +66,17 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
     handle_.launch.oversubscription = l.get("oscb", 1);
     p.fence = l.get("fence", true);
     p.assignment = dynamic_assignment_from_string(l.get("assignment", "auto"));
-    p.tol = 0;
-    p.record_history = false;
     p.residual_norms = false;
     if (p.updates < 1) throw InvalidInput("AsyncJacobi: updates must be >= 1, got " + std::to_string(p.updates));
     Impl::check_jacobi_params(p, handle_.launch, "AsyncJacobi", true);
   }
-  void compute_impl() override {
-    handle_.invalidate();
-    // validates the matrix (square, diagonal present and non-zero, finite) and caches the diagonal
-    typename B::vector_type zero("AsyncSparse::async_jacobi_prec_probe", this->A_.numRows());
-    AsyncJacobiParams saved = handle_.params;
-    handle_.params.updates = 0;
-    async_jacobi(typename B::execution_space(), handle_, this->A_, zero, zero);
-    handle_.params = saved;
-  }
+  void initialize_impl() override { async_jacobi_symbolic(typename B::execution_space(), handle_, this->A_); }
+  // validates the values (finite, diagonal present and non-zero) and computes the diagonal
+  void compute_impl() override { async_jacobi_numeric(typename B::execution_space(), handle_, this->A_); }
   void apply_impl(const typename B::const_vector_type& x, const typename B::vector_type& z) override {
     const typename B::execution_space exec;
     Kokkos::deep_copy(exec, z, Scalar(0));
-    const auto& st = async_jacobi(exec, handle_, this->A_, x, z);
+    const auto& st = async_jacobi_apply(exec, handle_, x, z);
     if (st.failed()) throw DivergenceError("AsyncJacobi::apply", st.updates_done, st.message);
   }
 
