@@ -14,6 +14,7 @@
 #include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
 #include <support/TestHelpers.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -652,8 +653,13 @@ TEST(TEST_CATEGORY, async_jacobi_preconditioner) {
       "parameter 'mode' = 'chaotic' is not one of: sync static dynamic");
   ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"updates", 0}})), InvalidInput,
                                "AsyncJacobi: updates must be >= 1, got 0");
-  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"oscb", 17}})), InvalidInput,
-                               "oversubscription (oscb) must be in 1..16, got 17");
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"oversubscription", 17}})),
+                               InvalidInput, "AsyncJacobi: launch.oversubscription must be in 1..16, got 17");
+  // the launch vocabulary shared by every preconditioner: the old names are unknown
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"oscb", 2}})), InvalidInput,
+                               "AsyncJacobi: unknown parameter 'oscb'");
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"subwarp", 2}})), InvalidInput,
+                               "AsyncJacobi: unknown parameter 'subwarp'");
   // a diverging apply is an exception, not NaN
   auto Bh = two_by_two_blocks(4);
   auto B = to_device<Dev>(Bh);
@@ -666,6 +672,69 @@ TEST(TEST_CATEGORY, async_jacobi_preconditioner) {
   auto Zh = csr(2, 2, {{0, 1, 1.0}, {1, 0, 1.0}, {1, 1, 1.0}});
   auto MZ = make_preconditioner<double, Dev>("async_jacobi", to_device<Dev>(Zh));
   ASYNCSPARSE_EXPECT_THROW_MSG(MZ->compute(), InvalidInput, "missing diagonal entry in row 0");
+}
+
+TEST(TEST_CATEGORY, preconditioners_share_the_launch_parameters) {
+  // every preconditioner that launches kernels declares the launch parameters under the same names, with the same
+  // types and defaults, and hands them to its handle
+  ParameterSpec launch;
+  add_launch_parameters(launch);
+  const auto A = to_device<Dev>(lap2d(6));
+  for (const char* method : {"par_ilu", "par_ic", "par_ilut", "par_ict", "async_jacobi", "block_async"}) {
+    const auto M = make_preconditioner<double, Dev>(method, A);
+    const auto& entries = M->parameter_spec().entries();
+    for (const auto& e : launch.entries()) {
+      auto it = std::find_if(entries.begin(), entries.end(), [&](const auto& x) { return x.name == e.name; });
+      ASSERT_NE(it, entries.end()) << method << " lacks launch parameter " << e.name;
+      EXPECT_EQ(it->default_value, e.default_value) << method << " " << e.name;
+    }
+    // a bad value is rejected by the method (where it resolves the launch: set-up or apply)
+    auto set_up_and_apply = [&](const ParameterList& l) {
+      auto B = make_preconditioner<double, Dev>(method, A, l);
+      B->compute();
+      V r("r", A.numRows()), z("z", A.numRows());
+      Kokkos::deep_copy(r, 1.0);
+      B->apply(r, z);
+    };
+    ASYNCSPARSE_EXPECT_THROW_MSG(set_up_and_apply({{"team_size", 0}}), InvalidInput,
+                                 "team_size must be -1 (auto) or >= 1, got 0");
+    EXPECT_NO_THROW(set_up_and_apply({{"block_order", std::string("backward")}, {"launch_seed", 3}})) << method;
+    ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>(method, A, {{"launch_seed", -1}})), InvalidInput,
+                                 "parameter 'launch_seed' must be >= 0, got -1");
+  }
+  const ParameterList l{{"team_size", 1},
+                        {"vector_length", 2},
+                        {"chunk_size", 7},
+                        {"max_concurrent_teams", 3},
+                        {"occupancy_mode", std::string("scratch-pad")},
+                        {"scratch_pad_bytes", 64},
+                        {"block_order", std::string("random")},
+                        {"launch_seed", 11},
+                        {"oversubscription", 2}};
+  const LaunchConfig c = launch_config_from_parameters(l, "test");
+  EXPECT_EQ(c.team_size, 1);
+  EXPECT_EQ(c.vector_length, 2);
+  EXPECT_EQ(c.chunk_size, 7);
+  EXPECT_EQ(c.max_concurrent_teams, 3);
+  EXPECT_EQ(c.occupancy_mode, OccupancyMode::ScratchPad);
+  EXPECT_EQ(c.scratch_pad_bytes, 64);
+  EXPECT_EQ(c.block_order, BlockOrder::Random);
+  EXPECT_EQ(c.seed, 11u);
+  EXPECT_EQ(c.oversubscription, 2);
+  AsyncJacobiPreconditioner<double, Dev> J(A);
+  J.setParameters({{"vector_length", 2}, {"oversubscription", 3}, {"block_order", std::string("backward")}});
+  EXPECT_EQ(J.handle().launch.vector_length, 2);
+  EXPECT_EQ(J.handle().launch.oversubscription, 3);
+  EXPECT_EQ(J.handle().launch.block_order, BlockOrder::Backward);
+  // absent launch parameters keep the LaunchConfig given to the block_async constructor
+  LaunchConfig base;
+  base.block_order = BlockOrder::Backward;
+  base.team_size = 1;
+  BlockAsyncPreconditioner<double, Dev> P(A, base);
+  P.setParameters({{"chunk_size", 9}});
+  EXPECT_EQ(P.handle().launch_config().block_order, BlockOrder::Backward);
+  EXPECT_EQ(P.handle().launch_config().chunk_size, 9);
+  EXPECT_EQ(P.handle().launch_config().team_size, 1);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -749,12 +818,12 @@ TEST(TEST_CATEGORY, async_jacobi_rejects_bad_input) {
     LaunchConfig l;
     l.vector_length = 33;
     expect_param_error(params(mode, 5), l,
-                       "async_jacobi_solve: subwarp size (vector_length) must be -1 (auto) or 1..32, got 33");
+                       "async_jacobi_solve: launch.vector_length (lanes per row) must be -1 (auto) or 1..32, got 33");
     l = LaunchConfig();
     l.oversubscription = 17;
-    expect_param_error(params(mode, 5), l, "async_jacobi_solve: oversubscription (oscb) must be in 1..16, got 17");
+    expect_param_error(params(mode, 5), l, "async_jacobi_solve: launch.oversubscription must be in 1..16, got 17");
     l.oversubscription = 0;
-    expect_param_error(params(mode, 5), l, "async_jacobi_solve: oversubscription (oscb) must be in 1..16, got 0");
+    expect_param_error(params(mode, 5), l, "async_jacobi_solve: launch.oversubscription must be in 1..16, got 0");
     auto p = params(mode, 10);
     p.trace.value_age = true;
     p.trace.midway = 10;

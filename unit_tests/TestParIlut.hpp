@@ -738,7 +738,8 @@ TEST(TEST_CATEGORY, par_ilut_rejects_bad_input) {
   h.params = Handle::Params();
   h.params.mode = SweepMode::Deterministic;
   h.launch.vector_length = 4;
-  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "deterministic mode uses one lane");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput,
+                               "par_ilut (deterministic mode): launch.vector_length must be -1 or 1, got 4");
   Handle none;
   ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_lower(Exec(), none), InvalidInput,
                                "par_ilut_lower: par_ilut_numeric must be called first");

@@ -321,13 +321,12 @@ void check_params(const Handle& h, const std::string& where) {
 /// vs 1.6 ms, same PCG count): set team_size to 256 for the highest sweep throughput.
 constexpr int kParIluGpuTeamSize = 16;
 
-template <class ExecSpace>
-LaunchConfig par_ilu_launch_defaults(LaunchConfig c) {
-  if (c.team_size == -1 && is_gpu_space<ExecSpace>()) {
-    const int lanes = c.vector_length > 0 ? c.vector_length : 1;
-    c.team_size = std::max(1, kParIluGpuTeamSize / lanes);
-  }
-  return c;
+/// ParIlu's launch defaults of the sweeps: GPU teams of kParIluGpuTeamSize threads.
+inline LaunchDefaults par_ilu_launch_defaults(const std::string& where) {
+  LaunchDefaults d;
+  d.gpu_team_threads = kParIluGpuTeamSize;
+  d.method = where;
+  return d;
 }
 
 }  // namespace Impl
@@ -581,7 +580,7 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   stats.breakdown_row = -1;
   stats.breakdown_problem.clear();
   stats.launch =
-      resolve_launch_config<ExecSpace>(Impl::par_ilu_launch_defaults<ExecSpace>(h.launch), stats.num_tasks, 1.0, exec);
+      resolve_launch_config<ExecSpace>(h.launch, stats.num_tasks, 1.0, exec, Impl::par_ilu_launch_defaults(where));
   if (!Impl::is_gpu_space<ExecSpace>() && stats.launch.team_size > stats.launch.concurrency)
     throw InvalidInput(where + ": LaunchConfig::team_size " + std::to_string(stats.launch.team_size) +
                        " exceeds the threads of " + ExecSpace::name() + " (" +

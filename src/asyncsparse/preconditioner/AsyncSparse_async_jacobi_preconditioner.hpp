@@ -16,15 +16,17 @@
 //   mode (string, default "dynamic"): sync | static | dynamic — the Jacobi variant.
 //   updates (int, default 2): updates per row (>= 1).
 //   omega (double, default 1.0): relaxation factor (> 0).
-//   subwarp (int, default -1): lanes per row, 1..32 (-1: 1 for the asynchronous modes).
-//   oscb (int, default 1): oversubscription of the dynamic mode, 1..16.
 //   fence (bool, default true): memory fence after each asynchronous update.
 //   assignment (string, default "auto"): auto | strided | atomic-counter (dynamic mode).
+//   the launch parameters of exec/AsyncSparse_launch_parameters.hpp, among them vector_length (int, default -1):
+//   lanes per row (the paper's subwarp), 1..32 (-1: 1), and oversubscription (int, default 1): workers per
+//   hardware thread of the dynamic mode, 1..16 (the paper's oscb).
 // An apply that produces NaN/Inf (e.g. rho(|M|) >= 1 with many updates) throws DivergenceError.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
+#include <asyncsparse/exec/AsyncSparse_launch_parameters.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_async_jacobi.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
 
@@ -47,11 +49,14 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
             .add("mode", std::string("dynamic"), "Jacobi variant", {"sync", "static", "dynamic"})
             .add("updates", 2, "updates per row per apply (>= 1)")
             .add("omega", 1.0, "relaxation factor (> 0)")
-            .add("subwarp", -1, "lanes per row, 1..32 (-1: auto)")
-            .add("oscb", 1, "oversubscription of the dynamic mode (1..16)")
             .add("fence", true, "memory fence after each asynchronous row update")
             .add("assignment", std::string("auto"), "dynamic row assignment", {"auto", "strided", "atomic-counter"});
-    return spec;
+    // launch: vector_length = lanes per row (1..32), oversubscription of the dynamic mode (1..16)
+    static const ParameterSpec with_launch = [] {
+      ParameterSpec s = spec;
+      return add_launch_parameters(s);
+    }();
+    return with_launch;
   }
   /// The handle of the last apply (parameters, statistics).
   const AsyncJacobiHandle<Scalar, Device>& handle() const { return handle_; }
@@ -62,8 +67,7 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
     p.mode = jacobi_mode_from_string(l.get("mode", "dynamic"));
     p.updates = l.get("updates", 2);
     p.omega = l.get("omega", 1.0);
-    handle_.launch.vector_length = l.get("subwarp", -1);
-    handle_.launch.oversubscription = l.get("oscb", 1);
+    handle_.launch = launch_config_from_parameters(l, name());
     p.fence = l.get("fence", true);
     p.assignment = dynamic_assignment_from_string(l.get("assignment", "auto"));
     p.residual_norms = false;

@@ -13,11 +13,14 @@
 // Parameters (setParameters):
 //   local_iters (int, 5)        k of async-(k)
 //   global_iters (int, 2)       global iterations per application
-//   block_size (int, -1)        rows per block (-1: 512 on GPUs, 1024 on host backends)
+//   block_size (int, -1)        rows per block (-1: chunk_size when given, else 512 on GPUs, 1024 on host backends)
 //   tau (double, 1.0)           relaxation weight (0: estimate 2 / (lambda_min + lambda_max) of D^{-1} A)
 //   deterministic (bool, false) block-Jacobi double buffering (fixed, reproducible operator)
+//   the launch parameters of exec/AsyncSparse_launch_parameters.hpp (team_size, vector_length, block_order, ...);
+//   given ones override the LaunchConfig passed to the constructor
 #pragma once
 
+#include <asyncsparse/exec/AsyncSparse_launch_parameters.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
 
@@ -29,15 +32,18 @@ class BlockAsyncPreconditioner final : public PreconditionerBase<Scalar, Device>
 
  public:
   explicit BlockAsyncPreconditioner(const typename B::matrix_type& A, const LaunchConfig& launch = LaunchConfig())
-      : B(A), launch_(launch) {}
+      : B(A), base_launch_(launch), launch_(launch) {}
   std::string name() const override { return "BlockAsync"; }
   const ParameterSpec& parameter_spec() const override {
-    static const ParameterSpec spec = ParameterSpec()
-                                          .add("local_iters", 5, "k of async-(k): local Jacobi sweeps per block")
-                                          .add("global_iters", 2, "global iterations of async-(k) per application")
-                                          .add("block_size", -1, "rows per block (-1: 512 on GPUs, 1024 on host)")
-                                          .add("tau", 1.0, "relaxation weight (0: estimate 2/(lmin+lmax))")
-                                          .add("deterministic", false, "block-Jacobi double buffering");
+    static const ParameterSpec spec = [] {
+      ParameterSpec s;
+      s.add("local_iters", 5, "k of async-(k): local Jacobi sweeps per block")
+          .add("global_iters", 2, "global iterations of async-(k) per application")
+          .add("block_size", -1, "rows per block (-1: chunk_size, or 512 on GPUs, 1024 on host)")
+          .add("tau", 1.0, "relaxation weight (0: estimate 2/(lmin+lmax))")
+          .add("deterministic", false, "block-Jacobi double buffering");
+      return add_launch_parameters(s);
+    }();
     return spec;
   }
   std::string description() const override {
@@ -56,6 +62,7 @@ class BlockAsyncPreconditioner final : public PreconditionerBase<Scalar, Device>
     p.global_iters = list.get("global_iters", 2);
     if (p.global_iters < 1)
       throw InvalidInput("BlockAsync: global_iters must be >= 1, got " + std::to_string(p.global_iters));
+    launch_ = launch_config_from_parameters(list, name(), base_launch_);
     handle_ = BlockAsyncHandle<Scalar, Device>(p, launch_);
     Impl::check_block_async_params("BlockAsync", handle_);
     params_ = p;
@@ -71,6 +78,7 @@ class BlockAsyncPreconditioner final : public PreconditionerBase<Scalar, Device>
   }
 
  private:
+  LaunchConfig base_launch_;  ///< the constructor's; launch parameters given to setParameters override its fields
   LaunchConfig launch_;
   BlockAsyncParams params_;
   BlockAsyncHandle<Scalar, Device> handle_;

@@ -21,6 +21,7 @@
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_parameters.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
@@ -92,16 +93,8 @@ inline const ParameterSpec& par_ilu_parameter_spec() {
              "compute() throws; 0: only when the last sweep skipped one")
         .add("tri_solve", std::string("exact"), "triangular solves in apply: exact (KK sptrsv) | jacobi",
              {"exact", "jacobi"})
-        .add("tri_solve_sweeps", 5, "Jacobi sweeps per triangular solve (tri_solve = jacobi)")
-        .add("block_order", std::string("forward"), "execution order of the task blocks",
-             {"forward", "backward", "random"})
-        .add("team_size", -1, "threads per team (-1: auto)")
-        .add("chunk_size", -1, "tasks per work block (-1: auto, team size on GPUs)")
-        .add("max_concurrent_teams", -1, "occupancy limit: teams running at once (-1: unlimited)")
-        .add("occupancy_mode", std::string("persistent-teams"), "how max_concurrent_teams is enforced",
-             {"persistent-teams", "scratch-pad"})
-        .add("launch_seed", 0, "seed of the random block order");
-    return s;
+        .add("tri_solve_sweeps", 5, "Jacobi sweeps per triangular solve (tri_solve = jacobi)");
+    return add_launch_parameters(s);  // of the sweeps (ParIlu's defaults: par_ilu_launch_defaults)
   }();
   return spec;
 }
@@ -156,15 +149,7 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
     tri_sweeps_ = l.get("tri_solve_sweeps", 5);
     if (tri_sweeps_ < 0)
       throw InvalidInput(name() + ": parameter 'tri_solve_sweeps' must be >= 0, got " + std::to_string(tri_sweeps_));
-    auto& c = handle_.launch;
-    c.block_order = block_order_from_string(l.get("block_order", "forward"));
-    c.team_size = l.get("team_size", -1);
-    c.chunk_size = l.get("chunk_size", -1);
-    c.max_concurrent_teams = l.get("max_concurrent_teams", -1);
-    c.occupancy_mode = l.get("occupancy_mode", "persistent-teams") == std::string("scratch-pad")
-                           ? OccupancyMode::ScratchPad
-                           : OccupancyMode::PersistentTeams;
-    c.seed = static_cast<std::uint64_t>(l.get("launch_seed", 0));
+    handle_.launch = launch_config_from_parameters(l, name());
     apply_ready_ = false;
   }
   void initialize_impl() override {

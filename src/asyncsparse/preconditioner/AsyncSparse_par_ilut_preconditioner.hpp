@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <string>
 
+#include <asyncsparse/exec/AsyncSparse_launch_parameters.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
@@ -45,15 +46,8 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
              {"team", "global"})
         .add("tri_solve", std::string("exact"), "triangular solves in apply: exact (KK sptrsv) | jacobi",
              {"exact", "jacobi"})
-        .add("tri_solve_sweeps", 5, "Jacobi sweeps per triangular solve (tri_solve = jacobi)")
-        .add("block_order", std::string("forward"), "execution order of the sweep's task blocks",
-             {"forward", "backward", "random"})
-        .add("team_size", -1, "threads per team of the sweeps (-1: auto)")
-        .add("vector_length", -1, "lanes per entry of the sweeps (-1: auto)")
-        .add("chunk_size", -1, "tasks per work block of the sweeps (-1: auto)")
-        .add("max_concurrent_teams", -1, "occupancy limit of the sweeps (-1: unlimited)")
-        .add("launch_seed", 0, "seed of the random block order");
-    return s;
+        .add("tri_solve_sweeps", 5, "Jacobi sweeps per triangular solve (tri_solve = jacobi)");
+    return add_launch_parameters(s);  // of the sweeps (the threshold selection has its own, Params::select)
   }();
   return spec;
 }
@@ -109,13 +103,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     if (tri_sweeps_ < 0)
       throw InvalidInput(name() + ": parameter 'tri_solve_sweeps' must be >= 0, got " + std::to_string(tri_sweeps_));
     Impl::ilut_check_handle_params(handle_, name());
-    auto& c = handle_.launch;
-    c.block_order = block_order_from_string(l.get("block_order", "forward"));
-    c.team_size = l.get("team_size", -1);
-    c.vector_length = l.get("vector_length", -1);
-    c.chunk_size = l.get("chunk_size", -1);
-    c.max_concurrent_teams = l.get("max_concurrent_teams", -1);
-    c.seed = static_cast<std::uint64_t>(l.get("launch_seed", 0));
+    handle_.launch = launch_config_from_parameters(l, name());
   }
   // a new pattern: the next compute() starts over from the initial guess
   void initialize_impl() override { par_ilut_symbolic(execution_space(), handle_, this->A_); }

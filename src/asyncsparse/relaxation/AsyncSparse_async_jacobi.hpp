@@ -70,10 +70,10 @@ namespace AsyncSparse {
 template <class ExecSpace, class Scalar, class Device>
 ResolvedLaunch resolve_async_jacobi_launch(const LaunchConfig& cfg, const Crs<Scalar, Device>& A,
                                            const ExecSpace& exec = ExecSpace()) {
-  LaunchConfig c = Impl::jacobi_launch_defaults(cfg);
-  if (c.team_size == -1 && Impl::is_gpu_space<ExecSpace>() && c.vector_length >= 1 && c.vector_length <= 128)
-    c.team_size = std::max(1, 128 / c.vector_length);
-  return Impl::resolve_jacobi_launch(c, A, exec);
+  LaunchDefaults d = Impl::jacobi_launch_defaults();
+  d.gpu_team_threads = 128;
+  d.method = "async_jacobi";
+  return Impl::resolve_jacobi_launch(cfg, A, exec, d);
 }
 
 namespace Impl {

@@ -326,11 +326,17 @@ void block_async_symbolic(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device
   h.A_ = A;
 
   BlockAsyncStats st;
-  st.block_size = p.block_size > 0 ? p.block_size : (cfg.chunk_size > 0 ? cfg.chunk_size : (gpu ? 512 : 1024));
-  st.block_size = static_cast<int>(std::min<std::int64_t>(st.block_size, n));
+  // a block is a chunk of the launch: Params::block_size, else LaunchConfig::chunk_size, else block_async's
+  // default of 512 rows on GPUs, 1024 on host backends; at most n
   LaunchConfig c = cfg;
-  c.chunk_size = st.block_size;
-  st.launch = resolve_launch_config<ExecSpace>(c, n, static_cast<double>(A.nnz()) / n, exec);
+  if (p.block_size > 0) c.chunk_size = p.block_size;
+  if (c.chunk_size > 0) c.chunk_size = static_cast<int>(std::min<std::int64_t>(c.chunk_size, n));
+  LaunchDefaults d;
+  d.gpu_chunk_size = static_cast<int>(std::min<std::int64_t>(512, n));
+  d.host_chunk_size = static_cast<int>(std::min<std::int64_t>(1024, n));
+  d.method = "block_async_symbolic";
+  st.launch = resolve_launch_config<ExecSpace>(c, n, static_cast<double>(A.nnz()) / n, exec, d);
+  st.block_size = st.launch.chunk_size;
   st.num_blocks = st.launch.num_chunks;
   // persistent teams of the fused asynchronous mode: as many as can run at once (or the occupancy limit)
   int resident = gpu ? std::max(1, st.launch.concurrency / (st.launch.team_size * st.launch.vector_length))
@@ -621,8 +627,8 @@ RelaxationResult kk_gauss_seidel_solve(const ExecSpace& exec, const Crs<double, 
   R.status = rel <= tol ? SolverStatus::Converged : SolverStatus::MaxIterations;
   while (R.status == SolverStatus::MaxIterations && R.iterations < max_sweeps) {
     const int s = std::min(check_every, max_sweeps - R.iterations);
-    Compat::kk_sparse::forward_sweep_gauss_seidel_apply(&kh, n, n, A.graph.row_map, A.graph.entries, A.values,
-                                                                 x, b, false, true, 1.0, s);
+    Compat::kk_sparse::forward_sweep_gauss_seidel_apply(&kh, n, n, A.graph.row_map, A.graph.entries, A.values, x, b,
+                                                        false, true, 1.0, s);
     R.iterations += s;
     rel = resid() * scale;
     R.history.add(R.iterations, rel, timer.seconds());

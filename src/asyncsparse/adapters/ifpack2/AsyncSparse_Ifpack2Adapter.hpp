@@ -32,8 +32,10 @@
 //       "asyncsparse: sweeps" (int): fixed-point sweeps of par_ilu / par_ic;
 //       "asyncsparse: fill limit" (double): fill_in_limit of par_ilut / par_ict;
 //       "asyncsparse: triangular solve" (string): tri_solve, exact or Jacobi-iterative triangular solves;
-//       "asyncsparse: deterministic" (bool); launch settings "asyncsparse: team size",
-//       "asyncsparse: vector length", "asyncsparse: max concurrent teams", "asyncsparse: block order".
+//       "asyncsparse: deterministic" (bool); the launch settings, named alike for every method that
+//       launches kernels (exec/AsyncSparse_launch_parameters.hpp): "asyncsparse: team size",
+//       "asyncsparse: vector length", "asyncsparse: chunk size", "asyncsparse: max concurrent teams",
+//       "asyncsparse: occupancy mode", "asyncsparse: block order", "asyncsparse: launch seed", ...
 #pragma once
 
 #include <Ifpack2_Details_CanChangeMatrix.hpp>

@@ -536,17 +536,16 @@ void ilut_sweep(const ExecSpace& exec, Handle& h) {
   using Device = typename Handle::device_type;
   auto& st = h.state();
   const bool det = h.params.mode == SweepMode::Deterministic;
-  LaunchConfig cfg = h.launch;
-  if (det) {
-    if (cfg.vector_length > 1)
-      throw InvalidInput(
-          "par_ilut: the deterministic mode uses one lane per entry; launch.vector_length must be -1 or 1");
-    cfg.vector_length = 1;
-  }
   const bool ict = st.kind == ParIlutKind::Ict;
+  LaunchDefaults d;  // asynchronous sweeps: the generic rules
+  d.method = ict ? "par_ict" : "par_ilut";
+  if (det) {  // one lane per entry
+    d.vector_length = d.max_vector_length = 1;
+    d.method += " (deterministic mode)";
+  }
   const std::int64_t ntasks = ict ? st.L.nnz : static_cast<std::int64_t>(st.tasks.extent(0));
   const double avg = static_cast<double>(ict ? st.L.nnz : st.L.nnz + st.U.nnz) / static_cast<double>(st.n);
-  const ResolvedLaunch r = resolve_launch_config<ExecSpace>(cfg, ntasks, avg, exec);
+  const ResolvedLaunch r = resolve_launch_config<ExecSpace>(h.launch, ntasks, avg, exec, d);
   h.stats().launch = r;
   ChunkedLaunch<ExecSpace> chunks(r);
   if (ict) {
@@ -1525,9 +1524,9 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
     if (!ilut_step(exec, h, true, false)) break;
   ilut_check_breakdown(exec, h);  // the last sweep's skipped updates and the pivots of the final factors
   const auto& last = h.stats().steps.back();
-  if (last.residual < 0) {  // not yet computed
+  if (last.residual < 0) {                                        // not yet computed
     if (h.params.compute_residual) ilut_final_residual(exec, h);  // judges it
-  } else {                  // known already (stagnation stop; a NaN lands here too)
+  } else {  // known already (stagnation stop; a NaN lands here too)
     ilut_check_divergence(h, last.residual, last.step);
   }
   ilut_fill_history(h);

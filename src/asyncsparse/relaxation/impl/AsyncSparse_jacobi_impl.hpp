@@ -43,10 +43,10 @@ inline void check_jacobi_params(const AsyncJacobiParams& p, const LaunchConfig& 
     throw InvalidInput(w + ": divergence_factor must be > 1, got " + jacobi_fmt(p.divergence_factor));
   if (async) {
     if (l.vector_length != -1 && (l.vector_length < 1 || l.vector_length > 32))
-      throw InvalidInput(w + ": subwarp size (vector_length) must be -1 (auto) or 1..32, got " +
+      throw InvalidInput(w + ": launch.vector_length (lanes per row) must be -1 (auto) or 1..32, got " +
                          std::to_string(l.vector_length));
     if (l.oversubscription < 1 || l.oversubscription > 16)
-      throw InvalidInput(w + ": oversubscription (oscb) must be in 1..16, got " + std::to_string(l.oversubscription));
+      throw InvalidInput(w + ": launch.oversubscription must be in 1..16, got " + std::to_string(l.oversubscription));
   }
 }
 
@@ -239,17 +239,20 @@ double relative_residual(const ExecSpace& exec, const ChunkedLaunch<ExecSpace>& 
 /// asynchronous modes, and the fastest synchronous residual kernel measured on the 5-point Laplacian
 /// (Kokkos-Kernels' heuristic, a power of two near the mean row length, gives 4 lanes there, and a synchronous
 /// sweep then took 103 us instead of 47.7 us with one lane — 1000^2 grid, H200).
-inline LaunchConfig jacobi_launch_defaults(LaunchConfig c) {
-  if (c.vector_length == -1) c.vector_length = 1;
-  return c;
+inline LaunchDefaults jacobi_launch_defaults() {
+  LaunchDefaults d;
+  d.vector_length = 1;
+  d.method = "jacobi";
+  return d;
 }
 
 /// Resolve the launch of a Jacobi kernel for `A` (the residual kernel of synchronous Jacobi and of the residual
-/// checks as it is; the asynchronous modes after their own team-size default) with jacobi_launch_defaults.
+/// checks with jacobi_launch_defaults; the asynchronous modes with their own, resolve_async_jacobi_launch).
 template <class ExecSpace, class Scalar, class Device>
-ResolvedLaunch resolve_jacobi_launch(const LaunchConfig& cfg, const Crs<Scalar, Device>& A, const ExecSpace& exec) {
+ResolvedLaunch resolve_jacobi_launch(const LaunchConfig& cfg, const Crs<Scalar, Device>& A, const ExecSpace& exec,
+                                     const LaunchDefaults& defaults = jacobi_launch_defaults()) {
   const double avg = A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 1.0;
-  return resolve_launch_config<ExecSpace>(jacobi_launch_defaults(cfg), A.numRows(), avg, exec);
+  return resolve_launch_config<ExecSpace>(cfg, A.numRows(), avg, exec, defaults);
 }
 
 /// Divergence test at a check; fills status and message. Returns true when the run must stop.
