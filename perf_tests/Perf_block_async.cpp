@@ -59,11 +59,14 @@ void BM_iteration_time(benchmark::State& state, const std::string& name) {
   p.local_iters = k;
   BlockAsyncHandle<double, Device> h(p);
   ExecSpace exec;
-  block_async_setup(exec, h, A);
-  block_async_iterate(exec, h, b, x, 10);  // warm-up
+  block_async_symbolic(exec, h, A);
+  block_async_numeric(exec, h, A);
+  h.params().global_iters = 10;
+  block_async_apply(exec, h, b, x);  // warm-up
+  h.params().global_iters = iters;
   for (auto _ : state) {
     Kokkos::deep_copy(x, 0.0);
-    state.SetIterationTime(timed([&] { block_async_iterate(exec, h, b, x, iters); }));
+    state.SetIterationTime(timed([&] { block_async_apply(exec, h, b, x); }));
   }
   set_matrix_counters(state, Ah);
   set_stats_counters(state, h.stats());
@@ -82,11 +85,13 @@ void BM_sync_jacobi_sweep(benchmark::State& state, const std::string& name) {
   Kokkos::View<double*, Device> b("b", Ah.nrows), x("x", Ah.nrows);
   Kokkos::deep_copy(b, 1.0);
   BlockAsyncHandle<double, Device> h(sync_jacobi_params());
+  h.params().global_iters = iters;
   ExecSpace exec;
-  block_async_setup(exec, h, A);
+  block_async_symbolic(exec, h, A);
+  block_async_numeric(exec, h, A);
   for (auto _ : state) {
     Kokkos::deep_copy(x, 0.0);
-    state.SetIterationTime(timed([&] { block_async_iterate(exec, h, b, x, iters); }));
+    state.SetIterationTime(timed([&] { block_async_apply(exec, h, b, x); }));
   }
   set_matrix_counters(state, Ah);
   state.counters["time/sweep"] =
@@ -147,7 +152,8 @@ void BM_time_to_tol(benchmark::State& state, const std::string& name) {
     p.max_global_iters = 200000;
     p.record_history = false;
     BlockAsyncHandle<double, Device> h(p);
-    block_async_setup(exec, h, A);
+    block_async_symbolic(exec, h, A);
+    block_async_numeric(exec, h, A);
     setup = h.stats().setup_seconds;
     for (auto _ : state) {
       Kokkos::deep_copy(x, 0.0);
@@ -163,7 +169,8 @@ void BM_time_to_tol(benchmark::State& state, const std::string& name) {
     p.tol = tol;
     p.inner_precision = variant == MixedIR ? InnerPrecision::Single : InnerPrecision::Double;
     IterativeRefinementHandle<Device> h(p);
-    iterative_refinement_setup(exec, h, A);
+    iterative_refinement_symbolic(exec, h, A);
+    iterative_refinement_numeric(exec, h, A);
     setup = h.setup_seconds();
     for (auto _ : state) {
       Kokkos::deep_copy(x, 0.0);

@@ -30,14 +30,13 @@ void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict
   const auto Ah = ordered(name);
   auto A = to_device<Device>(Ah);
   const ExecSpace exec;
-  ParIlutHandle<double, Device> h;
+  ParIlutHandle<double, Device> h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
   h.params.selection = sel;
   h.params.compute_residual = false;
+  h.params.max_steps = 0;  // the initial guess; the steps one at a time below
   try {
-    if (ict)
-      par_ict_initialize(exec, h, A);
-    else
-      par_ilut_initialize(exec, h, A);
+    par_ilut_symbolic(exec, h, A);
+    par_ilut_numeric(exec, h, A);
     for (int s = 0; s < 3; ++s) par_ilut_step(exec, h);
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());

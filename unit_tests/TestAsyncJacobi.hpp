@@ -14,6 +14,7 @@
 #include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
 #include <support/TestHelpers.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -90,7 +91,9 @@ Run run(const CsrHost<double>& Ah, const std::vector<double>& bh, const AsyncJac
     h.params = p;
     h.launch = l;
   }
-  async_jacobi(Exec(), h, A, b, x);
+  async_jacobi_symbolic(Exec(), h, A);
+  async_jacobi_numeric(Exec(), h, A);
+  async_jacobi_solve(Exec(), h, b, x);
   return {to_std_vector(x), h.stats};
 }
 
@@ -155,6 +158,92 @@ TEST(TEST_CATEGORY, async_jacobi_sync_tolerance_matches_reference_until) {
   EXPECT_GE(r10.stats.updates_done, R.sweeps - 1);
   EXPECT_LE(r10.stats.updates_done, R.sweeps + 10);
   EXPECT_EQ(r10.stats.updates_done % 10, 0);
+}
+
+TEST(TEST_CATEGORY, async_jacobi_apply_is_a_fixed_number_of_updates) {
+  // apply ignores the tolerance and the checks: exactly `updates` updates, the same iterate as a solve without a
+  // tolerance (synchronous: deterministic, bit for bit; also through jacobi_apply / jacobi_solve)
+  const auto Ah = scaled(lap2d(11));
+  const auto bh = uniform(Ah.nrows, 21);
+  auto A = to_device<Dev>(Ah);
+  auto b = to_device<Dev>(bh);
+  LaunchConfig l;
+  l.vector_length = 1;
+  const auto fixed = run(Ah, bh, params(JacobiMode::Sync, 25), l);
+  Handle h(params(JacobiMode::Sync, 25), l);
+  h.params.tol = 0.9;  // would stop a solve after a few iterations
+  h.params.check_interval = 1;
+  h.params.record_history = true;
+  async_jacobi_symbolic(Exec(), h, A);
+  async_jacobi_numeric(Exec(), h, A);
+  V x("x", Ah.nrows);
+  const auto& st = async_jacobi_apply(Exec(), h, b, x);
+  EXPECT_EQ(st.updates_done, 25);
+  EXPECT_EQ(st.kernel_launches, 25);
+  EXPECT_TRUE(st.residual_history.empty());
+  EXPECT_EQ(st.status, JacobiStatus::UpdatesDone);
+  expect_equal(to_std_vector(x), fixed.x, "async_jacobi_apply (sync)");
+  V xs("xs", Ah.nrows);
+  const auto& ss = async_jacobi_solve(Exec(), h, b, xs);
+  EXPECT_EQ(ss.status, JacobiStatus::Converged);
+  EXPECT_LT(ss.updates_done, 25);
+  // the synchronous entry points read no mode
+  Handle g(params(JacobiMode::Dynamic, 25), l);
+  jacobi_symbolic(Exec(), g, A);
+  jacobi_numeric(Exec(), g, A);
+  V xj("xj", Ah.nrows);
+  EXPECT_EQ(jacobi_apply(Exec(), g, b, xj).mode, JacobiMode::Sync);
+  expect_equal(to_std_vector(xj), fixed.x, "jacobi_apply");
+  Kokkos::deep_copy(xj, 0.0);
+  jacobi_solve(Exec(), g, b, xj);
+  expect_equal(to_std_vector(xj), fixed.x, "jacobi_solve");
+  ASYNCSPARSE_EXPECT_THROW_MSG(jacobi_solve(Exec(), g, b, V("short", 2)), InvalidInput,
+                               "jacobi_solve: x has length 2, the matrix 121 rows");
+  // asynchronous apply: one launch, the requested updates
+  for (auto mode : {JacobiMode::Static, JacobiMode::Dynamic}) {
+    h.params.mode = mode;
+    Kokkos::deep_copy(x, 0.0);
+    const auto& sa = async_jacobi_apply(Exec(), h, b, x);
+    EXPECT_EQ(sa.updates_done, 25) << to_string(mode);
+    EXPECT_EQ(sa.kernel_launches, 1) << to_string(mode);
+    EXPECT_LT(sa.final_residual, sa.initial_residual) << to_string(mode);
+  }
+  // new values on the same pattern: a new numeric phase, no new symbolic phase
+  auto A2h = Ah;
+  for (auto& v : A2h.values) v *= 2.0;
+  auto A2 = to_device<Dev>(A2h);
+  async_jacobi_numeric(Exec(), h, A2);
+  EXPECT_FALSE(h.ws.unit_diagonal);
+  for (double d : to_std_vector(h.diagonal())) EXPECT_EQ(d, 2.0);
+}
+
+TEST(TEST_CATEGORY, async_jacobi_numeric_on_new_values_equals_symbolic_and_numeric) {
+  // a numeric phase on new values (same pattern, other Views) gives bit for bit the iterate of a fresh
+  // symbolic + numeric phase (synchronous mode: deterministic)
+  const auto Ah = lap2d(10);
+  auto A2h = Ah;
+  for (int i = 0; i < A2h.nrows; ++i)
+    for (int p = A2h.row_ptr[i]; p < A2h.row_ptr[i + 1]; ++p)
+      if (A2h.col_idx[p] == i) A2h.values[p] *= 1.0 + 0.1 * (i % 3);
+  const auto bh = uniform(Ah.nrows, 5);
+  auto A = to_device<Dev>(Ah), A2 = to_device<Dev>(A2h);
+  auto b = to_device<Dev>(bh);
+  Handle h(params(JacobiMode::Sync, 30));
+  async_jacobi_symbolic(Exec(), h, A);
+  async_jacobi_numeric(Exec(), h, A);
+  V x1("x1", Ah.nrows), x2("x2", Ah.nrows), y("y", Ah.nrows);
+  async_jacobi_solve(Exec(), h, b, x1);
+  async_jacobi_numeric(Exec(), h, A2);
+  async_jacobi_solve(Exec(), h, b, x2);
+  Handle g(params(JacobiMode::Sync, 30));
+  async_jacobi_symbolic(Exec(), g, A2);
+  async_jacobi_numeric(Exec(), g, A2);
+  async_jacobi_solve(Exec(), g, b, y);
+  expect_equal(to_std_vector(x2), to_std_vector(y), "numeric on new values");
+  EXPECT_NE(to_std_vector(x1), to_std_vector(x2));
+  ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi_numeric(Exec(), h, to_device<Dev>(lap2d(9))), InvalidInput,
+                               "async_jacobi_numeric: the matrix does not have the pattern given to "
+                               "async_jacobi_symbolic");
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -422,10 +511,10 @@ TEST(TEST_CATEGORY, async_jacobi_reports_divergence) {
   // ... and thrown when asked to
   p.updates = 200;
   p.throw_on_divergence = true;
-  ASYNCSPARSE_EXPECT_THROW_MSG(run(B, bb, p), DivergenceError, "jacobi: diverged at iteration 200");
+  ASYNCSPARSE_EXPECT_THROW_MSG(run(B, bb, p), DivergenceError, "async_jacobi_solve: diverged at iteration 200");
   p.mode = JacobiMode::Dynamic;
   p.tol = 1e-6;  // with checks the asynchronous run stops at the first check past the growth limit
-  ASYNCSPARSE_EXPECT_THROW_MSG(run(B, bb, p), DivergenceError, "async_jacobi: diverged at iteration ");
+  ASYNCSPARSE_EXPECT_THROW_MSG(run(B, bb, p), DivergenceError, "async_jacobi_solve: diverged at iteration ");
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -564,8 +653,13 @@ TEST(TEST_CATEGORY, async_jacobi_preconditioner) {
       "parameter 'mode' = 'chaotic' is not one of: sync static dynamic");
   ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"updates", 0}})), InvalidInput,
                                "AsyncJacobi: updates must be >= 1, got 0");
-  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"oscb", 17}})), InvalidInput,
-                               "oversubscription (oscb) must be in 1..16, got 17");
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"oversubscription", 17}})),
+                               InvalidInput, "AsyncJacobi: launch.oversubscription must be in 1..16, got 17");
+  // the launch vocabulary shared by every preconditioner: the old names are unknown
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"oscb", 2}})), InvalidInput,
+                               "AsyncJacobi: unknown parameter 'oscb'");
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"subwarp", 2}})), InvalidInput,
+                               "AsyncJacobi: unknown parameter 'subwarp'");
   // a diverging apply is an exception, not NaN
   auto Bh = two_by_two_blocks(4);
   auto B = to_device<Dev>(Bh);
@@ -580,6 +674,69 @@ TEST(TEST_CATEGORY, async_jacobi_preconditioner) {
   ASYNCSPARSE_EXPECT_THROW_MSG(MZ->compute(), InvalidInput, "missing diagonal entry in row 0");
 }
 
+TEST(TEST_CATEGORY, preconditioners_share_the_launch_parameters) {
+  // every preconditioner that launches kernels declares the launch parameters under the same names, with the same
+  // types and defaults, and hands them to its handle
+  ParameterSpec launch;
+  add_launch_parameters(launch);
+  const auto A = to_device<Dev>(lap2d(6));
+  for (const char* method : {"par_ilu", "par_ic", "par_ilut", "par_ict", "async_jacobi", "block_async"}) {
+    const auto M = make_preconditioner<double, Dev>(method, A);
+    const auto& entries = M->parameter_spec().entries();
+    for (const auto& e : launch.entries()) {
+      auto it = std::find_if(entries.begin(), entries.end(), [&](const auto& x) { return x.name == e.name; });
+      ASSERT_NE(it, entries.end()) << method << " lacks launch parameter " << e.name;
+      EXPECT_EQ(it->default_value, e.default_value) << method << " " << e.name;
+    }
+    // a bad value is rejected by the method (where it resolves the launch: set-up or apply)
+    auto set_up_and_apply = [&](const ParameterList& l) {
+      auto B = make_preconditioner<double, Dev>(method, A, l);
+      B->compute();
+      V r("r", A.numRows()), z("z", A.numRows());
+      Kokkos::deep_copy(r, 1.0);
+      B->apply(r, z);
+    };
+    ASYNCSPARSE_EXPECT_THROW_MSG(set_up_and_apply({{"team_size", 0}}), InvalidInput,
+                                 "team_size must be -1 (auto) or >= 1, got 0");
+    EXPECT_NO_THROW(set_up_and_apply({{"block_order", std::string("backward")}, {"launch_seed", 3}})) << method;
+    ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>(method, A, {{"launch_seed", -1}})), InvalidInput,
+                                 "parameter 'launch_seed' must be >= 0, got -1");
+  }
+  const ParameterList l{{"team_size", 1},
+                        {"vector_length", 2},
+                        {"chunk_size", 7},
+                        {"max_concurrent_teams", 3},
+                        {"occupancy_mode", std::string("scratch-pad")},
+                        {"scratch_pad_bytes", 64},
+                        {"block_order", std::string("random")},
+                        {"launch_seed", 11},
+                        {"oversubscription", 2}};
+  const LaunchConfig c = launch_config_from_parameters(l, "test");
+  EXPECT_EQ(c.team_size, 1);
+  EXPECT_EQ(c.vector_length, 2);
+  EXPECT_EQ(c.chunk_size, 7);
+  EXPECT_EQ(c.max_concurrent_teams, 3);
+  EXPECT_EQ(c.occupancy_mode, OccupancyMode::ScratchPad);
+  EXPECT_EQ(c.scratch_pad_bytes, 64);
+  EXPECT_EQ(c.block_order, BlockOrder::Random);
+  EXPECT_EQ(c.seed, 11u);
+  EXPECT_EQ(c.oversubscription, 2);
+  AsyncJacobiPreconditioner<double, Dev> J(A);
+  J.setParameters({{"vector_length", 2}, {"oversubscription", 3}, {"block_order", std::string("backward")}});
+  EXPECT_EQ(J.handle().launch.vector_length, 2);
+  EXPECT_EQ(J.handle().launch.oversubscription, 3);
+  EXPECT_EQ(J.handle().launch.block_order, BlockOrder::Backward);
+  // absent launch parameters keep the LaunchConfig given to the block_async constructor
+  LaunchConfig base;
+  base.block_order = BlockOrder::Backward;
+  base.team_size = 1;
+  BlockAsyncPreconditioner<double, Dev> P(A, base);
+  P.setParameters({{"chunk_size", 9}});
+  EXPECT_EQ(P.handle().launch_config().block_order, BlockOrder::Backward);
+  EXPECT_EQ(P.handle().launch_config().chunk_size, 9);
+  EXPECT_EQ(P.handle().launch_config().team_size, 1);
+}
+
 // ------------------------------------------------------------------------------------------------
 // Bad input
 // ------------------------------------------------------------------------------------------------
@@ -592,7 +749,7 @@ TEST(TEST_CATEGORY, async_jacobi_rejects_bad_input) {
   };
   LaunchConfig l0;
   for (auto mode : {JacobiMode::Sync, JacobiMode::Static, JacobiMode::Dynamic}) {
-    const std::string fn = mode == JacobiMode::Sync ? "jacobi: " : "async_jacobi: ";
+    const std::string fn = "async_jacobi_solve: ";
     auto p = params(mode, 5);
     p.omega = 0;
     expect_param_error(p, l0, (fn + "omega must be finite and > 0, got 0").c_str());
@@ -615,50 +772,66 @@ TEST(TEST_CATEGORY, async_jacobi_rejects_bad_input) {
     p.tol = 1e-3;
     expect_param_error(p, l0, (fn + "residual_norms = false needs tol == 0").c_str());
 
-    auto expect_matrix_error = [&](const CsrHost<double>& A, const char* msg) {
-      ASYNCSPARSE_EXPECT_THROW_MSG(run(A, std::vector<double>(A.nrows, 1.0), params(mode, 3)), InvalidInput,
-                                   (fn + msg).c_str());
+    auto expect_matrix_error = [&](const CsrHost<double>& A, const std::string& msg) {
+      ASYNCSPARSE_EXPECT_THROW_MSG(run(A, std::vector<double>(A.nrows, 1.0), params(mode, 3)), InvalidInput, msg);
     };
-    expect_matrix_error(csr(2, 3, {{0, 0, 1.0}, {1, 1, 1.0}}), "matrix must be square, got 2 x 3");
-    expect_matrix_error(CsrHost<double>(0, 0), "matrix is empty (0 rows)");
-    expect_matrix_error(csr(3, 3, {{0, 0, 1.0}, {1, 0, 1.0}, {2, 2, 1.0}}), "missing diagonal entry in row 1");
-    expect_matrix_error(csr(3, 3, {{0, 0, 1.0}, {1, 1, 1.0}, {2, 2, 0.0}}), "zero diagonal entry in row 2");
+    expect_matrix_error(csr(2, 3, {{0, 0, 1.0}, {1, 1, 1.0}}),
+                        "async_jacobi_symbolic: matrix must be square, got 2 x 3");
+    expect_matrix_error(CsrHost<double>(0, 0), "async_jacobi_symbolic: matrix is empty (0 rows)");
+    expect_matrix_error(csr(3, 3, {{0, 0, 1.0}, {1, 0, 1.0}, {2, 2, 1.0}}),
+                        "async_jacobi_numeric: missing diagonal entry in row 1");
+    expect_matrix_error(csr(3, 3, {{0, 0, 1.0}, {1, 1, 1.0}, {2, 2, 0.0}}),
+                        "async_jacobi_numeric: zero diagonal entry in row 2");
     expect_matrix_error(
         csr(3, 3, {{0, 0, 1.0}, {1, 1, 1.0}, {1, 2, std::numeric_limits<double>::infinity()}, {2, 2, 1.0}}),
-        "non-finite matrix entry in row 1");
+        "async_jacobi_numeric: non-finite matrix entry in row 1");
 
     auto A = to_device<Dev>(L);
     Handle h(params(mode, 3));
     V b("b", L.nrows), x("x", L.nrows), shortv("s", 3);
-    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi(Exec(), h, A, shortv, x), InvalidInput,
+    // the phases in order
+    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi_numeric(Exec(), h, A), InvalidInput,
+                                 "async_jacobi_numeric: async_jacobi_symbolic must be called first");
+    async_jacobi_symbolic(Exec(), h, A);
+    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi_solve(Exec(), h, b, x), InvalidInput,
+                                 "async_jacobi_solve: async_jacobi_numeric must be called first");
+    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi_apply(Exec(), h, b, x), InvalidInput,
+                                 "async_jacobi_apply: async_jacobi_numeric must be called first");
+    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi_numeric(Exec(), h, to_device<Dev>(lap2d(3))), InvalidInput,
+                                 "async_jacobi_numeric: the matrix does not have the pattern given to "
+                                 "async_jacobi_symbolic");
+    async_jacobi_numeric(Exec(), h, A);
+    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi_solve(Exec(), h, shortv, x), InvalidInput,
                                  fn + "b has length 3, the matrix 16 rows");
-    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi(Exec(), h, A, b, shortv), InvalidInput,
+    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi_solve(Exec(), h, b, shortv), InvalidInput,
                                  fn + "x has length 3, the matrix 16 rows");
     Kokkos::deep_copy(Kokkos::subview(b, 5), std::numeric_limits<double>::quiet_NaN());
-    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi(Exec(), h, A, b, x), InvalidInput, fn + "b contains NaN or Inf");
+    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi_solve(Exec(), h, b, x), InvalidInput, fn + "b contains NaN or Inf");
     Kokkos::deep_copy(b, 1.0);
     Kokkos::deep_copy(Kokkos::subview(x, 7), std::numeric_limits<double>::infinity());
-    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi(Exec(), h, A, b, x), InvalidInput,
+    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi_solve(Exec(), h, b, x), InvalidInput,
                                  fn + "initial guess x has a non-finite entry in row 7");
+    ASYNCSPARSE_EXPECT_THROW_MSG(async_jacobi_apply(Exec(), h, b, x), InvalidInput,
+                                 "async_jacobi_apply: initial guess x has a non-finite entry in row 7");
   }
   for (auto mode : {JacobiMode::Static, JacobiMode::Dynamic}) {
     LaunchConfig l;
     l.vector_length = 33;
     expect_param_error(params(mode, 5), l,
-                       "async_jacobi: subwarp size (vector_length) must be -1 (auto) or 1..32, got 33");
+                       "async_jacobi_solve: launch.vector_length (lanes per row) must be -1 (auto) or 1..32, got 33");
     l = LaunchConfig();
     l.oversubscription = 17;
-    expect_param_error(params(mode, 5), l, "async_jacobi: oversubscription (oscb) must be in 1..16, got 17");
+    expect_param_error(params(mode, 5), l, "async_jacobi_solve: launch.oversubscription must be in 1..16, got 17");
     l.oversubscription = 0;
-    expect_param_error(params(mode, 5), l, "async_jacobi: oversubscription (oscb) must be in 1..16, got 0");
+    expect_param_error(params(mode, 5), l, "async_jacobi_solve: launch.oversubscription must be in 1..16, got 0");
     auto p = params(mode, 10);
     p.trace.value_age = true;
     p.trace.midway = 10;
-    expect_param_error(p, l0, "async_jacobi: trace midway update 10 must be < updates (10)");
+    expect_param_error(p, l0, "async_jacobi_solve: trace midway update 10 must be < updates (10)");
     p.trace.midway = -1;
     p.trace.max_timestamps = -5;
     p.trace.timestamps = true;
-    expect_param_error(p, l0, "async_jacobi: trace max_timestamps must be >= 0, got -5");
+    expect_param_error(p, l0, "async_jacobi_solve: trace max_timestamps must be >= 0, got -5");
   }
   ASYNCSPARSE_EXPECT_THROW_MSG(jacobi_mode_from_string("chaotic"), InvalidInput,
                                "Jacobi mode 'chaotic' unknown (valid: sync, static, dynamic)");

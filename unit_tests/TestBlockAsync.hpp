@@ -19,6 +19,13 @@ using namespace AsyncSparse;
 using Dev = TEST_DEVICE;
 using Exec = TEST_EXECSPACE;
 
+/// Symbolic and numeric phase of async-(k) for A.
+template <class Handle, class Matrix>
+void setup(Handle& h, const Matrix& A) {
+  block_async_symbolic(Exec(), h, A);
+  block_async_numeric(Exec(), h, A);
+}
+
 template <class S>
 CsrHost<S> convert(const CsrHost<double>& A) {
   CsrHost<S> B(A.nrows, A.ncols);
@@ -107,10 +114,11 @@ void check_deterministic(const CsrHost<double>& Ad, int B, int k, double tau, in
   lc.vector_length = 1;  // fixes the summation order on GPUs too
   BlockAsyncHandle<S, Dev> h(p, lc);
   auto A = to_device<Dev>(Ah);
-  block_async_setup(Exec(), h, A);
+  setup(h, A);
   auto b = to_device<Dev>(bh);
   auto x = to_device<Dev>(x0);
-  block_async_iterate(Exec(), h, b, x, iters);
+  h.params().global_iters = iters;
+  block_async_apply(Exec(), h, b, x);
   const auto want = reference_block_jacobi<S>(Ah, bh, x0, B, k, static_cast<S>(tau), iters);
   expect_same(to_std_vector(x), want, what);
   EXPECT_EQ(h.stats().total_global_iters, iters);
@@ -140,20 +148,48 @@ TEST(TEST_CATEGORY, block_async_deterministic_solve_is_reproducible) {
   p.block_size = 40;
   p.tol = 1e-8;
   BlockAsyncHandle<double, Dev> h(p);
-  block_async_setup(Exec(), h, A);
+  setup(h, A);
   auto r1 = block_async_solve(Exec(), h, b, x1);
   auto r2 = block_async_solve(Exec(), h, b, x2);
   ASSERT_TRUE(r1.converged()) << r1.message;
   EXPECT_EQ(r1.iterations % p.global_iters_per_launch, 0);
   EXPECT_EQ(r1.iterations, r2.iterations);
   EXPECT_EQ(to_std_vector(x1), to_std_vector(x2));
-  block_async_iterate(Exec(), h, b, x3, r1.iterations);
+  h.params().global_iters = r1.iterations;
+  block_async_apply(Exec(), h, b, x3);
   EXPECT_EQ(to_std_vector(x1), to_std_vector(x3));
   EXPECT_EQ(r1.history.iterations.size(), r1.history.residual.size());
   EXPECT_EQ(r1.history.iterations.front(), 0);
   EXPECT_EQ(r1.history.iterations.back(), r1.iterations);
   EXPECT_LE(r1.final_residual, 1e-8);
   EXPECT_DOUBLE_EQ(r1.initial_residual, 1.0);
+}
+
+TEST(TEST_CATEGORY, block_async_numeric_on_new_values_equals_symbolic_and_numeric) {
+  // a numeric phase on new values (same pattern, other Views) gives bit for bit the iterate of a fresh
+  // symbolic + numeric phase (deterministic mode)
+  const auto Ah = lap2d(12);
+  auto A2h = Ah;
+  for (int i = 0; i < A2h.nrows; ++i)
+    for (int p = A2h.row_ptr[i]; p < A2h.row_ptr[i + 1]; ++p)
+      if (A2h.col_idx[p] == i) A2h.values[p] *= 1.0 + 0.1 * (i % 3);
+  auto A = to_device<Dev>(Ah), A2 = to_device<Dev>(A2h);
+  Kokkos::View<double*, Dev> b("b", Ah.nrows), x1("x1", Ah.nrows), x2("x2", Ah.nrows), y("y", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  BlockAsyncParams p;
+  p.deterministic = true;
+  p.block_size = 30;
+  p.global_iters = 7;
+  BlockAsyncHandle<double, Dev> h(p);
+  setup(h, A);
+  block_async_apply(Exec(), h, b, x1);
+  block_async_numeric(Exec(), h, A2);
+  block_async_apply(Exec(), h, b, x2);
+  BlockAsyncHandle<double, Dev> g(p);
+  setup(g, A2);
+  block_async_apply(Exec(), g, b, y);
+  EXPECT_EQ(to_std_vector(x2), to_std_vector(y));
+  EXPECT_NE(to_std_vector(x1), to_std_vector(x2));
 }
 
 TEST(TEST_CATEGORY, sync_jacobi_baseline_is_jacobi) {
@@ -163,10 +199,11 @@ TEST(TEST_CATEGORY, sync_jacobi_baseline_is_jacobi) {
   auto hist = Reference::jacobi(Ah, bh, xr, 12);
   BlockAsyncHandle<double, Dev> h(sync_jacobi_params());
   auto A = to_device<Dev>(Ah);
-  block_async_setup(Exec(), h, A);
+  setup(h, A);
   auto b = to_device<Dev>(bh);
   Kokkos::View<double*, Dev> x("x", Ah.nrows);
-  block_async_iterate(Exec(), h, b, x, 12);
+  h.params().global_iters = 12;
+  block_async_apply(Exec(), h, b, x);
   auto xh = to_std_vector(x);
   for (int i = 0; i < Ah.nrows; ++i) EXPECT_NEAR(xh[i], xr[i], 1e-13 * (1 + std::abs(xr[i])));
 }
@@ -183,7 +220,7 @@ RelaxationResult async_solve(const CsrHost<double>& Ah, BlockAsyncParams p, Laun
   Kokkos::View<double*, Dev> b("b", Ah.nrows), x("x", Ah.nrows);
   Kokkos::deep_copy(b, 1.0);
   BlockAsyncHandle<double, Dev> h(p, lc);
-  block_async_setup(Exec(), h, A);
+  setup(h, A);
   return block_async_solve(Exec(), h, b, x);
 }
 
@@ -285,7 +322,7 @@ TEST(TEST_CATEGORY, block_async_tau_scaling_and_divergence_report) {
   r = async_solve(Ah, p);
   EXPECT_TRUE(r.converged()) << r.message;
   BlockAsyncHandle<double, Dev> h(p);
-  block_async_setup(Exec(), h, A);
+  setup(h, A);
   EXPECT_NEAR(h.stats().tau, 2.0 / (lmin + lmax), 2e-3);
 }
 
@@ -297,7 +334,7 @@ TEST(TEST_CATEGORY, block_async_statistics_over_runs) {
   BlockAsyncParams p;
   p.deterministic = true;
   BlockAsyncHandle<double, Dev> h(p);
-  block_async_setup(Exec(), h, A);
+  setup(h, A);
   auto S = block_async_statistics(Exec(), h, b, 3, {5, 12});
   ASSERT_EQ(S.mean.size(), 2u);
   for (int c = 0; c < 2; ++c) {  // identical iterates; only the parallel norm may round differently
@@ -385,22 +422,24 @@ TEST(TEST_CATEGORY, block_async_bad_inputs) {
   Kokkos::View<double*, Dev> b("b", n), x("x", n), xs("xs", n - 1);
   {
     BlockAsyncHandle<double, Dev> h;
-    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_solve(Exec(), h, b, x), InvalidInput, "block_async_setup must be called");
+    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_solve(Exec(), h, b, x), InvalidInput,
+                                 "block_async_solve: block_async_numeric must be called first");
+    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_numeric(Exec(), h, A), InvalidInput,
+                                 "block_async_numeric: block_async_symbolic must be called first");
     auto rect = to_device<Dev>(csr_from_triplets<double>(2, 3, {0, 1}, {0, 1}, {1.0, 1.0}));
-    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_setup(Exec(), h, rect), InvalidInput, "must be square");
+    ASYNCSPARSE_EXPECT_THROW_MSG(setup(h, rect), InvalidInput, "must be square");
     auto empty = to_device<Dev>(CsrHost<double>(0, 0));
-    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_setup(Exec(), h, empty), InvalidInput, "empty");
+    ASYNCSPARSE_EXPECT_THROW_MSG(setup(h, empty), InvalidInput, "empty");
     auto nodiag = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 1, 1}, {0, 0, 1}, {1.0, 1.0, 0.0}));
-    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_setup(Exec(), h, nodiag), InvalidInput, "zero diagonal entry in row 1");
+    ASYNCSPARSE_EXPECT_THROW_MSG(setup(h, nodiag), InvalidInput, "zero diagonal entry in row 1");
     auto missing = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 1}, {1, 0}, {1.0, 1.0}));
-    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_setup(Exec(), h, missing), InvalidInput,
-                                 "missing diagonal entry in row 0");
+    ASYNCSPARSE_EXPECT_THROW_MSG(setup(h, missing), InvalidInput, "missing diagonal entry in row 0");
   }
   auto bad = [&](auto set, const char* msg) {
     BlockAsyncParams p;
     set(p);
     BlockAsyncHandle<double, Dev> h(p);
-    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_setup(Exec(), h, A), InvalidInput, msg);
+    ASYNCSPARSE_EXPECT_THROW_MSG(setup(h, A), InvalidInput, msg);
   };
   bad([](BlockAsyncParams& p) { p.local_iters = 0; }, "local_iters must be >= 1");
   bad([](BlockAsyncParams& p) { p.block_size = 0; }, "block_size must be -1 (auto) or >= 1");
@@ -414,26 +453,39 @@ TEST(TEST_CATEGORY, block_async_bad_inputs) {
     LaunchConfig lc;
     lc.team_size = 0;
     BlockAsyncHandle<double, Dev> h(BlockAsyncParams(), lc);
-    ASYNCSPARSE_EXPECT_THROW_MSG(block_async_setup(Exec(), h, A), InvalidInput, "team_size");
+    ASYNCSPARSE_EXPECT_THROW_MSG(setup(h, A), InvalidInput, "team_size");
   }
   BlockAsyncHandle<double, Dev> h;
-  block_async_setup(Exec(), h, A);
+  setup(h, A);
   ASYNCSPARSE_EXPECT_THROW_MSG(block_async_solve(Exec(), h, b, xs), InvalidInput, "must have 36 entries");
-  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_iterate(Exec(), h, b, x, -1), InvalidInput, "global_iters must be >= 0");
+  h.params().global_iters = -1;
+  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_apply(Exec(), h, b, x), InvalidInput,
+                               "block_async_apply: global_iters must be >= 0, got -1");
+  h.params().global_iters = 1;
   ASYNCSPARSE_EXPECT_THROW_MSG((block_async_statistics(Exec(), h, b, 0, {10})), InvalidInput, "runs must be >= 1");
   ASYNCSPARSE_EXPECT_THROW_MSG((block_async_statistics(Exec(), h, b, 2, {10, 5})), InvalidInput,
                                "positive and increasing");
   ASYNCSPARSE_EXPECT_THROW_MSG((block_async_statistics(Exec(), h, b, 2, {})), InvalidInput, "no checkpoints");
   h.params().local_iters = 0;
-  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_iterate(Exec(), h, b, x, 1), InvalidInput, "local_iters must be >= 1");
+  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_apply(Exec(), h, b, x), InvalidInput, "local_iters must be >= 1");
   h.params().local_iters = 5;
   h.params().block_size = 7;
   ASYNCSPARSE_EXPECT_THROW_MSG(block_async_solve(Exec(), h, b, x), InvalidInput, "call it again");
   h.params().block_size = -1;
   h.launch_config().block_order = BlockOrder::Random;
-  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_solve(Exec(), h, b, x), InvalidInput, "call it again");
+  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_solve(Exec(), h, b, x), InvalidInput,
+                               "block_size or the LaunchConfig changed since block_async_symbolic; call it again");
   h.launch_config().block_order = BlockOrder::Forward;
-  EXPECT_NO_THROW(block_async_iterate(Exec(), h, b, x, 0));
+  h.params().tau = 0.5;
+  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_solve(Exec(), h, b, x), InvalidInput,
+                               "tau changed since block_async_numeric; call it again");
+  block_async_numeric(Exec(), h, A);  // tau is a value: the numeric phase alone takes it
+  EXPECT_EQ(h.stats().tau, 0.5);
+  ASYNCSPARSE_EXPECT_THROW_MSG(block_async_numeric(Exec(), h, to_device<Dev>(lap2d(5))), InvalidInput,
+                               "block_async_numeric: the matrix does not have the pattern given to "
+                               "block_async_symbolic");
+  h.params().global_iters = 0;
+  EXPECT_NO_THROW(block_async_apply(Exec(), h, b, x));
   ASYNCSPARSE_EXPECT_THROW_MSG(block_async_launch_mode_from_string("fast"), InvalidInput,
                                "valid: per-iteration, fused");
   EXPECT_EQ(block_async_launch_mode_from_string("per-iteration"), BlockAsyncLaunchMode::PerIteration);

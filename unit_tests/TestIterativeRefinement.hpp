@@ -24,7 +24,8 @@ IterativeRefinementResult ir_solve(const Crs<double, Dev>& A, InnerPrecision pre
   if (x.extent(0) == 0) x = Kokkos::View<double*, Dev>("x", A.numRows());
   Kokkos::deep_copy(b, 1.0);
   IterativeRefinementHandle<Dev> h(p);
-  iterative_refinement_setup(Exec(), h, A);
+  iterative_refinement_symbolic(Exec(), h, A);
+  iterative_refinement_numeric(Exec(), h, A);
   return iterative_refinement_solve(Exec(), h, b, x);
 }
 
@@ -64,7 +65,8 @@ void check_matrix(const std::string& name, bool with_plain = true) {
   q.tol = 1e-12;
   q.max_global_iters = 20000;
   BlockAsyncHandle<double, Dev> h(q);
-  block_async_setup(Exec(), h, A);
+  block_async_symbolic(Exec(), h, A);
+  block_async_numeric(Exec(), h, A);
   Kokkos::View<double*, Dev> b("b", A.numRows()), x("x", A.numRows());
   Kokkos::deep_copy(b, 1.0);
   auto plain = block_async_solve(Exec(), h, b, x);
@@ -106,6 +108,36 @@ TEST(TEST_CATEGORY, ir_deterministic_inner_is_reproducible_and_exact_start_conve
   EXPECT_EQ(r3.inner_iterations, 0);
 }
 
+TEST(TEST_CATEGORY, ir_numeric_on_new_values_equals_symbolic_and_numeric) {
+  // a numeric phase on new values (same pattern, other Views) gives bit for bit the solve of a fresh
+  // symbolic + numeric phase (deterministic inner relaxation)
+  const auto Ah = lap2d(15);
+  auto A2h = Ah;
+  for (int i = 0; i < A2h.nrows; ++i)
+    for (int p = A2h.row_ptr[i]; p < A2h.row_ptr[i + 1]; ++p)
+      if (A2h.col_idx[p] == i) A2h.values[p] *= 1.0 + 0.1 * (i % 3);
+  auto A = to_device<Dev>(Ah), A2 = to_device<Dev>(A2h);
+  IterativeRefinementParams p;
+  p.inner.deterministic = true;
+  p.inner.block_size = 45;
+  p.tol = 1e-10;
+  Kokkos::View<double*, Dev> b("b", Ah.nrows), x1("x1", Ah.nrows), x2("x2", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  IterativeRefinementHandle<Dev> h(p);
+  iterative_refinement_symbolic(Exec(), h, A);
+  iterative_refinement_numeric(Exec(), h, A);
+  iterative_refinement_numeric(Exec(), h, A2);
+  const auto r1 = iterative_refinement_solve(Exec(), h, b, x1);
+  IterativeRefinementHandle<Dev> g(p);
+  iterative_refinement_symbolic(Exec(), g, A2);
+  iterative_refinement_numeric(Exec(), g, A2);
+  const auto r2 = iterative_refinement_solve(Exec(), g, b, x2);
+  ASSERT_TRUE(r1.converged()) << r1.message;
+  EXPECT_EQ(r1.outer_iterations, r2.outer_iterations);
+  EXPECT_EQ(r1.inner_per_outer, r2.inner_per_outer);
+  EXPECT_EQ(to_std_vector(x1), to_std_vector(x2));
+}
+
 TEST(TEST_CATEGORY, ir_reports_inner_divergence_and_tau_fixes_it) {
   // SPD A = I + 0.2 K (K: 9-point adjacency), rho(I - A) = 1.6: plain async-(k) diverges
   const int m = 12;
@@ -142,7 +174,7 @@ TEST(TEST_CATEGORY, ir_bad_inputs) {
     IterativeRefinementParams p;
     set(p);
     IterativeRefinementHandle<Dev> h(p);
-    ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_setup(Exec(), h, A), InvalidInput, msg);
+    ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_symbolic(Exec(), h, A), InvalidInput, msg);
   };
   bad([](IterativeRefinementParams& p) { p.tol = -1; }, "tol must be finite and >= 0");
   bad([](IterativeRefinementParams& p) { p.max_outer = -1; }, "max_outer must be >= 0");
@@ -159,26 +191,39 @@ TEST(TEST_CATEGORY, ir_bad_inputs) {
   {
     IterativeRefinementHandle<Dev> h;
     ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_solve(Exec(), h, b, x), InvalidInput,
-                                 "iterative_refinement_setup must be called first");
+                                 "iterative_refinement_solve: iterative_refinement_numeric must be called first");
+    ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_numeric(Exec(), h, A), InvalidInput,
+                                 "iterative_refinement_numeric: iterative_refinement_symbolic must be called first");
     auto rect = to_device<Dev>(csr_from_triplets<double>(2, 3, {0, 1}, {0, 1}, {1.0, 1.0}));
-    ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_setup(Exec(), h, rect), InvalidInput, "must be square");
+    ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_symbolic(Exec(), h, rect), InvalidInput, "must be square");
     auto huge = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 1}, {0, 1}, {1.0, 1e39}));
-    ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_setup(Exec(), h, huge), InvalidInput,
-                                 "not finite in single precision");
+    iterative_refinement_symbolic(Exec(), h, huge);
+    ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_numeric(Exec(), h, huge), InvalidInput,
+                                 "iterative_refinement_numeric: matrix entry 1 is not finite in single precision");
     auto zero = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 1}, {0, 1}, {1.0, 0.0}));
-    ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_setup(Exec(), h, zero), InvalidInput,
+    ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_numeric(Exec(), h, A), InvalidInput,
+                                 "iterative_refinement_numeric: the matrix does not have the pattern given to "
+                                 "iterative_refinement_symbolic");
+    iterative_refinement_symbolic(Exec(), h, zero);
+    ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_numeric(Exec(), h, zero), InvalidInput,
                                  "zero diagonal entry in row 1");
   }
   IterativeRefinementHandle<Dev> h;
-  iterative_refinement_setup(Exec(), h, A);
+  iterative_refinement_symbolic(Exec(), h, A);
+  iterative_refinement_numeric(Exec(), h, A);
   ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_solve(Exec(), h, b, xs), InvalidInput, "must have 25 entries");
   h.params().inner_precision = InnerPrecision::Double;
   ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_solve(Exec(), h, b, x), InvalidInput, "inner_precision changed");
   h.params().inner_precision = InnerPrecision::Single;
   h.params().inner.block_size = 3;
   ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_solve(Exec(), h, b, x), InvalidInput,
-                               "inner block_size or tau changed");
+                               "inner block_size changed since iterative_refinement_symbolic");
   h.params().inner.block_size = -1;
+  h.params().inner.tau = 0.9;
+  ASYNCSPARSE_EXPECT_THROW_MSG(iterative_refinement_solve(Exec(), h, b, x), InvalidInput,
+                               "inner tau changed since iterative_refinement_numeric");
+  iterative_refinement_numeric(Exec(), h, A);  // new values or tau: the numeric phase alone
+  EXPECT_EQ(h.inner_stats().tau, 0.9);
   // NaN right-hand side: reported
   Kokkos::deep_copy(b, std::numeric_limits<double>::quiet_NaN());
   auto r = iterative_refinement_solve(Exec(), h, b, x);

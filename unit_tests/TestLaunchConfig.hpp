@@ -27,6 +27,43 @@ TEST(TEST_CATEGORY, launch_config_resolves_auto_values) {
   EXPECT_NE(r.to_string().find("block_order=forward"), std::string::npos);
 }
 
+TEST(TEST_CATEGORY, launch_config_method_defaults) {
+  // a method's LaunchDefaults replace the generic automatic choices, never an explicit value
+  const bool gpu = Impl::is_gpu_space<TEST_EXECSPACE>();
+  LaunchDefaults d;
+  d.vector_length = 2;
+  d.gpu_team_threads = 16;
+  d.host_chunk_size = 100;
+  d.gpu_chunk_size = 48;
+  d.method = "m";
+  LaunchConfig cfg;
+  auto r = resolve_launch_config<TEST_EXECSPACE>(cfg, 1000, 5.0, TEST_EXECSPACE(), d);
+  EXPECT_EQ(r.vector_length, 2);
+  EXPECT_EQ(r.team_size, gpu ? 8 : 1);
+  EXPECT_EQ(r.chunk_size, gpu ? 48 : 100);
+  EXPECT_EQ(r.num_chunks, gpu ? 21 : 10);
+  cfg.vector_length = 1;
+  cfg.team_size = 4;
+  cfg.chunk_size = 250;
+  r = resolve_launch_config<TEST_EXECSPACE>(cfg, 1000, 5.0, TEST_EXECSPACE(), d);
+  EXPECT_EQ(r.vector_length, 1);
+  EXPECT_EQ(r.team_size, 4);
+  EXPECT_EQ(r.chunk_size, 250);
+  // a kernel with one lane per unit
+  LaunchDefaults one;
+  one.vector_length = one.max_vector_length = 1;
+  one.method = "one-lane kernel";
+  EXPECT_EQ(resolve_launch_config<TEST_EXECSPACE>(LaunchConfig(), 10, 9.0, TEST_EXECSPACE(), one).vector_length, 1);
+  LaunchConfig two;
+  two.vector_length = 2;
+  ASYNCSPARSE_EXPECT_THROW_MSG(resolve_launch_config<TEST_EXECSPACE>(two, 10, 1.0, TEST_EXECSPACE(), one), InvalidInput,
+                               "one-lane kernel: launch.vector_length must be -1 or 1, got 2");
+  one.max_vector_length = 4;
+  two.vector_length = 8;
+  ASYNCSPARSE_EXPECT_THROW_MSG(resolve_launch_config<TEST_EXECSPACE>(two, 10, 1.0, TEST_EXECSPACE(), one), InvalidInput,
+                               "one-lane kernel: launch.vector_length must be -1 or at most 4, got 8");
+}
+
 TEST(TEST_CATEGORY, launch_config_explicit_and_occupancy) {
   LaunchConfig cfg;
   cfg.team_size = 1;

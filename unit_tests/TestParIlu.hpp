@@ -389,7 +389,10 @@ TEST(TEST_CATEGORY, par_ilu_initial_guess_reuse_and_user_factors) {
   Handle g(ParIluKind::Ic);
   g.params.sweeps = 0;
   par_ilu_symbolic(Exec(), g, Ad);
-  par_ic_set_factor(Exec(), g, to_device<Dev>(Reference::ic0(A)));
+  {
+    const auto Ld = to_device<Dev>(Reference::ic0(A));
+    par_ilu_set_factors(Exec(), g, Ld, Ld);
+  }
   par_ilu_numeric(Exec(), g, Ad);
   EXPECT_LT(par_ilu_nonlinear_residual(Exec(), g), 1e-14);
   Handle u(ParIluKind::Ilu);
@@ -408,6 +411,41 @@ TEST(TEST_CATEGORY, par_ilu_initial_guess_reuse_and_user_factors) {
   par_ilu_numeric(Exec(), u, Nd);
   EXPECT_EQ(par_ilu_sweep(Exec(), u, 3), 3);
   EXPECT_EQ(u.stats().sweeps, 4);
+}
+
+TEST(TEST_CATEGORY, par_ilu_numeric_on_new_values_equals_symbolic_and_numeric) {
+  // the symbolic phase depends on the pattern only: a numeric phase on new values (same pattern, other Views)
+  // gives bit for bit the factors of a fresh symbolic + numeric phase (deterministic mode, no factor reuse)
+  for (auto kind : {ParIluKind::Ilu, ParIluKind::Ic}) {
+    const auto A = kind == ParIluKind::Ic ? lap2d(9) : nonsymmetric(9);
+    auto A2 = A;
+    for (int i = 0; i < A2.nrows; ++i)
+      for (int p = A2.row_ptr[i]; p < A2.row_ptr[i + 1]; ++p)
+        A2.values[p] *= A2.col_idx[p] == i ? 1.0 + 0.02 * (i % 4) : 0.9 + 0.01 * ((i + A2.col_idx[p]) % 3);
+    const std::string what = kind == ParIluKind::Ic ? "par_ic" : "par_ilu";
+    Handle h(kind);
+    h.params.mode = SweepMode::Deterministic;
+    h.params.sweeps = 4;
+    h.params.fill_level = 1;
+    const auto Ad = to_device<Dev>(A), A2d = to_device<Dev>(A2);
+    par_ilu_symbolic(Exec(), h, Ad);
+    par_ilu_numeric(Exec(), h, Ad);
+    const auto F1 = par_ilu_factors(Exec(), h);
+    const auto L1 = to_host(F1.L);
+    par_ilu_numeric(Exec(), h, A2d);
+    const auto F = par_ilu_factors(Exec(), h);
+    Handle g(kind);
+    g.params = h.params;
+    par_ilu_symbolic(Exec(), g, A2d);
+    par_ilu_numeric(Exec(), g, A2d);
+    const auto G = par_ilu_factors(Exec(), g);
+    expect_same_bits(to_host(F.L), to_host(G.L), what + " L");
+    expect_same_bits(to_host(F.U), to_host(G.U), what + " U");
+    EXPECT_NE(to_host(F.L).values, L1.values) << what << ": the new values must change the factors";
+    // the phase is named in the message of a numeric phase on another pattern
+    ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, to_device<Dev>(lap2d(8))), InvalidInput,
+                                 what + "_numeric: the matrix does not have the pattern given to par_ilu_symbolic");
+  }
 }
 
 TEST(TEST_CATEGORY, par_ilu_breakdown_is_reported_and_factors_stay_finite) {
@@ -442,14 +480,20 @@ TEST(TEST_CATEGORY, par_ilu_breakdown_is_reported_and_factors_stay_finite) {
     h.launch.max_concurrent_teams = 1;
     const auto Sd = to_device<Dev>(S);
     par_ilu_symbolic(Exec(), h, Sd);
-    par_ic_set_factor(Exec(), h, to_device<Dev>(L0));
+    {
+      const auto Ld = to_device<Dev>(L0);
+      par_ilu_set_factors(Exec(), h, Ld, Ld);
+    }
     par_ilu_numeric(Exec(), h, Sd);
     EXPECT_EQ(h.stats().breakdown_sweeps, 1);
     EXPECT_EQ(h.stats().breakdown_row, 1);
     EXPECT_TRUE(h.numeric_done());
     EXPECT_LT(par_ilu_nonlinear_residual(Exec(), h), 1e-8);
     h.params.breakdown_patience = 1;  // no patience: the first skipped update throws
-    par_ic_set_factor(Exec(), h, to_device<Dev>(L0));
+    {
+      const auto Ld = to_device<Dev>(L0);
+      par_ilu_set_factors(Exec(), h, Ld, Ld);
+    }
     ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Sd), BreakdownError, "breakdown at row 1");
   }
   // ILU: u_11 = 1 - 1 * 1 = 0

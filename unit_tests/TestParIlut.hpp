@@ -32,6 +32,22 @@ using Dev = TEST_DEVICE;
 using Exec = TEST_EXECSPACE;
 using Handle = ParIlutHandle<double, Dev>;
 
+/// Symbolic and numeric phase of ParILUT (ict: ParICT) for A.
+template <class Scalar>
+void compute(ParIlutHandle<Scalar, Dev>& h, const Crs<Scalar, Dev>& A, bool ict) {
+  h.params.kind = ict ? ParIlutKind::Ict : ParIlutKind::Ilut;
+  par_ilut_symbolic(Exec(), h, A);
+  par_ilut_numeric(Exec(), h, A);
+}
+template <class Scalar>
+void compute_ilut(ParIlutHandle<Scalar, Dev>& h, const Crs<Scalar, Dev>& A) {
+  compute(h, A, false);
+}
+template <class Scalar>
+void compute_ict(ParIlutHandle<Scalar, Dev>& h, const Crs<Scalar, Dev>& A) {
+  compute(h, A, true);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Serial host reference of the deterministic ParILUT / ParICT (exact selection): the same formulas, the same
 // summation orders and the same tie rule, written as plainly as possible.
@@ -318,10 +334,7 @@ void run_against_reference(const CsrHost<double>& Ah, bool ict, int steps, doubl
   h.params.select.base_case_size = 7;  // exercise the recursion of SampleSelect too
   h.params.select.num_buckets = 8;
   auto A = to_device<Dev>(Ah);
-  if (ict)
-    par_ict_compute(Exec(), h, A);
-  else
-    par_ilut_compute(Exec(), h, A);
+  compute(h, A, ict);
   const auto ref = ref_par_ilut(Ah, ict, steps, fill);
   const std::string what =
       std::string(ict ? "ParICT" : "ParILUT") + " steps=" + std::to_string(steps) + " fill=" + std::to_string(fill);
@@ -393,10 +406,7 @@ void quality_check(const CsrHost<double>& Ah, bool ict, const std::string& what)
   const int steps = quality_steps();
   h.params.max_steps = steps;
   auto A = to_device<Dev>(Ah);
-  if (ict)
-    par_ict_compute(Exec(), h, A);
-  else
-    par_ilut_compute(Exec(), h, A);
+  compute(h, A, ict);
   const auto& st = h.stats();
   ASSERT_EQ(st.steps_done, steps) << what;
   ASSERT_EQ(st.steps.size(), static_cast<std::size_t>(steps + 1)) << what;
@@ -460,10 +470,7 @@ void acceptance_case(const std::string& spec, bool ict) {
   auto A = to_device<Dev>(Ah);
   Handle h;
   h.params.max_steps = quality_steps();
-  if (ict)
-    par_ict_compute(Exec(), h, A);
-  else
-    par_ilut_compute(Exec(), h, A);
+  compute(h, A, ict);
   const auto& st = h.stats();
   const double nnz = st.steps.back().nnz_L + (ict ? 0 : st.steps.back().nnz_U);
   const double budget = st.budget_L + (ict ? 0 : st.budget_U);
@@ -503,7 +510,7 @@ TEST(TEST_CATEGORY, par_ilut_approximate_selection_and_stagnation) {
   h.params.selection = ThresholdSelection::Approximate;
   h.params.fill_in_limit = 1.5;
   h.params.select.counting = BucketCounting::GlobalAtomics;
-  par_ilut_compute(Exec(), h, A);
+  compute_ilut(h, A);
   const auto& st = h.stats();
   int removals = 0;
   for (int s = 1; s <= 5; ++s) {  // approximate: where entries were removed, at least the budget, at most 5 % more
@@ -525,7 +532,7 @@ TEST(TEST_CATEGORY, par_ilut_approximate_selection_and_stagnation) {
   g.params.max_steps = 8;
   g.params.stagnation_tolerance = 0.9;
   g.params.mode = SweepMode::Deterministic;
-  par_ilut_compute(Exec(), g, A);
+  compute_ilut(g, A);
   EXPECT_TRUE(g.stats().stagnated);
   EXPECT_LT(g.stats().steps_done, 8);
   EXPECT_EQ(static_cast<int>(g.stats().steps.size()), g.stats().steps_done + 1);
@@ -533,7 +540,7 @@ TEST(TEST_CATEGORY, par_ilut_approximate_selection_and_stagnation) {
   // max_steps = 0: the initial guess (ILU(0) pattern)
   Handle z;
   z.params.max_steps = 0;
-  par_ilut_compute(Exec(), z, A);
+  compute_ilut(z, A);
   const auto F0 = Reference::ilu0(scale_unit_diagonal(Ah).A);
   EXPECT_EQ(par_ilut_lower(Exec(), z).nnz(), F0.L.nnz());
   EXPECT_EQ(par_ilut_upper(Exec(), z).nnz(), F0.U.nnz());
@@ -547,11 +554,11 @@ TEST(TEST_CATEGORY, par_ilut_float) {
   Af.values.assign(Ah.values.begin(), Ah.values.end());
   auto A = to_device<Dev>(Af);
   ParIlutHandle<float, Dev> h;
-  par_ilut_compute(Exec(), h, A);
+  compute_ilut(h, A);
   EXPECT_LT(h.stats().steps.back().residual, 0.5 * h.stats().steps[0].residual);
   ParIlutHandle<float, Dev> g;
   g.params.mode = SweepMode::Deterministic;
-  par_ict_compute(Exec(), g, A);
+  compute_ict(g, A);
   EXPECT_EQ(g.stats().steps.back().nnz_L, g.stats().budget_L);
 }
 
@@ -562,7 +569,8 @@ TEST(TEST_CATEGORY, par_ilut_pattern_reuse) {
   auto Ah = convdiff(12);
   auto A = to_device<Dev>(Ah);
   Handle h;
-  par_ilut_compute(Exec(), h, A);
+  compute(h, A, false);
+  EXPECT_FALSE(h.stats().reused_pattern);
   const auto nnzL = h.stats().steps.back().nnz_L, nnzU = h.stats().steps.back().nnz_U;
   const double r_full = h.stats().steps.back().residual;
   // new values on the same pattern (a slightly different convection), same graph Views
@@ -570,20 +578,49 @@ TEST(TEST_CATEGORY, par_ilut_pattern_reuse) {
   for (std::size_t k = 0; k < A2h.values.size(); ++k) A2h.values[k] *= 1.0 + 0.05 * std::sin(0.3 * k);
   auto A2 = to_device<Dev>(A2h);
   auto A2same = Crs<double, Dev>("A2", A.numRows(), A.numCols(), A.nnz(), A2.values, A.graph.row_map, A.graph.entries);
-  par_ilut_update_values(Exec(), h, A2same);
+  h.params.reuse_pattern = true;
+  par_ilut_numeric(Exec(), h, A2same);
+  EXPECT_TRUE(h.stats().reused_pattern);
   EXPECT_EQ(h.stats().updates, 1);
   EXPECT_EQ(h.stats().sweeps, 3);
   EXPECT_EQ(par_ilut_lower(Exec(), h).nnz(), nnzL);
   EXPECT_EQ(par_ilut_upper(Exec(), h).nnz(), nnzU);
   EXPECT_LT(h.stats().steps.back().residual, 2.0 * r_full);
   // an equal pattern in other Views is accepted too; a different one is not
-  par_ilut_update_values(Exec(), h, A2);
+  par_ilut_numeric(Exec(), h, A2);
+  EXPECT_EQ(h.stats().updates, 2);
   auto B = to_device<Dev>(aniso2d(12));  // same size, 9-point pattern
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_update_values(Exec(), h, B), InvalidInput, "pattern of A differs");
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_numeric(Exec(), h, B), InvalidInput,
+                               "par_ilut_numeric: the matrix does not have the pattern given to par_ilut_symbolic");
   auto C = to_device<Dev>(lap2d(11));
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_update_values(Exec(), h, C), InvalidInput, "pattern of A differs");
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_numeric(Exec(), h, C), InvalidInput, "does not have the pattern");
+  // without factors to reuse (after a symbolic phase) the numeric phase starts from the initial guess
   Handle fresh;
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_update_values(Exec(), fresh, A), InvalidInput, "no factorization to update");
+  fresh.params.reuse_pattern = true;
+  par_ilut_symbolic(Exec(), fresh, A);
+  par_ilut_numeric(Exec(), fresh, A);
+  EXPECT_FALSE(fresh.stats().reused_pattern);
+  EXPECT_EQ(fresh.stats().steps_done, fresh.params.max_steps);
+  // a repeated full numeric phase on one symbolic phase restarts from the ILU(0) pattern: deterministic factors
+  // equal those of the first, also after another matrix was factored in between
+  for (bool ict : {false, true}) {
+    const auto S = ict ? lap2d(12) : Ah;
+    const auto S2 = to_device<Dev>(ict ? scale_unit_diagonal(lap2d(12)).A : A2h);
+    auto Sd = to_device<Dev>(S);
+    Handle d(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
+    d.params.mode = SweepMode::Deterministic;
+    par_ilut_symbolic(Exec(), d, Sd);
+    par_ilut_numeric(Exec(), d, Sd);
+    const auto L1 = to_host(par_ilut_lower(Exec(), d)), U1 = to_host(par_ilut_upper(Exec(), d));
+    par_ilut_numeric(Exec(), d, S2);
+    par_ilut_numeric(Exec(), d, Sd);
+    const auto L2 = to_host(par_ilut_lower(Exec(), d)), U2 = to_host(par_ilut_upper(Exec(), d));
+    EXPECT_EQ(L1.row_ptr, L2.row_ptr);
+    EXPECT_EQ(L1.col_idx, L2.col_idx);
+    EXPECT_EQ(L1.values, L2.values);
+    EXPECT_EQ(U1.col_idx, U2.col_idx);
+    EXPECT_EQ(U1.values, U2.values);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -600,7 +637,7 @@ TEST(TEST_CATEGORY, par_ilut_breakdown_reported_by_row) {
     // u_11 = a_11 - l_10 u_01 = 1 - 1 = 0: zero pivot in row 1; l_21 = a_21 / u_11 is then not finite
     auto Z = dev(3, {0, 0, 1, 1, 1, 2, 2}, {0, 1, 0, 1, 2, 1, 2}, {1, 1, 1, 1, 1, 1, 1});
     try {
-      par_ilut_compute(Exec(), h, Z);
+      compute_ilut(h, Z);
       ADD_FAILURE() << "expected a BreakdownError";
     } catch (const BreakdownError& e) {
       EXPECT_EQ(e.row(), 1);
@@ -612,15 +649,13 @@ TEST(TEST_CATEGORY, par_ilut_breakdown_reported_by_row) {
     for (double v : to_host(par_ilut_upper(Exec(), h)).values) EXPECT_TRUE(std::isfinite(v));
     // ParICT of a symmetric indefinite matrix: l_11 = sqrt(1 - 4) -> non-positive pivot in row 1
     auto I = dev(2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1, 2, 2, 1});
-    ASYNCSPARSE_EXPECT_THROW_MSG(par_ict_compute(Exec(), h, I), BreakdownError,
-                                 "par_ict: breakdown at row 1: non-positive pivot");
+    ASYNCSPARSE_EXPECT_THROW_MSG(compute_ict(h, I), BreakdownError, "par_ict: breakdown at row 1: non-positive pivot");
     for (double v : to_host(par_ilut_lower(Exec(), h)).values) EXPECT_TRUE(std::isfinite(v));
     // a zero diagonal entry of A is a zero pivot of that row (the scaling needs it)
     auto D = dev(3, {0, 1, 1, 2, 2}, {0, 1, 2, 1, 2}, {2, 0, 1, 1, 3});
-    ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, D), BreakdownError,
-                                 "breakdown at row 1: zero pivot a_ii = 0");
+    ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, D), BreakdownError, "breakdown at row 1: zero pivot a_ii = 0");
     auto N = dev(2, {0, 1}, {0, 1}, {2, -1});
-    ASYNCSPARSE_EXPECT_THROW_MSG(par_ict_compute(Exec(), h, N), BreakdownError,
+    ASYNCSPARSE_EXPECT_THROW_MSG(compute_ict(h, N), BreakdownError,
                                  "par_ict: breakdown at row 1: non-positive diagonal");
     // the preconditioner reports it from compute()
     auto M = make_preconditioner<double, Dev>("par_ilut", Z, ParameterList{{"mode", std::string(to_string(mode))}});
@@ -639,7 +674,7 @@ TEST(TEST_CATEGORY, par_ilut_divergence_is_reported) {
   Handle h;
   h.params.mode = SweepMode::Deterministic;
   try {
-    par_ilut_compute(Exec(), h, A);
+    compute_ilut(h, A);
     ADD_FAILURE() << "expected a DivergenceError";
   } catch (const DivergenceError& e) {
     EXPECT_EQ(e.iteration(), 2);
@@ -658,7 +693,7 @@ TEST(TEST_CATEGORY, par_ilut_divergence_is_reported) {
   Handle off;
   off.params.mode = SweepMode::Deterministic;
   off.params.divergence_tolerance = 0.0;
-  par_ilut_compute(Exec(), off, A);
+  compute_ilut(off, A);
   EXPECT_FALSE(off.stats().diverged);
   EXPECT_GT(off.stats().steps.back().residual, 1e3);
 }
@@ -666,49 +701,59 @@ TEST(TEST_CATEGORY, par_ilut_divergence_is_reported) {
 TEST(TEST_CATEGORY, par_ilut_rejects_bad_input) {
   Handle h;
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, dev(2, {0, 1, 1}, {0, 0, 1}, {1, nan, 1})), InvalidInput,
-                               "par_ilut: row 1 has a non-finite value");
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, dev(3, {0, 1, 2}, {0, 0, 2}, {1, 1, 1})), InvalidInput,
-                               "par_ilut: row 1 has no diagonal entry");
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, dev(2, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, false)),
-                               InvalidInput, "par_ilut: row 0: column indices not sorted");
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ict_compute(Exec(), h, dev(2, {0, 0, 1, 1}, {0, 1, 0, 1}, {2, 1, 0.5, 2})),
-                               InvalidInput, "par_ict: matrix is not symmetric (row 0");
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ict_compute(Exec(), h, dev(2, {0, 0, 1}, {0, 1, 1}, {2, 1, 2})), InvalidInput,
-                               "par_ict: matrix is not symmetric");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute(h, dev(2, {0, 1, 1}, {0, 0, 1}, {1, nan, 1}), false), InvalidInput,
+                               "par_ilut_numeric: row 1 has a non-finite value");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute(h, dev(3, {0, 1, 2}, {0, 0, 2}, {1, 1, 1}), false), InvalidInput,
+                               "par_ilut_symbolic: row 1 has no diagonal entry");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute(h, dev(2, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, false), false), InvalidInput,
+                               "par_ilut_symbolic: row 0: column indices not sorted");
+  // ParICT: a symmetric pattern is checked by the symbolic phase, symmetric values by the numeric phase
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute(h, dev(2, {0, 0, 1, 1}, {0, 1, 0, 1}, {2, 1, 0.5, 2}), true), InvalidInput,
+                               "par_ict_numeric: matrix is not symmetric (row 0");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute(h, dev(2, {0, 0, 1}, {0, 1, 1}, {2, 1, 2}), true), InvalidInput,
+                               "par_ict_symbolic: matrix is not symmetric");
   auto R = to_device<Dev>(csr_from_triplets<double>(2, 3, {0, 1}, {0, 1}, {1.0, 1.0}));
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, R), InvalidInput,
-                               "par_ilut: matrix must be square, got 2 x 3");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute(h, R, false), InvalidInput,
+                               "par_ilut_symbolic: matrix must be square, got 2 x 3");
   auto E = to_device<Dev>(CsrHost<double>(0, 0));
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, E), InvalidInput, "matrix is empty");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, E), InvalidInput, "matrix is empty");
   auto A = to_device<Dev>(lap2d(4));
   h.params.max_steps = -1;
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, A), InvalidInput, "max_steps must be >= 0");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "max_steps must be >= 0");
   h.params = Handle::Params();
   h.params.fill_in_limit = 0.0;
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, A), InvalidInput, "fill_in_limit must be finite and > 0");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "fill_in_limit must be finite and > 0");
   h.params = Handle::Params();
   h.params.stagnation_tolerance = -1;
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ict_compute(Exec(), h, A), InvalidInput,
-                               "stagnation_tolerance must be finite and >= 0");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ict(h, A), InvalidInput, "stagnation_tolerance must be finite and >= 0");
   h.params = Handle::Params();
   h.params.divergence_tolerance = -1;
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, A), InvalidInput,
-                               "divergence_tolerance must be finite and >= 0");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "divergence_tolerance must be finite and >= 0");
   h.params = Handle::Params();
   h.params.reuse_sweeps = -2;
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, A), InvalidInput, "reuse_sweeps must be >= 0");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "reuse_sweeps must be >= 0");
   h.params = Handle::Params();
   h.params.select.num_buckets = 1;
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, A), InvalidInput, "num_buckets must be in [2, 2048]");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "num_buckets must be in [2, 2048]");
   h.params = Handle::Params();
   h.params.mode = SweepMode::Deterministic;
   h.launch.vector_length = 4;
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_compute(Exec(), h, A), InvalidInput, "deterministic mode uses one lane");
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput,
+                               "par_ilut (deterministic mode): launch.vector_length must be -1 or 1, got 4");
   Handle none;
   ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_lower(Exec(), none), InvalidInput,
-                               "par_ilut_lower: the factorization has not been computed");
-  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_residual(Exec(), none), InvalidInput, "has not been initialized");
+                               "par_ilut_lower: par_ilut_numeric must be called first");
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_residual(Exec(), none), InvalidInput,
+                               "par_ilut_residual: par_ilut_numeric must be called first");
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_step(Exec(), none), InvalidInput,
+                               "par_ilut_step: par_ilut_numeric must be called first");
+  // the phases in order; the kind belongs to the symbolic phase
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_numeric(Exec(), none, A), InvalidInput,
+                               "par_ilut_numeric: par_ilut_symbolic must be called first");
+  par_ilut_symbolic(Exec(), none, A);
+  none.params.kind = ParIlutKind::Ict;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_numeric(Exec(), none, A), InvalidInput,
+                               "par_ict_numeric: Params::kind changed since par_ilut_symbolic");
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -157,10 +157,15 @@ int run_threshold(int argc, char** argv, bool ict) {
     throw InvalidInput(cmd + ": --bucket-counting must be team or global");
   h.launch = cli.launch_config();
   const ExecSpace exec;
-  if (ict)
-    par_ict_initialize(exec, h, A);
-  else
-    par_ilut_initialize(exec, h, A);
+  h.params.kind = ict ? ParIlutKind::Ict : ParIlutKind::Ilut;
+  {  // the initial guess (no step, no residual); the steps one at a time below
+    const auto params = h.params;
+    h.params.max_steps = 0;
+    h.params.compute_residual = false;
+    par_ilut_symbolic(exec, h, A);
+    par_ilut_numeric(exec, h, A);
+    h.params = params;
+  }
   std::vector<Outcome> par_runs;
   std::string par_breakdown;
   {

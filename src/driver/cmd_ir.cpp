@@ -125,7 +125,8 @@ int run_ir(int argc, char** argv) {
       q.tol = p.tol;
       q.max_global_iters = static_cast<int>(cli.integer("plain-max-iters"));
       BlockAsyncHandle<double, Device> h(q, lc);
-      block_async_setup(exec, h, A);
+      block_async_symbolic(exec, h, A);
+      block_async_numeric(exec, h, A);
       auto r = block_async_solve(exec, h, b, x);
       all_ok = all_ok && r.converged();
       t.row({"double async-(" + k + ")", "-", std::to_string(r.iterations), "-", fmt("%.3e", r.final_residual),
@@ -145,7 +146,8 @@ int run_ir(int argc, char** argv) {
     } else {
       p.inner_precision = inner_precision_from_string(v);
       IterativeRefinementHandle<Device> h(p, lc);
-      iterative_refinement_setup(exec, h, A);
+      iterative_refinement_symbolic(exec, h, A);
+      iterative_refinement_numeric(exec, h, A);
       auto r = iterative_refinement_solve(exec, h, b, x);
       all_ok = all_ok && r.converged();
       t.row({std::string(v == "float" ? "mixed IR (float inner)" : "double IR") + ", async-(" + k + ")",

@@ -179,11 +179,13 @@ int run_jacobi(int argc, char** argv) {
   Kokkos::View<double*, Device> x("x", Ah.nrows);
   ExecSpace exec;
   AsyncJacobiHandle<double, Device> h(base, launch);
+  async_jacobi_symbolic(exec, h, A);
+  async_jacobi_numeric(exec, h, A);
 
   auto run_once = [&](const AsyncJacobiParams& p) -> AsyncJacobiStats {
     Kokkos::deep_copy(exec, x, 0.0);
     h.params = p;
-    return async_jacobi(exec, h, A, b, x);
+    return async_jacobi_solve(exec, h, b, x);
   };
   std::vector<int> counts;
   if (points == 0) {

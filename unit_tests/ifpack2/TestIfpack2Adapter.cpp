@@ -73,6 +73,23 @@ TEST(Ifpack2Adapter, DefaultMethodIsParIlu) {
 
 // For every registered method and every parameter it declares: the Teuchos name reaches it, the
 // default value is accepted, and a value of another type (or a string outside the choices) is rejected.
+TEST(Ifpack2Adapter, LaunchSettingsHaveOneNameForEveryMethod) {
+  // the launch settings are the same Ifpack2 parameters for every method that launches kernels
+  Adapter M(tpetra_matrix("gen:lap2d:8"));
+  for (const char* m : {"par_ilu", "par_ic", "par_ilut", "par_ict", "async_jacobi", "block_async"}) {
+    M.setParameters(adapter_params(m));
+    const auto valid = M.getValidParameters();
+    for (const char* name : {"asyncsparse: team size", "asyncsparse: vector length", "asyncsparse: chunk size",
+                             "asyncsparse: max concurrent teams", "asyncsparse: occupancy mode",
+                             "asyncsparse: block order", "asyncsparse: launch seed", "asyncsparse: oversubscription"})
+      EXPECT_TRUE(valid->isParameter(name)) << m << ": " << name;
+  }
+  Teuchos::ParameterList p = adapter_params("async_jacobi");
+  p.set("asyncsparse: subwarp", 2);  // the former name of "asyncsparse: vector length"
+  ASYNCSPARSE_EXPECT_THROW_MSG(M.setParameters(p), InvalidInput,
+                               "unknown parameter 'asyncsparse: subwarp' for method 'async_jacobi'");
+}
+
 TEST(Ifpack2Adapter, EveryDeclaredParameterIsReachableAndTypeChecked) {
   auto A = tpetra_matrix("gen:lap2d:8");
   Adapter M(A);

@@ -9,8 +9,9 @@
 // random block order, ibid. sect. 4), and how many workers cycle over the rows (oversubscription;
 // Tsai–Nayak–Chow–Anzt 2022, Algorithm 3). Every kernel of AsyncSparse takes a `LaunchConfig`; -1
 // (or Auto) means "choose for me", and `resolve_launch_config<ExecSpace>` is the one place where
-// those choices are made per backend. The resolved values are stored in each algorithm's Stats,
-// printed by verbose mode and recorded by the benchmarks.
+// those choices are made per backend; a method that wants other automatic choices than the generic
+// ones (a vector length of 1, smaller GPU teams, ...) passes them as `LaunchDefaults`. The resolved
+// values are stored in each algorithm's Stats, printed by verbose mode and recorded by the benchmarks.
 //
 // Work model: a kernel has `work_items` units (rows, or entries of a task list). They are cut into
 // `num_chunks` chunks of `chunk_size` consecutive units; a chunk is processed by one team. The team
@@ -50,9 +51,12 @@ enum class OccupancyMode {
 
 inline const char* to_string(BlockOrder o) {
   switch (o) {
-    case BlockOrder::Forward: return "forward";
-    case BlockOrder::Backward: return "backward";
-    default: return "random";
+    case BlockOrder::Forward:
+      return "forward";
+    case BlockOrder::Backward:
+      return "backward";
+    default:
+      return "random";
   }
 }
 inline BlockOrder block_order_from_string(const std::string& s) {
@@ -63,6 +67,11 @@ inline BlockOrder block_order_from_string(const std::string& s) {
 }
 inline const char* to_string(OccupancyMode m) {
   return m == OccupancyMode::PersistentTeams ? "persistent-teams" : "scratch-pad";
+}
+inline OccupancyMode occupancy_mode_from_string(const std::string& s) {
+  if (s == "persistent-teams") return OccupancyMode::PersistentTeams;
+  if (s == "scratch-pad") return OccupancyMode::ScratchPad;
+  throw InvalidInput("occupancy mode '" + s + "' unknown (valid: persistent-teams, scratch-pad)");
 }
 
 /// User-facing launch parameters. -1 means "choose for me" (resolved per backend).
@@ -89,6 +98,24 @@ struct LaunchConfig {
   std::uint64_t seed = 0;
   /// Oversubscription factor of dynamic row assignment: workers = concurrency × factor. Default 1.
   int oversubscription = 1;
+};
+
+/// A method's own choices for the -1 (auto) fields of a LaunchConfig, passed to resolve_launch_config. A field
+/// left at -1 keeps the generic rule documented at LaunchConfig.
+struct LaunchDefaults {
+  /// vector_length when LaunchConfig::vector_length is -1. Default -1: the generic rule.
+  int vector_length = -1;
+  /// Largest vector_length the method's kernel supports; a larger explicit value throws InvalidInput naming
+  /// `method`. Default -1: no limit besides the backend's.
+  int max_vector_length = -1;
+  /// GPU team size when LaunchConfig::team_size is -1: max(1, gpu_team_threads / vector_length). Default -1: 256.
+  int gpu_team_threads = -1;
+  /// chunk_size when LaunchConfig::chunk_size is -1, on host backends and on GPUs. Default -1: the generic rule
+  /// (256 on host backends, the team size on GPUs).
+  int host_chunk_size = -1;
+  int gpu_chunk_size = -1;
+  /// The method, named in the messages of the checks above. Default "LaunchConfig".
+  std::string method = "LaunchConfig";
 };
 
 /// The launch actually used, after resolution. Printed by verbose modes and benchmarks.
@@ -138,17 +165,20 @@ inline int pow2_near(double x, int cap) {
 }  // namespace Impl
 
 /// Resolve -1/Auto fields for `ExecSpace`, for `work_items` units of average `avg_nnz_per_unit`
-/// nonzeros each. Throws InvalidInput for inconsistent explicit values.
+/// nonzeros each, with the method's `defaults` for the automatic choices. Throws InvalidInput for inconsistent
+/// explicit values.
 template <class ExecSpace>
 ResolvedLaunch resolve_launch_config(const LaunchConfig& cfg, std::int64_t work_items, double avg_nnz_per_unit = 1.0,
-                                     const ExecSpace& exec = ExecSpace()) {
+                                     const ExecSpace& exec = ExecSpace(),
+                                     const LaunchDefaults& defaults = LaunchDefaults()) {
   const bool gpu = Impl::is_gpu_space<ExecSpace>();
   ResolvedLaunch r;
   r.execution_space = ExecSpace::name();
   r.concurrency = static_cast<int>(exec.concurrency());
   r.work_items = work_items;
   if (cfg.vector_length == 0 || cfg.vector_length < -1)
-    throw InvalidInput("LaunchConfig: vector_length must be -1 (auto) or >= 1, got " + std::to_string(cfg.vector_length));
+    throw InvalidInput("LaunchConfig: vector_length must be -1 (auto) or >= 1, got " +
+                       std::to_string(cfg.vector_length));
   if (cfg.team_size == 0 || cfg.team_size < -1)
     throw InvalidInput("LaunchConfig: team_size must be -1 (auto) or >= 1, got " + std::to_string(cfg.team_size));
   if (cfg.chunk_size == 0 || cfg.chunk_size < -1)
@@ -159,20 +189,32 @@ ResolvedLaunch resolve_launch_config(const LaunchConfig& cfg, std::int64_t work_
   if (cfg.oversubscription < 1)
     throw InvalidInput("LaunchConfig: oversubscription must be >= 1, got " + std::to_string(cfg.oversubscription));
 
+  const LaunchDefaults& d = defaults;
+  if (cfg.vector_length > 0) {
+    r.vector_length = cfg.vector_length;
+  } else if (d.vector_length > 0) {
+    r.vector_length = d.vector_length;
+  } else {
+    r.vector_length = gpu ? Impl::pow2_near(avg_nnz_per_unit, 32) : 1;
+  }
+  if (d.max_vector_length > 0 && r.vector_length > d.max_vector_length)
+    throw InvalidInput(
+        d.method + ": launch.vector_length must be -1 or " +
+        (d.max_vector_length == 1 ? std::string("1") : "at most " + std::to_string(d.max_vector_length)) + ", got " +
+        std::to_string(r.vector_length));
   if (gpu) {
-    r.vector_length = cfg.vector_length > 0 ? cfg.vector_length : Impl::pow2_near(avg_nnz_per_unit, 32);
     if (r.vector_length > 32 || (r.vector_length & (r.vector_length - 1)) != 0)
       throw InvalidInput("LaunchConfig: vector_length on a GPU must be a power of two <= 32, got " +
                          std::to_string(r.vector_length));
-    r.team_size = cfg.team_size > 0 ? cfg.team_size : std::max(1, 256 / r.vector_length);
+    const int threads = d.gpu_team_threads > 0 ? d.gpu_team_threads : 256;
+    r.team_size = cfg.team_size > 0 ? cfg.team_size : std::max(1, threads / r.vector_length);
     if (r.team_size * r.vector_length > 1024)
       throw InvalidInput("LaunchConfig: team_size * vector_length must be <= 1024 on a GPU, got " +
                          std::to_string(r.team_size * r.vector_length));
-    r.chunk_size = cfg.chunk_size > 0 ? cfg.chunk_size : r.team_size;
+    r.chunk_size = cfg.chunk_size > 0 ? cfg.chunk_size : (d.gpu_chunk_size > 0 ? d.gpu_chunk_size : r.team_size);
   } else {
-    r.vector_length = cfg.vector_length > 0 ? cfg.vector_length : 1;
     r.team_size = cfg.team_size > 0 ? cfg.team_size : 1;
-    r.chunk_size = cfg.chunk_size > 0 ? cfg.chunk_size : 256;
+    r.chunk_size = cfg.chunk_size > 0 ? cfg.chunk_size : (d.host_chunk_size > 0 ? d.host_chunk_size : 256);
   }
   r.num_chunks = work_items == 0 ? 0 : (work_items + r.chunk_size - 1) / r.chunk_size;
   r.max_concurrent_teams = cfg.max_concurrent_teams;
@@ -183,7 +225,8 @@ ResolvedLaunch resolve_launch_config(const LaunchConfig& cfg, std::int64_t work_
   const std::int64_t max_league = std::int64_t(1) << 30;
   if (r.num_chunks > max_league) throw InvalidInput("LaunchConfig: too many chunks; increase chunk_size");
   if (cfg.max_concurrent_teams > 0 && cfg.occupancy_mode == OccupancyMode::PersistentTeams) {
-    r.league_size = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(r.num_chunks, cfg.max_concurrent_teams)));
+    r.league_size =
+        static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(r.num_chunks, cfg.max_concurrent_teams)));
   } else {
     r.league_size = static_cast<int>(std::max<std::int64_t>(1, r.num_chunks));
   }
@@ -204,7 +247,8 @@ ResolvedLaunch resolve_launch_config(const LaunchConfig& cfg, std::int64_t work_
 }
 
 /// Permutation from launch position to chunk index for `order` (host vector).
-inline std::vector<std::int64_t> block_order_permutation(std::int64_t num_chunks, BlockOrder order, std::uint64_t seed) {
+inline std::vector<std::int64_t> block_order_permutation(std::int64_t num_chunks, BlockOrder order,
+                                                         std::uint64_t seed) {
   std::vector<std::int64_t> p(static_cast<std::size_t>(num_chunks));
   for (std::int64_t i = 0; i < num_chunks; ++i) p[i] = i;
   if (order == BlockOrder::Backward) std::reverse(p.begin(), p.end());

@@ -23,6 +23,9 @@
 //   par_ilu_symbolic(exec, h, A);   // pattern, task list (device; host for fill levels > 0 and other task orders)
 //   par_ilu_numeric(exec, h, A);    // scaling, initial guess, sweeps (device); repeat for new values
 //   auto F = par_ilu_factors(exec, h);  // L and U (IC: U = Lᵀ) of S A S; apply M^{-1} = S (LU)^{-1} S
+// Parameters each phase reads: par_ilu_symbolic — kind, fill_level, ordering, mesh, ordering_seed;
+// par_ilu_numeric — sweeps, tolerance, residual_interval, divergence_tolerance, mode, reuse_factors, scale,
+// breakdown_patience and the LaunchConfig; par_ilu_sweep(exec, h, count) — the same but `sweeps` (its count).
 //
 // Modes: SweepMode::Async updates the factors in place (the paper's method; results vary from run to run);
 // SweepMode::Deterministic reads the previous sweep and writes a second buffer (a synchronous, Jacobi-style
@@ -34,8 +37,8 @@
 // non-finite value, it is not written (as in Ginkgo), so the factors never hold NaN/Inf, and the kernel reports
 // the smallest such row. A deterministic sweep then throws BreakdownError (with the row) at once; an asynchronous
 // one, where stale values can cause a transient bad pivot, only when it recurs in Params::breakdown_patience
-// consecutive sweeps (default: never early), or in the last sweep of par_ilu_numeric (Stats::breakdown_sweeps counts
-// the others).
+// consecutive sweeps (default: never early), or in the last sweep of par_ilu_numeric (Stats::breakdown_sweeps
+// counts the others).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -52,6 +55,8 @@
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/core/AsyncSparse_validation.hpp>
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>
+#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
 #include <asyncsparse/factorization/AsyncSparse_residuals.hpp>
 #include <asyncsparse/factorization/AsyncSparse_task_list.hpp>
@@ -73,26 +78,6 @@ namespace Impl {
 template <class Handle>
 std::string par_ilu_name(const Handle& h) {
   return h.state().kind == ParIluKind::Ic ? "par_ic" : "par_ilu";
-}
-
-/// True when the two graphs have the same content (device comparison).
-template <class ExecSpace, class RmA, class EntA, class RmB, class EntB>
-bool same_graph(const ExecSpace& exec, ordinal_t n, const RmA& rma, const EntA& ea, const RmB& rmb, const EntB& eb) {
-  if (rma.data() == rmb.data() && ea.data() == eb.data()) return true;
-  if (ea.extent(0) != eb.extent(0)) return false;
-  int diff = 0;
-  Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilu::same_graph", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_t i, int& d) {
-        if (rma(i) != rmb(i) || rma(i + 1) != rmb(i + 1)) {
-          d = 1;
-          return;
-        }
-        for (offset_t k = rma(i); k < rma(i + 1); ++k)
-          if (ea(k) != eb(k)) d = 1;
-      },
-      Kokkos::Max<int>(diff));
-  return diff <= 0;  // Max identity is the lowest int
 }
 
 /// Device checks of new values on the symbolic pattern: finite values, a non-zero (IC: positive) diagonal,
@@ -338,13 +323,12 @@ void check_params(const Handle& h, const std::string& where) {
 /// vs 1.6 ms, same PCG count): set team_size to 256 for the highest sweep throughput.
 constexpr int kParIluGpuTeamSize = 16;
 
-template <class ExecSpace>
-LaunchConfig par_ilu_launch_defaults(LaunchConfig c) {
-  if (c.team_size == -1 && is_gpu_space<ExecSpace>()) {
-    const int lanes = c.vector_length > 0 ? c.vector_length : 1;
-    c.team_size = std::max(1, kParIluGpuTeamSize / lanes);
-  }
-  return c;
+/// ParIlu's launch defaults of the sweeps: GPU teams of kParIluGpuTeamSize threads.
+inline LaunchDefaults par_ilu_launch_defaults(const std::string& where) {
+  LaunchDefaults d;
+  d.gpu_team_threads = kParIluGpuTeamSize;
+  d.method = where;
+  return d;
 }
 
 /// The host symbolic phase: every pattern (ILU(k) too) and task order; validates A on a host copy and names the
@@ -613,7 +597,7 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   stats.breakdown_row = -1;
   stats.breakdown_problem.clear();
   stats.launch =
-      resolve_launch_config<ExecSpace>(Impl::par_ilu_launch_defaults<ExecSpace>(h.launch), stats.num_tasks, 1.0, exec);
+      resolve_launch_config<ExecSpace>(h.launch, stats.num_tasks, 1.0, exec, Impl::par_ilu_launch_defaults(where));
   if (!Impl::is_gpu_space<ExecSpace>() && stats.launch.team_size > stats.launch.concurrency)
     throw InvalidInput(where + ": LaunchConfig::team_size " + std::to_string(stats.launch.team_size) +
                        " exceeds the threads of " + ExecSpace::name() + " (" +
@@ -642,7 +626,8 @@ int par_ilu_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, int co
 
 /// Sets an initial guess for the next par_ilu_numeric (the time-stepping use case): factors of the unscaled A
 /// with exactly the patterns the handle uses (ILU: L = lower part of S with its unit diagonal stored — the stored
-/// diagonal values are ignored — and U = upper part of S by rows; IC: L = lower part of S, U ignored, pass L).
+/// diagonal values are ignored — and U = upper part of S by rows; IC: L = lower part of S, U ignored: pass L
+/// twice).
 template <class ExecSpace, class Scalar, class Device>
 void par_ilu_set_factors(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const Crs<Scalar, Device>& L,
                          const Crs<Scalar, Device>& U) {
@@ -670,12 +655,6 @@ void par_ilu_set_factors(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h,
   st.user_guess = true;
   st.has_factors = true;
   st.numeric = false;
-}
-
-/// IC form of par_ilu_set_factors.
-template <class ExecSpace, class Scalar, class Device>
-void par_ic_set_factor(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const Crs<Scalar, Device>& L) {
-  par_ilu_set_factors(exec, h, L, L);
 }
 
 /// Relative nonlinear residual ||(A_s - L U)_S||_F / ||(A_s)_S||_F of the current factors (A_s = S A S; for

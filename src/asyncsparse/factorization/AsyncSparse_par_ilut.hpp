@@ -24,14 +24,19 @@
 // less than Params::stagnation_tolerance in the last step. The candidate phase also yields that residual for
 // the factors it starts from, so each step's residual is known one step later at no extra cost.
 //
-// Entry points (free functions, execution space instance first):
-//   par_ilut_compute / par_ict_compute        whole factorization (initialize + steps + final residual)
-//   par_ilut_initialize / par_ict_initialize  checks, scaling, initial guess (step 0)
-//   par_ilut_step                             one more step (for callers that look at every step)
-//   par_ilut_update_values                    pattern reuse: A has new values on the same pattern; rescale and
-//                                             run Params::reuse_sweeps sweeps on the current factor pattern,
-//                                             starting from the current factors
-//   par_ilut_lower / par_ilut_upper           copies of the factors as Crs matrices (L; U or Lᵀ)
+// Entry points (free functions, execution space instance first; the kind, ParILUT or ParICT, is
+// Params::kind of the handle):
+//   par_ilut_symbolic(exec, h, A)   pattern: checks of A's pattern, the ILU(0) / IC(0) pattern of the initial
+//                                   guess. Reads Params::kind (and validates the other parameters).
+//   par_ilut_numeric(exec, h, A)    values: checks of A's values, scaling, initial guess (step 0), max_steps steps
+//                                   and the residual of the final factors. Reads max_steps, fill_in_limit,
+//                                   selection, stagnation_tolerance, mode, compute_residual, divergence_tolerance,
+//                                   select and the LaunchConfigs. With Params::reuse_pattern and factors computed
+//                                   for A's pattern: rescales A and runs reuse_sweeps sweeps on the current factor
+//                                   pattern, starting from the current factors (the time-stepping use case).
+//   par_ilut_step(exec, h)          one more step (for callers that look at every step)
+//   par_ilut_residual(exec, h)      the residual of the current factors
+//   par_ilut_lower / par_ilut_upper copies of the factors as Crs matrices (L; U or Lᵀ)
 //
 // Input: a square, non-empty Crs with sorted, unique column indices, every diagonal entry stored and non-zero
 // (ParICT: positive, and A symmetric up to a relative 1e-12), finite values — otherwise InvalidInput (a zero /
@@ -40,8 +45,8 @@
 // with the first such row; factors are never left with NaN values (non-finite updates are skipped, as in
 // Ginkgo). Asynchronous steps before the last one that skipped an update only count it
 // (Stats::breakdown_steps): a bad pivot from stale or early values often disappears in later steps; in the
-// deterministic mode, and in par_*_step, the first breakdown throws. Deterministic mode: all phases give bit-identical
-// factors on every backend and thread count.
+// deterministic mode, and in par_ilut_step, the first breakdown throws. Deterministic mode: all phases give
+// bit-identical factors on every backend and thread count.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -64,38 +69,32 @@ void par_ilut_static_checks() {
 }
 }  // namespace Impl
 
-/// ParILUT of A (see the header comment). Throws InvalidInput / BreakdownError (row) as documented there.
+/// Symbolic phase: checks A's pattern (square, non-empty, sorted unique columns, stored diagonal; ParICT a
+/// symmetric pattern) and builds the pattern of the initial guess, for the kind Params::kind. Resets the factors
+/// and the Stats. Throws InvalidInput.
 template <class ExecSpace, class Scalar, class Device>
-void par_ilut_compute(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle, const Crs<Scalar, Device>& A) {
+void par_ilut_symbolic(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle, const Crs<Scalar, Device>& A) {
   Impl::par_ilut_static_checks<ExecSpace, Scalar, Device>();
-  Impl::ilut_compute(exec, handle, A, ParIlutKind::Ilut, "par_ilut");
+  Impl::ilut_symbolic(exec, handle, A, std::string(Impl::par_ilut_name(handle.params.kind)) + "_symbolic");
 }
 
-/// ParICT of a symmetric A with positive diagonal: A_s ≈ L Lᵀ.
+/// Numeric phase: ParILUT (ParICT) of A, which must have the pattern given to par_ilut_symbolic (see the header
+/// comment; with Params::reuse_pattern the pattern-reusing update). Throws InvalidInput / BreakdownError (row) /
+/// DivergenceError as documented there.
 template <class ExecSpace, class Scalar, class Device>
-void par_ict_compute(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle, const Crs<Scalar, Device>& A) {
+void par_ilut_numeric(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle, const Crs<Scalar, Device>& A) {
   Impl::par_ilut_static_checks<ExecSpace, Scalar, Device>();
-  Impl::ilut_compute(exec, handle, A, ParIlutKind::Ict, "par_ict");
+  Impl::ilut_numeric(exec, handle, A, std::string(Impl::par_ilut_name(handle.params.kind)) + "_numeric");
 }
 
-/// Checks, scaling and the initial guess (Stats::steps[0]); no step.
-template <class ExecSpace, class Scalar, class Device>
-void par_ilut_initialize(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle, const Crs<Scalar, Device>& A) {
-  Impl::par_ilut_static_checks<ExecSpace, Scalar, Device>();
-  Impl::ilut_initialize(exec, handle, A, ParIlutKind::Ilut, "par_ilut");
-}
-template <class ExecSpace, class Scalar, class Device>
-void par_ict_initialize(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle, const Crs<Scalar, Device>& A) {
-  Impl::par_ilut_static_checks<ExecSpace, Scalar, Device>();
-  Impl::ilut_initialize(exec, handle, A, ParIlutKind::Ict, "par_ict");
-}
-
-/// One more ParILUT / ParICT step (whichever kind the handle was initialized for), regardless of
-/// Params::max_steps and stagnation. The residual of the factors before the step is stored in the previous
-/// entry of Stats::steps. Throws BreakdownError as par_ilut_compute.
+/// One more ParILUT / ParICT step (after par_ilut_numeric), regardless of Params::max_steps and stagnation. The
+/// residual of the factors before the step is stored in the previous entry of Stats::steps. Throws BreakdownError
+/// at the first breakdown.
 template <class ExecSpace, class Scalar, class Device>
 void par_ilut_step(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle) {
-  Impl::ilut_step(exec, handle, false, handle.kind() == ParIlutKind::Ict ? "par_ict" : "par_ilut");
+  if (handle.stats().steps.empty())
+    throw InvalidInput(std::string(Impl::par_ilut_name(handle)) + "_step: par_ilut_numeric must be called first");
+  Impl::ilut_step(exec, handle, false);
   Impl::ilut_fill_history(handle);
 }
 
@@ -104,35 +103,24 @@ void par_ilut_step(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle)
 /// Params::divergence_tolerance or is not finite.
 template <class ExecSpace, class Scalar, class Device>
 double par_ilut_residual(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle) {
-  if (handle.stats().steps.empty()) throw InvalidInput("par_ilut_residual: the factorization has not been initialized");
-  const double r = Impl::ilut_final_residual(exec, handle, "par_ilut_residual");
+  if (handle.stats().steps.empty()) throw InvalidInput("par_ilut_residual: par_ilut_numeric must be called first");
+  const double r = Impl::ilut_final_residual(exec, handle);
   Impl::ilut_fill_history(handle);
   return r;
-}
-
-/// Pattern reuse: A has the pattern of the last compute and new values. Rescales, then runs
-/// Params::reuse_sweeps sweeps on the current factor pattern starting from the current factors (the
-/// time-stepping use case of the iterative ILU papers). Throws InvalidInput when the pattern differs.
-template <class ExecSpace, class Scalar, class Device>
-void par_ilut_update_values(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle,
-                            const Crs<Scalar, Device>& A) {
-  Impl::par_ilut_static_checks<ExecSpace, Scalar, Device>();
-  Impl::ilut_update_values(exec, handle, A,
-                           handle.kind() == ParIlutKind::Ict ? "par_ict_update_values" : "par_ilut_update_values");
 }
 
 /// L (copy): ParILUT unit lower triangular with the ones stored as the last entry of each row; ParICT lower
 /// triangular with its diagonal last. Rows sorted. Factor of the scaled matrix A_s.
 template <class ExecSpace, class Scalar, class Device>
 Crs<Scalar, Device> par_ilut_lower(const ExecSpace& exec, const ParIlutHandle<Scalar, Device>& handle) {
-  if (handle.stats().steps.empty()) throw InvalidInput("par_ilut_lower: the factorization has not been computed");
+  if (handle.stats().steps.empty()) throw InvalidInput("par_ilut_lower: par_ilut_numeric must be called first");
   return Impl::ilut_lower(exec, handle);
 }
 
 /// U (copy, diagonal first in each row, rows sorted): ParILUT's U, ParICT's Lᵀ.
 template <class ExecSpace, class Scalar, class Device>
 Crs<Scalar, Device> par_ilut_upper(const ExecSpace& exec, const ParIlutHandle<Scalar, Device>& handle) {
-  if (handle.stats().steps.empty()) throw InvalidInput("par_ilut_upper: the factorization has not been computed");
+  if (handle.stats().steps.empty()) throw InvalidInput("par_ilut_upper: par_ilut_numeric must be called first");
   return Impl::ilut_upper(exec, handle);
 }
 

@@ -6,6 +6,11 @@
 // The algorithm and the free functions that use this handle are in AsyncSparse_par_ilut.hpp (Anzt, Chow &
 // Dongarra, "ParILUT — a new parallel threshold ILU", SISC 2018; Anzt, Ribizel, Flegar, Chow & Dongarra,
 // "ParILUT — a parallel threshold ILU for GPUs", IPDPS 2019).
+//
+// Life cycle: par_ilut_symbolic (checks of A's pattern, the ILU(0)/IC(0) pattern of the initial guess; reads
+// Params::kind), par_ilut_numeric (checks of A's values, scaling, initial guess, steps, final residual; or, with
+// Params::reuse_pattern, sweeps on the current factor pattern; reads the other parameters), optionally
+// par_ilut_step for more steps.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -73,7 +78,10 @@ class ParIlutHandle {
   using ordinal_view = Kokkos::View<ordinal_t*, Device>;
 
   struct Params {
-    /// ParILUT steps par_ilut_compute runs (>= 0). Each step: add candidates, sweep, select the thresholds,
+    /// ParILUT (A ≈ L U) or ParICT (symmetric A ≈ L Lᵀ; A symmetric with positive diagonal). Read by
+    /// par_ilut_symbolic; par_ilut_numeric refuses a kind changed since. Default Ilut.
+    ParIlutKind kind = ParIlutKind::Ilut;
+    /// ParILUT steps par_ilut_numeric runs (>= 0). Each step: add candidates, sweep, select the thresholds,
     /// remove the small entries, sweep. 0 returns the initial guess (ILU(0)/IC(0) pattern, no sweep).
     /// Default 5 (the slides' tables: the pattern and the iteration counts settle after a few steps).
     int max_steps = 5;
@@ -103,8 +111,12 @@ class ParIlutHandle {
     /// step's candidate phase; both modes: the final residual pass (Params::compute_residual, par_ilut_residual)
     /// — asynchronous steps may blow up transiently and recover. Default 1e3; 0 disables the guard.
     double divergence_tolerance = 1e3;
-    /// Sweeps par_ilut_update_values runs on the current pattern when only the values of A changed (>= 0).
-    /// Default 3.
+    /// Pattern reuse (the time-stepping use case of the iterative ILU papers): par_ilut_numeric on a handle that
+    /// holds factors computed without breakdown for A's pattern keeps their pattern, rescales A and runs
+    /// reuse_sweeps sweeps starting from the current factors, instead of restarting from the initial guess.
+    /// Ignored when there are no such factors. Default false.
+    bool reuse_pattern = false;
+    /// Sweeps a pattern-reusing par_ilut_numeric runs (Params::reuse_pattern; >= 0). Default 3.
     int reuse_sweeps = 3;
     /// SampleSelect parameters of the threshold selection (num_buckets, oversampling, base_case_size,
     /// counting variant, seed). `order` is ignored (always by magnitude). Default: SampleSelectParams{}.
@@ -122,11 +134,13 @@ class ParIlutHandle {
     bool stagnated = false;                ///< stopped early by stagnation_tolerance
     bool diverged = false;                 ///< stopped by divergence_tolerance (DivergenceError thrown)
     int breakdown_steps = 0;               ///< asynchronous steps whose last sweep skipped a bad update
-    int sweeps = 0;                        ///< sweeps run by the last compute / update
+    int sweeps = 0;                        ///< sweeps run by the last numeric phase
     std::vector<double> residual_history;  ///< steps[s].residual for s = 0..steps_done (where computed)
+    double symbolic_seconds = 0.0;         ///< last par_ilut_symbolic
     double setup_seconds = 0.0;            ///< checks, scaling, initial guess
-    double total_seconds = 0.0;            ///< whole par_ilut_compute / par_ict_compute / update
-    int updates = 0;                       ///< par_*_update_values calls since the last compute
+    double total_seconds = 0.0;            ///< whole last par_ilut_numeric
+    bool reused_pattern = false;           ///< the last numeric phase reused the factor pattern (reuse_pattern)
+    int updates = 0;                       ///< pattern-reusing numeric phases since the last full one
     ResolvedLaunch launch;                 ///< launch of the sweeps
     SampleSelectStats last_select;         ///< statistics of the last threshold selection
   };
@@ -141,7 +155,8 @@ class ParIlutHandle {
     offset_t nnz = 0;
   };
   struct State {
-    bool ready = false;  ///< factors computed without breakdown
+    bool symbolic = false;  ///< par_ilut_symbolic done
+    bool ready = false;     ///< factors computed without breakdown
     ParIlutKind kind = ParIlutKind::Ilut;
     ordinal_t n = 0;
     offset_t nnz_A = 0;
@@ -154,6 +169,7 @@ class ParIlutHandle {
     /// entry in Ut), Ut = U by columns (row k of Ut is column k of U, diagonal last) holding U's values.
     /// ParICT: L by rows (diagonal last) holds the factor; U/Ut unused.
     Factor L, U, Ut;
+    Factor L0, U0;  ///< pattern of the initial guess (ILU(0) / IC(0) of A), built by the symbolic phase
     offset_view umap;
     offset_view tasks;  ///< ParILUT task list: entries of L (strict, < nnz_L) and U (nnz_L + q), row-major
     Kokkos::View<std::int64_t, Device> breakdown;  ///< min of 4 * row + code over non-finite updates
@@ -161,6 +177,7 @@ class ParIlutHandle {
   };
 
   ParIlutHandle() = default;
+  explicit ParIlutHandle(ParIlutKind kind) { params.kind = kind; }
   explicit ParIlutHandle(const Params& p) : params(p) {}
 
   Params params;
@@ -173,7 +190,10 @@ class ParIlutHandle {
 
   const Stats& stats() const { return stats_; }
   Stats& stats() { return stats_; }
+  bool symbolic_done() const { return st_.symbolic; }
+  /// Factors computed without breakdown by the last numeric phase (or step).
   bool is_computed() const { return st_.ready; }
+  /// Kind the symbolic phase was done for.
   ParIlutKind kind() const { return st_.kind; }
   ordinal_t num_rows() const { return st_.n; }
   /// s of the scaling A_s = diag(s) A diag(s) the factors belong to.

@@ -2,10 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AsyncSparse — (asynchronous) Jacobi relaxation as a preconditioner / smoother ("async_jacobi").
 //
-// apply(r) runs a fixed number of (a)synchronous Jacobi updates per row (Tsai, Nayak, Chow & Anzt 2022;
-// see relaxation/AsyncSparse_async_jacobi.hpp) on A z = r from z0 = 0 and returns z. With mode = sync
-// this is the polynomial preconditioner sum_{k<updates} (I - omega D^-1 A)^k omega D^-1: a fixed linear
-// operator (symmetric for symmetric A, so usable in PCG when it is also positive definite). With the
+// apply(r) runs a fixed number of (a)synchronous Jacobi updates per row (async_jacobi_apply; Tsai, Nayak, Chow &
+// Anzt 2022; see relaxation/AsyncSparse_async_jacobi.hpp) on A z = r from z0 = 0 and returns z. initialize() is
+// async_jacobi_symbolic, compute() async_jacobi_numeric (the diagonal). With mode = sync this is the polynomial
+// preconditioner sum_{k<updates} (I - omega D^-1 A)^k omega D^-1: a fixed linear operator (symmetric for
+// symmetric A, so usable in PCG when it is also positive definite). With the
 // asynchronous modes the operator depends on the run's schedule: it is NOT a fixed linear operator, and
 // two applications to the same r differ in the last bits or more. Use it with a flexible method, or with
 // right-preconditioned GMRES (whose residual stays the true residual, but which then only approximates
@@ -15,15 +16,17 @@
 //   mode (string, default "dynamic"): sync | static | dynamic — the Jacobi variant.
 //   updates (int, default 2): updates per row (>= 1).
 //   omega (double, default 1.0): relaxation factor (> 0).
-//   subwarp (int, default -1): lanes per row, 1..32 (-1: 1 for the asynchronous modes).
-//   oscb (int, default 1): oversubscription of the dynamic mode, 1..16.
 //   fence (bool, default true): memory fence after each asynchronous update.
 //   assignment (string, default "auto"): auto | strided | atomic-counter (dynamic mode).
+//   the launch parameters of exec/AsyncSparse_launch_parameters.hpp, among them vector_length (int, default -1):
+//   lanes per row (the paper's subwarp), 1..32 (-1: 1), and oversubscription (int, default 1): workers per
+//   hardware thread of the dynamic mode, 1..16 (the paper's oscb).
 // An apply that produces NaN/Inf (e.g. rho(|M|) >= 1 with many updates) throws DivergenceError.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
+#include <asyncsparse/exec/AsyncSparse_launch_parameters.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_async_jacobi.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
 
@@ -46,11 +49,14 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
             .add("mode", std::string("dynamic"), "Jacobi variant", {"sync", "static", "dynamic"})
             .add("updates", 2, "updates per row per apply (>= 1)")
             .add("omega", 1.0, "relaxation factor (> 0)")
-            .add("subwarp", -1, "lanes per row, 1..32 (-1: auto)")
-            .add("oscb", 1, "oversubscription of the dynamic mode (1..16)")
             .add("fence", true, "memory fence after each asynchronous row update")
             .add("assignment", std::string("auto"), "dynamic row assignment", {"auto", "strided", "atomic-counter"});
-    return spec;
+    // launch: vector_length = lanes per row (1..32), oversubscription of the dynamic mode (1..16)
+    static const ParameterSpec with_launch = [] {
+      ParameterSpec s = spec;
+      return add_launch_parameters(s);
+    }();
+    return with_launch;
   }
   /// The handle of the last apply (parameters, statistics).
   const AsyncJacobiHandle<Scalar, Device>& handle() const { return handle_; }
@@ -61,29 +67,20 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
     p.mode = jacobi_mode_from_string(l.get("mode", "dynamic"));
     p.updates = l.get("updates", 2);
     p.omega = l.get("omega", 1.0);
-    handle_.launch.vector_length = l.get("subwarp", -1);
-    handle_.launch.oversubscription = l.get("oscb", 1);
+    handle_.launch = launch_config_from_parameters(l, name());
     p.fence = l.get("fence", true);
     p.assignment = dynamic_assignment_from_string(l.get("assignment", "auto"));
-    p.tol = 0;
-    p.record_history = false;
     p.residual_norms = false;
     if (p.updates < 1) throw InvalidInput("AsyncJacobi: updates must be >= 1, got " + std::to_string(p.updates));
     Impl::check_jacobi_params(p, handle_.launch, "AsyncJacobi", true);
   }
-  void compute_impl() override {
-    handle_.invalidate();
-    // validates the matrix (square, diagonal present and non-zero, finite) and caches the diagonal
-    typename B::vector_type zero("AsyncSparse::async_jacobi_prec_probe", this->A_.numRows());
-    AsyncJacobiParams saved = handle_.params;
-    handle_.params.updates = 0;
-    async_jacobi(typename B::execution_space(), handle_, this->A_, zero, zero);
-    handle_.params = saved;
-  }
+  void initialize_impl() override { async_jacobi_symbolic(typename B::execution_space(), handle_, this->A_); }
+  // validates the values (finite, diagonal present and non-zero) and computes the diagonal
+  void compute_impl() override { async_jacobi_numeric(typename B::execution_space(), handle_, this->A_); }
   void apply_impl(const typename B::const_vector_type& x, const typename B::vector_type& z) override {
     const typename B::execution_space exec;
     Kokkos::deep_copy(exec, z, Scalar(0));
-    const auto& st = async_jacobi(exec, handle_, this->A_, x, z);
+    const auto& st = async_jacobi_apply(exec, handle_, x, z);
     if (st.failed()) throw DivergenceError("AsyncJacobi::apply", st.updates_done, st.message);
   }
 

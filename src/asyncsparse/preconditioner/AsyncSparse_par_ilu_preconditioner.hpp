@@ -23,6 +23,7 @@
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_parameters.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
@@ -165,17 +166,9 @@ inline const ParameterSpec& par_ilu_parameter_spec() {
         .add("scale", true, "scale A to unit diagonal before the sweeps (keep true: the paper's setting)")
         .add("breakdown_patience", 0,
              "async mode: consecutive sweeps with a skipped (bad-pivot) update before "
-             "compute() throws; 0: only when the last sweep skipped one")
-        .add("block_order", std::string("forward"), "execution order of the task blocks",
-             {"forward", "backward", "random"})
-        .add("team_size", -1, "threads per team (-1: auto)")
-        .add("chunk_size", -1, "tasks per work block (-1: auto, team size on GPUs)")
-        .add("max_concurrent_teams", -1, "occupancy limit: teams running at once (-1: unlimited)")
-        .add("occupancy_mode", std::string("persistent-teams"), "how max_concurrent_teams is enforced",
-             {"persistent-teams", "scratch-pad"})
-        .add("launch_seed", 0, "seed of the random block order");
+             "compute() throws; 0: only when the last sweep skipped one");
     add_tri_solve_parameters(s);
-    return s;
+    return add_launch_parameters(s);  // of the sweeps (ParIlu's defaults: par_ilu_launch_defaults)
   }();
   return spec;
 }
@@ -232,15 +225,7 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
     p.scale = l.get("scale", true);
     p.breakdown_patience = l.get("breakdown_patience", 0);
     tri_ = Impl::tri_solve_options_from(l, name());
-    auto& c = handle_.launch;
-    c.block_order = block_order_from_string(l.get("block_order", "forward"));
-    c.team_size = l.get("team_size", -1);
-    c.chunk_size = l.get("chunk_size", -1);
-    c.max_concurrent_teams = l.get("max_concurrent_teams", -1);
-    c.occupancy_mode = l.get("occupancy_mode", "persistent-teams") == std::string("scratch-pad")
-                           ? OccupancyMode::ScratchPad
-                           : OccupancyMode::PersistentTeams;
-    c.seed = static_cast<std::uint64_t>(l.get("launch_seed", 0));
+    handle_.launch = launch_config_from_parameters(l, name());
     apply_ready_ = false;
   }
   void initialize_impl() override {

@@ -7,9 +7,10 @@
 // compute() scales A to unit diagonal, A_s = S A S, and runs the ParILUT steps for A_s ≈ L U (ParICT: L Lᵀ);
 // apply() keeps the scaling: z = M^{-1} x = S U^{-1} L^{-1} S x, with the triangular solves of
 // AsyncSparse_trisolve.hpp (parameter "tri_solve", shared with ParIlu: auto, exact, jacobi, jacobi_adaptive, isai),
-// through the FactorApply of the ParIlu preconditioner. Pattern reuse: compute() after setMatrix() with a matrix of the
-// same pattern (and "reuse_pattern" = true, the default) keeps the factor pattern and reruns only "reuse_sweeps" sweeps
-// from the previous factors; a new pattern or new parameters rerun the whole factorization.
+// through the FactorApply of the ParIlu preconditioner. initialize() is par_ilut_symbolic, compute()
+// par_ilut_numeric. Pattern reuse: compute() after setMatrix() with a matrix of the same pattern (and
+// "reuse_pattern" = true, the default) keeps the factor pattern and reruns only "reuse_sweeps" sweeps from the
+// previous factors (Params::reuse_pattern); a new pattern or new parameters rerun the whole factorization.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -17,6 +18,7 @@
 #include <cstdio>
 #include <string>
 
+#include <asyncsparse/exec/AsyncSparse_launch_parameters.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
@@ -41,16 +43,9 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
         .add("reuse_pattern", true, "compute() after setMatrix with the same pattern: sweeps on the old pattern only")
         .add("reuse_sweeps", 3, "sweeps of such a pattern-reusing compute() (>= 0)")
         .add("bucket_counting", std::string("team"), "SampleSelect bucket counts: team (scratch) | global atomics",
-             {"team", "global"})
-        .add("block_order", std::string("forward"), "execution order of the sweep's task blocks",
-             {"forward", "backward", "random"})
-        .add("team_size", -1, "threads per team of the sweeps (-1: auto)")
-        .add("vector_length", -1, "lanes per entry of the sweeps (-1: auto)")
-        .add("chunk_size", -1, "tasks per work block of the sweeps (-1: auto)")
-        .add("max_concurrent_teams", -1, "occupancy limit of the sweeps (-1: unlimited)")
-        .add("launch_seed", 0, "seed of the random block order");
+             {"team", "global"});
     add_tri_solve_parameters(s);
-    return s;
+    return add_launch_parameters(s);  // of the sweeps (the threshold selection has its own, Params::select)
   }();
   return spec;
 }
@@ -67,7 +62,9 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
   using typename B::vector_type;
   using execution_space = typename Device::execution_space;
 
-  ParThresholdPreconditioner(const matrix_type& A, ParIlutKind kind) : B(A), kind_(kind) {}
+  ParThresholdPreconditioner(const matrix_type& A, ParIlutKind kind) : B(A), handle_(kind), kind_(kind) {
+    handle_.params.reuse_pattern = true;  // the "reuse_pattern" default
+  }
 
   std::string name() const override { return kind_ == ParIlutKind::Ict ? "ParIct" : "ParIlut"; }
   const ParameterSpec& parameter_spec() const override { return Impl::par_ilut_parameter_spec(); }
@@ -93,6 +90,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
  protected:
   void set_parameters_impl(const ParameterList& l) override {
     auto& p = handle_.params;
+    p.kind = kind_;
     p.max_steps = l.get("steps", 5);
     p.fill_in_limit = l.get("fill_in_limit", 1.0);
     p.selection = threshold_selection_from_string(l.get("select", "exact"));
@@ -102,36 +100,23 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     p.reuse_sweeps = l.get("reuse_sweeps", 3);
     p.select.counting = l.get("bucket_counting", "team") == std::string("global") ? BucketCounting::GlobalAtomics
                                                                                   : BucketCounting::TeamAtomics;
-    reuse_pattern_ = l.get("reuse_pattern", true);
+    p.reuse_pattern = l.get("reuse_pattern", true);
     tri_ = Impl::tri_solve_options_from(l, name());
     Impl::ilut_check_handle_params(handle_, name());
-    auto& c = handle_.launch;
-    c.block_order = block_order_from_string(l.get("block_order", "forward"));
-    c.team_size = l.get("team_size", -1);
-    c.vector_length = l.get("vector_length", -1);
-    c.chunk_size = l.get("chunk_size", -1);
-    c.max_concurrent_teams = l.get("max_concurrent_teams", -1);
-    c.seed = static_cast<std::uint64_t>(l.get("launch_seed", 0));
-    fresh_ = true;
+    handle_.launch = launch_config_from_parameters(l, name());
   }
-  void initialize_impl() override { fresh_ = true; }  // new pattern: the next compute() starts over
+  // a new pattern: the next compute() starts over from the initial guess
+  void initialize_impl() override { par_ilut_symbolic(execution_space(), handle_, this->A_); }
   void compute_impl() override {
     const execution_space exec;
-    reused_ = reuse_pattern_ && !fresh_ && handle_.is_computed();
-    if (reused_) {
-      par_ilut_update_values(exec, handle_, this->A_);
-    } else if (kind_ == ParIlutKind::Ict) {
-      par_ict_compute(exec, handle_, this->A_);
-    } else {
-      par_ilut_compute(exec, handle_, this->A_);
-    }
+    par_ilut_numeric(exec, handle_, this->A_);
+    reused_ = handle_.stats().reused_pattern;
     const auto L = par_ilut_lower(exec, handle_);
     const auto U = par_ilut_upper(exec, handle_);
     if (reused_)
       apply_.update(L, U, handle_.scaling());
     else
       apply_.setup(L, U, kind_ == ParIlutKind::Ilut, handle_.scaling(), tri_);
-    fresh_ = false;
   }
   void apply_impl(const const_vector_type& x, const vector_type& z) override { apply_.apply(x, z); }
 
@@ -139,7 +124,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
   ParIlutHandle<Scalar, Device> handle_;
   ParIlutKind kind_;
   TriSolveOptions tri_;
-  bool reuse_pattern_ = true, fresh_ = true, reused_ = false;
+  bool reused_ = false;
   Impl::FactorApply<Scalar, Device> apply_;
 };
 

@@ -24,10 +24,22 @@
 //    (the default on host backends, where it is robust to threads being descheduled).
 //    On host backends oscb > 1 gives each thread several workers that run one after another (there is no
 //    hardware context switching), so oscb = 1 is the meaningful choice there.
-//  * JacobiMode::Sync: the synchronous Algorithm 1 (jacobi()), the deterministic mode.
+//  * JacobiMode::Sync: the synchronous Algorithm 1 (AsyncSparse_jacobi.hpp), the deterministic mode.
 //
-// Stop criteria: `updates` per row; with tol > 0 the host checks the residual every check_interval
-// updates. The updates between two checks are one asynchronous kernel launch; the check (residual kernel
+// Life cycle (AsyncJacobiHandle):
+//   async_jacobi_symbolic(exec, h, A)   pattern: A square and non-empty, workspace sized for A. Reads nothing of
+//                                       h.params.
+//   async_jacobi_numeric(exec, h, A)    values: finite entries, every diagonal entry stored and non-zero; the
+//                                       diagonal. A must have the symbolic pattern. Reads nothing of h.params.
+//   async_jacobi_apply(exec, h, b, x)   exactly params.updates updates per row from x, one kernel launch (the
+//                                       smoother / preconditioner use). Reads mode, omega, updates, fence,
+//                                       load_kind, assignment, trace, divergence_factor, residual_norms,
+//                                       throw_on_divergence and h.launch.
+//   async_jacobi_solve(exec, h, b, x)   as async_jacobi_apply, but stops at params.tol (see below); also reads
+//                                       tol, check_interval, record_history.
+//
+// Stop criteria of async_jacobi_solve: `updates` per row; with tol > 0 the host checks the residual every
+// check_interval updates. The updates between two checks are one asynchronous kernel launch; the check (residual kernel
 // + reduction) follows on the same execution space instance, i.e. the updates pause during a check —
 // checking concurrently on a second instance would leave the checked x a moving target and compete for
 // the same SMs / cores, so the chunked form is used on every backend. Divergence (non-finite residual or
@@ -42,6 +54,10 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <string>
+#include <type_traits>
+
 #include <asyncsparse/relaxation/AsyncSparse_async_jacobi_handle.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_jacobi.hpp>
 #include <asyncsparse/relaxation/impl/AsyncSparse_async_jacobi_impl.hpp>
@@ -54,53 +70,49 @@ namespace AsyncSparse {
 template <class ExecSpace, class Scalar, class Device>
 ResolvedLaunch resolve_async_jacobi_launch(const LaunchConfig& cfg, const Crs<Scalar, Device>& A,
                                            const ExecSpace& exec = ExecSpace()) {
-  LaunchConfig c = Impl::jacobi_launch_defaults(cfg);
-  if (c.team_size == -1 && Impl::is_gpu_space<ExecSpace>() && c.vector_length >= 1 && c.vector_length <= 128)
-    c.team_size = std::max(1, 128 / c.vector_length);
-  return Impl::resolve_jacobi_launch(c, A, exec);
+  LaunchDefaults d = Impl::jacobi_launch_defaults();
+  d.gpu_team_threads = 128;
+  d.method = "async_jacobi";
+  return Impl::resolve_jacobi_launch(cfg, A, exec, d);
 }
 
-/// (A)synchronous Jacobi on `exec` in the mode h.params.mode, starting from the given x and updating it in
-/// place. See the file comment for the modes and stop criteria. Returns (and stores in h.stats) the
-/// statistics. Throws InvalidInput for bad input (non-square / empty matrix, missing or zero diagonal,
-/// non-finite entries in A, b or x, wrong lengths, parameters out of range) and, with
-/// params.throw_on_divergence, DivergenceError.
-template <class ExecSpace, class Scalar, class Device, class BView, class XView>
-const AsyncJacobiStats& async_jacobi(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h,
-                                     const Crs<Scalar, Device>& A, const BView& b_in, const XView& x_in) {
-  static_assert(std::is_same<typename Device::execution_space, ExecSpace>::value,
-                "async_jacobi: the execution space must be the one of the handle's Device");
-  const AsyncJacobiParams& p = h.params;
-  if (p.mode == JacobiMode::Sync) return jacobi(exec, h, A, b_in, x_in);
-  const Kokkos::View<const Scalar*, Device> b = b_in;
-  const Kokkos::View<Scalar*, Device> x = x_in;
-  Impl::check_jacobi_params(p, h.launch, "async_jacobi", true);
-  const double bnorm = Impl::jacobi_setup(exec, h, A, b, x, "async_jacobi");
+namespace Impl {
+
+/// (A)synchronous Jacobi on `exec` in the mode p.mode with the matrix of the numeric phase, from the given x, in
+/// place, with the parameters `p` (jacobi_run_params); `where` names the caller in messages.
+template <class ExecSpace, class Scalar, class Device>
+const AsyncJacobiStats& async_jacobi_run(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h,
+                                         const AsyncJacobiParams& p, const Kokkos::View<const Scalar*, Device>& b,
+                                         const Kokkos::View<Scalar*, Device>& x, const std::string& where) {
+  if (p.mode == JacobiMode::Sync) return jacobi_run(exec, h, p, b, x, "async_jacobi", where);
+  check_jacobi_params(p, h.launch, where.c_str(), true);
+  const double bnorm = jacobi_check_vectors(exec, h, b, x, "async_jacobi", where);
+  const auto& A = h.ws.A;
 
   AsyncJacobiStats st;
   st.mode = p.mode;
   st.b_norm = bnorm;
   st.launch = resolve_async_jacobi_launch(h.launch, A, exec);
   const std::int64_t n = A.numRows();
-  const std::int64_t league = p.mode == JacobiMode::Static ? 0 : Impl::dynamic_league<ExecSpace>(st.launch, n);
+  const std::int64_t league = p.mode == JacobiMode::Static ? 0 : dynamic_league<ExecSpace>(st.launch, n);
   st.workers = p.mode == JacobiMode::Static ? n : league * st.launch.team_size;
   if (p.mode == JacobiMode::Dynamic) st.launch.league_size = static_cast<int>(league);
   st.assignment = p.assignment != DynamicAssignment::Auto ? p.assignment
-                  : Impl::is_gpu_space<ExecSpace>()       ? DynamicAssignment::Strided
+                  : is_gpu_space<ExecSpace>()             ? DynamicAssignment::Strided
                                                           : DynamicAssignment::AtomicCounter;
   ChunkedLaunch<ExecSpace> launcher(st.launch);
   // the residual checks use the synchronous residual kernel with its own launch (residual-kernel team size)
-  ChunkedLaunch<ExecSpace> res_launcher(Impl::resolve_jacobi_launch(h.launch, A, exec));
+  ChunkedLaunch<ExecSpace> res_launcher(resolve_jacobi_launch(h.launch, A, exec));
   const bool trace_on = p.trace.any();
   UpdateTraceRecorder<Device> rec;
   if (trace_on)
-    rec = h.trace.prepare(exec, p.trace, A.numRows(), A.nnz(), p.updates, "async_jacobi");
+    rec = h.trace.prepare(exec, p.trace, A.numRows(), A.nnz(), p.updates, where.c_str());
   else
     h.trace.clear();
   const bool checks = p.tol > 0 || p.record_history;
   const Kokkos::View<const Scalar*, Device> diag = h.ws.diag;
 
-  st.initial_residual = p.residual_norms ? Impl::relative_residual(exec, res_launcher, h, A, b, x, bnorm) : -1.0;
+  st.initial_residual = p.residual_norms ? relative_residual(exec, res_launcher, h, A, b, x, bnorm) : -1.0;
   auto record = [&](double res, int k, double t) {
     if (!p.record_history) return;
     st.residual_history.push_back(res);
@@ -115,17 +127,17 @@ const AsyncJacobiStats& async_jacobi(const ExecSpace& exec, AsyncJacobiHandle<Sc
   while (!stopped && st.updates_done < p.updates) {
     const int first = st.updates_done;
     const int last = checks ? std::min(p.updates, first + p.check_interval) : p.updates;
-    Impl::dispatch_async_jacobi(exec, p.mode, st.assignment, launcher, st.launch, league, p, A, b, diag, x,
-                                h.ws.counter, rec, h.ws.unit_diagonal, trace_on, first, last);
+    dispatch_async_jacobi(exec, p.mode, st.assignment, launcher, st.launch, league, p, A, b, diag, x, h.ws.counter, rec,
+                          h.ws.unit_diagonal, trace_on, first, last);
     ++st.kernel_launches;
     st.updates_done = last;
     if (checks) {
       exec.fence();
       Kokkos::Timer tc;
-      const double res = Impl::relative_residual(exec, res_launcher, h, A, b, x, bnorm);
+      const double res = relative_residual(exec, res_launcher, h, A, b, x, bnorm);
       st.check_seconds += tc.seconds();
       record(res, last, timer.seconds());
-      if (Impl::jacobi_diverged(st, res, p.divergence_factor, last)) break;
+      if (jacobi_diverged(st, res, p.divergence_factor, last)) break;
       if (p.tol > 0 && res <= p.tol) {
         st.status = JacobiStatus::Converged;
         break;
@@ -135,19 +147,58 @@ const AsyncJacobiStats& async_jacobi(const ExecSpace& exec, AsyncJacobiHandle<Sc
   exec.fence();
   st.total_seconds = timer.seconds();
   st.update_seconds = st.total_seconds - st.check_seconds;
-  Impl::jacobi_final_residual(exec, res_launcher, h, st, A, b, x);
+  jacobi_final_residual(exec, res_launcher, h, st, A, b, x);
   if (p.record_history && (st.update_history.empty() || st.update_history.back() != st.updates_done))
     record(st.final_residual, st.updates_done, st.total_seconds);
   h.stats = st;
-  Impl::jacobi_finish(h.stats, p, "async_jacobi");
+  jacobi_finish(h.stats, p, where.c_str());
   return h.stats;
 }
 
-/// Convenience overload on the default instance of the handle's execution space.
-template <class Scalar, class Device, class BView, class XView>
-const AsyncJacobiStats& async_jacobi(AsyncJacobiHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A, const BView& b,
-                                     const XView& x) {
-  return async_jacobi(typename Device::execution_space(), h, A, b, x);
+template <class ExecSpace, class Device>
+void async_jacobi_static_checks() {
+  static_assert(std::is_same<typename Device::execution_space, ExecSpace>::value,
+                "async_jacobi: the execution space must be the one of the handle's Device");
+}
+
+}  // namespace Impl
+
+/// Symbolic phase: A square and non-empty; the workspace of the handle sized for A. Throws InvalidInput.
+template <class ExecSpace, class Scalar, class Device>
+void async_jacobi_symbolic(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
+  Impl::async_jacobi_static_checks<ExecSpace, Device>();
+  Impl::jacobi_symbolic_impl(exec, h, A, "async_jacobi");
+}
+
+/// Numeric phase: A (with the pattern of the symbolic phase) has finite entries and a stored, non-zero diagonal;
+/// computes the diagonal. Call again after changing A's values. Throws InvalidInput naming the first bad row.
+template <class ExecSpace, class Scalar, class Device>
+void async_jacobi_numeric(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
+  Impl::async_jacobi_static_checks<ExecSpace, Device>();
+  Impl::jacobi_numeric_impl(exec, h, A, "async_jacobi");
+}
+
+/// Exactly params.updates (a)synchronous Jacobi updates per row in the mode h.params.mode, from the given x, in
+/// place; no residual checks in between (tol, check_interval and record_history are not read). Returns (and
+/// stores in h.stats) the statistics. Throws InvalidInput for bad input (wrong lengths, NaN/Inf in b or x with
+/// residual norms, parameters out of range) and, with params.throw_on_divergence, DivergenceError.
+template <class ExecSpace, class Scalar, class Device>
+const AsyncJacobiStats& async_jacobi_apply(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h,
+                                           const typename AsyncJacobiHandle<Scalar, Device>::const_vector_type& b,
+                                           const typename AsyncJacobiHandle<Scalar, Device>::vector_type& x) {
+  Impl::async_jacobi_static_checks<ExecSpace, Device>();
+  return Impl::async_jacobi_run(exec, h, Impl::jacobi_run_params(h.params, false), b, x, "async_jacobi_apply");
+}
+
+/// (A)synchronous Jacobi in the mode h.params.mode from the given x until ||b - A x|| / ||b|| <= params.tol
+/// (checked every check_interval updates; tol = 0: exactly params.updates updates), at most params.updates
+/// updates per row. See the file comment for the modes and stop criteria. Errors as async_jacobi_apply.
+template <class ExecSpace, class Scalar, class Device>
+const AsyncJacobiStats& async_jacobi_solve(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h,
+                                           const typename AsyncJacobiHandle<Scalar, Device>::const_vector_type& b,
+                                           const typename AsyncJacobiHandle<Scalar, Device>::vector_type& x) {
+  Impl::async_jacobi_static_checks<ExecSpace, Device>();
+  return Impl::async_jacobi_run(exec, h, Impl::jacobi_run_params(h.params, true), b, x, "async_jacobi_solve");
 }
 
 }  // namespace AsyncSparse

@@ -3,10 +3,11 @@
 // AsyncSparse — handle of the (a)synchronous Jacobi iteration: parameters, statistics, workspace.
 //
 // One handle serves the three variants of Tsai, Nayak, Chow & Anzt, "Implementing Asynchronous Jacobi
-// Iteration on GPUs" (2022): synchronous Jacobi (their Algorithm 1, `jacobi()`), asynchronous Jacobi with
-// a static subwarp-to-row assignment (Algorithm 2) and with a dynamic assignment of a fixed number of
-// workers cycling over the rows (Algorithm 3), both run by `async_jacobi()`. Using one handle type keeps
-// the synchronous baseline and the asynchronous variants comparable: same parameters, same statistics.
+// Iteration on GPUs" (2022): synchronous Jacobi (their Algorithm 1, `jacobi_apply` / `jacobi_solve`),
+// asynchronous Jacobi with a static subwarp-to-row assignment (Algorithm 2) and with a dynamic assignment of a
+// fixed number of workers cycling over the rows (Algorithm 3), both run by `async_jacobi_apply` /
+// `async_jacobi_solve`. Using one handle type keeps the synchronous baseline and the asynchronous variants
+// comparable: same parameters, same statistics.
 //
 // The iteration is x_i <- x_i + omega * (b_i - A(i,:) x) / a_ii. On a matrix scaled to unit diagonal (what
 // the paper does) this is the paper's x_i += alpha (b_i - A(i,:) x) with alpha = omega.
@@ -99,29 +100,31 @@ inline const char* to_string(JacobiStatus s) {
 
 /// Parameters of the (a)synchronous Jacobi iteration.
 struct AsyncJacobiParams {
-  /// Variant run by async_jacobi() (jacobi() always runs Sync). Default Dynamic.
+  /// Variant run by async_jacobi_apply / async_jacobi_solve (jacobi_apply / jacobi_solve always run Sync).
+  /// Default Dynamic.
   JacobiMode mode = JacobiMode::Dynamic;
   /// Relaxation factor omega (the paper's alpha), finite and > 0. Default 1 (optimal for the scaled
   /// Laplacians, paper sect. IV-A).
   double omega = 1.0;
-  /// Updates per row (Sync: iterations). The only stop criterion when tol <= 0, the limit otherwise.
-  /// >= 0. Default 100.
+  /// Updates per row (Sync: iterations): exactly this many in *_apply; in *_solve the only stop criterion when
+  /// tol <= 0, the limit otherwise. >= 0. Default 100.
   int updates = 100;
-  /// Stop when ||b - A x||_2 / ||b||_2 <= tol (absolute residual when b = 0), checked by the host every
-  /// `check_interval` updates. 0 (default): no residual checks; exactly `updates` updates are done.
+  /// *_solve: stop when ||b - A x||_2 / ||b||_2 <= tol (absolute residual when b = 0), checked by the host every
+  /// `check_interval` updates. 0 (default): no residual checks; exactly `updates` updates are done. Not read by
+  /// *_apply (no residual checks there).
   double tol = 0.0;
-  /// Updates per row between residual checks when tol > 0 or record_history. >= 1. Default 10.
+  /// *_solve: updates per row between residual checks when tol > 0 or record_history. >= 1. Default 10.
   /// Asynchronous modes: the updates between two checks are one kernel launch, asynchronous inside; the
   /// check itself (a residual kernel and a reduction) runs after it on the same execution space instance,
   /// so the asynchronous updates pause while the host reads the residual.
   int check_interval = 10;
-  /// Record the relative residual, updates done and elapsed time at every check. Default false.
+  /// *_solve: record the relative residual, updates done and elapsed time at every check. Default false.
   bool record_history = false;
   /// Report Diverged when the residual exceeds this factor times the initial residual. > 1. Default 1e10.
   double divergence_factor = 1e10;
   /// Compute ||b|| and the initial and final relative residuals (residual sweeps outside the timed region),
-  /// and check b and x for NaN/Inf up front. false (used by the preconditioner; allowed only with tol == 0
-  /// and record_history == false): only x is checked for NaN/Inf at the end (a NaN/Inf in b or in the
+  /// and check b and x for NaN/Inf up front. false (used by the preconditioner; in *_solve allowed only with
+  /// tol == 0 and record_history == false): only x is checked for NaN/Inf at the end (a NaN/Inf in b or in the
   /// initial x shows up there as NonFinite); initial_residual / final_residual are reported as -1.
   /// Default true.
   bool residual_norms = true;
@@ -164,6 +167,10 @@ struct AsyncJacobiStats {
 };
 
 /// Handle: parameters, launch configuration, statistics of the last run, workspace and trace buffers.
+/// Life cycle (the same for the synchronous jacobi_* and the asynchronous async_jacobi_* functions):
+/// *_symbolic(exec, h, A) once per pattern, *_numeric(exec, h, A) once per set of values (the diagonal),
+/// then any number of *_apply(exec, h, b, x) (exactly params.updates updates per row) or
+/// *_solve(exec, h, b, x) (until params.tol, at most params.updates).
 /// LaunchConfig fields used:
 ///  * vector_length = subwarp size, 1..32 (power of two on GPUs). -1: 1 (the paper's best for the
 ///    asynchronous modes; also the fastest synchronous residual kernel measured on the 5-point Laplacian).
@@ -180,7 +187,9 @@ class AsyncJacobiHandle {
   using scalar_type = Scalar;
   using device_type = Device;
   using execution_space = typename Device::execution_space;
+  using matrix_type = Crs<Scalar, Device>;
   using vector_type = Kokkos::View<Scalar*, Device>;
+  using const_vector_type = Kokkos::View<const Scalar*, Device>;
 
   AsyncJacobiParams params;
   LaunchConfig launch;
@@ -192,23 +201,24 @@ class AsyncJacobiHandle {
   explicit AsyncJacobiHandle(const AsyncJacobiParams& p, const LaunchConfig& l = LaunchConfig())
       : params(p), launch(l) {}
 
-  /// The diagonal of the matrix of the last run (filled by the set-up).
+  /// The diagonal of the matrix of the last numeric phase.
   const vector_type& diagonal() const { return ws.diag; }
+  bool symbolic_done() const { return ws.symbolic; }
+  bool numeric_done() const { return ws.numeric; }
+  /// The matrix given to the last numeric phase.
+  const matrix_type& matrix() const { return ws.A; }
 
-  /// Workspace, managed by jacobi() / async_jacobi(). The diagonal is recomputed when the matrix values
-  /// View, its graph, or its size changes, or after invalidate().
+  /// Workspace, managed by the symbolic and numeric phases (public for the kernels; not a user API).
   struct Workspace {
+    bool symbolic = false, numeric = false;
+    matrix_type A;                               ///< matrix of the numeric phase
+    typename matrix_type::row_map_type row_map;  ///< pattern of the symbolic phase
+    typename matrix_type::index_type entries;
     vector_type diag;                            ///< a_ii
     bool unit_diagonal = false;                  ///< every a_ii == 1 (scaled matrices): the kernels skip loading diag
     vector_type r;                               ///< residual (Sync)
     Kokkos::View<std::int64_t, Device> counter;  ///< AtomicCounter assignment
-    const void* values_ptr = nullptr;
-    const void* row_map_ptr = nullptr;
-    std::int64_t n = -1, nnz = -1;
   } ws;
-
-  /// Forget the cached diagonal (call after changing the matrix values in place).
-  void invalidate() { ws.values_ptr = nullptr; }
 };
 
 }  // namespace AsyncSparse

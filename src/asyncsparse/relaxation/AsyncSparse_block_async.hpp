@@ -18,9 +18,15 @@
 // tau-scaling (M = I - tau D^{-1} A, sect. IV-B) makes SPD matrices with rho(I - D^{-1} A) > 1 usable.
 //
 // Entry points (execution space instance first, as everywhere in AsyncSparse):
-//   block_async_setup(exec, handle, A)              split A into per-block parts, resolve the launch
-//   block_async_iterate(exec, handle, b, x, m)      exactly m global iterations from x (smoother use)
-//   block_async_solve(exec, handle, b, x)           iterate until the relative residual <= Params::tol
+//   block_async_symbolic(exec, handle, A)           pattern: checks, block size, launch, per-block split of the
+//                                                   pattern, block order. Reads Params::block_size, LaunchConfig.
+//   block_async_numeric(exec, handle, A)            values: diagonal checks, per-block split of the values, the
+//                                                   weights tau / a_ii. Reads Params::tau.
+//   block_async_apply(exec, handle, b, x)           exactly Params::global_iters global iterations from x (smoother
+//                                                   use). Reads local_iters, global_iters, global_iters_per_launch,
+//                                                   launch_mode, deterministic.
+//   block_async_solve(exec, handle, b, x)           iterate until the relative residual <= Params::tol. Reads also
+//                                                   tol, max_global_iters, divergence_factor, record_history.
 //   block_async_statistics(exec, handle, b, runs, checkpoints)   spread over repeated runs (paper Tables IV/V)
 //   block_async_estimate_tau(exec, A)               tau = 2 / (lambda_min + lambda_max) of D^{-1} A (Lanczos)
 // Baselines of the paper, in the same code base:
@@ -52,6 +58,7 @@
 #include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/linalg/AsyncSparse_diagonal.hpp>
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_block_async_handle.hpp>
 #include <asyncsparse/relaxation/impl/AsyncSparse_block_async_impl.hpp>
 
@@ -182,6 +189,7 @@ void check_block_async_params(const char* who, const H& h) {
   const auto& p = h.params();
   const std::string w(who);
   if (p.local_iters < 1) throw InvalidInput(w + ": local_iters must be >= 1, got " + std::to_string(p.local_iters));
+  if (p.global_iters < 0) throw InvalidInput(w + ": global_iters must be >= 0, got " + std::to_string(p.global_iters));
   if (p.block_size == 0 || p.block_size < -1)
     throw InvalidInput(w + ": block_size must be -1 (auto) or >= 1, got " + std::to_string(p.block_size));
   if (p.global_iters_per_launch < 1)
@@ -198,11 +206,12 @@ void check_block_async_params(const char* who, const H& h) {
 template <class H, class BV, class XV>
 void check_block_async_call(const char* who, const H& h, const BV& b, const XV& x) {
   const std::string w(who);
-  if (!h.is_set_up()) throw InvalidInput(w + ": block_async_setup must be called first");
+  if (!h.numeric_done()) throw InvalidInput(w + ": block_async_numeric must be called first");
   check_block_async_params(who, h);
-  if (h.params().block_size != h.setup_block_size_ || h.params().tau != h.setup_tau_param_ ||
-      !same_launch(h.launch_config(), h.setup_launch_))
-    throw InvalidInput(w + ": block_size, tau or the LaunchConfig changed since block_async_setup; call it again");
+  if (h.params().block_size != h.setup_block_size_ || !same_launch(h.launch_config(), h.setup_launch_))
+    throw InvalidInput(w + ": block_size or the LaunchConfig changed since block_async_symbolic; call it again");
+  if (h.params().tau != h.setup_tau_param_)
+    throw InvalidInput(w + ": tau changed since block_async_numeric; call it again");
   const auto n = static_cast<std::size_t>(h.matrix().numRows());
   if (b.extent(0) != n || x.extent(0) != n)
     throw InvalidInput(w + ": b and x must have " + std::to_string(n) + " entries, got " + std::to_string(b.extent(0)) +
@@ -295,34 +304,39 @@ double block_async_residual_norm(BlockAsyncHandle<Scalar, Device>& h,
 }
 }  // namespace Impl
 
-/// Set up async-(k) for A: validates A (square, non-empty, every diagonal entry stored, non-zero and finite) and
-/// the parameters, splits the rows into blocks (local / remote parts), computes the weights tau / a_ii (tau
-/// estimated when Params::tau == 0) and resolves the launch. Call again after changing A's values, block_size,
-/// tau or the LaunchConfig.
+/// Symbolic phase of async-(k): validates A's shape (square, non-empty) and the parameters, resolves the block
+/// size (Params::block_size, else LaunchConfig::chunk_size, else the backend default) and the launch, splits the
+/// pattern into per-block local / remote parts and sets the block order. Call again after changing the pattern,
+/// block_size or the LaunchConfig. Throws InvalidInput.
 template <class ExecSpace, class Scalar, class Device>
-void block_async_setup(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
+void block_async_symbolic(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
   using kernel_type = Impl::BlockAsyncKernel<Scalar, ExecSpace, typename Device::memory_space>;
   using policy_type = typename kernel_type::policy_type;
   Kokkos::Timer timer;
-  Impl::check_block_async_params("block_async_setup", h);
+  Impl::check_block_async_params("block_async_symbolic", h);
   if (A.numRows() != A.numCols())
-    throw InvalidInput("block_async_setup: matrix must be square, got " + std::to_string(A.numRows()) + " x " +
+    throw InvalidInput("block_async_symbolic: matrix must be square, got " + std::to_string(A.numRows()) + " x " +
                        std::to_string(A.numCols()));
-  if (A.numRows() == 0) throw InvalidInput("block_async_setup: matrix is empty (0 rows)");
+  if (A.numRows() == 0) throw InvalidInput("block_async_symbolic: matrix is empty (0 rows)");
   const auto& p = h.params();
   const auto& cfg = h.launch_config();
   const bool gpu = Impl::is_gpu_space<ExecSpace>();
   const ordinal_t n = A.numRows();
-  h.set_up_ = false;
+  h.symbolic_ = h.numeric_ = false;
   h.A_ = A;
-  auto dinv = inverse_diagonal(A, "block_async_setup");  // throws for a missing / zero / non-finite diagonal
 
   BlockAsyncStats st;
-  st.block_size = p.block_size > 0 ? p.block_size : (cfg.chunk_size > 0 ? cfg.chunk_size : (gpu ? 512 : 1024));
-  st.block_size = static_cast<int>(std::min<std::int64_t>(st.block_size, n));
+  // a block is a chunk of the launch: Params::block_size, else LaunchConfig::chunk_size, else block_async's
+  // default of 512 rows on GPUs, 1024 on host backends; at most n
   LaunchConfig c = cfg;
-  c.chunk_size = st.block_size;
-  st.launch = resolve_launch_config<ExecSpace>(c, n, static_cast<double>(A.nnz()) / n, exec);
+  if (p.block_size > 0) c.chunk_size = p.block_size;
+  if (c.chunk_size > 0) c.chunk_size = static_cast<int>(std::min<std::int64_t>(c.chunk_size, n));
+  LaunchDefaults d;
+  d.gpu_chunk_size = static_cast<int>(std::min<std::int64_t>(512, n));
+  d.host_chunk_size = static_cast<int>(std::min<std::int64_t>(1024, n));
+  d.method = "block_async_symbolic";
+  st.launch = resolve_launch_config<ExecSpace>(c, n, static_cast<double>(A.nnz()) / n, exec, d);
+  st.block_size = st.launch.chunk_size;
   st.num_blocks = st.launch.num_chunks;
   // persistent teams of the fused asynchronous mode: as many as can run at once (or the occupancy limit)
   int resident = gpu ? std::max(1, st.launch.concurrency / (st.launch.team_size * st.launch.vector_length))
@@ -333,16 +347,14 @@ void block_async_setup(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>& 
   st.scratch_level =
       static_cast<int>(st.scratch_bytes) + st.launch.scratch_pad_bytes <= policy_type::scratch_size_max(0) ? 0 : 1;
   if (st.scratch_level == 1 && static_cast<int>(st.scratch_bytes) > policy_type::scratch_size_max(1))
-    throw InvalidInput("block_async_setup: block_size " + std::to_string(st.block_size) +
+    throw InvalidInput("block_async_symbolic: block_size " + std::to_string(st.block_size) +
                        " needs more team scratch than the backend allows; use smaller blocks");
 
-  Impl::split_blocks(A, st.block_size, h.local_row_map_, h.local_cols_, h.local_vals_, h.remote_row_map_,
-                     h.remote_cols_, h.remote_vals_);
+  Impl::split_block_pattern(A, st.block_size, h.local_row_map_, h.local_cols_, h.local_vals_, h.remote_row_map_,
+                            h.remote_cols_, h.remote_vals_);
   st.local_nnz = static_cast<std::int64_t>(h.local_vals_.extent(0));
   st.remote_nnz = static_cast<std::int64_t>(h.remote_vals_.extent(0));
-  st.tau = p.tau > 0 ? p.tau : block_async_estimate_tau(exec, A);
   h.weight_ = Kokkos::View<Scalar*, Device>("AsyncSparse::block_async::weight", n);
-  KokkosBlas::scal(h.weight_, static_cast<Scalar>(st.tau), dinv);
   h.buffer_ = Kokkos::View<Scalar*, Device>("AsyncSparse::block_async::buffer", n);
   h.residual_ = Kokkos::View<Scalar*, Device>("AsyncSparse::block_async::residual", n);
   auto perm = block_order_permutation(st.num_blocks, st.launch.block_order, st.launch.seed);
@@ -351,20 +363,44 @@ void block_async_setup(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>& 
   st.setup_seconds = timer.seconds();
   h.stats_ = st;
   h.setup_block_size_ = p.block_size;
-  h.setup_tau_param_ = p.tau;
   h.setup_launch_ = cfg;
-  h.set_up_ = true;
+  h.symbolic_ = true;
 }
 
-/// Exactly `global_iters` (>= 0) global iterations of async-(k) on A x = b from the given x (x is updated in
+/// Numeric phase of async-(k): A has the pattern of the symbolic phase and every diagonal entry stored, non-zero
+/// and finite; splits its values into the per-block parts and computes the weights tau / a_ii (tau estimated
+/// when Params::tau == 0). Call again after changing A's values or tau. Throws InvalidInput.
+template <class ExecSpace, class Scalar, class Device>
+void block_async_numeric(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
+  Kokkos::Timer timer;
+  if (!h.symbolic_done()) throw InvalidInput("block_async_numeric: block_async_symbolic must be called first");
+  Impl::check_block_async_params("block_async_numeric", h);
+  const auto& S = h.matrix();
+  if (A.numRows() != S.numRows() || A.numCols() != S.numCols() || A.nnz() != S.nnz() ||
+      !Impl::same_graph(exec, A.numRows(), A.graph.row_map, A.graph.entries, S.graph.row_map, S.graph.entries))
+    throw InvalidInput("block_async_numeric: the matrix does not have the pattern given to block_async_symbolic");
+  h.numeric_ = false;
+  auto dinv = inverse_diagonal(A, "block_async_numeric");  // throws for a missing / zero / non-finite diagonal
+  auto& st = h.stats_;
+  Impl::split_block_values(A, st.block_size, h.local_row_map_, h.local_vals_, h.remote_row_map_, h.remote_vals_);
+  const auto& p = h.params();
+  st.tau = p.tau > 0 ? p.tau : block_async_estimate_tau(exec, A);
+  KokkosBlas::scal(h.weight_, static_cast<Scalar>(st.tau), dinv);
+  h.A_ = A;
+  exec.fence();
+  st.setup_seconds += timer.seconds();
+  h.setup_tau_param_ = p.tau;
+  h.numeric_ = true;
+}
+
+/// Exactly Params::global_iters (>= 0) global iterations of async-(k) on A x = b from the given x (x is updated in
 /// place). No residual is computed: this is the smoother / preconditioner entry point.
 template <class ExecSpace, class Scalar, class Device>
-void block_async_iterate(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>& h,
-                         const typename BlockAsyncHandle<Scalar, Device>::const_vector_type& b,
-                         const typename BlockAsyncHandle<Scalar, Device>::vector_type& x, int global_iters) {
-  Impl::check_block_async_call("block_async_iterate", h, b, x);
-  if (global_iters < 0)
-    throw InvalidInput("block_async_iterate: global_iters must be >= 0, got " + std::to_string(global_iters));
+void block_async_apply(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>& h,
+                       const typename BlockAsyncHandle<Scalar, Device>::const_vector_type& b,
+                       const typename BlockAsyncHandle<Scalar, Device>::vector_type& x) {
+  Impl::check_block_async_call("block_async_apply", h, b, x);
+  const int global_iters = h.params().global_iters;
   Kokkos::Timer timer;
   Impl::block_async_run(exec, h, b, x, global_iters);
   exec.fence();
@@ -591,8 +627,8 @@ RelaxationResult kk_gauss_seidel_solve(const ExecSpace& exec, const Crs<double, 
   R.status = rel <= tol ? SolverStatus::Converged : SolverStatus::MaxIterations;
   while (R.status == SolverStatus::MaxIterations && R.iterations < max_sweeps) {
     const int s = std::min(check_every, max_sweeps - R.iterations);
-    Compat::kk_sparse::forward_sweep_gauss_seidel_apply(&kh, n, n, A.graph.row_map, A.graph.entries, A.values,
-                                                                 x, b, false, true, 1.0, s);
+    Compat::kk_sparse::forward_sweep_gauss_seidel_apply(&kh, n, n, A.graph.row_map, A.graph.entries, A.values, x, b,
+                                                        false, true, 1.0, s);
     R.iterations += s;
     rel = resid() * scale;
     R.history.add(R.iterations, rel, timer.seconds());

@@ -4,9 +4,9 @@
 //
 // See AsyncSparse_block_async.hpp for the algorithm (Anzt, Tomov, Dongarra, Heuveline, "A block-asynchronous
 // relaxation method for graphics processing units", 2011). The handle owns the per-block split of the matrix
-// (built by block_async_setup), the launch resolved for the execution space, the double buffer of the
-// deterministic mode and the residual work vector; it is reused by any number of block_async_iterate /
-// block_async_solve calls on the same matrix.
+// (its pattern built by block_async_symbolic, its values by block_async_numeric), the launch resolved for the
+// execution space, the double buffer of the deterministic mode and the residual work vector; it is reused by any
+// number of block_async_apply / block_async_solve calls on the same matrix.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -48,8 +48,9 @@ inline BlockAsyncLaunchMode block_async_launch_mode_from_string(const std::strin
   throw InvalidInput("launch mode '" + s + "' unknown (valid: per-iteration, fused)");
 }
 
-/// Parameters of async-(k). Every field can be changed between calls except block_size and tau, which
-/// are baked into the set-up (changing them requires block_async_setup again; iterate/solve check this).
+/// Parameters of async-(k). Every field can be changed between calls except block_size (read by
+/// block_async_symbolic) and tau (read by block_async_numeric), which are baked into the set-up (changing them
+/// requires that phase again; apply / solve check this).
 struct BlockAsyncParams {
   /// k: Jacobi sweeps each block performs on its own rows per global iteration (the "local iterations" of
   /// async-(k)). Default 5, the paper's choice (sect. IV-C). >= 1. k = 1 is plain (block-)asynchronous Jacobi.
@@ -58,6 +59,9 @@ struct BlockAsyncParams {
   /// > 0, else 512 on GPUs (the paper's thread-block size) and 1024 on host backends (three block vectors
   /// of doubles, 24 KB, stay in the L1/L2 cache of a core). >= 1 otherwise.
   int block_size = -1;
+  /// Global iterations block_async_apply runs (the fixed amount of work of the smoother / preconditioner use),
+  /// >= 0. Default 2 (the preconditioner's default).
+  int global_iters = 2;
   /// Global iterations streamed between two residual checks of block_async_solve (that many queued launches
   /// in PerIteration mode, one launch in Fused mode). Default 10 (the paper streams 10 iterations before it
   /// looks at the residual, sect. IV-D). >= 1.
@@ -127,10 +131,10 @@ struct BlockAsyncStats {
   std::int64_t local_nnz = 0;        ///< entries of A inside the diagonal blocks
   std::int64_t remote_nnz = 0;       ///< entries of A outside them (read once per block pass)
   ResolvedLaunch launch;             ///< the launch actually used
-  double setup_seconds = 0;          ///< time of block_async_setup
+  double setup_seconds = 0;          ///< time of block_async_symbolic + block_async_numeric
   long long total_global_iters = 0;  ///< global iterations over all calls since set-up
   long long total_launches = 0;      ///< kernel launches over all calls since set-up
-  RelaxationResult last;             ///< result of the last block_async_solve (iterations of the last iterate call)
+  RelaxationResult last;             ///< result of the last block_async_solve (iterations of the last apply)
 };
 
 template <class Scalar, class Device>
@@ -156,11 +160,12 @@ class BlockAsyncHandle {
   LaunchConfig& launch_config() { return launch_config_; }
   const LaunchConfig& launch_config() const { return launch_config_; }
   const BlockAsyncStats& stats() const { return stats_; }
-  bool is_set_up() const { return set_up_; }
-  /// The matrix given to block_async_setup.
+  bool symbolic_done() const { return symbolic_; }
+  bool numeric_done() const { return numeric_; }
+  /// The matrix given to block_async_numeric (its pattern: to block_async_symbolic).
   const matrix_type& matrix() const { return A_; }
 
-  // ---- set-up data, filled by block_async_setup (public for the kernels in Impl; not a user API) ----
+  // ---- set-up data, filled by block_async_symbolic / _numeric (public for the kernels in Impl; not a user API) ----
   matrix_type A_;
   offset_view local_row_map_, remote_row_map_;  ///< per row: entries inside / outside the row's block
   ordinal_view local_cols_;                     ///< column relative to the first row of the block
@@ -171,10 +176,10 @@ class BlockAsyncHandle {
   vector_type residual_;  ///< r = b - A x of the residual checks
   order_view order_;      ///< launch position -> block (LaunchConfig::block_order)
   BlockAsyncStats stats_;
-  int setup_block_size_ = 0;  ///< Params::block_size / LaunchConfig the set-up was built for
-  double setup_tau_param_ = 1.0;
+  int setup_block_size_ = 0;  ///< Params::block_size / LaunchConfig the symbolic phase was built for
   LaunchConfig setup_launch_;
-  bool set_up_ = false;
+  double setup_tau_param_ = 1.0;  ///< Params::tau of the numeric phase
+  bool symbolic_ = false, numeric_ = false;
 
  private:
   BlockAsyncParams params_;

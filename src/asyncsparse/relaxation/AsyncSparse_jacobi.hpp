@@ -9,40 +9,49 @@
 // heuristic by default) per row through the launch-control layer; the update kernel is a flat loop.
 // The iteration double-buffers through r: it is deterministic, and with one lane per row (host
 // backends) it reproduces Reference::jacobi bit for bit — this is the deterministic mode of the
-// asynchronous Jacobi family (async_jacobi() with JacobiMode::Sync calls this function).
+// asynchronous Jacobi family (async_jacobi_* with JacobiMode::Sync run this iteration).
 //
-// Stopping: exactly params.updates iterations when params.tol == 0; otherwise the residual norm is
-// formed from the r the next iteration computes anyway, every params.check_interval iterations, and the
-// iteration stops at tol or on divergence (non-finite residual, or growth beyond divergence_factor).
+// Life cycle (AsyncJacobiHandle; the same handle serves the asynchronous variants):
+//   jacobi_symbolic(exec, h, A)   pattern: A square and non-empty, workspace sized for A. Reads nothing of
+//                                 h.params.
+//   jacobi_numeric(exec, h, A)    values: finite entries, every diagonal entry stored and non-zero; the
+//                                 diagonal. A must have the symbolic pattern. Reads nothing of h.params.
+//   jacobi_apply(exec, h, b, x)   exactly params.updates iterations from x (a smoother: no residual checks).
+//                                 Reads omega, updates, divergence_factor, residual_norms, throw_on_divergence
+//                                 and h.launch.
+//   jacobi_solve(exec, h, b, x)   as jacobi_apply, but stops at params.tol: the residual norm is formed from
+//                                 the r the next iteration computes anyway, every params.check_interval
+//                                 iterations; also reads tol, check_interval, record_history.
+// Both stop on divergence (non-finite residual, or growth beyond divergence_factor).
 #pragma once
 
 #include <Kokkos_Core.hpp>
+
+#include <string>
+#include <type_traits>
 
 #include <asyncsparse/relaxation/AsyncSparse_async_jacobi_handle.hpp>
 #include <asyncsparse/relaxation/impl/AsyncSparse_jacobi_impl.hpp>
 
 namespace AsyncSparse {
 
-/// Synchronous Jacobi x <- x + omega D^-1 (b - A x) on `exec`, starting from the given x, updating it in
-/// place. Parameters from h.params (mode is ignored), launch from h.launch; statistics in h.stats (also
-/// returned). Throws InvalidInput for bad input (non-square / empty matrix, missing or zero diagonal,
-/// non-finite entries, wrong vector lengths, bad parameters) and, with params.throw_on_divergence,
-/// DivergenceError.
-template <class ExecSpace, class Scalar, class Device, class BView, class XView>
-const AsyncJacobiStats& jacobi(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h,
-                               const Crs<Scalar, Device>& A, const BView& b_in, const XView& x_in) {
-  static_assert(std::is_same<typename Device::execution_space, ExecSpace>::value,
-                "jacobi: the execution space must be the one of the handle's Device");
-  const Kokkos::View<const Scalar*, Device> b = b_in;
-  const Kokkos::View<Scalar*, Device> x = x_in;
-  const AsyncJacobiParams& p = h.params;
-  Impl::check_jacobi_params(p, h.launch, "jacobi", false);
-  const double bnorm = Impl::jacobi_setup(exec, h, A, b, x, "jacobi");
+namespace Impl {
+
+/// Synchronous Jacobi x <- x + omega D^-1 (b - A x) on `exec` with the matrix of the numeric phase, from the
+/// given x, in place, with the parameters `p` (jacobi_run_params); `where` names the caller in messages.
+template <class ExecSpace, class Scalar, class Device>
+const AsyncJacobiStats& jacobi_run(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h,
+                                   const AsyncJacobiParams& p, const Kokkos::View<const Scalar*, Device>& b,
+                                   const Kokkos::View<Scalar*, Device>& x, const std::string& method,
+                                   const std::string& where) {
+  check_jacobi_params(p, h.launch, where.c_str(), false);
+  const double bnorm = jacobi_check_vectors(exec, h, b, x, method, where);
+  const auto& A = h.ws.A;
 
   AsyncJacobiStats st;
   st.mode = JacobiMode::Sync;
   st.b_norm = bnorm;
-  st.launch = Impl::resolve_jacobi_launch(h.launch, A, exec);
+  st.launch = resolve_jacobi_launch(h.launch, A, exec);
   st.workers = A.numRows();
   ChunkedLaunch<ExecSpace> launcher(st.launch);
   const bool checks = p.tol > 0 || p.record_history;
@@ -53,7 +62,7 @@ const AsyncJacobiStats& jacobi(const ExecSpace& exec, AsyncJacobiHandle<Scalar, 
   const Scalar omega = static_cast<Scalar>(p.omega);
   const Kokkos::View<const Scalar*, Device> xc = x;
 
-  st.initial_residual = p.residual_norms ? Impl::relative_residual(exec, launcher, h, A, b, x, bnorm) : -1.0;
+  st.initial_residual = p.residual_norms ? relative_residual(exec, launcher, h, A, b, x, bnorm) : -1.0;
   const double scale = bnorm > 0 ? 1.0 / bnorm : 1.0;
   auto record = [&](double res, int k, double t) {
     if (!p.record_history) return;
@@ -70,15 +79,15 @@ const AsyncJacobiStats& jacobi(const ExecSpace& exec, AsyncJacobiHandle<Scalar, 
   exec.fence();
   Kokkos::Timer timer;
   for (int k = 0; k < p.updates && !stopped; ++k) {
-    Impl::compute_residual(exec, launcher, A, b, xc, r);
+    compute_residual(exec, launcher, A, b, xc, r);
     if (checks && k > 0 && k % p.check_interval == 0) {
       // r holds b - A x_k: its norm is the residual after k iterations, at no extra sweep
       exec.fence();
       Kokkos::Timer tc;
-      const double res = Impl::norm2(exec, r) * scale;
+      const double res = norm2(exec, r) * scale;
       st.check_seconds += tc.seconds();
       record(res, k, timer.seconds());
-      if (Impl::jacobi_diverged(st, res, p.divergence_factor, k)) break;
+      if (jacobi_diverged(st, res, p.divergence_factor, k)) break;
       if (p.tol > 0 && res <= p.tol) {
         st.status = JacobiStatus::Converged;
         break;
@@ -93,12 +102,58 @@ const AsyncJacobiStats& jacobi(const ExecSpace& exec, AsyncJacobiHandle<Scalar, 
   exec.fence();
   st.total_seconds = timer.seconds();
   st.update_seconds = st.total_seconds - st.check_seconds;
-  Impl::jacobi_final_residual(exec, launcher, h, st, A, b, x);
+  jacobi_final_residual(exec, launcher, h, st, A, b, x);
   if (p.record_history && (st.update_history.empty() || st.update_history.back() != st.updates_done))
     record(st.final_residual, st.updates_done, st.total_seconds);
   h.stats = st;
-  Impl::jacobi_finish(h.stats, p, "jacobi");
+  jacobi_finish(h.stats, p, where.c_str());
   return h.stats;
+}
+
+template <class ExecSpace, class Device>
+void jacobi_static_checks() {
+  static_assert(std::is_same<typename Device::execution_space, ExecSpace>::value,
+                "jacobi: the execution space must be the one of the handle's Device");
+}
+
+}  // namespace Impl
+
+/// Symbolic phase: A square and non-empty; the workspace of the handle sized for A. Throws InvalidInput.
+template <class ExecSpace, class Scalar, class Device>
+void jacobi_symbolic(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
+  Impl::jacobi_static_checks<ExecSpace, Device>();
+  Impl::jacobi_symbolic_impl(exec, h, A, "jacobi");
+}
+
+/// Numeric phase: A (with the pattern of the symbolic phase) has finite entries and a stored, non-zero diagonal;
+/// computes the diagonal. Call again after changing A's values. Throws InvalidInput naming the first bad row.
+template <class ExecSpace, class Scalar, class Device>
+void jacobi_numeric(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
+  Impl::jacobi_static_checks<ExecSpace, Device>();
+  Impl::jacobi_numeric_impl(exec, h, A, "jacobi");
+}
+
+/// Exactly params.updates synchronous Jacobi iterations x <- x + omega D^-1 (b - A x) from the given x, in place
+/// (params.mode, tol, check_interval and record_history are not read). Statistics in h.stats (also returned).
+/// Throws InvalidInput for bad input (wrong vector lengths, NaN/Inf in b or x with residual norms, bad
+/// parameters) and, with params.throw_on_divergence, DivergenceError.
+template <class ExecSpace, class Scalar, class Device>
+const AsyncJacobiStats& jacobi_apply(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h,
+                                     const typename AsyncJacobiHandle<Scalar, Device>::const_vector_type& b,
+                                     const typename AsyncJacobiHandle<Scalar, Device>::vector_type& x) {
+  Impl::jacobi_static_checks<ExecSpace, Device>();
+  return Impl::jacobi_run(exec, h, Impl::jacobi_run_params(h.params, false), b, x, "jacobi", "jacobi_apply");
+}
+
+/// Synchronous Jacobi from the given x until ||b - A x|| / ||b|| <= params.tol (checked every check_interval
+/// iterations; tol = 0: exactly params.updates iterations), at most params.updates iterations (params.mode is not
+/// read). Errors as jacobi_apply.
+template <class ExecSpace, class Scalar, class Device>
+const AsyncJacobiStats& jacobi_solve(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h,
+                                     const typename AsyncJacobiHandle<Scalar, Device>::const_vector_type& b,
+                                     const typename AsyncJacobiHandle<Scalar, Device>::vector_type& x) {
+  Impl::jacobi_static_checks<ExecSpace, Device>();
+  return Impl::jacobi_run(exec, h, Impl::jacobi_run_params(h.params, true), b, x, "jacobi", "jacobi_solve");
 }
 
 }  // namespace AsyncSparse

@@ -25,6 +25,14 @@
 //
 // Variants: inner precision Single (the mixed-precision method) or Double (iterative refinement in double,
 // the paper's second baseline); the plain double async-(k) baseline is block_async_solve itself.
+//
+// Life cycle (IterativeRefinementHandle):
+//   iterative_refinement_symbolic(exec, h, A)     pattern: checks, the single-precision copy's storage, the inner
+//                                                 async-(k)'s block_async_symbolic. Reads inner_precision,
+//                                                 inner.block_size and the inner LaunchConfig.
+//   iterative_refinement_numeric(exec, h, A)      values: A in single precision (InvalidInput when a value
+//                                                 overflows float), the inner block_async_numeric. Reads inner.tau.
+//   iterative_refinement_solve(exec, h, b, x)     the refinement; reads the other parameters.
 // Divergence is never silent: outer residual growth, non-finite values or an inner solver that diverges in
 // the measuring step end the solve with status Diverged / NonFinite and a message.
 #pragma once
@@ -37,6 +45,7 @@
 #include <string>
 #include <vector>
 
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
 
@@ -125,7 +134,9 @@ class IterativeRefinementHandle {
   const IterativeRefinementParams& params() const { return params_; }
   LaunchConfig& launch_config() { return launch_; }
   const LaunchConfig& launch_config() const { return launch_; }
-  bool is_set_up() const { return set_up_; }
+  bool symbolic_done() const { return symbolic_; }
+  bool numeric_done() const { return numeric_; }
+  /// Time of the last symbolic + numeric phase.
   double setup_seconds() const { return setup_seconds_; }
   const IterativeRefinementResult& last_result() const { return last_; }
   /// Statistics of the inner async-(k) of the precision set up.
@@ -142,7 +153,7 @@ class IterativeRefinementHandle {
   Kokkos::View<float*, Device> rhat_f_, c_f_;
   Kokkos::View<double*, Device> rhat_d_, c_d_;
   InnerPrecision setup_precision_ = InnerPrecision::Single;
-  bool set_up_ = false;
+  bool symbolic_ = false, numeric_ = false;
   double setup_seconds_ = 0;
   IterativeRefinementResult last_;
 
@@ -318,20 +329,19 @@ IterativeRefinementResult ir_run(const ExecSpace& exec, IterativeRefinementHandl
 }
 }  // namespace Impl
 
-/// Set up the refinement for A (double): a single-precision copy of A when the inner precision is Single
-/// (InvalidInput when a value overflows float), and the inner async-(k) handle (block_async_setup; its
-/// validation applies: square, non-empty, non-zero finite diagonal). Call again after changing A, the inner
-/// precision, or the inner block_size / tau / LaunchConfig.
+/// Symbolic phase of the refinement for A (double): checks (square, non-empty), the storage of the
+/// single-precision copy of A when the inner precision is Single, and the inner async-(k)'s symbolic phase. Call
+/// again after changing A's pattern, the inner precision, or the inner block_size / LaunchConfig.
 template <class ExecSpace, class Device>
-void iterative_refinement_setup(const ExecSpace& exec, IterativeRefinementHandle<Device>& h,
-                                const Crs<double, Device>& A) {
+void iterative_refinement_symbolic(const ExecSpace& exec, IterativeRefinementHandle<Device>& h,
+                                   const Crs<double, Device>& A) {
   Kokkos::Timer timer;
-  Impl::check_ir_params("iterative_refinement_setup", h.params());
+  Impl::check_ir_params("iterative_refinement_symbolic", h.params());
   if (A.numRows() != A.numCols())
-    throw InvalidInput("iterative_refinement_setup: matrix must be square, got " + std::to_string(A.numRows()) + " x " +
-                       std::to_string(A.numCols()));
-  if (A.numRows() == 0) throw InvalidInput("iterative_refinement_setup: matrix is empty (0 rows)");
-  h.set_up_ = false;
+    throw InvalidInput("iterative_refinement_symbolic: matrix must be square, got " + std::to_string(A.numRows()) +
+                       " x " + std::to_string(A.numCols()));
+  if (A.numRows() == 0) throw InvalidInput("iterative_refinement_symbolic: matrix is empty (0 rows)");
+  h.symbolic_ = h.numeric_ = false;
   h.A_ = A;
   const ordinal_t n = A.numRows();
   const auto& p = h.params();
@@ -339,6 +349,44 @@ void iterative_refinement_setup(const ExecSpace& exec, IterativeRefinementHandle
   if (p.inner_precision == InnerPrecision::Single) {
     Kokkos::View<float*, Device> vf(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::ir::A_float"),
                                     A.nnz());
+    h.A_float_ = Crs<float, Device>("AsyncSparse::ir::A_float", n, n, A.nnz(), vf, A.graph.row_map, A.graph.entries);
+    h.inner_f_ = BlockAsyncHandle<float, Device>(p.inner, h.launch_config());
+    block_async_symbolic(exec, h.inner_f_, h.A_float_);
+    h.rhat_f_ = Kokkos::View<float*, Device>("AsyncSparse::ir::rhat", n);
+    h.c_f_ = Kokkos::View<float*, Device>("AsyncSparse::ir::c", n);
+  } else {
+    h.inner_d_ = BlockAsyncHandle<double, Device>(p.inner, h.launch_config());
+    block_async_symbolic(exec, h.inner_d_, A);
+    h.rhat_d_ = Kokkos::View<double*, Device>("AsyncSparse::ir::rhat", n);
+    h.c_d_ = Kokkos::View<double*, Device>("AsyncSparse::ir::c", n);
+  }
+  exec.fence();
+  h.setup_precision_ = p.inner_precision;
+  h.setup_seconds_ = timer.seconds();
+  h.symbolic_ = true;
+}
+
+/// Numeric phase: A (with the pattern of the symbolic phase) in single precision when the inner precision is
+/// Single (InvalidInput when a value overflows float), and the inner async-(k)'s numeric phase (its validation
+/// applies: non-zero finite diagonal). Call again after changing A's values or the inner tau.
+template <class ExecSpace, class Device>
+void iterative_refinement_numeric(const ExecSpace& exec, IterativeRefinementHandle<Device>& h,
+                                  const Crs<double, Device>& A) {
+  Kokkos::Timer timer;
+  if (!h.symbolic_done())
+    throw InvalidInput("iterative_refinement_numeric: iterative_refinement_symbolic must be called first");
+  Impl::check_ir_params("iterative_refinement_numeric", h.params());
+  if (h.params().inner_precision != h.setup_precision_)
+    throw InvalidInput("iterative_refinement_numeric: inner_precision changed since iterative_refinement_symbolic");
+  if (A.numRows() != h.A_.numRows() || A.numCols() != h.A_.numCols() || A.nnz() != h.A_.nnz() ||
+      !Impl::same_graph(exec, A.numRows(), A.graph.row_map, A.graph.entries, h.A_.graph.row_map, h.A_.graph.entries))
+    throw InvalidInput(
+        "iterative_refinement_numeric: the matrix does not have the pattern given to iterative_refinement_symbolic");
+  h.numeric_ = false;
+  BlockAsyncParams& inner = h.setup_precision_ == InnerPrecision::Single ? h.inner_f_.params() : h.inner_d_.params();
+  inner.tau = h.params().inner.tau;  // read by the inner numeric phase
+  if (h.setup_precision_ == InnerPrecision::Single) {
+    auto vf = h.A_float_.values;
     auto vd = A.values;
     offset_t bad = A.nnz();
     Kokkos::parallel_reduce(
@@ -349,23 +397,16 @@ void iterative_refinement_setup(const ExecSpace& exec, IterativeRefinementHandle
         },
         Kokkos::Min<offset_t>(bad));
     if (bad < A.nnz())
-      throw InvalidInput("iterative_refinement_setup: matrix entry " + std::to_string(bad) +
+      throw InvalidInput("iterative_refinement_numeric: matrix entry " + std::to_string(bad) +
                          " is not finite in single precision (|a| > 3.4e38 or NaN/Inf)");
-    h.A_float_ = Crs<float, Device>("AsyncSparse::ir::A_float", n, n, A.nnz(), vf, A.graph.row_map, A.graph.entries);
-    h.inner_f_ = BlockAsyncHandle<float, Device>(p.inner, h.launch_config());
-    block_async_setup(exec, h.inner_f_, h.A_float_);
-    h.rhat_f_ = Kokkos::View<float*, Device>("AsyncSparse::ir::rhat", n);
-    h.c_f_ = Kokkos::View<float*, Device>("AsyncSparse::ir::c", n);
+    block_async_numeric(exec, h.inner_f_, h.A_float_);
   } else {
-    h.inner_d_ = BlockAsyncHandle<double, Device>(p.inner, h.launch_config());
-    block_async_setup(exec, h.inner_d_, A);
-    h.rhat_d_ = Kokkos::View<double*, Device>("AsyncSparse::ir::rhat", n);
-    h.c_d_ = Kokkos::View<double*, Device>("AsyncSparse::ir::c", n);
+    block_async_numeric(exec, h.inner_d_, A);
   }
+  h.A_ = A;
   exec.fence();
-  h.setup_precision_ = p.inner_precision;
-  h.setup_seconds_ = timer.seconds();
-  h.set_up_ = true;
+  h.setup_seconds_ += timer.seconds();
+  h.numeric_ = true;
 }
 
 /// Solve A x = b by iterative refinement (x: initial guess on entry, solution on exit). Returns the status,
@@ -375,10 +416,11 @@ IterativeRefinementResult iterative_refinement_solve(
     const ExecSpace& exec, IterativeRefinementHandle<Device>& h,
     const typename IterativeRefinementHandle<Device>::const_vector_type& b,
     const typename IterativeRefinementHandle<Device>::vector_type& x) {
-  if (!h.is_set_up()) throw InvalidInput("iterative_refinement_solve: iterative_refinement_setup must be called first");
+  if (!h.numeric_done())
+    throw InvalidInput("iterative_refinement_solve: iterative_refinement_numeric must be called first");
   Impl::check_ir_params("iterative_refinement_solve", h.params());
   if (h.params().inner_precision != h.setup_precision_)
-    throw InvalidInput("iterative_refinement_solve: inner_precision changed since iterative_refinement_setup");
+    throw InvalidInput("iterative_refinement_solve: inner_precision changed since iterative_refinement_symbolic");
   const auto n = static_cast<std::size_t>(h.A_.numRows());
   if (b.extent(0) != n || x.extent(0) != n)
     throw InvalidInput("iterative_refinement_solve: b and x must have " + std::to_string(n) + " entries, got " +
@@ -389,9 +431,10 @@ IterativeRefinementResult iterative_refinement_solve(
     inner.params() = h.params().inner;
     inner.params().block_size = keep.block_size;
     inner.params().tau = keep.tau;
-    if (h.params().inner.block_size != keep.block_size || h.params().inner.tau != keep.tau)
-      throw InvalidInput(
-          "iterative_refinement_solve: inner block_size or tau changed since iterative_refinement_setup");
+    if (h.params().inner.block_size != keep.block_size)
+      throw InvalidInput("iterative_refinement_solve: inner block_size changed since iterative_refinement_symbolic");
+    if (h.params().inner.tau != keep.tau)
+      throw InvalidInput("iterative_refinement_solve: inner tau changed since iterative_refinement_numeric");
     Impl::check_block_async_params("iterative_refinement_solve (inner)", inner);
   };
   if (h.setup_precision_ == InnerPrecision::Single) {

@@ -36,8 +36,10 @@
 //       "asyncsparse: triangular solve sweeps" (int), "... tolerance" (double), "... stagnation" (double) and
 //       "... check interval" (int) (tri_solve_sweeps, tri_solve_tolerance, tri_solve_stagnation,
 //       tri_solve_check_interval);
-//       "asyncsparse: deterministic" (bool); launch settings "asyncsparse: team size",
-//       "asyncsparse: vector length", "asyncsparse: max concurrent teams", "asyncsparse: block order".
+//       "asyncsparse: deterministic" (bool); the launch settings, named alike for every method that
+//       launches kernels (exec/AsyncSparse_launch_parameters.hpp): "asyncsparse: team size",
+//       "asyncsparse: vector length", "asyncsparse: chunk size", "asyncsparse: max concurrent teams",
+//       "asyncsparse: occupancy mode", "asyncsparse: block order", "asyncsparse: launch seed", ...
 #pragma once
 
 #include <Ifpack2_Details_CanChangeMatrix.hpp>

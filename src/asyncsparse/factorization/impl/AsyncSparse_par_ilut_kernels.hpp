@@ -33,6 +33,7 @@
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>
 #include <asyncsparse/linalg/AsyncSparse_transpose.hpp>  // Impl::sort_pairs
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
 #include <asyncsparse/factorization/AsyncSparse_select.hpp>
@@ -169,11 +170,20 @@ void ilut_alloc_entries(Factor& F, offset_t nnz, bool values, bool second_buffer
 // Input checks
 // ------------------------------------------------------------------------------------------------------------
 
-/// Validates A on the device: square, non-empty, sorted unique columns in range, stored diagonal, finite
-/// values; ParICT also symmetric (|a_ij - a_ji| <= 1e-12 max(|a_ij|, |a_ji|)) with positive diagonal; ParILUT a
-/// non-zero diagonal. Structural problems are InvalidInput, an unusable pivot a BreakdownError.
+/// Name of the factorization in BreakdownError / DivergenceError messages.
+inline const char* par_ilut_name(ParIlutKind kind) { return kind == ParIlutKind::Ict ? "par_ict" : "par_ilut"; }
+template <class Handle>
+const char* par_ilut_name(const Handle& h) {
+  return par_ilut_name(h.state().kind);
+}
+
+/// Validates A on the device: square, non-empty, sorted unique columns in range, stored diagonal; ParICT also a
+/// symmetric pattern. With `values` also finite values; ParICT symmetric values (|a_ij - a_ji| <= 1e-12
+/// max(|a_ij|, |a_ji|)) and a positive diagonal; ParILUT a non-zero diagonal. Problems are InvalidInput naming
+/// `where`, an unusable pivot a BreakdownError naming `method`.
 template <class ExecSpace, class Scalar, class Device>
-void ilut_check_matrix(const ExecSpace& exec, const Crs<Scalar, Device>& A, bool symmetric, const std::string& where) {
+void ilut_check_matrix(const ExecSpace& exec, const Crs<Scalar, Device>& A, bool symmetric, bool values,
+                       const std::string& where, const std::string& method) {
   const ordinal_t n = A.numRows();
   if (n != A.numCols())
     throw InvalidInput(where + ": matrix must be square, got " + std::to_string(n) + " x " +
@@ -195,7 +205,7 @@ void ilut_check_matrix(const ExecSpace& exec, const Crs<Scalar, Device>& A, bool
             code = 1;
             break;
           }
-          if (!is_finite(val(k))) code = code ? code : 3;
+          if (values && !is_finite(val(k))) code = code ? code : 3;
           if (j == i) {
             diag = true;
             d = val(k);
@@ -212,11 +222,12 @@ void ilut_check_matrix(const ExecSpace& exec, const Crs<Scalar, Device>& A, bool
             const Scalar x = val(k);
             const Scalar y = (lo < rm(j + 1) && ent(lo) == i) ? val(lo) : Scalar(0);
             const Scalar ax = ilut_abs(x), ay = ilut_abs(y);
-            if (lo >= rm(j + 1) || ent(lo) != i || ilut_abs(x - y) > Scalar(1e-12) * (ax > ay ? ax : ay)) code = 4;
+            if (lo >= rm(j + 1) || ent(lo) != i || (values && ilut_abs(x - y) > Scalar(1e-12) * (ax > ay ? ax : ay)))
+              code = 4;
           }
         }
         if (code == 0 && !diag) code = 2;
-        if (code == 0 && (symmetric ? !(d > Scalar(0)) : d == Scalar(0))) code = 5;
+        if (values && code == 0 && (symmetric ? !(d > Scalar(0)) : d == Scalar(0))) code = 5;
         if (code) {
           const std::int64_t key = 8 * static_cast<std::int64_t>(i) + code;
           if (key < b) b = key;
@@ -237,7 +248,7 @@ void ilut_check_matrix(const ExecSpace& exec, const Crs<Scalar, Device>& A, bool
       throw InvalidInput(where + ": matrix is not symmetric (row " + std::to_string(row) +
                          " has an entry without a matching transposed entry)");
     default:
-      throw BreakdownError(where, row, symmetric ? "non-positive diagonal entry (pivot)" : "zero pivot a_ii = 0");
+      throw BreakdownError(method, row, symmetric ? "non-positive diagonal entry (pivot)" : "zero pivot a_ii = 0");
   }
 }
 
@@ -525,17 +536,16 @@ void ilut_sweep(const ExecSpace& exec, Handle& h) {
   using Device = typename Handle::device_type;
   auto& st = h.state();
   const bool det = h.params.mode == SweepMode::Deterministic;
-  LaunchConfig cfg = h.launch;
-  if (det) {
-    if (cfg.vector_length > 1)
-      throw InvalidInput(
-          "par_ilut: the deterministic mode uses one lane per entry; launch.vector_length must be -1 or 1");
-    cfg.vector_length = 1;
-  }
   const bool ict = st.kind == ParIlutKind::Ict;
+  LaunchDefaults d;  // asynchronous sweeps: the generic rules
+  d.method = ict ? "par_ict" : "par_ilut";
+  if (det) {  // one lane per entry
+    d.vector_length = d.max_vector_length = 1;
+    d.method += " (deterministic mode)";
+  }
   const std::int64_t ntasks = ict ? st.L.nnz : static_cast<std::int64_t>(st.tasks.extent(0));
   const double avg = static_cast<double>(ict ? st.L.nnz : st.L.nnz + st.U.nnz) / static_cast<double>(st.n);
-  const ResolvedLaunch r = resolve_launch_config<ExecSpace>(cfg, ntasks, avg, exec);
+  const ResolvedLaunch r = resolve_launch_config<ExecSpace>(h.launch, ntasks, avg, exec, d);
   h.stats().launch = r;
   ChunkedLaunch<ExecSpace> chunks(r);
   if (ict) {
@@ -578,17 +588,16 @@ void ilut_sweep(const ExecSpace& exec, Handle& h) {
 // Initial guess (step 0): L0 = strict lower part of A_s + I, U0 = upper part (ParICT: L0 = lower part)
 // ------------------------------------------------------------------------------------------------------------
 
+/// Symbolic phase: the pattern of the initial guess (State::L0, U0; no values): L0 = strict lower part of A and
+/// the diagonal (last in each row), U0 = upper part of A (diagonal first); ParICT: L0 = lower part of A.
 template <class ExecSpace, class Handle>
-void ilut_initial_guess(const ExecSpace& exec, Handle& h) {
+void ilut_initial_pattern(const ExecSpace& exec, Handle& h) {
   auto& st = h.state();
   using PV = typename Handle::offset_view;
-  using VV = typename Handle::value_view;
-  const bool det = h.params.mode == SweepMode::Deterministic;
   const bool ict = st.kind == ParIlutKind::Ict;
   const ordinal_t n = st.n;
   auto arm = st.a_row_map;
   auto aent = st.a_entries;
-  auto aval = st.a_val;
   PV lcount = ilut_alloc<PV>("AsyncSparse::par_ilut::lcount", n),
      ucount = ilut_alloc<PV>("AsyncSparse::par_ilut::ucount", n);
   Kokkos::parallel_for(
@@ -599,26 +608,22 @@ void ilut_initial_guess(const ExecSpace& exec, Handle& h) {
         lcount(i) = l + 1;  // + diagonal
         ucount(i) = (arm(i + 1) - arm(i)) - l;
       });
-  st.L = typename Handle::Factor();
-  st.U = typename Handle::Factor();
-  st.L.ptr = ilut_alloc<PV>("AsyncSparse::par_ilut::lptr", static_cast<std::size_t>(n) + 1);
-  ilut_alloc_entries(st.L, ilut_scan(exec, st.L.ptr, lcount, n, "AsyncSparse::par_ilut::lptr_scan"), true, det);
-  VV uval;
+  st.L0 = typename Handle::Factor();
+  st.U0 = typename Handle::Factor();
+  st.L0.ptr = ilut_alloc<PV>("AsyncSparse::par_ilut::lptr", static_cast<std::size_t>(n) + 1);
+  ilut_alloc_entries(st.L0, ilut_scan(exec, st.L0.ptr, lcount, n, "AsyncSparse::par_ilut::lptr_scan"), false, false);
   if (!ict) {
-    st.U.ptr = ilut_alloc<PV>("AsyncSparse::par_ilut::uptr", static_cast<std::size_t>(n) + 1);
-    ilut_alloc_entries(st.U, ilut_scan(exec, st.U.ptr, ucount, n, "AsyncSparse::par_ilut::uptr_scan"), false, false);
-    uval = ilut_alloc<VV>("AsyncSparse::par_ilut::uval", st.U.nnz);
+    st.U0.ptr = ilut_alloc<PV>("AsyncSparse::par_ilut::uptr", static_cast<std::size_t>(n) + 1);
+    ilut_alloc_entries(st.U0, ilut_scan(exec, st.U0.ptr, ucount, n, "AsyncSparse::par_ilut::uptr_scan"), false, false);
   }
-  auto lp = st.L.ptr;
-  auto lcol = st.L.col;
-  auto lrow = st.L.row;
-  auto lapos = st.L.apos;
-  auto lval = st.L.val;
-  auto lval2 = st.L.val2;
-  auto up = st.U.ptr;
-  auto ucol = st.U.col;
-  auto urow = st.U.row;
-  auto uapos = st.U.apos;
+  auto lp = st.L0.ptr;
+  auto lcol = st.L0.col;
+  auto lrow = st.L0.row;
+  auto lapos = st.L0.apos;
+  auto up = st.U0.ptr;
+  auto ucol = st.U0.col;
+  auto urow = st.U0.row;
+  auto uapos = st.U0.apos;
   Kokkos::parallel_for(
       "AsyncSparse::par_ilut::initial_fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i) {
@@ -629,8 +634,6 @@ void ilut_initial_guess(const ExecSpace& exec, Handle& h) {
             lcol(ql) = c;
             lrow(ql) = i;
             lapos(ql) = k;
-            lval(ql) = aval(k);
-            if (det) lval2(ql) = aval(k);
             ++ql;
           } else if (!ict) {
             if (c == i) {  // unit diagonal of L (last entry of the row)
@@ -638,16 +641,50 @@ void ilut_initial_guess(const ExecSpace& exec, Handle& h) {
               lcol(d) = i;
               lrow(d) = i;
               lapos(d) = k;
-              lval(d) = 1;
-              if (det) lval2(d) = 1;
             }
             ucol(qu) = c;
             urow(qu) = i;
             uapos(qu) = k;
-            uval(qu) = aval(k);
             ++qu;
           }
         }
+      });
+}
+
+/// Numeric phase: the initial guess on the pattern of the symbolic phase: L = strict lower part of A_s + I,
+/// U = upper part (ParICT: L = lower part), with Ut, umap and the task list.
+template <class ExecSpace, class Handle>
+void ilut_initial_guess(const ExecSpace& exec, Handle& h) {
+  auto& st = h.state();
+  using Scalar = typename Handle::scalar_type;
+  using VV = typename Handle::value_view;
+  const bool det = h.params.mode == SweepMode::Deterministic;
+  const bool ict = st.kind == ParIlutKind::Ict;
+  // the pattern Views are shared with L0 / U0: no phase writes a factor's pattern in place
+  st.L = st.L0;
+  st.U = st.U0;
+  st.L.val = ilut_alloc<VV>("AsyncSparse::par_ilut::val", st.L.nnz);
+  if (det) st.L.val2 = ilut_alloc<VV>("AsyncSparse::par_ilut::val2", st.L.nnz);
+  VV uval;
+  if (!ict) uval = ilut_alloc<VV>("AsyncSparse::par_ilut::uval", st.U.nnz);
+  auto aval = st.a_val;
+  auto lp = st.L.ptr;
+  auto lcol = st.L.col;
+  auto lapos = st.L.apos;
+  auto lval = st.L.val;
+  auto lval2 = st.L.val2;
+  auto up = st.U.ptr;
+  auto uapos = st.U.apos;
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::initial_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+      KOKKOS_LAMBDA(const ordinal_t i) {
+        for (offset_t q = lp(i); q < lp(i + 1); ++q) {
+          const Scalar v = (!ict && lcol(q) == i) ? Scalar(1) : aval(lapos(q));
+          lval(q) = v;
+          if (det) lval2(q) = v;
+        }
+        if (!ict)
+          for (offset_t q = up(i); q < up(i + 1); ++q) uval(q) = aval(uapos(q));
       });
   if (!ict) {
     ilut_build_ut(exec, h, uval, det);
@@ -1240,7 +1277,7 @@ void ilut_reset_breakdown(const ExecSpace& exec, Handle& h) {
 /// Throws BreakdownError for the first row whose last sweep produced a non-finite update, or whose pivot is
 /// zero / non-finite (ParILUT: u_ii; ParICT: l_ii not positive).
 template <class ExecSpace, class Handle>
-void ilut_check_breakdown(const ExecSpace& exec, Handle& h, const std::string& where) {
+void ilut_check_breakdown(const ExecSpace& exec, Handle& h) {
   using Scalar = typename Handle::scalar_type;
   auto& st = h.state();
   const bool ict = st.kind == ParIlutKind::Ict;
@@ -1261,13 +1298,14 @@ void ilut_check_breakdown(const ExecSpace& exec, Handle& h, const std::string& w
   if (bad == std::numeric_limits<std::int64_t>::max()) return;
   st.ready = false;
   const std::int64_t row = bad / 4;
+  const char* method = par_ilut_name(h);
   switch (static_cast<int>(bad % 4)) {
     case 1:
-      throw BreakdownError(where, row, "non-finite update (division by a zero or tiny pivot)");
+      throw BreakdownError(method, row, "non-finite update (division by a zero or tiny pivot)");
     case 2:
-      throw BreakdownError(where, row, "non-positive pivot (a_ii - sum_k l_ik^2 <= 0)");
+      throw BreakdownError(method, row, "non-positive pivot (a_ii - sum_k l_ik^2 <= 0)");
     default:
-      throw BreakdownError(where, row, "zero pivot u_ii = 0");
+      throw BreakdownError(method, row, "zero pivot u_ii = 0");
   }
 }
 
@@ -1328,11 +1366,14 @@ void ilut_record_step0(Handle& h) {
   h.stats().steps.assign(1, s0);
 }
 
+/// Symbolic phase: checks of A's pattern (square, non-empty, sorted unique columns, stored diagonal; ParICT a
+/// symmetric pattern), the pattern of A and the pattern of the initial guess. Resets the factors and Stats.
 template <class ExecSpace, class Handle, class Mat>
-void ilut_initialize(const ExecSpace& exec, Handle& h, const Mat& A, ParIlutKind kind, const std::string& where) {
+void ilut_symbolic(const ExecSpace& exec, Handle& h, const Mat& A, const std::string& where) {
   Kokkos::Timer timer;
+  const ParIlutKind kind = h.params.kind;
   ilut_check_handle_params(h, where);
-  ilut_check_matrix(exec, A, kind == ParIlutKind::Ict, where);
+  ilut_check_matrix(exec, A, kind == ParIlutKind::Ict, false, where, par_ilut_name(kind));
   auto& st = h.state();
   const auto select = std::move(st.select);
   st = typename Handle::State();
@@ -1342,18 +1383,38 @@ void ilut_initialize(const ExecSpace& exec, Handle& h, const Mat& A, ParIlutKind
   st.nnz_A = A.nnz();
   st.a_row_map = A.graph.row_map;
   st.a_entries = A.graph.entries;
+  st.breakdown = Kokkos::View<std::int64_t, typename Handle::device_type>("AsyncSparse::par_ilut::breakdown");
+  ilut_initial_pattern(exec, h);
+  st.symbolic = true;
   auto& stats = h.stats();
   stats = typename Handle::Stats();
   stats.kind = kind;
   stats.n = st.n;
   stats.nnz_A = st.nnz_A;
+  exec.fence();
+  stats.symbolic_seconds = timer.seconds();
+}
+
+/// Scaling, initial guess (step 0) and the fill budgets. Resets the Stats of the numeric phase.
+template <class ExecSpace, class Handle, class Mat>
+void ilut_initialize(const ExecSpace& exec, Handle& h, const Mat& A) {
+  Kokkos::Timer timer;
+  auto& st = h.state();
+  auto& stats = h.stats();
+  const double symbolic_seconds = stats.symbolic_seconds;
+  stats = typename Handle::Stats();
+  stats.kind = st.kind;
+  stats.n = st.n;
+  stats.nnz_A = st.nnz_A;
+  stats.symbolic_seconds = symbolic_seconds;
+  st.ready = false;
   ilut_scale(exec, h, A);
   ilut_initial_guess(exec, h);
   ilut_reset_breakdown(exec, h);
   const double f = h.params.fill_in_limit;
   stats.budget_L = static_cast<offset_t>(std::llround(f * static_cast<double>(st.L.nnz)));
   stats.budget_U =
-      kind == ParIlutKind::Ilut ? static_cast<offset_t>(std::llround(f * static_cast<double>(st.U.nnz))) : 0;
+      st.kind == ParIlutKind::Ilut ? static_cast<offset_t>(std::llround(f * static_cast<double>(st.U.nnz))) : 0;
   ilut_record_step0(h);
   st.ready = true;
   exec.fence();
@@ -1363,26 +1424,24 @@ void ilut_initialize(const ExecSpace& exec, Handle& h, const Mat& A, ParIlutKind
 /// Divergence guard (Params::divergence_tolerance): the relative ILU residual `residual` of the factors after
 /// step `step` is non-finite or above the tolerance -> not computed, Stats::diverged, DivergenceError.
 template <class Handle>
-void ilut_check_divergence(Handle& h, double residual, int step, const std::string& where) {
+void ilut_check_divergence(Handle& h, double residual, int step) {
   const double tol = h.params.divergence_tolerance;
   if (tol <= 0.0 || residual <= tol) return;  // a NaN residual fails `residual <= tol`
   h.state().ready = false;
   h.stats().diverged = true;
-  throw DivergenceError(where, step,
+  throw DivergenceError(par_ilut_name(h), step,
                         divergence_message("ILU residual ||A - L U||_F / ||A||_F", residual,
                                            "step " + std::to_string(step), tol, h.params.mode));
 }
 
 /// One step. When `stop_on_stagnation`, the candidate phase's residual may end the iteration: returns false
 /// and leaves the factors unchanged. A breakdown in the step's last sweep throws at once in the deterministic
-/// mode and when `check_now`; otherwise (asynchronous steps inside a compute) the skipped update is counted
-/// and the iteration goes on, as in Ginkgo, and the compute function checks the final factors.
+/// mode and when `check_now`; otherwise (asynchronous steps inside a numeric phase) the skipped update is counted
+/// and the iteration goes on, as in Ginkgo, and the numeric phase checks the final factors.
 template <class ExecSpace, class Handle>
-bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, const std::string& where,
-               bool check_now = true) {
+bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool check_now = true) {
   auto& st = h.state();
   auto& stats = h.stats();
-  if (stats.steps.empty()) throw InvalidInput(where + ": the factorization has not been initialized");
   const bool ict = st.kind == ParIlutKind::Ict;
   ParIlutStepStats ss;
   ss.step = static_cast<int>(stats.steps.size());
@@ -1394,7 +1453,7 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, const 
   prev.residual = ilut_relative(cr.residual2, st.a_norm2);
   // deterministic mode: every step's residual is judged; asynchronous: only the final factors' (stale values can
   // blow up transiently and recover)
-  if (h.params.mode == SweepMode::Deterministic) ilut_check_divergence(h, prev.residual, prev.step, where);
+  if (h.params.mode == SweepMode::Deterministic) ilut_check_divergence(h, prev.residual, prev.step);
   if (stop_on_stagnation && tol > 0.0 && stats.steps.size() >= 2) {
     const double before = stats.steps[stats.steps.size() - 2].residual;
     if (before >= 0 && prev.residual > (1.0 - tol) * before) {
@@ -1426,7 +1485,7 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, const 
   stats.steps.push_back(ss);
   stats.steps_done = static_cast<int>(stats.steps.size()) - 1;
   if (check_now || h.params.mode == SweepMode::Deterministic)
-    ilut_check_breakdown(exec, h, where);
+    ilut_check_breakdown(exec, h);
   else if (ilut_read(exec, st.breakdown, 0) != std::numeric_limits<std::int64_t>::max())
     ++stats.breakdown_steps;
   return true;
@@ -1435,7 +1494,7 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, const 
 /// Residual of the current factors (one pass like a candidate phase, factors unchanged), stored in the last
 /// step's statistics.
 template <class ExecSpace, class Handle>
-double ilut_final_residual(const ExecSpace& exec, Handle& h, const std::string& where) {
+double ilut_final_residual(const ExecSpace& exec, Handle& h) {
   auto& st = h.state();
   auto& last = h.stats().steps.back();
   Kokkos::Timer timer;
@@ -1443,7 +1502,7 @@ double ilut_final_residual(const ExecSpace& exec, Handle& h, const std::string& 
   last.residual = ilut_relative(cr.residual2, st.a_norm2);
   exec.fence();
   last.residual_seconds = timer.seconds();
-  ilut_check_divergence(h, last.residual, last.step, where);
+  ilut_check_divergence(h, last.residual, last.step);
   return last.residual;
 }
 
@@ -1455,50 +1514,32 @@ void ilut_fill_history(Handle& h) {
     if (s.residual >= 0) stats.residual_history.push_back(s.residual);
 }
 
+/// The whole factorization from the initial guess: Params::max_steps steps (fewer on stagnation), the checks of
+/// the final factors and their residual.
 template <class ExecSpace, class Handle, class Mat>
-void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A, ParIlutKind kind, const std::string& where) {
+void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
   Kokkos::Timer timer;
-  ilut_initialize(exec, h, A, kind, where);
+  ilut_initialize(exec, h, A);
   for (int s = 0; s < h.params.max_steps; ++s)
-    if (!ilut_step(exec, h, true, where, false)) break;
-  ilut_check_breakdown(exec, h, where);  // the last sweep's skipped updates and the pivots of the final factors
+    if (!ilut_step(exec, h, true, false)) break;
+  ilut_check_breakdown(exec, h);  // the last sweep's skipped updates and the pivots of the final factors
   const auto& last = h.stats().steps.back();
-  if (last.residual < 0) {  // not yet computed
-    if (h.params.compute_residual) ilut_final_residual(exec, h, where);  // judges it
-  } else {                  // known already (stagnation stop; a NaN lands here too)
-    ilut_check_divergence(h, last.residual, last.step, where);
+  if (last.residual < 0) {                                        // not yet computed
+    if (h.params.compute_residual) ilut_final_residual(exec, h);  // judges it
+  } else {  // known already (stagnation stop; a NaN lands here too)
+    ilut_check_divergence(h, last.residual, last.step);
   }
   ilut_fill_history(h);
   exec.fence();
   h.stats().total_seconds = timer.seconds();
 }
 
+/// Pattern reuse (Params::reuse_pattern): A has new values on the pattern of the current factors' A; rescale and
+/// run Params::reuse_sweeps sweeps on the current factor pattern, starting from the current factors.
 template <class ExecSpace, class Handle, class Mat>
-void ilut_update_values(const ExecSpace& exec, Handle& h, const Mat& A, const std::string& where) {
+void ilut_update_values(const ExecSpace& exec, Handle& h, const Mat& A) {
   Kokkos::Timer timer;
   auto& st = h.state();
-  if (h.stats().steps.empty())
-    throw InvalidInput(where + ": no factorization to update; run the compute function first");
-  ilut_check_handle_params(h, where);
-  if (A.numRows() != st.n || A.numCols() != st.n || A.nnz() != st.nnz_A)
-    throw InvalidInput(where + ": the pattern of A differs from the one the factors were computed for");
-  if (A.graph.row_map.data() != st.a_row_map.data() || A.graph.entries.data() != st.a_entries.data()) {
-    auto r0 = st.a_row_map;
-    auto e0 = st.a_entries;
-    auto r1 = A.graph.row_map;
-    auto e1 = A.graph.entries;
-    int diff = 0;
-    Kokkos::parallel_reduce(
-        "AsyncSparse::par_ilut::same_pattern", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
-        KOKKOS_LAMBDA(const ordinal_t i, int& d) {
-          if (r0(i + 1) != r1(i + 1)) ++d;
-          for (offset_t k = r1(i); k < r1(i + 1) && k < r0(i + 1); ++k)
-            if (e0(k) != e1(k)) ++d;
-        },
-        diff);
-    if (diff != 0) throw InvalidInput(where + ": the pattern of A differs from the one the factors were computed for");
-  }
-  ilut_check_matrix(exec, A, st.kind == ParIlutKind::Ict, where);
   ilut_scale(exec, h, A);
   auto& stats = h.stats();
   stats.sweeps = 0;
@@ -1509,13 +1550,34 @@ void ilut_update_values(const ExecSpace& exec, Handle& h, const Mat& A, const st
   }
   ++stats.updates;
   st.ready = true;
-  ilut_check_breakdown(exec, h, where);
+  ilut_check_breakdown(exec, h);
   auto& last = stats.steps.back();
   last.residual = -1;
-  if (h.params.compute_residual) ilut_final_residual(exec, h, where);
+  if (h.params.compute_residual) ilut_final_residual(exec, h);
   ilut_fill_history(h);
   exec.fence();
   stats.total_seconds = timer.seconds();
+}
+
+/// Numeric phase (see AsyncSparse_par_ilut.hpp).
+template <class ExecSpace, class Handle, class Mat>
+void ilut_numeric(const ExecSpace& exec, Handle& h, const Mat& A, const std::string& where) {
+  auto& st = h.state();
+  const std::string method = par_ilut_name(h.params.kind);
+  if (!st.symbolic) throw InvalidInput(where + ": par_ilut_symbolic must be called first");
+  ilut_check_handle_params(h, where);
+  if (h.params.kind != st.kind)
+    throw InvalidInput(where + ": Params::kind changed since par_ilut_symbolic; run the symbolic phase again");
+  if (A.numRows() != st.n || A.numCols() != st.n || A.nnz() != st.nnz_A ||
+      !same_graph(exec, st.n, A.graph.row_map, A.graph.entries, st.a_row_map, st.a_entries))
+    throw InvalidInput(where + ": the matrix does not have the pattern given to par_ilut_symbolic");
+  ilut_check_matrix(exec, A, st.kind == ParIlutKind::Ict, true, where, method);
+  const bool reuse = h.params.reuse_pattern && st.ready;
+  if (reuse)
+    ilut_update_values(exec, h, A);
+  else
+    ilut_compute(exec, h, A);
+  h.stats().reused_pattern = reuse;
 }
 
 /// L as a Crs (copy): ParILUT unit lower triangular with the ones stored last; ParICT lower with its diagonal.

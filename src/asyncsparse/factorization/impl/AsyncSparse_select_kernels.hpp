@@ -146,15 +146,16 @@ struct SelectLaunch {
   std::int64_t per_team = 0;
 };
 
+/// Launch of the counting kernel: one lane per element (LaunchDefaults: vector_length 1, at most 1); the league is
+/// the occupancy limit, or as many teams as the backend runs at once, at most one per team_size elements.
 template <class ExecSpace>
-SelectLaunch select_resolve_launch(const LaunchConfig& user, std::int64_t n, const ExecSpace& exec, const char* where) {
-  LaunchConfig cfg = user;
-  if (cfg.vector_length == -1) cfg.vector_length = 1;
-  if (cfg.vector_length != 1)
-    throw InvalidInput(std::string(where) + ": launch.vector_length must be -1 or 1 for the counting kernel, got " +
-                       std::to_string(user.vector_length));
+SelectLaunch select_resolve_launch(const LaunchConfig& cfg, std::int64_t n, const ExecSpace& exec, const char* where) {
+  LaunchDefaults d;
+  d.vector_length = 1;
+  d.max_vector_length = 1;
+  d.method = std::string(where) + " (counting kernel)";
   SelectLaunch l;
-  l.resolved = resolve_launch_config<ExecSpace>(cfg, n, 1.0, exec);
+  l.resolved = resolve_launch_config<ExecSpace>(cfg, n, 1.0, exec, d);
   l.team_size = l.resolved.team_size;
   std::int64_t league = cfg.max_concurrent_teams > 0 ? cfg.max_concurrent_teams
                                                      : std::max<std::int64_t>(1, l.resolved.concurrency / l.team_size);

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AsyncSparse — kernels of the block-asynchronous relaxation async-(k) (namespace AsyncSparse::Impl).
 //
-//  * split_blocks: splits every row of A into its entries inside the row's block (columns stored relative to
-//    the first row of the block, diagonal included) and the entries outside it (the paper's "local part" and
-//    "global part" of eq. (4); MAGMA's magma_dbajac_csr keeps the same two matrices).
+//  * split_block_pattern / split_block_values: split every row of A into its entries inside the row's block
+//    (columns stored relative to the first row of the block, diagonal included) and the entries outside it (the
+//    paper's "local part" and "global part" of eq. (4); MAGMA's magma_dbajac_csr keeps the same two matrices).
 //  * BlockAsyncKernel: one team per block (persistent teams cycling over blocks), k local Jacobi sweeps in
 //    team scratch memory, publication of the block's values at the end of the block pass.
 #pragma once
@@ -19,18 +19,18 @@
 namespace AsyncSparse {
 namespace Impl {
 
-/// Counts, row map and fill of the local (in-block) and remote (off-block) parts of A for blocks of
-/// `block_size` consecutive rows. Entries keep their order within a row.
+/// Pattern of the local (in-block) and remote (off-block) parts of A for blocks of `block_size` consecutive rows:
+/// row maps and columns (local columns relative to the first row of the block). Entries keep their order within a
+/// row. The value arrays are allocated here and filled by split_block_values.
 template <class Scalar, class Device>
-void split_blocks(const Crs<Scalar, Device>& A, int block_size, Kokkos::View<offset_t*, Device>& lrow,
-                  Kokkos::View<ordinal_t*, Device>& lcol, Kokkos::View<Scalar*, Device>& lval,
-                  Kokkos::View<offset_t*, Device>& rrow, Kokkos::View<ordinal_t*, Device>& rcol,
-                  Kokkos::View<Scalar*, Device>& rval) {
+void split_block_pattern(const Crs<Scalar, Device>& A, int block_size, Kokkos::View<offset_t*, Device>& lrow,
+                         Kokkos::View<ordinal_t*, Device>& lcol, Kokkos::View<Scalar*, Device>& lval,
+                         Kokkos::View<offset_t*, Device>& rrow, Kokkos::View<ordinal_t*, Device>& rcol,
+                         Kokkos::View<Scalar*, Device>& rval) {
   using exec = typename Device::execution_space;
   const ordinal_t n = A.numRows();
   auto rows = A.graph.row_map;
   auto cols = A.graph.entries;
-  auto vals = A.values;
   lrow = Kokkos::View<offset_t*, Device>("AsyncSparse::block_async::local_row_map", n + 1);
   rrow = Kokkos::View<offset_t*, Device>("AsyncSparse::block_async::remote_row_map", n + 1);
   auto lr = lrow;
@@ -70,22 +70,42 @@ void split_blocks(const Crs<Scalar, Device>& A, int block_size, Kokkos::View<off
   rval = Kokkos::View<Scalar*, Device>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::block_async::remote_vals"), nr_total);
   auto lc = lcol;
-  auto lv = lval;
   auto rc = rcol;
-  auto rv = rval;
   Kokkos::parallel_for(
       "AsyncSparse::block_async::split_fill", Kokkos::RangePolicy<exec>(0, n), KOKKOS_LAMBDA(const ordinal_t i) {
         const std::int64_t begin = (i / B) * B, end = begin + B;
         offset_t pl = lr(i), pr = rr(i);
         for (offset_t k = rows(i); k < rows(i + 1); ++k) {
           const ordinal_t j = cols(k);
-          if (j >= begin && j < end) {
-            lc(pl) = static_cast<ordinal_t>(j - begin);
-            lv(pl++) = vals(k);
-          } else {
-            rc(pr) = j;
-            rv(pr++) = vals(k);
-          }
+          if (j >= begin && j < end)
+            lc(pl++) = static_cast<ordinal_t>(j - begin);
+          else
+            rc(pr++) = j;
+        }
+      });
+}
+
+/// Values of the local and remote parts (the split of split_block_pattern, for A's current values).
+template <class Scalar, class Device>
+void split_block_values(const Crs<Scalar, Device>& A, int block_size, const Kokkos::View<offset_t*, Device>& lrow,
+                        const Kokkos::View<Scalar*, Device>& lval, const Kokkos::View<offset_t*, Device>& rrow,
+                        const Kokkos::View<Scalar*, Device>& rval) {
+  using exec = typename Device::execution_space;
+  auto rows = A.graph.row_map;
+  auto cols = A.graph.entries;
+  auto vals = A.values;
+  const std::int64_t B = block_size;
+  Kokkos::parallel_for(
+      "AsyncSparse::block_async::split_values", Kokkos::RangePolicy<exec>(0, A.numRows()),
+      KOKKOS_LAMBDA(const ordinal_t i) {
+        const std::int64_t begin = (i / B) * B, end = begin + B;
+        offset_t pl = lrow(i), pr = rrow(i);
+        for (offset_t k = rows(i); k < rows(i + 1); ++k) {
+          const ordinal_t j = cols(k);
+          if (j >= begin && j < end)
+            lval(pl++) = vals(k);
+          else
+            rval(pr++) = vals(k);
         }
       });
 }

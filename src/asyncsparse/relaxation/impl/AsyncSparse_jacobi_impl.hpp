@@ -15,6 +15,7 @@
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_async_jacobi_handle.hpp>
 
 namespace AsyncSparse {
@@ -42,82 +43,108 @@ inline void check_jacobi_params(const AsyncJacobiParams& p, const LaunchConfig& 
     throw InvalidInput(w + ": divergence_factor must be > 1, got " + jacobi_fmt(p.divergence_factor));
   if (async) {
     if (l.vector_length != -1 && (l.vector_length < 1 || l.vector_length > 32))
-      throw InvalidInput(w + ": subwarp size (vector_length) must be -1 (auto) or 1..32, got " +
+      throw InvalidInput(w + ": launch.vector_length (lanes per row) must be -1 (auto) or 1..32, got " +
                          std::to_string(l.vector_length));
     if (l.oversubscription < 1 || l.oversubscription > 16)
-      throw InvalidInput(w + ": oversubscription (oscb) must be in 1..16, got " + std::to_string(l.oversubscription));
+      throw InvalidInput(w + ": launch.oversubscription must be in 1..16, got " + std::to_string(l.oversubscription));
   }
 }
 
-/// Checks A, b, x; (re)computes the diagonal when the matrix changed; returns ||b||_2.
-/// Throws InvalidInput naming the first offending row / entry.
+/// Symbolic phase of jacobi_* and async_jacobi_* (`method` names the family): A square and non-empty, the
+/// workspace (diagonal, residual, counter) sized for A, A's pattern kept for the numeric phase.
 template <class ExecSpace, class Scalar, class Device>
-double jacobi_setup(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A,
-                    const Kokkos::View<const Scalar*, Device>& b, const Kokkos::View<Scalar*, Device>& x,
-                    const char* where) {
-  const std::string w(where);
+void jacobi_symbolic_impl(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A,
+                          const std::string& method) {
+  const std::string w = method + "_symbolic";
   const ordinal_t n = A.numRows();
   if (A.numRows() != A.numCols())
     throw InvalidInput(w + ": matrix must be square, got " + std::to_string(A.numRows()) + " x " +
                        std::to_string(A.numCols()));
   if (n == 0) throw InvalidInput(w + ": matrix is empty (0 rows)");
+  auto& ws = h.ws;
+  ws.symbolic = ws.numeric = false;
+  if (ws.diag.extent(0) != static_cast<std::size_t>(n)) {
+    ws.diag =
+        Kokkos::View<Scalar*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::jacobi_diag"), n);
+    ws.r = Kokkos::View<Scalar*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::jacobi_r"), n);
+  }
+  if (!ws.counter.data()) ws.counter = Kokkos::View<std::int64_t, Device>("AsyncSparse::jacobi_counter");
+  ws.row_map = A.graph.row_map;
+  ws.entries = A.graph.entries;
+  ws.A = Crs<Scalar, Device>();
+  exec.fence();
+  ws.symbolic = true;
+}
+
+/// Numeric phase: A has the symbolic pattern; its values are finite, every diagonal entry is stored and non-zero
+/// (InvalidInput naming the first bad row); computes the diagonal and keeps A for the apply / solve calls.
+template <class ExecSpace, class Scalar, class Device>
+void jacobi_numeric_impl(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A,
+                         const std::string& method) {
+  const std::string w = method + "_numeric";
+  auto& ws = h.ws;
+  if (!ws.symbolic) throw InvalidInput(w + ": " + method + "_symbolic must be called first");
+  const ordinal_t n = A.numRows();
+  if (A.numRows() != A.numCols() || static_cast<std::size_t>(n) + 1 != ws.row_map.extent(0) ||
+      A.graph.entries.extent(0) != ws.entries.extent(0) ||
+      !same_graph(exec, n, A.graph.row_map, A.graph.entries, ws.row_map, ws.entries))
+    throw InvalidInput(w + ": the matrix does not have the pattern given to " + method + "_symbolic");
+  ws.numeric = false;
+  auto rows = A.graph.row_map;
+  auto cols = A.graph.entries;
+  auto vals = A.values;
+  auto diag = ws.diag;
+  // code: 1 non-finite value, 2 missing diagonal, 3 zero diagonal; the first row with a problem wins
+  std::int64_t bad = std::int64_t(n) * 4;
+  Kokkos::parallel_reduce(
+      "AsyncSparse::jacobi::setup", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& first) {
+        Scalar d = 0;
+        bool found = false, finite = true;
+        for (offset_t p = rows(i); p < rows(i + 1); ++p) {
+          finite = finite && is_finite(vals(p));
+          if (cols(p) == i) {
+            d += vals(p);
+            found = true;
+          }
+        }
+        diag(i) = d;
+        const int code = !finite ? 1 : !found ? 2 : d == Scalar(0) ? 3 : 0;
+        if (code && std::int64_t(i) * 4 + code < first) first = std::int64_t(i) * 4 + code;
+      },
+      Kokkos::Min<std::int64_t>(bad));
+  if (bad < std::int64_t(n) * 4) {
+    const std::int64_t row = bad / 4;
+    const int code = static_cast<int>(bad % 4);
+    const char* what = code == 1   ? "non-finite matrix entry"
+                       : code == 2 ? "missing diagonal entry"
+                                   : "zero diagonal entry";
+    throw InvalidInput(w + ": " + what + " in row " + std::to_string(row));
+  }
+  std::int64_t non_unit = 0;
+  Kokkos::parallel_reduce(
+      "AsyncSparse::jacobi::unit_diagonal", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& c) { c += diag(i) != Scalar(1); }, non_unit);
+  ws.unit_diagonal = non_unit == 0;
+  ws.A = A;
+  ws.numeric = true;
+}
+
+/// Checks of an apply / solve call (`where`; `method` names the family): the numeric phase is done, b and x have
+/// the matrix's length; with residual norms b and x are finite. Returns ||b||_2 (-1 without residual norms).
+template <class ExecSpace, class Scalar, class Device>
+double jacobi_check_vectors(const ExecSpace& exec, const AsyncJacobiHandle<Scalar, Device>& h,
+                            const Kokkos::View<const Scalar*, Device>& b, const Kokkos::View<Scalar*, Device>& x,
+                            const std::string& method, const std::string& where) {
+  const std::string& w = where;
+  if (!h.ws.numeric) throw InvalidInput(w + ": " + method + "_numeric must be called first");
+  const ordinal_t n = h.ws.A.numRows();
   if (b.extent(0) != static_cast<std::size_t>(n))
     throw InvalidInput(w + ": b has length " + std::to_string(b.extent(0)) + ", the matrix " + std::to_string(n) +
                        " rows");
   if (x.extent(0) != static_cast<std::size_t>(n))
     throw InvalidInput(w + ": x has length " + std::to_string(x.extent(0)) + ", the matrix " + std::to_string(n) +
                        " rows");
-  auto& ws = h.ws;
-  auto rows = A.graph.row_map;
-  auto cols = A.graph.entries;
-  auto vals = A.values;
-  const bool same = ws.values_ptr == static_cast<const void*>(vals.data()) &&
-                    ws.row_map_ptr == static_cast<const void*>(rows.data()) && ws.n == n && ws.nnz == A.nnz();
-  if (!same) {
-    if (ws.diag.extent(0) != static_cast<std::size_t>(n)) {
-      ws.diag =
-          Kokkos::View<Scalar*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::jacobi_diag"), n);
-      ws.r = Kokkos::View<Scalar*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::jacobi_r"), n);
-    }
-    if (!ws.counter.data()) ws.counter = Kokkos::View<std::int64_t, Device>("AsyncSparse::jacobi_counter");
-    auto diag = ws.diag;
-    // code: 1 non-finite value, 2 missing diagonal, 3 zero diagonal; the first row with a problem wins
-    std::int64_t bad = std::int64_t(n) * 4;
-    Kokkos::parallel_reduce(
-        "AsyncSparse::jacobi::setup", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-        KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& first) {
-          Scalar d = 0;
-          bool found = false, finite = true;
-          for (offset_t p = rows(i); p < rows(i + 1); ++p) {
-            finite = finite && is_finite(vals(p));
-            if (cols(p) == i) {
-              d += vals(p);
-              found = true;
-            }
-          }
-          diag(i) = d;
-          const int code = !finite ? 1 : !found ? 2 : d == Scalar(0) ? 3 : 0;
-          if (code && std::int64_t(i) * 4 + code < first) first = std::int64_t(i) * 4 + code;
-        },
-        Kokkos::Min<std::int64_t>(bad));
-    if (bad < std::int64_t(n) * 4) {
-      const std::int64_t row = bad / 4;
-      const int code = static_cast<int>(bad % 4);
-      const char* what = code == 1   ? "non-finite matrix entry"
-                         : code == 2 ? "missing diagonal entry"
-                                     : "zero diagonal entry";
-      throw InvalidInput(w + ": " + what + " in row " + std::to_string(row));
-    }
-    std::int64_t non_unit = 0;
-    Kokkos::parallel_reduce(
-        "AsyncSparse::jacobi::unit_diagonal", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-        KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& c) { c += diag(i) != Scalar(1); }, non_unit);
-    ws.unit_diagonal = non_unit == 0;
-    ws.values_ptr = vals.data();
-    ws.row_map_ptr = rows.data();
-    ws.n = n;
-    ws.nnz = A.nnz();
-  }
   // without residual norms (preconditioner applies) ||b|| is not needed, and NaN/Inf in b or x show up in
   // the final finiteness check of x: two reductions per call saved
   if (!h.params.residual_norms) return -1.0;
@@ -135,6 +162,18 @@ double jacobi_setup(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h,
       Kokkos::Min<ordinal_t>(bad_x));
   if (bad_x < n) throw InvalidInput(w + ": initial guess x has a non-finite entry in row " + std::to_string(bad_x));
   return std::sqrt(bb);
+}
+
+/// Parameters an apply / solve call runs with: *_apply does exactly `updates` updates per row, without residual
+/// checks (tol, check_interval and record_history are not read).
+inline AsyncJacobiParams jacobi_run_params(const AsyncJacobiParams& p, bool to_tolerance) {
+  AsyncJacobiParams q = p;
+  if (!to_tolerance) {
+    q.tol = 0.0;
+    q.record_history = false;
+    q.check_interval = 1;
+  }
+  return q;
 }
 
 /// r = b - A x, one lane group per row. With one lane the sum is formed as r = b; r -= a_ij x_j in
@@ -200,17 +239,20 @@ double relative_residual(const ExecSpace& exec, const ChunkedLaunch<ExecSpace>& 
 /// asynchronous modes, and the fastest synchronous residual kernel measured on the 5-point Laplacian
 /// (Kokkos-Kernels' heuristic, a power of two near the mean row length, gives 4 lanes there, and a synchronous
 /// sweep then took 103 us instead of 47.7 us with one lane — 1000^2 grid, H200).
-inline LaunchConfig jacobi_launch_defaults(LaunchConfig c) {
-  if (c.vector_length == -1) c.vector_length = 1;
-  return c;
+inline LaunchDefaults jacobi_launch_defaults() {
+  LaunchDefaults d;
+  d.vector_length = 1;
+  d.method = "jacobi";
+  return d;
 }
 
 /// Resolve the launch of a Jacobi kernel for `A` (the residual kernel of synchronous Jacobi and of the residual
-/// checks as it is; the asynchronous modes after their own team-size default) with jacobi_launch_defaults.
+/// checks with jacobi_launch_defaults; the asynchronous modes with their own, resolve_async_jacobi_launch).
 template <class ExecSpace, class Scalar, class Device>
-ResolvedLaunch resolve_jacobi_launch(const LaunchConfig& cfg, const Crs<Scalar, Device>& A, const ExecSpace& exec) {
+ResolvedLaunch resolve_jacobi_launch(const LaunchConfig& cfg, const Crs<Scalar, Device>& A, const ExecSpace& exec,
+                                     const LaunchDefaults& defaults = jacobi_launch_defaults()) {
   const double avg = A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 1.0;
-  return resolve_launch_config<ExecSpace>(jacobi_launch_defaults(cfg), A.numRows(), avg, exec);
+  return resolve_launch_config<ExecSpace>(cfg, A.numRows(), avg, exec, defaults);
 }
 
 /// Divergence test at a check; fills status and message. Returns true when the run must stop.

@@ -1,0 +1,36 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — comparison of two CSR graphs on the device: the numeric phases of the methods check that the
+// matrix they get has the pattern their symbolic phase was given.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+
+namespace AsyncSparse {
+namespace Impl {
+
+/// True when the two graphs of `n` rows (row maps rma / rmb of n + 1 entries, column indices ea / eb) have the
+/// same content. The same Views are equal without a kernel.
+template <class ExecSpace, class RmA, class EntA, class RmB, class EntB>
+bool same_graph(const ExecSpace& exec, ordinal_t n, const RmA& rma, const EntA& ea, const RmB& rmb, const EntB& eb) {
+  if (rma.data() == rmb.data() && ea.data() == eb.data()) return true;
+  if (ea.extent(0) != eb.extent(0)) return false;
+  int diff = 0;
+  Kokkos::parallel_reduce(
+      "AsyncSparse::same_graph", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i, int& d) {
+        if (rma(i) != rmb(i) || rma(i + 1) != rmb(i + 1)) {
+          d = 1;
+          return;
+        }
+        for (offset_t k = rma(i); k < rma(i + 1); ++k)
+          if (ea(k) != eb(k)) d = 1;
+      },
+      Kokkos::Max<int>(diff));
+  return diff <= 0;  // Max identity is the lowest int
+}
+
+}  // namespace Impl
+}  // namespace AsyncSparse
