@@ -88,9 +88,12 @@ struct KokkosFinalizer {
 std::vector<Subcommand> declare_subcommands(CLI::App& app) {
   auto& entries = commands();
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  // The options are bound to members of the elements (s.json): the vector must not reallocate once they are.
   std::vector<Subcommand> subs;
+  subs.reserve(entries.size());
   for (const auto& e : entries) {
-    Subcommand s;
+    subs.emplace_back();
+    Subcommand& s = subs.back();
     s.entry = &e;
     s.app = app.add_subcommand(e.name, e.summary);
     s.command = e.make();
@@ -98,7 +101,6 @@ std::vector<Subcommand> declare_subcommands(CLI::App& app) {
     s.command->define(*s.cli);
     s.app->footer(s.cli->about().empty() ? std::string(kFooter) : s.cli->about() + "\n\n" + kFooter);
     s.cli->option("json", s.json, "write a JSON record to this file");
-    subs.push_back(std::move(s));
   }
   return subs;
 }
