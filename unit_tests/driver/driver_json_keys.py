@@ -67,7 +67,7 @@ def renamed(path):
 
 def run_case(exe, args, workdir):
     out = os.path.join(workdir, args[0] + ".json")
-    cmd = [exe] + args + ["--json", out]
+    cmd = [os.path.abspath(exe)] + args + ["--json", out]
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "2")
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=workdir)
