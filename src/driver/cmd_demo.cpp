@@ -28,7 +28,7 @@ class Demo : public Command {
               << ", execution space " << info.default_execution_space << ", concurrency " << info.concurrency << "\n";
     const Problem pb = load_problem("demo", problem_, rec);
     std::cout << "problem: " << pb.name << ", n = " << pb.A.nrows << ", nnz = " << pb.A.nnz()
-              << "; PCG, b = ones, x0 = 0, tol = " << tol_ << "\n\n";
+              << "; PCG, b = ones, x0 = 0, tol = " << number_text(tol_) << "\n\n";
     const auto A = to_device<Device>(pb.A);
     SolverParams sp;
     sp.tol = tol_;

@@ -137,7 +137,7 @@ namespace {
 void symbolic(Setup& s, const Options& o) {
   std::cout << "asyncsparse " << s.command << ": " << s.problem.name << ", n = " << s.problem.A.nrows
             << ", nnz = " << s.problem.A.nnz() << ", ordering " << s.ordering << ", mode " << o.mode << ", " << s.solver
-            << " (b = ones, x0 = 0, tol " << fmt("%g", o.tol) << "), " << to_string(s.tri) << " triangular solves, "
+            << " (b = ones, x0 = 0, tol " << number_text(o.tol) << "), " << to_string(s.tri) << " triangular solves, "
             << s.runs << " run" << (s.runs > 1 ? "s" : "") << "\n";
   par_ilu_symbolic(s.exec, s.h, s.A);
   std::cout << "symbolic phase: " << fmt("%.1f", 1e3 * s.h.stats().symbolic_seconds)

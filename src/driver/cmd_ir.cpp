@@ -162,7 +162,7 @@ class Ir : public Command {
       }
     }
     std::cout << s.problem.name << ": n = " << s.problem.A.nrows << ", nnz = " << s.problem.A.nnz()
-              << ", b = " << o_.problem.rhs << ", x0 = 0, tol = " << fmt("%g", o_.tol) << "\n";
+              << ", b = " << o_.problem.rhs << ", x0 = 0, tol = " << number_text(o_.tol) << "\n";
     t.print();
     rec["runs"] = runs;
     return all_ok ? 0 : 3;

@@ -211,7 +211,7 @@ class Relax : public Command {
       results.push_back(items[i]);
     }
     std::cout << s.problem.name << ": n = " << s.problem.A.nrows << ", nnz = " << s.problem.A.nnz()
-              << ", b = " << o_.problem.rhs << ", x0 = 0, tol = " << fmt("%g", o_.tol) << "\n";
+              << ", b = " << o_.problem.rhs << ", x0 = 0, tol = " << number_text(o_.tol) << "\n";
     t.print();
     if (o_.runs > 1) {
       std::cout << "\nasync-(" << s.p.local_iters << ") over " << o_.runs

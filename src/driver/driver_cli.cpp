@@ -11,6 +11,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 
 #include <unistd.h>
@@ -106,8 +107,10 @@ void Cli::option(const std::string& name, std::uint64_t& value, const std::strin
       app_.add_option("--" + name, value, help)->capture_default_str()->check(unsigned_check())->type_name("UINT"));
 }
 void Cli::option(const std::string& name, double& value, const std::string& help) {
-  options_.emplace_back(
-      name, app_.add_option("--" + name, value, help)->capture_default_str()->check(number_check())->type_name("NUM"));
+  options_.emplace_back(name, app_.add_option("--" + name, value, help)
+                                  ->default_str(number_text(value))
+                                  ->check(number_check())
+                                  ->type_name("NUM"));
 }
 void Cli::choice(const std::string& name, std::string& value, const std::vector<std::string>& choices,
                  const std::string& help) {
@@ -122,7 +125,7 @@ void Cli::choice(const std::string& name, std::string& value, const std::vector<
       app_.add_option("--" + name, value, help)->capture_default_str()->check(check)->type_name(join(choices, "|")));
 }
 void Cli::flag(const std::string& name, bool& value, const std::string& help) {
-  options_.emplace_back(name, app_.add_flag("--" + name, value, help));
+  options_.emplace_back(name, app_.add_flag("--" + name, value, help), true);
 }
 
 void Cli::launch_options(LaunchOptions& o) {
@@ -137,18 +140,18 @@ void Cli::launch_options(LaunchOptions& o) {
 
 bool Cli::given(const std::string& name) const {
   for (const auto& o : options_)
-    if (o.first == name) return o.second->count() > 0;
+    if (o.name == name) return o.option->count() > 0;
   throw Error("driver: option '" + name + "' was not declared");
 }
 
 Json Cli::to_json() const {
   Json j = Json::object();
   for (const auto& o : options_) {
-    const CLI::Option& opt = *o.second;
-    if (opt.get_type_size() == 0)  // a flag
-      j[o.first] = opt.count() > 0;
+    const CLI::Option& opt = *o.option;
+    if (o.flag)
+      j[o.name] = opt.count() > 0;
     else
-      j[o.first] = opt.count() > 0 ? join(opt.results(), ",") : opt.get_default_str();
+      j[o.name] = opt.count() > 0 ? join(opt.results(), ",") : opt.get_default_str();
   }
   return j;
 }
@@ -156,7 +159,7 @@ Json Cli::to_json() const {
 std::string Cli::option_names() const {
   std::vector<std::string> names;
   for (const auto& o : options_)
-    if (!o.second->get_positional()) names.push_back("--" + o.first);
+    if (!o.option->get_positional()) names.push_back("--" + o.name);
   names.push_back("--help");
   return join(names, ", ");
 }
@@ -239,6 +242,23 @@ void Table::print(std::ostream& os) const {
   for (const auto& r : rows_) line(r);
 }
 
+std::string number_text(double v) {
+  char buf[40];
+  for (int p = 1; p <= 17; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*g", p, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  std::string s = buf;
+  const auto e = s.find('e');
+  if (e != std::string::npos) {
+    std::string mant = s.substr(0, e), exp = s.substr(e + 1);
+    const char sign = exp[0] == '-' ? '-' : '\0';
+    if (exp[0] == '-' || exp[0] == '+') exp.erase(0, 1);
+    exp.erase(0, std::min(exp.find_first_not_of('0'), exp.size() - 1));
+    s = mant + "e" + (sign ? std::string(1, sign) : std::string()) + exp;
+  }
+  return s;
+}
 std::string fmt(const char* f, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, v);

@@ -81,7 +81,13 @@ class Cli {
  private:
   CLI::App& app_;
   std::string command_, about_;
-  std::vector<std::pair<std::string, CLI::Option*>> options_;  // in the order declared
+  struct Declared {
+    Declared(std::string n, CLI::Option* o, bool f = false) : name(std::move(n)), option(o), flag(f) {}
+    std::string name;
+    CLI::Option* option;
+    bool flag;  ///< written into the record as true/false
+  };
+  std::vector<Declared> options_;  // in the order declared
 };
 
 /// A subcommand: parse (define), then prepare / run / report (run).
@@ -145,6 +151,9 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
+/// The shortest text that reads back as `v`, with the exponent unpadded (1e-6, not 1e-06): how number defaults
+/// are shown by --help and written into the record's "options".
+std::string number_text(double v);
 /// printf-style formatting of one number.
 std::string fmt(const char* f, double v);
 
