@@ -164,6 +164,28 @@ std::string Cli::option_names() const {
   return join(names, ", ");
 }
 
+std::string Cli::parse_error(const CLI::ParseError& e, const std::vector<std::string>& extras) const {
+  std::string positionals;
+  for (const auto& o : options_)
+    if (o.option->get_positional()) positionals += (positionals.empty() ? "<" : " <") + o.name + ">";
+  for (const auto& o : options_)
+    if (o.option->get_positional() && o.option->count() == 0 && dynamic_cast<const CLI::RequiredError*>(&e))
+      return "missing argument <" + o.name + ">; usage: asyncsparse " + command_ + " " + positionals + " [options]";
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) && !extras.empty()) {
+    const std::string& x = extras.front();
+    if (x.size() > 1 && x[0] == '-') {
+      const std::string name = x.substr(0, x.find('='));
+      return "unknown option '" + name + "'; valid options: " + option_names();
+    }
+    return "unexpected argument '" + x + "'" + (positionals.empty() ? "" : " (expects: " + positionals + ")");
+  }
+  const std::string what = e.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && what.rfind("--", 0) == 0 &&
+      what.find(" missing") != std::string::npos)
+    return what.substr(0, what.find(':')) + ": needs a value";
+  return what;
+}
+
 std::vector<CommandEntry>& commands() {
   static std::vector<CommandEntry> list;
   return list;

@@ -25,6 +25,7 @@
 namespace CLI {
 class App;
 class Option;
+class ParseError;
 }  // namespace CLI
 
 namespace AsyncSparse {
@@ -77,6 +78,10 @@ class Cli {
   Json to_json() const;
   /// "--a, --b, ..." (for the message about an unknown option).
   std::string option_names() const;
+  /// The message for a command-line error of this subcommand: CLI11's, except for an unknown option ("unknown
+  /// option '--x'; valid options: ..."), a surplus argument and a missing positional argument. `extras`: the
+  /// arguments CLI11 could not place.
+  std::string parse_error(const CLI::ParseError& e, const std::vector<std::string>& extras) const;
 
  private:
   CLI::App& app_;

@@ -172,9 +172,8 @@ int main(int argc, char* argv[]) {
     const Subcommand* s = nullptr;
     for (const auto& x : subs)
       if (!chosen.empty() && x.app == chosen.front()) s = &x;
-    std::cerr << "asyncsparse" << (s ? " " + s->entry->name : std::string()) << ": error: " << e.what();
-    if (dynamic_cast<const CLI::ExtrasError*>(&e) && s) std::cerr << "; valid options: " << s->cli->option_names();
-    std::cerr << "\n";
+    std::cerr << "asyncsparse" << (s ? " " + s->entry->name : std::string())
+              << ": error: " << (s ? s->cli->parse_error(e, app.remaining(true)) : std::string(e.what())) << "\n";
     return 2;
   }
   if (version) {
