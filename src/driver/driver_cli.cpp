@@ -124,8 +124,8 @@ void Cli::choice(const std::string& name, std::string& value, const std::vector<
       name,
       app_.add_option("--" + name, value, help)->capture_default_str()->check(check)->type_name(join(choices, "|")));
 }
-void Cli::flag(const std::string& name, bool& value, const std::string& help) {
-  options_.emplace_back(name, app_.add_flag("--" + name, value, help), true);
+void Cli::flag(const std::string& name, bool& value, const std::string& help, bool recorded) {
+  options_.emplace_back(name, app_.add_flag("--" + name, value, help), true, recorded);
 }
 
 void Cli::launch_options(LaunchOptions& o) {
@@ -148,6 +148,7 @@ Json Cli::to_json() const {
   Json j = Json::object();
   for (const auto& o : options_) {
     const CLI::Option& opt = *o.option;
+    if (!o.recorded) continue;
     if (o.flag)
       j[o.name] = opt.count() > 0;
     else
@@ -228,8 +229,16 @@ std::vector<int> parse_int_list(const std::string& what, const std::string& text
   return out;
 }
 
+namespace {
+bool progress_enabled = true;
+}
+void Progress::enable(bool on) { progress_enabled = on; }
+
 Progress::Progress(std::string label, long long total)
-    : label_(std::move(label)), total_(total), tty_(isatty(2) != 0), start_(std::chrono::steady_clock::now()) {}
+    : label_(std::move(label)),
+      total_(total),
+      tty_(progress_enabled && isatty(2) != 0),
+      start_(std::chrono::steady_clock::now()) {}
 
 void Progress::update(long long k, const std::string& extra) {
   if (!tty_) return;

@@ -67,8 +67,9 @@ class Cli {
   /// `--name VALUE` where VALUE is one of `choices`.
   void choice(const std::string& name, std::string& value, const std::vector<std::string>& choices,
               const std::string& help);
-  /// `--name` (no value): sets `value` to true.
-  void flag(const std::string& name, bool& value, const std::string& help);
+  /// `--name` (no value): sets `value` to true. With `recorded` false the flag is left out of the record's
+  /// "options" (for flags that change the console output only).
+  void flag(const std::string& name, bool& value, const std::string& help, bool recorded = true);
   /// --team-size, --vector-length, --chunk-size, --max-teams, --occupancy-mode, --block-order, --seed.
   void launch_options(LaunchOptions& o);
 
@@ -87,10 +88,12 @@ class Cli {
   CLI::App& app_;
   std::string command_, about_;
   struct Declared {
-    Declared(std::string n, CLI::Option* o, bool f = false) : name(std::move(n)), option(o), flag(f) {}
+    Declared(std::string n, CLI::Option* o, bool f = false, bool r = true)
+        : name(std::move(n)), option(o), flag(f), recorded(r) {}
     std::string name;
     CLI::Option* option;
-    bool flag;  ///< written into the record as true/false
+    bool flag;      ///< written into the record as true/false
+    bool recorded;  ///< written into the record at all
   };
   std::vector<Declared> options_;  // in the order declared
 };
@@ -127,9 +130,11 @@ std::vector<int> parse_int_list(const std::string& what, const std::string& text
 std::vector<std::string> split_list(const std::string& text);
 
 /// Progress of a long loop on stderr ("\r<label> k/N  12.3 s <extra>"), only when stderr is a terminal: quiet
-/// in logs and CI. The line is cleared when the Progress ends.
+/// in logs and CI, and with --no-progress. The line is cleared when the Progress ends.
 class Progress {
  public:
+  /// Off: no Progress prints anything (--no-progress).
+  static void enable(bool on);
   Progress(std::string label, long long total);
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;

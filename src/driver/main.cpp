@@ -45,7 +45,8 @@ struct Subcommand {
   std::unique_ptr<Command> command;
   std::unique_ptr<Cli> cli;
   CLI::App* app = nullptr;
-  std::string json;  ///< --json FILE
+  std::string json;          ///< --json FILE
+  bool no_progress = false;  ///< --no-progress
 };
 
 void print_version() {
@@ -101,6 +102,8 @@ std::vector<Subcommand> declare_subcommands(CLI::App& app) {
     s.command->define(*s.cli);
     s.app->footer(s.cli->about().empty() ? std::string(kFooter) : s.cli->about() + "\n\n" + kFooter);
     s.cli->option("json", s.json, "write a JSON record to this file");
+    s.cli->flag("no-progress", s.no_progress,
+                "print no progress lines on stderr (they appear only when stderr is a terminal)", /*recorded=*/false);
   }
   return subs;
 }
@@ -109,6 +112,7 @@ std::vector<Subcommand> declare_subcommands(CLI::App& app) {
 int run_subcommand(Subcommand& s, const std::vector<char*>& kokkos_args, bool kokkos_help) {
   const std::string who = "asyncsparse " + s.entry->name;
   KokkosFinalizer finalizer;
+  Progress::enable(!s.no_progress);
   if ((s.command->needs_device() || kokkos_help) && !initialize_kokkos(who, kokkos_args)) return 4;
   try {
     Json record = run_record(*s.cli);
