@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Google Benchmark main for the AsyncSparse perf tests: initialises Kokkos and records its
 // configuration (version, execution space, concurrency, GPU) in the benchmark context.
-#include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
+#include <Kokkos_Core.hpp>
 
 #include <cstdlib>
 
@@ -17,10 +17,10 @@ int main(int argc, char** argv) {
   Kokkos::initialize(argc, argv);
   {
     const auto info = AsyncSparse::kokkos_info();
-    benchmark::AddCustomContext("kokkos_version", info.find("kokkos_version")->string());
-    benchmark::AddCustomContext("execution_space", Kokkos::DefaultExecutionSpace::name());
-    benchmark::AddCustomContext("concurrency", std::to_string(Kokkos::DefaultExecutionSpace().concurrency()));
-    benchmark::AddCustomContext("device", AsyncSparse::device_name().empty() ? "host" : AsyncSparse::device_name());
+    benchmark::AddCustomContext("kokkos_version", info.kokkos_version);
+    benchmark::AddCustomContext("execution_space", info.default_execution_space);
+    benchmark::AddCustomContext("concurrency", std::to_string(info.concurrency));
+    benchmark::AddCustomContext("device", info.device.empty() ? "host" : info.device);
     benchmark::AddCustomContext("problem_scale", AsyncSparse::Perf::paper_scale() ? "paper" : "small");
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -11,7 +11,7 @@ say() { echo "[asyncsparse] $*" >&2; }
 # Install the Debian packages the build needs when they are missing (fresh machines). Needs root or
 # sudo; otherwise names what is missing and stops.
 ensure_packages() {
-  local want=(cmake ninja-build g++ libgtest-dev libbenchmark-dev zlib1g-dev python3 "$@")
+  local want=(cmake ninja-build g++ libgtest-dev libbenchmark-dev zlib1g-dev libcli11-dev nlohmann-json3-dev python3 "$@")
   local missing=()
   for p in "${want[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -14,37 +14,119 @@
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/core/AsyncSparse_validation.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut.hpp>
-#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
 
 #include <cmath>
 #include <memory>
 
-#include "driver_common.hpp"
+#include "driver_device.hpp"
 
 namespace AsyncSparse {
 namespace Driver {
 namespace {
 
+using CrsD = Crs<double, Device>;
 using Prec = PreconditionerBase<double, Device>;
 
-std::unique_ptr<Prec> factor_prec(const Crs<double, Device>& A, const CsrHost<double>& L, const CsrHost<double>& U,
-                                  bool unit_lower, const Kokkos::View<double*, Device>& s, TriSolveKind kind,
-                                  int sweeps, const std::string& label) {
-  std::unique_ptr<Prec> M(new IncompleteFactorPreconditioner<double, Device>(
-      A, to_device<Device>(L), to_device<Device>(U), unit_lower, s, kind, sweeps, label));
-  M->compute();
-  return M;
+// ---------------------------------------------------------------------------------------------------------
+// parse
+// ---------------------------------------------------------------------------------------------------------
+
+struct Options {
+  ProblemOptions problem;
+  int steps = 5;
+  double fill_limit = 1;
+  std::string select = "exact", mode = "async", ordering = "auto", solver = "auto";
+  double tol = 1e-6;
+  int max_iters = 5000, restart = 30;
+  std::string tri_solve = "exact";
+  int tri_solve_sweeps = 5;
+  std::string bucket_counting = "team";
+  bool no_baselines = false, pattern_study = false;
+  LaunchOptions launch;
+};
+
+void define(Cli& cli, Options& o, bool ict) {
+  cli.about(ict ? "ParICT (PCG) after 0..S steps vs IC(0) and a serial ICT of equal nnz; b = ones, x0 = 0."
+                : "ParILUT (GMRES) after 0..S steps vs ILU(0) and a serial ILUT of equal nnz; b = ones, x0 = 0.");
+  add_matrix_argument(cli, o.problem);
+  cli.option("steps", o.steps, "ParILUT steps S (the table shows 0..S)");
+  cli.option("fill-limit", o.fill_limit, "fill budget per factor, times the entries of the ILU(0) factor");
+  cli.choice("select", o.select, {"exact", "approx", "approximate"}, "threshold selection");
+  cli.choice("mode", o.mode, {"async", "deterministic"}, "sweeps");
+  cli.choice("ordering", o.ordering, {"auto", "rcm", "natural"}, "auto: rcm for files, natural for generators");
+  cli.choice("solver", o.solver, {"cg", "gmres", "auto"},
+             ict ? "Krylov solver (auto: cg)" : "Krylov solver (auto: gmres)");
+  cli.option("tol", o.tol, "relative residual tolerance");
+  cli.option("max-iters", o.max_iters, "iteration limit");
+  cli.option("restart", o.restart, "GMRES restart length");
+  cli.choice("tri-solve", o.tri_solve, {"exact", "jacobi"}, "triangular solves of every preconditioner");
+  cli.option("tri-solve-sweeps", o.tri_solve_sweeps, "Jacobi sweeps per triangular solve");
+  cli.choice("bucket-counting", o.bucket_counting, {"team", "global"}, "SampleSelect bucket counts");
+  cli.flag("no-baselines", o.no_baselines, "skip the unpreconditioned solve and the serial ILU(0)/ILUT references");
+  cli.flag("pattern-study", o.pattern_study,
+           ict ? "also solve with the exact IC on the ICT pattern and on the final ParICT pattern (pattern vs values)"
+               : "also solve with the exact ILU on the ILUT pattern and on the final ParILUT pattern (pattern vs "
+                 "values)");
+  cli.launch_options(o.launch);
 }
 
-std::unique_ptr<Prec> factor_prec(const Crs<double, Device>& A, const Crs<double, Device>& L,
-                                  const Crs<double, Device>& U, bool unit_lower, const Kokkos::View<double*, Device>& s,
-                                  TriSolveKind kind, int sweeps, const std::string& label) {
-  std::unique_ptr<Prec> M(
-      new IncompleteFactorPreconditioner<double, Device>(A, L, U, unit_lower, s, kind, sweeps, label));
-  M->compute();
-  return M;
+// ---------------------------------------------------------------------------------------------------------
+// prepare
+// ---------------------------------------------------------------------------------------------------------
+
+/// The prepared run: the ordered matrix, its unit-diagonal scaling, the solver settings and the handle.
+struct Setup {
+  Setup(bool ict_, const Options& o, Json& rec);
+  bool ict;
+  std::string cmd, P;  ///< "ilut" / "ict", "ParILUT" / "ParICT"
+  Problem problem;
+  std::string ordering, solver;
+  bool spd = false, baselines = true;
+  SolverParams sp;
+  TriSolveKind tri = TriSolveKind::Exact;
+  int tri_sweeps = 5;
+  CrsD A;
+  ScaledMatrix<double> scaled;
+  Kokkos::View<double*, Device> s;
+  ExecSpace exec;
+  ParIlutHandle<double, Device> h;
+};
+
+Setup::Setup(bool ict_, const Options& o, Json& rec)
+    : ict(ict_), cmd(ict_ ? "ict" : "ilut"), P(ict_ ? "ParICT" : "ParILUT") {
+  problem = load_problem(cmd, o.problem, rec);
+  ordering = o.ordering == "auto" ? (is_generator_spec(problem.spec) ? "natural" : "rcm") : o.ordering;
+  if (ordering == "rcm") problem.A = permute_symmetric(problem.A, rcm_permutation(problem.A));
+  const auto props = analyze(problem.A);
+  if (ict && !(props.symmetric_values && props.positive_diagonal))
+    throw InvalidInput(cmd + ": ParICT needs a symmetric matrix with positive diagonal");
+  solver = o.solver == "auto" ? (ict ? "cg" : "gmres") : o.solver;
+  spd = solver == "cg";
+  sp.tol = o.tol;
+  sp.max_iterations = o.max_iters;
+  sp.restart = o.restart;
+  sp.record_history = false;
+  tri = tri_solve_kind_from_string(o.tri_solve);
+  tri_sweeps = o.tri_solve_sweeps;
+  baselines = !o.no_baselines;
+  rec["ordering"] = ordering;
+  rec["solver"] = solver;
+  A = to_device<Device>(problem.A);
+  scaled = scale_unit_diagonal(problem.A);
+  s = to_device<Device>(scaled.s);
+  h.params.max_steps = o.steps;
+  h.params.fill_in_limit = o.fill_limit;
+  h.params.selection = threshold_selection_from_string(o.select);
+  h.params.mode = sweep_mode_from_string(o.mode);
+  h.params.select.counting =
+      o.bucket_counting == "global" ? BucketCounting::GlobalAtomics : BucketCounting::TeamAtomics;
+  h.launch = launch_config(o.launch);
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// run
+// ---------------------------------------------------------------------------------------------------------
 
 /// A solve, or the breakdown of the factorization that should have produced its preconditioner.
 struct Outcome {
@@ -54,20 +136,6 @@ struct Outcome {
   bool diverged = false;
   offset_t nnz = 0;
 };
-
-std::string its(const Outcome& o) {
-  if (!o.ran) return o.error.empty() ? "-" : (o.diverged ? "diverged" : "breakdown");
-  const auto& r = o.result;
-  return std::to_string(r.iterations) + (r.converged() ? "" : std::string("(") + to_string(r.status) + ")");
-}
-
-Json to_json(const Outcome& o) {
-  Json j = o.ran ? Driver::to_json(o.result) : Json::object();
-  if (!o.error.empty()) j["breakdown"] = o.error;
-  if (o.diverged) j["diverged"] = true;
-  j["nnz"] = o.nnz;
-  return j;
-}
 
 template <class F>
 Outcome guarded(F&& f) {
@@ -84,230 +152,192 @@ Outcome guarded(F&& f) {
   return o;
 }
 
-int run_threshold(int argc, char** argv, bool ict) {
-  const std::string cmd = ict ? "ict" : "ilut";
-  Cli cli(cmd, ict ? "ParICT (PCG) after 0..S steps vs IC(0) and a serial ICT of equal nnz; b = ones, x0 = 0."
-                   : "ParILUT (GMRES) after 0..S steps vs ILU(0) and a serial ILUT of equal nnz; b = ones, x0 = 0.");
-  cli.positional("matrix", "Matrix Market file or gen:... spec");
-  cli.option("steps", "5", "ParILUT steps S (the table shows 0..S)");
-  cli.option("fill-limit", "1", "fill budget per factor, times the entries of the ILU(0) factor");
-  cli.option("select", "exact", "threshold selection: exact | approx");
-  cli.option("mode", "async", "sweeps: async | deterministic");
-  cli.option("ordering", "auto", "auto (rcm for files, natural for generators) | rcm | natural");
-  cli.option("solver", "auto", ict ? "cg | gmres | auto (cg)" : "cg | gmres | auto (gmres)");
-  cli.option("tol", "1e-6", "relative residual tolerance");
-  cli.option("max-iters", "5000", "iteration limit");
-  cli.option("restart", "30", "GMRES restart length");
-  cli.option("tri-solve", "exact", "triangular solves of every preconditioner: exact | jacobi");
-  cli.option("tri-solve-sweeps", "5", "Jacobi sweeps per triangular solve");
-  cli.option("bucket-counting", "team", "SampleSelect bucket counts: team | global");
-  cli.flag("no-baselines", "skip the unpreconditioned solve and the serial ILU(0)/ILUT references");
-  cli.flag("pattern-study",
-           ict ? "also solve with the exact IC on the ICT pattern and on the final ParICT pattern (pattern vs values)"
-               : "also solve with the exact ILU on the ILUT pattern and on the final ParILUT pattern (pattern vs "
-                 "values)");
-  cli.option("json", "", "write a JSON record to this file");
-  cli.launch_options();
-  if (!cli.parse(argc, argv)) return 0;
-  Json rec = run_record(cmd, cli);
+/// The solver with the preconditioner S (L U)^{-1} S of the given factors (on the host or the device).
+template <class Factor>
+SolverResult solve_with(const Setup& s, const Factor& L, const Factor& U, bool unit_lower, const std::string& label) {
+  const auto to_dev = [](const auto& M) {
+    if constexpr (std::is_same<std::decay_t<decltype(M)>, CrsD>::value)
+      return M;
+    else
+      return to_device<Device>(M);
+  };
+  std::unique_ptr<Prec> M(new IncompleteFactorPreconditioner<double, Device>(s.A, to_dev(L), to_dev(U), unit_lower, s.s,
+                                                                             s.tri, s.tri_sweeps, label));
+  M->compute();
+  return solve_ones(s.A, M.get(), s.spd, s.sp);
+}
 
-  // matrix, ordering, scaling
-  auto Ah = load_for_command(cli.arg("matrix"), &rec);
-  check_square(Ah, cmd);
-  check_nonempty(Ah, cmd);
-  check_finite(Ah, cmd);
-  std::string ordering = cli.str("ordering");
-  if (ordering == "auto") ordering = is_generator_spec(cli.arg("matrix")) ? "natural" : "rcm";
-  if (ordering == "rcm")
-    Ah = permute_symmetric(Ah, rcm_permutation(Ah));
-  else if (ordering != "natural")
-    throw InvalidInput(cmd + ": --ordering must be auto, rcm or natural, got '" + ordering + "'");
-  const auto props = analyze(Ah);
-  if (ict && !(props.symmetric_values && props.positive_diagonal))
-    throw InvalidInput(cmd + ": ParICT needs a symmetric matrix with positive diagonal");
-  std::string solver = cli.str("solver");
-  if (solver == "auto") solver = ict ? "cg" : "gmres";
-  if (solver != "cg" && solver != "gmres") throw InvalidInput(cmd + ": --solver must be cg, gmres or auto");
-  const bool spd = solver == "cg";
-  SolverParams sp;
-  sp.tol = cli.real("tol");
-  sp.max_iterations = static_cast<int>(cli.integer("max-iters"));
-  sp.restart = static_cast<int>(cli.integer("restart"));
-  sp.record_history = false;
-  const TriSolveKind tri = tri_solve_kind_from_string(cli.str("tri-solve"));
-  const int tri_sweeps = static_cast<int>(cli.integer("tri-solve-sweeps"));
-  const bool baselines = !cli.flag_set("no-baselines");
-  const std::string name = matrix_display_name(cli.arg("matrix"));
-  rec["ordering"] = ordering;
-  rec["solver"] = solver;
-
-  auto A = to_device<Device>(Ah);
-  const auto scaled = scale_unit_diagonal(Ah);
-  const auto s = to_device<Device>(scaled.s);
-
-  // ParILUT / ParICT, one step at a time, a solve after each
-  ParIlutHandle<double, Device> h;
-  h.params.max_steps = static_cast<int>(cli.integer("steps"));
-  h.params.fill_in_limit = cli.real("fill-limit");
-  h.params.selection = threshold_selection_from_string(cli.str("select"));
-  h.params.mode = sweep_mode_from_string(cli.str("mode"));
-  h.params.select.counting =
-      cli.str("bucket-counting") == "global" ? BucketCounting::GlobalAtomics : BucketCounting::TeamAtomics;
-  if (cli.str("bucket-counting") != "global" && cli.str("bucket-counting") != "team")
-    throw InvalidInput(cmd + ": --bucket-counting must be team or global");
-  h.launch = cli.launch_config();
-  const ExecSpace exec;
-  h.params.kind = ict ? ParIlutKind::Ict : ParIlutKind::Ilut;
+/// ParILUT / ParICT, one step at a time, a solve after each; then the residual of the final factors.
+std::vector<Outcome> par_steps(Setup& s, std::string& breakdown) {
+  s.h.params.kind = s.ict ? ParIlutKind::Ict : ParIlutKind::Ilut;
   {  // the initial guess (no step, no residual); the steps one at a time below
-    const auto params = h.params;
-    h.params.max_steps = 0;
-    h.params.compute_residual = false;
-    par_ilut_symbolic(exec, h, A);
-    par_ilut_numeric(exec, h, A);
-    h.params = params;
+    const auto params = s.h.params;
+    s.h.params.max_steps = 0;
+    s.h.params.compute_residual = false;
+    par_ilut_symbolic(s.exec, s.h, s.A);
+    par_ilut_numeric(s.exec, s.h, s.A);
+    s.h.params = params;
   }
-  std::vector<Outcome> par_runs;
-  std::string par_breakdown;
+  std::vector<Outcome> runs;
   {
-    Progress prog(cmd + " steps", h.params.max_steps);
-    for (int step = 0; step <= h.params.max_steps; ++step) {
+    Progress prog(s.cmd + " steps", s.h.params.max_steps);
+    for (int step = 0; step <= s.h.params.max_steps; ++step) {
+      prog.update(step, step > 0 ? "(step " + std::to_string(step) + ", solve)" : "(solve)");
       auto o = guarded([&](Outcome& out) {
-        if (step > 0) par_ilut_step(exec, h);
-        auto M = factor_prec(A, par_ilut_lower(exec, h), par_ilut_upper(exec, h), !ict, s, tri, tri_sweeps,
-                             "Par" + std::string(ict ? "ICT" : "ILUT"));
-        out.result = solve_ones(A, M.get(), spd, sp);
+        if (step > 0) par_ilut_step(s.exec, s.h);
+        out.result = solve_with(s, par_ilut_lower(s.exec, s.h), par_ilut_upper(s.exec, s.h), !s.ict, s.P);
       });
-      par_runs.push_back(o);
-      prog.update(step);
+      runs.push_back(o);
       if (!o.ran) {
-        par_breakdown = o.error;
+        breakdown = o.error;
         break;
       }
     }
   }
-  if (par_breakdown.empty()) {  // residual of the final factors
-    const auto o = guarded([&](Outcome&) { par_ilut_residual(exec, h); });
+  if (breakdown.empty()) {  // residual of the final factors
+    const auto o = guarded([&](Outcome&) { par_ilut_residual(s.exec, s.h); });
     if (!o.ran) {
-      par_breakdown = o.error;
-      par_runs.back() = o;
+      breakdown = o.error;
+      runs.back() = o;
     }
   }
-  const auto& st = h.stats();
-  const offset_t nnzL = st.steps.back().nnz_L, nnzU = ict ? 0 : st.steps.back().nnz_U;
-  const offset_t budget = st.budget_L + (ict ? 0 : st.budget_U);
-  const offset_t nnz_final = nnzL + nnzU;
+  return runs;
+}
 
-  // baselines
-  Outcome none_run, ilu0_run, ilut_run;
-  if (baselines) {
-    none_run = guarded([&](Outcome& o) { o.result = solve_ones(A, nullptr, spd, sp); });
-    if (ict) {
-      ilu0_run = guarded([&](Outcome& o) {
-        const auto L0 = Reference::ic0(scaled.A);
-        o.nnz = L0.nnz();
-        o.result = solve_ones(A, factor_prec(A, L0, Reference::transpose(L0), false, s, tri, tri_sweeps, "IC(0)").get(),
-                              spd, sp);
-      });
-      ilut_run = guarded([&](Outcome& o) {
-        const auto Lt = Reference::ict_nnz(scaled.A, nnzL);
-        o.nnz = Lt.nnz();
-        o.result = solve_ones(A, factor_prec(A, Lt, Reference::transpose(Lt), false, s, tri, tri_sweeps, "ICT").get(),
-                              spd, sp);
-      });
-    } else {
-      ilu0_run = guarded([&](Outcome& o) {
-        const auto F0 = Reference::ilu0(scaled.A);
-        o.nnz = F0.L.nnz() + F0.U.nnz();
-        o.result = solve_ones(A, factor_prec(A, F0.L, F0.U, true, s, tri, tri_sweeps, "ILU(0)").get(), spd, sp);
-      });
-      ilut_run = guarded([&](Outcome& o) {
-        const auto Ft = Reference::ilut_nnz(scaled.A, nnzL, nnzU);
-        o.nnz = Ft.L.nnz() + Ft.U.nnz();
-        o.result = solve_ones(A, factor_prec(A, Ft.L, Ft.U, true, s, tri, tri_sweeps, "ILUT").get(), spd, sp);
-      });
-    }
+struct Baselines {
+  Outcome none, level0, serial;  ///< no preconditioner, ILU(0) / IC(0), ILUT / ICT of equal nnz
+};
+
+Baselines baselines(const Setup& s, offset_t nnzL, offset_t nnzU) {
+  Baselines b;
+  const auto& As = s.scaled.A;
+  b.none = guarded([&](Outcome& o) { o.result = solve_ones(s.A, nullptr, s.spd, s.sp); });
+  if (s.ict) {
+    b.level0 = guarded([&](Outcome& o) {
+      const auto L0 = Reference::ic0(As);
+      o.nnz = L0.nnz();
+      o.result = solve_with(s, L0, Reference::transpose(L0), false, "IC(0)");
+    });
+    b.serial = guarded([&](Outcome& o) {
+      const auto Lt = Reference::ict_nnz(As, nnzL);
+      o.nnz = Lt.nnz();
+      o.result = solve_with(s, Lt, Reference::transpose(Lt), false, "ICT");
+    });
+  } else {
+    b.level0 = guarded([&](Outcome& o) {
+      const auto F0 = Reference::ilu0(As);
+      o.nnz = F0.L.nnz() + F0.U.nnz();
+      o.result = solve_with(s, F0.L, F0.U, true, "ILU(0)");
+    });
+    b.serial = guarded([&](Outcome& o) {
+      const auto Ft = Reference::ilut_nnz(As, nnzL, nnzU);
+      o.nnz = Ft.L.nnz() + Ft.U.nnz();
+      o.result = solve_with(s, Ft.L, Ft.U, true, "ILUT");
+    });
   }
+  return b;
+}
 
-  // pattern study: the fixed point (L U)_S = A_S of the sweeps on the serial ILUT/ICT pattern and on the final
-  // ParILUT/ParICT pattern, next to the values ILUT/ICT and the sweeps produced on them
-  struct StudyRow {
-    std::string pattern, values;
-    offset_t nnz = 0;
-    double residual = -1.0;
-    Outcome run;
-  };
+/// --pattern-study: the fixed point (L U)_S = A_S of the sweeps on the serial ILUT/ICT pattern and on the final
+/// ParILUT/ParICT pattern, next to the values ILUT/ICT and the sweeps produced on them.
+struct StudyRow {
+  std::string pattern, values;
+  offset_t nnz = 0;
+  double residual = -1.0;
+  Outcome run;
+};
+
+std::vector<StudyRow> pattern_study(Setup& s, offset_t nnzL, offset_t nnzU) {
   std::vector<StudyRow> study;
-  const bool pattern_study = cli.flag_set("pattern-study") && par_breakdown.empty();
-  if (pattern_study) {
-    const double a_norm = Reference::frobenius_norm(scaled.A);
-    auto add = [&](const std::string& pattern, const std::string& values, const CsrHost<double>& L,
-                   const CsrHost<double>& U, bool unit_lower) {
+  const auto& As = s.scaled.A;
+  const double a_norm = Reference::frobenius_norm(As);
+  auto add = [&](const std::string& pattern, const std::string& values, const CsrHost<double>& L,
+                 const CsrHost<double>& U, bool unit_lower) {
+    StudyRow r;
+    r.pattern = pattern;
+    r.values = values;
+    r.nnz = L.nnz() + (s.ict ? 0 : U.nnz());
+    r.residual = Reference::ilu_residual(As, L, U) / a_norm;
+    r.run = guarded([&](Outcome& o) {
+      o.nnz = r.nnz;
+      o.result = solve_with(s, L, U, unit_lower, pattern + ", " + values);
+    });
+    study.push_back(r);
+  };
+  auto add_fixed_point = [&](const std::string& pattern, const CsrHost<double>& L, const CsrHost<double>& U) {
+    try {
+      if (s.ict) {
+        const auto Lf = Reference::ic_on_pattern(As, L);
+        add(pattern, "fixed point", Lf, Reference::transpose(Lf), false);
+      } else {
+        const auto Ff = Reference::ilu_on_pattern(As, Reference::IluFactors{L, U});
+        add(pattern, "fixed point", Ff.L, Ff.U, true);
+      }
+    } catch (const BreakdownError& e) {
       StudyRow r;
       r.pattern = pattern;
-      r.values = values;
-      r.nnz = L.nnz() + (ict ? 0 : U.nnz());
-      r.residual = Reference::ilu_residual(scaled.A, L, U) / a_norm;
-      r.run = guarded([&](Outcome& o) {
-        o.nnz = r.nnz;
-        o.result = solve_ones(A, factor_prec(A, L, U, unit_lower, s, tri, tri_sweeps, pattern + ", " + values).get(),
-                              spd, sp);
-      });
+      r.values = "fixed point";
+      r.run.error = e.what();
       study.push_back(r);
-    };
-    auto add_fixed_point = [&](const std::string& pattern, const CsrHost<double>& L, const CsrHost<double>& U) {
-      try {
-        if (ict) {
-          const auto Lf = Reference::ic_on_pattern(scaled.A, L);
-          add(pattern, "fixed point", Lf, Reference::transpose(Lf), false);
-        } else {
-          const auto Ff = Reference::ilu_on_pattern(scaled.A, Reference::IluFactors{L, U});
-          add(pattern, "fixed point", Ff.L, Ff.U, true);
-        }
-      } catch (const BreakdownError& e) {
-        StudyRow r;
-        r.pattern = pattern;
-        r.values = "fixed point";
-        r.run.error = e.what();
-        study.push_back(r);
-      }
-    };
-    const std::string serial = ict ? "ICT" : "ILUT";
-    if (ict) {
-      const auto Lt = Reference::ict_nnz(scaled.A, nnzL);
-      const auto Ut = Reference::transpose(Lt);
-      add(serial, serial, Lt, Ut, false);
-      add_fixed_point(serial, Lt, Ut);
-    } else {
-      const auto Ft = Reference::ilut_nnz(scaled.A, nnzL, nnzU);
-      add(serial, serial, Ft.L, Ft.U, true);
-      add_fixed_point(serial, Ft.L, Ft.U);
     }
-    const std::string par = std::string(ict ? "ParICT" : "ParILUT") + " " + std::to_string(st.steps_done);
-    const auto Lp = to_host(par_ilut_lower(exec, h));
-    const auto Up = to_host(par_ilut_upper(exec, h));
-    add(par, "sweeps", Lp, Up, !ict);
-    add_fixed_point(par, Lp, Up);
+  };
+  const std::string serial = s.ict ? "ICT" : "ILUT";
+  if (s.ict) {
+    const auto Lt = Reference::ict_nnz(As, nnzL);
+    const auto Ut = Reference::transpose(Lt);
+    add(serial, serial, Lt, Ut, false);
+    add_fixed_point(serial, Lt, Ut);
+  } else {
+    const auto Ft = Reference::ilut_nnz(As, nnzL, nnzU);
+    add(serial, serial, Ft.L, Ft.U, true);
+    add_fixed_point(serial, Ft.L, Ft.U);
   }
+  const std::string par = s.P + " " + std::to_string(s.h.stats().steps_done);
+  const auto Lp = to_host(par_ilut_lower(s.exec, s.h));
+  const auto Up = to_host(par_ilut_upper(s.exec, s.h));
+  add(par, "sweeps", Lp, Up, !s.ict);
+  add_fixed_point(par, Lp, Up);
+  return study;
+}
 
-  // table 1: iterations, as in the slides
-  const std::string P = ict ? "ParICT" : "ParILUT";
+// ---------------------------------------------------------------------------------------------------------
+// report
+// ---------------------------------------------------------------------------------------------------------
+
+std::string its(const Outcome& o) {
+  if (!o.ran) return o.error.empty() ? "-" : (o.diverged ? "diverged" : "breakdown");
+  const auto& r = o.result;
+  return std::to_string(r.iterations) + (r.converged() ? "" : std::string("(") + to_string(r.status) + ")");
+}
+
+Json outcome_json(const Outcome& o) {
+  Json j = o.ran ? Json(o.result) : Json::object();
+  if (!o.error.empty()) j["breakdown"] = o.error;
+  if (o.diverged) j["diverged"] = true;
+  j["nnz"] = o.nnz;
+  return j;
+}
+
+/// Table 1 (iterations, as in the slides) and table 2 (per step: pattern, residual, phase times).
+Json step_tables(const Setup& s, const std::vector<Outcome>& par_runs, const Baselines& b) {
+  const auto& st = s.h.stats();
+  const bool ict = s.ict;
   std::vector<std::string> head = {
       "matrix", "n", "nnz", "solver", "no prec.", ict ? "IC(0)" : "ILU(0)", ict ? "ICT" : "ILUT"};
-  for (std::size_t k = 0; k < par_runs.size(); ++k) head.push_back(P + " " + std::to_string(k));
+  for (std::size_t k = 0; k < par_runs.size(); ++k) head.push_back(s.P + " " + std::to_string(k));
   Table t1(head);
-  std::vector<std::string> row = {name,
-                                  std::to_string(Ah.nrows),
-                                  std::to_string(Ah.nnz()),
-                                  solver,
-                                  baselines ? its(none_run) : "-",
-                                  baselines ? its(ilu0_run) : "-",
-                                  baselines ? its(ilut_run) : "-"};
+  std::vector<std::string> row = {s.problem.name,
+                                  std::to_string(s.problem.A.nrows),
+                                  std::to_string(s.problem.A.nnz()),
+                                  s.solver,
+                                  s.baselines ? its(b.none) : "-",
+                                  s.baselines ? its(b.level0) : "-",
+                                  s.baselines ? its(b.serial) : "-"};
   for (const auto& r : par_runs) row.push_back(its(r));
   t1.row(row);
   t1.print();
   std::cout << "\n";
-
-  // table 2: per step pattern, residual and phase times
+  const offset_t budget = st.budget_L + (ict ? 0 : st.budget_U);
   Table t2({"step", "nnz(L)", "nnz(U)", "nnz/budget", "+cand L", "+cand U", "thresh L", "thresh U", "ILU resid.",
             "iters", "cand [s]", "sweep [s]", "select [s]", "remove [s]", "step [s]"});
   Json steps = Json::array();
@@ -321,92 +351,111 @@ int run_threshold(int argc, char** argv, bool ict) {
             k < par_runs.size() ? its(par_runs[k]) : "-", fmt("%.4f", ss.candidates_seconds),
             fmt("%.4f", ss.sweep_seconds), fmt("%.4f", ss.select_seconds), fmt("%.4f", ss.remove_seconds),
             fmt("%.4f", ss.total_seconds)});
-    Json j = Json::object();
-    j["step"] = ss.step;
-    j["nnz_L"] = ss.nnz_L;
-    j["nnz_U"] = ss.nnz_U;
-    j["candidates_L"] = ss.candidates_L;
-    j["candidates_U"] = ss.candidates_U;
-    j["threshold_L"] = ss.threshold_L;
-    j["threshold_U"] = ss.threshold_U;
-    j["residual"] = ss.residual;
-    j["candidates_seconds"] = ss.candidates_seconds;
-    j["sweep_seconds"] = ss.sweep_seconds;
-    j["select_seconds"] = ss.select_seconds;
-    j["remove_seconds"] = ss.remove_seconds;
-    j["total_seconds"] = ss.total_seconds;
-    if (k < par_runs.size()) j["solve"] = to_json(par_runs[k]);
+    Json j = ss;
+    if (k < par_runs.size()) j["solve"] = outcome_json(par_runs[k]);
     steps.push_back(j);
   }
   t2.print();
-  if (!par_breakdown.empty()) std::cout << P << ": " << par_breakdown << "\n";
-  if (pattern_study) {
-    std::cout << "\npattern vs values (fixed point: the exact incomplete factorization on that pattern, (L U)_S = A_S, "
-                 "which the sweeps converge to)\n";
-    Table t3({"pattern", "values", ict ? "nnz(L)" : "nnz(L+U)", "ILU resid.", "iters"});
-    Json js = Json::array();
-    for (const auto& r : study) {
-      t3.row({r.pattern, r.values, r.run.ran ? std::to_string(r.nnz) : "-",
-              r.residual >= 0.0 ? fmt("%.3e", r.residual) : "-", its(r.run)});
-      Json j = to_json(r.run);
-      j["pattern"] = r.pattern;
-      j["values"] = r.values;
-      j["ilu_residual"] = r.residual;
-      js.push_back(j);
-    }
-    t3.print();
-    for (const auto& r : study)
-      if (!r.run.error.empty()) std::cout << r.pattern << ", " << r.values << ": " << r.run.error << "\n";
-    rec["pattern_study"] = js;
-  }
-  if (!ilu0_run.error.empty()) std::cout << (ict ? "IC(0): " : "ILU(0): ") << ilu0_run.error << "\n";
-  if (!ilut_run.error.empty()) std::cout << (ict ? "ICT: " : "ILUT: ") << ilut_run.error << "\n";
-  std::cout << "budget nnz(L" << (ict ? "" : "+U") << ") = " << budget << " (fill limit " << cli.str("fill-limit")
-            << "); sweep launch: " << st.launch.to_string() << "\n";
+  return steps;
+}
 
-  // acceptance-style checks of the final step (a breakdown fails them; a baseline that broke down or did not
-  // converge counts as no bound)
+Json study_table(const Setup& s, const std::vector<StudyRow>& study) {
+  std::cout << "\npattern vs values (fixed point: the exact incomplete factorization on that pattern, (L U)_S = A_S, "
+               "which the sweeps converge to)\n";
+  Table t3({"pattern", "values", s.ict ? "nnz(L)" : "nnz(L+U)", "ILU resid.", "iters"});
+  Json js = Json::array();
+  for (const auto& r : study) {
+    t3.row({r.pattern, r.values, r.run.ran ? std::to_string(r.nnz) : "-",
+            r.residual >= 0.0 ? fmt("%.3e", r.residual) : "-", its(r.run)});
+    Json j = outcome_json(r.run);
+    j["pattern"] = r.pattern;
+    j["values"] = r.values;
+    j["ilu_residual"] = r.residual;
+    js.push_back(j);
+  }
+  t3.print();
+  for (const auto& r : study)
+    if (!r.run.error.empty()) std::cout << r.pattern << ", " << r.values << ": " << r.run.error << "\n";
+  return js;
+}
+
+/// Acceptance-style checks of the final step (a breakdown fails them; a baseline that broke down or did not
+/// converge counts as no bound). True when the final ParILUT/ParICT solve converged.
+bool checks(const Setup& s, const std::vector<Outcome>& par_runs, const Baselines& b, double fill_limit, Json& checks,
+            Json& rec) {
+  const auto& st = s.h.stats();
+  const bool ict = s.ict;
+  const offset_t budget = st.budget_L + (ict ? 0 : st.budget_U);
+  const offset_t nnz_final = st.steps.back().nnz_L + (ict ? 0 : st.steps.back().nnz_U);
+  std::cout << "budget nnz(L" << (ict ? "" : "+U") << ") = " << budget << " (fill limit " << fmt("%g", fill_limit)
+            << "); sweep launch: " << st.launch.to_string() << "\n";
   const bool par_ok = par_runs.back().ran && par_runs.back().result.converged();
   const int it_par = par_runs.back().result.iterations;
   auto bound = [](const Outcome& o) {
     return o.ran && o.result.converged() ? static_cast<double>(o.result.iterations) : 1e300;
   };
   const double nnz_dev = std::abs(static_cast<double>(nnz_final) / static_cast<double>(budget) - 1.0);
-  Json checks = Json::object();
+  checks = Json::object();
   checks["nnz_within_5_percent_of_budget"] = nnz_dev <= 0.05;
   std::cout << "check: nnz(L" << (ict ? "" : "+U") << ") after step " << st.steps_done << " = " << nnz_final << ", "
             << fmt("%.2f", 100.0 * nnz_dev) << " % from the budget -> " << (nnz_dev <= 0.05 ? "ok" : "NOT within 5 %")
             << "\n";
-  if (baselines) {
-    const bool le0 = par_ok && it_par <= bound(ilu0_run);
-    const bool leT = par_ok && it_par <= 1.15 * bound(ilut_run);
-    std::cout << "check: " << P << " " << st.steps_done << " iterations " << its(par_runs.back())
-              << " <= " << (ict ? "IC(0) " : "ILU(0) ") << its(ilu0_run) << " -> " << (le0 ? "ok" : "NO")
-              << "; <= 1.15 x " << (ict ? "ICT " : "ILUT ") << its(ilut_run) << " (nnz " << ilut_run.nnz << ") -> "
+  if (s.baselines) {
+    const bool le0 = par_ok && it_par <= bound(b.level0);
+    const bool leT = par_ok && it_par <= 1.15 * bound(b.serial);
+    std::cout << "check: " << s.P << " " << st.steps_done << " iterations " << its(par_runs.back())
+              << " <= " << (ict ? "IC(0) " : "ILU(0) ") << its(b.level0) << " -> " << (le0 ? "ok" : "NO")
+              << "; <= 1.15 x " << (ict ? "ICT " : "ILUT ") << its(b.serial) << " (nnz " << b.serial.nnz << ") -> "
               << (leT ? "ok" : "NO") << "\n";
     checks["iterations_le_level0"] = le0;
     checks["iterations_le_1.15_threshold_serial"] = leT;
-    rec["no_preconditioner"] = to_json(none_run);
-    rec["level0"] = to_json(ilu0_run);
-    rec["serial_threshold"] = to_json(ilut_run);
+    rec["no_preconditioner"] = outcome_json(b.none);
+    rec["level0"] = outcome_json(b.level0);
+    rec["serial_threshold"] = outcome_json(b.serial);
   }
-  rec["kind"] = cmd;
-  rec["budget_L"] = st.budget_L;
-  rec["budget_U"] = st.budget_U;
-  rec["steps"] = steps;
-  rec["launch"] = to_json(st.launch);
-  rec["checks"] = checks;
-  if (!par_breakdown.empty()) rec["breakdown"] = par_breakdown;
-  if (!cli.str("json").empty()) rec.save(cli.str("json"));
-  return par_ok ? 0 : 3;
+  return par_ok;
 }
 
-int run_ilut(int argc, char** argv) { return run_threshold(argc, argv, false); }
-int run_ict(int argc, char** argv) { return run_threshold(argc, argv, true); }
+class Threshold : public Command {
+ public:
+  explicit Threshold(bool ict) : ict_(ict) {}
+  void define(Cli& cli) override { Driver::define(cli, o_, ict_); }
+  int run(Json& rec) override {
+    Setup s(ict_, o_, rec);
+    std::string breakdown;
+    const std::vector<Outcome> par_runs = par_steps(s, breakdown);
+    const auto& st = s.h.stats();
+    const offset_t nnzL = st.steps.back().nnz_L, nnzU = ict_ ? 0 : st.steps.back().nnz_U;
+    const Baselines b = s.baselines ? baselines(s, nnzL, nnzU) : Baselines();
+    const bool study = o_.pattern_study && breakdown.empty();
+    const std::vector<StudyRow> rows = study ? pattern_study(s, nnzL, nnzU) : std::vector<StudyRow>();
+    // report
+    const Json steps = step_tables(s, par_runs, b);
+    if (!breakdown.empty()) std::cout << s.P << ": " << breakdown << "\n";
+    if (study) rec["pattern_study"] = study_table(s, rows);
+    if (!b.level0.error.empty()) std::cout << (ict_ ? "IC(0): " : "ILU(0): ") << b.level0.error << "\n";
+    if (!b.serial.error.empty()) std::cout << (ict_ ? "ICT: " : "ILUT: ") << b.serial.error << "\n";
+    Json check_record;
+    const bool ok = checks(s, par_runs, b, o_.fill_limit, check_record, rec);
+    rec["kind"] = s.cmd;
+    rec["budget_L"] = st.budget_L;
+    rec["budget_U"] = st.budget_U;
+    rec["steps"] = steps;
+    rec["launch"] = st.launch;
+    rec["checks"] = check_record;
+    if (!breakdown.empty()) rec["breakdown"] = breakdown;
+    return ok ? 0 : 3;
+  }
+
+ private:
+  bool ict_;
+  Options o_;
+};
 
 Registrar reg_ilut("ilut", "ParILUT steps vs ILU(0) and serial ILUT of equal nnz (GMRES iterations, phase times)",
-                   run_ilut);
-Registrar reg_ict("ict", "ParICT steps vs IC(0) and serial ICT of equal nnz (PCG iterations, phase times)", run_ict);
+                   [] { return std::unique_ptr<Command>(new Threshold(false)); });
+Registrar reg_ict("ict", "ParICT steps vs IC(0) and serial ICT of equal nnz (PCG iterations, phase times)",
+                  [] { return std::unique_ptr<Command>(new Threshold(true)); });
 
 }  // namespace
 }  // namespace Driver

@@ -43,7 +43,6 @@
 #include <asyncsparse/core/AsyncSparse_csr_host.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
-#include <asyncsparse/diagnostics/AsyncSparse_json.hpp>
 
 namespace AsyncSparse {
 
@@ -310,32 +309,6 @@ inline ValueAgeSummary summarize_value_ages(const CsrHost<double>& A, const std:
   S.all = Impl::age_stats("all", all, own_update);
   for (auto& g : groups) S.by_type.push_back(Impl::age_stats(g.first, g.second, own_update));
   return S;
-}
-
-inline Json to_json(const AgeStats& s) {
-  Json j = Json::object();
-  j["type"] = s.label;
-  j["count"] = static_cast<long long>(s.count);
-  j["min"] = s.min;
-  j["q1"] = s.q1;
-  j["median"] = s.median;
-  j["q3"] = s.q3;
-  j["max"] = s.max;
-  j["mean"] = s.mean;
-  j["relative_median"] = s.relative_median;
-  return j;
-}
-
-inline Json to_json(const ValueAgeSummary& s) {
-  Json j = Json::object();
-  j["snapshot"] = s.snapshot;
-  j["own_update"] = s.own_update;
-  j["missing"] = static_cast<long long>(s.missing);
-  j["all"] = to_json(s.all);
-  Json t = Json::array();
-  for (const auto& a : s.by_type) t.push_back(to_json(a));
-  j["by_type"] = t;
-  return j;
 }
 
 }  // namespace AsyncSparse

@@ -1,0 +1,300 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// asyncsparse command-line driver — subcommand options on CLI11, the registry, the common record, progress lines
+// and tables.
+#include "driver_cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include <unistd.h>
+
+#include <asyncsparse/AsyncSparse_config.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/diagnostics/AsyncSparse_run_info.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+
+namespace AsyncSparse {
+namespace Driver {
+
+namespace {
+// Validators run on the text before CLI11 converts it; their message follows the option's name
+// ("--steps: expects an integer, got 'x'").
+CLI::Validator integer_check(long long lo, long long hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        errno = 0;
+        char* end = nullptr;
+        const long long v = std::strtoll(s.c_str(), &end, 10);
+        if (s.empty() || *end != '\0' || errno == ERANGE) return "expects an integer, got '" + s + "'";
+        if (v < lo || v > hi)
+          return "expects an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + s + "'";
+        return "";
+      },
+      "");
+}
+CLI::Validator unsigned_check() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        errno = 0;
+        char* end = nullptr;
+        std::strtoull(s.c_str(), &end, 10);
+        if (s.empty() || s[0] == '-' || *end != '\0' || errno == ERANGE)
+          return "expects a non-negative integer, got '" + s + "'";
+        return "";
+      },
+      "");
+}
+CLI::Validator number_check() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        char* end = nullptr;
+        std::strtod(s.c_str(), &end);
+        if (s.empty() || *end != '\0') return "expects a number, got '" + s + "'";
+        return "";
+      },
+      "");
+}
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+}  // namespace
+
+LaunchConfig launch_config(const LaunchOptions& o) {
+  LaunchConfig c;
+  c.team_size = o.team_size;
+  c.vector_length = o.vector_length;
+  c.chunk_size = o.chunk_size;
+  c.max_concurrent_teams = o.max_teams;
+  c.occupancy_mode = o.occupancy_mode == "scratch-pad" ? OccupancyMode::ScratchPad : OccupancyMode::PersistentTeams;
+  c.block_order = block_order_from_string(o.block_order);
+  c.seed = o.seed;
+  return c;
+}
+
+Cli::Cli(CLI::App& app, std::string command) : app_(app), command_(std::move(command)) {}
+
+void Cli::positional(const std::string& name, std::string& value, const std::string& help) {
+  options_.emplace_back(name, app_.add_option(name, value, help)->required()->type_name(""));
+}
+void Cli::option(const std::string& name, std::string& value, const std::string& help) {
+  options_.emplace_back(name, app_.add_option("--" + name, value, help)->capture_default_str()->type_name("TEXT"));
+}
+void Cli::option(const std::string& name, int& value, const std::string& help) {
+  options_.emplace_back(name, app_.add_option("--" + name, value, help)
+                                  ->capture_default_str()
+                                  ->check(integer_check(INT_MIN, INT_MAX))
+                                  ->type_name("INT"));
+}
+void Cli::option(const std::string& name, long long& value, const std::string& help) {
+  options_.emplace_back(name, app_.add_option("--" + name, value, help)
+                                  ->capture_default_str()
+                                  ->check(integer_check(LLONG_MIN, LLONG_MAX))
+                                  ->type_name("INT"));
+}
+void Cli::option(const std::string& name, std::uint64_t& value, const std::string& help) {
+  options_.emplace_back(
+      name,
+      app_.add_option("--" + name, value, help)->capture_default_str()->check(unsigned_check())->type_name("UINT"));
+}
+void Cli::option(const std::string& name, double& value, const std::string& help) {
+  options_.emplace_back(name, app_.add_option("--" + name, value, help)
+                                  ->default_str(number_text(value))
+                                  ->check(number_check())
+                                  ->type_name("NUM"));
+}
+void Cli::choice(const std::string& name, std::string& value, const std::vector<std::string>& choices,
+                 const std::string& help) {
+  auto check = CLI::Validator(
+      [choices](std::string& s) -> std::string {
+        if (std::find(choices.begin(), choices.end(), s) != choices.end()) return "";
+        return "expects " + join(choices, " | ") + ", got '" + s + "'";
+      },
+      "");
+  options_.emplace_back(
+      name,
+      app_.add_option("--" + name, value, help)->capture_default_str()->check(check)->type_name(join(choices, "|")));
+}
+void Cli::flag(const std::string& name, bool& value, const std::string& help, bool recorded) {
+  options_.emplace_back(name, app_.add_flag("--" + name, value, help), true, recorded);
+}
+
+void Cli::launch_options(LaunchOptions& o) {
+  option("team-size", o.team_size, "threads per team (-1: auto)");
+  option("vector-length", o.vector_length, "lanes per row / subwarp size (-1: auto)");
+  option("chunk-size", o.chunk_size, "work units per team chunk (-1: auto)");
+  option("max-teams", o.max_teams, "maximum concurrently running teams, occupancy control (-1: unlimited)");
+  choice("occupancy-mode", o.occupancy_mode, {"persistent-teams", "scratch-pad"}, "how --max-teams is enforced");
+  choice("block-order", o.block_order, {"forward", "backward", "random"}, "order of work blocks");
+  option("seed", o.seed, "seed of random orders");
+}
+
+bool Cli::given(const std::string& name) const {
+  for (const auto& o : options_)
+    if (o.name == name) return o.option->count() > 0;
+  throw Error("driver: option '" + name + "' was not declared");
+}
+
+Json Cli::to_json() const {
+  Json j = Json::object();
+  for (const auto& o : options_) {
+    const CLI::Option& opt = *o.option;
+    if (!o.recorded) continue;
+    if (o.flag)
+      j[o.name] = opt.count() > 0;
+    else
+      j[o.name] = opt.count() > 0 ? join(opt.results(), ",") : opt.get_default_str();
+  }
+  return j;
+}
+
+std::string Cli::option_names() const {
+  std::vector<std::string> names;
+  for (const auto& o : options_)
+    if (!o.option->get_positional()) names.push_back("--" + o.name);
+  names.push_back("--help");
+  return join(names, ", ");
+}
+
+std::string Cli::parse_error(const CLI::ParseError& e, const std::vector<std::string>& extras) const {
+  std::string positionals;
+  for (const auto& o : options_)
+    if (o.option->get_positional()) positionals += (positionals.empty() ? "<" : " <") + o.name + ">";
+  for (const auto& o : options_)
+    if (o.option->get_positional() && o.option->count() == 0 && dynamic_cast<const CLI::RequiredError*>(&e))
+      return "missing argument <" + o.name + ">; usage: asyncsparse " + command_ + " " + positionals + " [options]";
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) && !extras.empty()) {
+    const std::string& x = extras.front();
+    if (x.size() > 1 && x[0] == '-') {
+      const std::string name = x.substr(0, x.find('='));
+      return "unknown option '" + name + "'; valid options: " + option_names();
+    }
+    return "unexpected argument '" + x + "'" + (positionals.empty() ? "" : " (expects: " + positionals + ")");
+  }
+  const std::string what = e.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && what.rfind("--", 0) == 0 &&
+      what.find(" missing") != std::string::npos)
+    return what.substr(0, what.find(':')) + ": needs a value";
+  return what;
+}
+
+std::vector<CommandEntry>& commands() {
+  static std::vector<CommandEntry> list;
+  return list;
+}
+Registrar::Registrar(std::string name, std::string summary, std::function<std::unique_ptr<Command>()> make) {
+  commands().push_back({std::move(name), std::move(summary), std::move(make)});
+}
+
+Json run_record(const Cli& cli) {
+  Json j = Json::object();
+  j["asyncsparse_version"] = ASYNCSPARSE_VERSION_STRING;
+  j["command"] = cli.command();
+  j["date"] = utc_timestamp();
+  j["options"] = cli.to_json();
+  j["kokkos"] = kokkos_info();
+  return j;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string tok;
+  while (std::getline(ss, tok, ','))
+    if (!tok.empty()) out.push_back(tok);
+  return out;
+}
+
+std::vector<int> parse_int_list(const std::string& what, const std::string& text) {
+  std::vector<int> out;
+  std::stringstream ss(text);
+  std::string tok;
+  while (std::getline(ss, tok, ',')) {
+    errno = 0;
+    char* end = nullptr;
+    const long v = std::strtol(tok.c_str(), &end, 10);
+    if (tok.empty() || *end != '\0' || errno == ERANGE || v < INT_MIN || v > INT_MAX)
+      throw InvalidInput(what + " expects comma-separated integers, got '" + text + "'");
+    out.push_back(static_cast<int>(v));
+  }
+  return out;
+}
+
+namespace {
+bool progress_enabled = true;
+}
+void Progress::enable(bool on) { progress_enabled = on; }
+
+Progress::Progress(std::string label, long long total)
+    : label_(std::move(label)),
+      total_(total),
+      tty_(progress_enabled && isatty(2) != 0),
+      start_(std::chrono::steady_clock::now()) {}
+
+void Progress::update(long long k, const std::string& extra) {
+  if (!tty_) return;
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  std::fprintf(stderr, "\r%s %lld/%lld  %.1f s %s   ", label_.c_str(), k, total_, s, extra.c_str());
+  std::fflush(stderr);
+}
+
+Progress::~Progress() {
+  if (tty_) {
+    std::fprintf(stderr, "\r%*s\r", 100, "");
+    std::fflush(stderr);
+  }
+}
+
+void Table::print(std::ostream& os) const {
+  std::vector<std::size_t> w(header_.size());
+  for (std::size_t c = 0; c < header_.size(); ++c) w[c] = header_[c].size();
+  for (const auto& r : rows_)
+    for (std::size_t c = 0; c < r.size() && c < w.size(); ++c) w[c] = std::max(w[c], r[c].size());
+  auto line = [&](const std::vector<std::string>& r) {
+    for (std::size_t c = 0; c < w.size(); ++c) {
+      const std::string s = c < r.size() ? r[c] : "";
+      os << (c ? "  " : "") << std::string(w[c] - s.size(), ' ') << s;
+    }
+    os << "\n";
+  };
+  line(header_);
+  std::size_t total = 0;
+  for (auto x : w) total += x + 2;
+  os << std::string(total > 2 ? total - 2 : 0, '-') << "\n";
+  for (const auto& r : rows_) line(r);
+}
+
+std::string number_text(double v) {
+  char buf[40];
+  for (int p = 1; p <= 17; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*g", p, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  std::string s = buf;
+  const auto e = s.find('e');
+  if (e != std::string::npos) {
+    std::string mant = s.substr(0, e), exp = s.substr(e + 1);
+    const char sign = exp[0] == '-' ? '-' : '\0';
+    if (exp[0] == '-' || exp[0] == '+') exp.erase(0, 1);
+    exp.erase(0, std::min(exp.find_first_not_of('0'), exp.size() - 1));
+    s = mant + "e" + (sign ? std::string(1, sign) : std::string()) + exp;
+  }
+  return s;
+}
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+}  // namespace Driver
+}  // namespace AsyncSparse

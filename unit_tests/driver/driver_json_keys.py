@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+"""The JSON records of the asyncsparse driver keep their keys.
+
+Runs every subcommand of the driver on a tiny problem with --json, reduces each record to its set of key paths
+("options.sweeps", "rows[].iterations.median": objects give their keys, arrays the union over their elements;
+values are not compared) and compares the sets with the reference file recorded from an earlier driver:
+
+  driver_json_keys.py ASYNCSPARSE REFERENCE [--commands ic;solve] [--record]
+
+--record writes REFERENCE instead of comparing. A key renamed on purpose is listed in RENAMED below (old path ->
+new path) and in CHANGELOG.md; the reference keeps the old names, so that the list documents every rename.
+Exit status 0: every key set is equal; 1: a difference (printed); 2: a run failed.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+# One tiny, well-conditioned run per subcommand; deterministic modes where there is one, so that no run ends in a
+# status with optional keys (message, note, breakdown). Every optional record part the options can switch on is on.
+CASES = {
+    "info": ["info", "gen:lap2d:8"],
+    "solve": ["solve", "gen:lap2d:8", "--prec", "jacobi"],
+    "demo": ["demo", "--matrix", "gen:lap2d:8"],
+    "ic": ["ic", "gen:lap2d:8", "--sweeps", "2", "--mode", "deterministic", "--exact", "host", "--ilu-residual",
+           "--factor-error", "--runs", "2"],
+    "ilu": ["ilu", "gen:lap2d:8", "--sweeps", "1,3", "--mode", "deterministic", "--exact", "host"],
+    "ilut": ["ilut", "gen:lap2d:8", "--steps", "2", "--mode", "deterministic", "--pattern-study"],
+    "ict": ["ict", "gen:lap2d:8", "--steps", "2", "--mode", "deterministic", "--pattern-study"],
+    "jacobi": ["jacobi", "gen:lap2d:8", "--updates", "40", "--points", "2", "--runs", "2", "--warmup", "0",
+               "--tol", "1e-2", "--trace"],
+    "relax": ["relax", "gen:lap2d:8", "--method", "block-async,jacobi,gauss-seidel,jacobi-host,kk-gauss-seidel",
+              "--deterministic", "--runs", "2", "--iters", "5000", "--tol", "1e-6"],
+    "ir": ["ir", "gen:lap2d:8", "--compare", "--deterministic", "--tol", "1e-10"],
+}
+
+# Key paths renamed on purpose: old path (as in the reference) -> new path. Also listed in CHANGELOG.md.
+RENAMED = {}
+
+# Keys that depend on the build, not on the driver: present only where the build has a GPU.
+BUILD_DEPENDENT = {"kokkos.device"}
+
+
+def key_paths(value, prefix=""):
+    paths = set()
+    if isinstance(value, dict):
+        for k, v in value.items():
+            p = f"{prefix}.{k}" if prefix else k
+            paths.add(p)
+            paths |= key_paths(v, p)
+    elif isinstance(value, list):
+        for v in value:
+            paths |= key_paths(v, prefix + "[]")
+    return paths
+
+
+def renamed(path):
+    for old, new in RENAMED.items():
+        if path == old or path.startswith(old + ".") or path.startswith(old + "["):
+            return new + path[len(old):]
+    return path
+
+
+def run_case(exe, args, workdir):
+    out = os.path.join(workdir, args[0] + ".json")
+    cmd = [os.path.abspath(exe)] + args + ["--json", out]
+    env = dict(os.environ)
+    env.setdefault("OMP_NUM_THREADS", "2")
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=workdir)
+    if p.returncode != 0:
+        print(f"FAILED ({p.returncode}): {' '.join(cmd)}\n{p.stdout}", file=sys.stderr)
+        return None
+    with open(out) as f:
+        return sorted(key_paths(json.load(f)) - BUILD_DEPENDENT)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("exe")
+    ap.add_argument("reference")
+    ap.add_argument("--commands", default="", help="';'-separated subcommands built into the driver (default: all)")
+    ap.add_argument("--record", action="store_true", help="write the reference instead of comparing")
+    a = ap.parse_args()
+    names = [c for c in a.commands.split(";") if c] or list(CASES)
+    unknown = [c for c in names if c not in CASES]
+    if unknown:
+        print(f"no test case for subcommand(s) {', '.join(unknown)}: add them to CASES", file=sys.stderr)
+        return 2
+    got = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for c in names:
+            keys = run_case(a.exe, CASES[c], tmp)
+            if keys is None:
+                return 2
+            got[c] = keys
+    if a.record:
+        with open(a.reference, "w") as f:
+            json.dump({"cases": {c: CASES[c] for c in names}, "keys": got}, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(f"recorded {sum(len(v) for v in got.values())} key paths of {len(got)} subcommands in {a.reference}")
+        return 0
+    with open(a.reference) as f:
+        ref = json.load(f)["keys"]
+    status = 0
+    for c in names:
+        if c not in ref:
+            print(f"{c}: no reference key set (record one with --record)")
+            status = 1
+            continue
+        want = {renamed(p) for p in ref[c]}
+        have = set(got[c])
+        missing, extra = sorted(want - have), sorted(have - want)
+        if missing or extra:
+            status = 1
+            print(f"{c}: key set differs from the reference")
+            for p in missing:
+                print(f"  missing: {p}")
+            for p in extra:
+                print(f"  new:     {p}")
+        else:
+            print(f"{c}: {len(have)} key paths, as in the reference")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
