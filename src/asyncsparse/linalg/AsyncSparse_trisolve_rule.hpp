@@ -86,8 +86,8 @@ struct TriSolveChoice {
 constexpr int kDefaultJacobiSweeps = 3;         ///< "jacobi": the setting measured best on the 2D Laplacian
 constexpr int kDefaultAdaptiveMaxSweeps = 10;   ///< "jacobi_adaptive": upper bound on the sweeps
 constexpr int kDefaultIsaiCorrectionSteps = 0;  ///< "isai": plain x = M b
-/// Correction steps when the auto rule picks ISAI on a GPU: one step x += M (b - T x) makes PCG reach 1e-6
-/// sooner than plain ISAI (H100, ParIC(5) + PCG: 1024^2 Laplacian 312 vs 359 ms, 27-point 64^3 30.0 vs 36.6 ms).
+/// Correction steps when the auto rule picks ISAI on a GPU: one step x += M (b - T x) made ParIC(5) + PCG reach
+/// 1e-6 sooner than plain ISAI on the Laplacians (BM_pcg_par_ic of AsyncSparse_Perf_trisolve; CHANGELOG.md).
 constexpr int kGpuAutoIsaiCorrectionSteps = 1;
 
 /// True when the rule wants the level count of the lower triangle for a backend and size. Counting runs on the
