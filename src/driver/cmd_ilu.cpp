@@ -39,8 +39,7 @@ void define(Cli& cli, Options& o, bool ic) {
   cli.option("fill-level", o.fill_level, "level of fill k of the pattern (ILU(k) / IC(k))");
   cli.launch_options(o.launch);
   cli.option("runs", o.runs, "asynchronous runs (median [min, max] over them; the block-order seed is --seed + run)");
-  cli.choice("tri-solve", o.tri_solve, {"exact", "jacobi"}, "triangular solves of the preconditioner");
-  cli.option("tri-solve-sweeps", o.tri_solve_sweeps, "Jacobi sweeps per triangular solve");
+  cli.tri_solve_options(o.tri_solve, o.tri_solve_sweeps);
   cli.choice("solver", o.solver, {"cg", "gmres", "auto"}, "Krylov solver (auto: cg for ic, gmres for ilu)");
   cli.option("tol", o.tol, "relative residual tolerance of the solver");
   cli.option("max-iters", o.max_iters, "solver iteration limit");
@@ -247,6 +246,8 @@ Json row_json(const Setup& s, const Row& row) {
   j["sweep_ms"] = samples_json(row.sweep_ms);
   j["total_ms"] = samples_json(row.total_ms);
   j["solve_seconds"] = samples_json(row.solve_s);
+  j["tri_solve_setup_ms"] = samples_json(row.tri_setup_ms);
+  j["tri_solve"] = row.tri_solve;
   if (row.reused) j["solve_reused_from"] = row.reused_from;
   j["solver_status"] = row.statuses;
   if (!row.note.empty()) j["note"] = row.note;
@@ -257,7 +258,7 @@ void report(const Setup& s, const std::vector<Row>& rows, Json& histories, Json&
   std::vector<std::string> header = {"factorization", s.ss.spd ? "PCG iters" : "GMRES iters", "nonlin. res."};
   if (s.want_ilu_residual) header.push_back("ILU res.");
   if (s.want_factor_error) header.push_back("max factor err.");
-  for (const char* h : {"sweeps [ms]", "total [ms]", "solve [s]"}) header.push_back(h);
+  for (const char* h : {"sweeps [ms]", "total [ms]", "tri setup [ms]", "solve [s]"}) header.push_back(h);
   Table table(header);
   std::vector<std::string> notes;
   Json jrows = Json::array();
@@ -267,6 +268,7 @@ void report(const Setup& s, const std::vector<Row>& rows, Json& histories, Json&
     if (s.want_factor_error) cells.push_back(row.factor_error.format("%.2e"));
     cells.push_back(row.sweep_ms.format("%.2f"));
     cells.push_back(row.total_ms.format("%.2f"));
+    cells.push_back(row.reused ? "=" : row.tri_setup_ms.format("%.2f"));
     cells.push_back(row.reused ? "=" : row.solve_s.format("%.2f"));
     table.row(cells);
     if (!row.note.empty()) notes.push_back(row.label + ": " + row.note);
@@ -280,7 +282,18 @@ void report(const Setup& s, const std::vector<Row>& rows, Json& histories, Json&
   for (const auto& n : notes) std::cout << "note: " << n << "\n";
   const auto& st = s.h.stats();
   std::cout << "sweep launch: " << st.launch.to_string() << "\n";
-  std::cout << "total = setup (checks, scaling, initial guess) + sweeps; exact rows: factorization time\n";
+  std::cout << "total = setup (checks, scaling, initial guess) + sweeps; exact rows: factorization time; tri "
+               "setup = set-up of the triangular solves; time to solution = symbolic + total + tri setup + solve\n";
+  Json tri = Json::object();
+  for (const auto& row : rows)
+    if (!row.tri_solve.empty()) {
+      std::cout << "triangular solves: " << row.tri_solve << (row.tri_reason.empty() ? "" : " (" + row.tri_reason + ")")
+                << "\n";
+      tri["mode"] = row.tri_solve;
+      tri["reason"] = row.tri_reason;
+      break;
+    }
+  rec["tri_solve"] = tri;
   rec["kind"] = s.ic ? "ic" : "ilu";
   rec["ordering"] = s.ordering;
   rec["solver"] = s.solver;

@@ -33,8 +33,8 @@ struct Options {
   int fill_level = 0;
   LaunchOptions launch;
   int runs = 1;
-  std::string tri_solve = "exact";
-  int tri_solve_sweeps = 5;
+  std::string tri_solve = "auto";
+  int tri_solve_sweeps = -1;
   std::string solver = "auto";
   double tol = 1e-6;
   int max_iters = 5000;
@@ -70,6 +70,8 @@ struct Row {
   std::vector<std::string> statuses;
   std::string note;
   Samples solve_s;  ///< solver seconds
+  Samples tri_setup_ms;  ///< set-up of the triangular solves (analysis, ISAI, ...) in the preconditioner's compute()
+  std::string tri_solve, tri_reason;  ///< the resolved triangular-solve mode, and why (when auto chose it)
   int reused = 0;   ///< solves skipped because the factors equalled those of an earlier row
   std::string reused_from;
 };
@@ -100,8 +102,8 @@ struct Setup {
   Problem problem;
   std::string ordering, solver;
   std::vector<int> sweeps;  ///< sweep counts of the rows, increasing
-  int runs = 1, fill = 0, tri_sweeps = 5;
-  TriSolveKind tri = TriSolveKind::Exact;
+  int runs = 1, fill = 0, tri_sweeps = -1;
+  TriSolveKind tri = TriSolveKind::Auto;
   bool want_ilu_residual = false, want_factor_error = false, solve_all_exact = false;
   std::set<std::string> exact;  ///< exact-factorization rows: host, kk, cusparse
   SolveSetup ss;

@@ -70,7 +70,13 @@ void solve_with(const CrsD& A, const CrsD& L, const CrsD& U, bool unit_lower, co
         return;
       }
   IncompleteFactorPreconditioner<double, Device> M(A, L, U, unit_lower, s, tri, tri_sweeps, row.label);
+  Kokkos::fence();
+  const auto t0 = std::chrono::steady_clock::now();
   M.compute();
+  Kokkos::fence();
+  row.tri_setup_ms.add(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  row.tri_solve = M.tri_solve_mode();
+  row.tri_reason = M.tri_solve_reason();
   const auto r = solve_ones(A, &M, ss.spd, ss.params);
   record(r, row, ss.verbose);
   if (cache) cache->push_back({row.label, copy_values(L), copy_values(U), r});

@@ -18,6 +18,8 @@
 
 #include <cmath>
 #include <memory>
+#include <tuple>
+#include <utility>
 
 #include "driver_device.hpp"
 
@@ -39,8 +41,8 @@ struct Options {
   std::string select = "exact", mode = "async", ordering = "auto", solver = "auto";
   double tol = 1e-6;
   int max_iters = 5000, restart = 30;
-  std::string tri_solve = "exact";
-  int tri_solve_sweeps = 5;
+  std::string tri_solve = "auto";
+  int tri_solve_sweeps = -1;
   std::string bucket_counting = "team";
   bool no_baselines = false, pattern_study = false;
   LaunchOptions launch;
@@ -60,8 +62,7 @@ void define(Cli& cli, Options& o, bool ict) {
   cli.option("tol", o.tol, "relative residual tolerance");
   cli.option("max-iters", o.max_iters, "iteration limit");
   cli.option("restart", o.restart, "GMRES restart length");
-  cli.choice("tri-solve", o.tri_solve, {"exact", "jacobi"}, "triangular solves of every preconditioner");
-  cli.option("tri-solve-sweeps", o.tri_solve_sweeps, "Jacobi sweeps per triangular solve");
+  cli.tri_solve_options(o.tri_solve, o.tri_solve_sweeps);
   cli.choice("bucket-counting", o.bucket_counting, {"team", "global"}, "SampleSelect bucket counts");
   cli.flag("no-baselines", o.no_baselines, "skip the unpreconditioned solve and the serial ILU(0)/ILUT references");
   cli.flag("pattern-study", o.pattern_study,
@@ -84,8 +85,9 @@ struct Setup {
   std::string ordering, solver;
   bool spd = false, baselines = true;
   SolverParams sp;
-  TriSolveKind tri = TriSolveKind::Exact;
-  int tri_sweeps = 5;
+  TriSolveKind tri = TriSolveKind::Auto;
+  int tri_sweeps = -1;
+  std::string tri_mode, tri_reason;  ///< the resolved triangular-solve mode of the ParILUT/ParICT solves, and why
   CrsD A;
   ScaledMatrix<double> scaled;
   Kokkos::View<double*, Device> s;
@@ -153,18 +155,21 @@ Outcome guarded(F&& f) {
 }
 
 /// The solver with the preconditioner S (L U)^{-1} S of the given factors (on the host or the device).
+/// With `tri` given, the resolved triangular-solve mode and the auto rule's reason are written there.
 template <class Factor>
-SolverResult solve_with(const Setup& s, const Factor& L, const Factor& U, bool unit_lower, const std::string& label) {
+SolverResult solve_with(const Setup& s, const Factor& L, const Factor& U, bool unit_lower, const std::string& label,
+                        std::pair<std::string, std::string>* tri = nullptr) {
   const auto to_dev = [](const auto& M) {
     if constexpr (std::is_same<std::decay_t<decltype(M)>, CrsD>::value)
       return M;
     else
       return to_device<Device>(M);
   };
-  std::unique_ptr<Prec> M(new IncompleteFactorPreconditioner<double, Device>(s.A, to_dev(L), to_dev(U), unit_lower, s.s,
-                                                                             s.tri, s.tri_sweeps, label));
-  M->compute();
-  return solve_ones(s.A, M.get(), s.spd, s.sp);
+  IncompleteFactorPreconditioner<double, Device> M(s.A, to_dev(L), to_dev(U), unit_lower, s.s, s.tri, s.tri_sweeps,
+                                                  label);
+  M.compute();
+  if (tri) *tri = {M.tri_solve_mode(), M.tri_solve_reason()};
+  return solve_ones(s.A, &M, s.spd, s.sp);
 }
 
 /// ParILUT / ParICT, one step at a time, a solve after each; then the residual of the final factors.
@@ -185,7 +190,9 @@ std::vector<Outcome> par_steps(Setup& s, std::string& breakdown) {
       prog.update(step, step > 0 ? "(step " + std::to_string(step) + ", solve)" : "(solve)");
       auto o = guarded([&](Outcome& out) {
         if (step > 0) par_ilut_step(s.exec, s.h);
-        out.result = solve_with(s, par_ilut_lower(s.exec, s.h), par_ilut_upper(s.exec, s.h), !s.ict, s.P);
+        std::pair<std::string, std::string> tri;
+        out.result = solve_with(s, par_ilut_lower(s.exec, s.h), par_ilut_upper(s.exec, s.h), !s.ict, s.P, &tri);
+        std::tie(s.tri_mode, s.tri_reason) = tri;
       });
       runs.push_back(o);
       if (!o.ran) {
@@ -389,6 +396,9 @@ bool checks(const Setup& s, const std::vector<Outcome>& par_runs, const Baseline
   const offset_t nnz_final = st.steps.back().nnz_L + (ict ? 0 : st.steps.back().nnz_U);
   std::cout << "budget nnz(L" << (ict ? "" : "+U") << ") = " << budget << " (fill limit " << fmt("%g", fill_limit)
             << "); sweep launch: " << st.launch.to_string() << "\n";
+  if (!s.tri_mode.empty())
+    std::cout << "triangular solves: " << s.tri_mode << (s.tri_reason.empty() ? "" : " (" + s.tri_reason + ")") << "\n";
+  rec["tri_solve"] = Json{{"mode", s.tri_mode}, {"reason", s.tri_reason}};
   const bool par_ok = par_runs.back().ran && par_runs.back().result.converged();
   const int it_par = par_runs.back().result.iterations;
   auto bound = [](const Outcome& o) {

@@ -20,6 +20,7 @@
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/diagnostics/AsyncSparse_run_info.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/linalg/AsyncSparse_trisolve_rule.hpp>
 
 namespace AsyncSparse {
 namespace Driver {
@@ -136,6 +137,15 @@ void Cli::launch_options(LaunchOptions& o) {
   choice("occupancy-mode", o.occupancy_mode, {"persistent-teams", "scratch-pad"}, "how --max-teams is enforced");
   choice("block-order", o.block_order, {"forward", "backward", "random"}, "order of work blocks");
   option("seed", o.seed, "seed of random orders");
+}
+
+void Cli::tri_solve_options(std::string& kind, int& sweeps) {
+  choice("tri-solve", kind, tri_solve_kind_names(),
+         "triangular solves of the preconditioners: auto (the measured rule choose_tri_solve: exact on host "
+         "backends; exact, isai or jacobi on GPUs by levels and size), exact, jacobi, jacobi_adaptive or isai");
+  option("tri-solve-sweeps", sweeps,
+         "jacobi: sweeps per solve; jacobi_adaptive: maximum sweeps; isai: correction steps; -1: the default "
+         "(jacobi 3, jacobi_adaptive 10, isai 0; auto: the rule's)");
 }
 
 bool Cli::given(const std::string& name) const {

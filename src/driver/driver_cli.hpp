@@ -72,6 +72,9 @@ class Cli {
   void flag(const std::string& name, bool& value, const std::string& help, bool recorded = true);
   /// --team-size, --vector-length, --chunk-size, --max-teams, --occupancy-mode, --block-order, --seed.
   void launch_options(LaunchOptions& o);
+  /// --tri-solve (auto | exact | jacobi | jacobi_adaptive | isai) and --tri-solve-sweeps, the triangular solves of
+  /// the incomplete-factorization preconditioners (the parameters tri_solve / tri_solve_sweeps of the library).
+  void tri_solve_options(std::string& kind, int& sweeps);
 
   /// Whether the option was given on the command line.
   bool given(const std::string& name) const;

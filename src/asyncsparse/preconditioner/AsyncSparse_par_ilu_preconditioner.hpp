@@ -288,6 +288,10 @@ class IncompleteFactorPreconditioner final : public PreconditionerBase<Scalar, D
     static const ParameterSpec spec;
     return spec;
   }
+  /// After compute(): the resolved triangular-solve mode ("auto: isai+1", "jacobi(3)", "exact(cusparse)", ...).
+  std::string tri_solve_mode() const { return apply_.mode(); }
+  /// After compute(), when the mode was Auto: the rule's reason (choose_tri_solve); "" otherwise.
+  const std::string& tri_solve_reason() const { return apply_.lower_stats().reason; }
 
  protected:
   void compute_impl() override { apply_.setup(L_, U_, unit_, s_, kind_, sweeps_); }
