@@ -8,6 +8,8 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <map>
+#include <memory>
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>

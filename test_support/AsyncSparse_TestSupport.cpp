@@ -55,9 +55,10 @@ std::vector<std::string> shared_matrix_names() {
 }
 
 const CsrHost<double>& host_matrix(const std::string& name) {
-  static std::map<std::string, std::unique_ptr<CsrHost<double>>> cache;
-  auto& p = cache[name];
-  if (!p) p.reset(new CsrHost<double>(load_matrix(matrix_spec(name))));
+  static std::map<std::string, std::unique_ptr<CsrHost<double>>> cache;  // by spec: follows ASYNCSPARSE_MATRIX_DIR
+  const std::string spec = matrix_spec(name);
+  auto& p = cache[spec];
+  if (!p) p.reset(new CsrHost<double>(load_matrix(spec)));
   return *p;
 }
 

@@ -31,7 +31,7 @@ std::string matrix_spec(const std::string& name);
 /// Names (without .mtx.gz) of the matrices in matrix_dir(), sorted; empty when the folder is missing.
 std::vector<std::string> shared_matrix_names();
 
-/// load_matrix(matrix_spec(name)), loaded once per process and cached (not thread-safe). Throws what
+/// load_matrix(matrix_spec(name)), loaded once per process and spec and cached (not thread-safe). Throws what
 /// load_matrix throws (a missing file names its path).
 const CsrHost<double>& host_matrix(const std::string& name);
 
