@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Shared pieces of the perf tests: problem sizes, matrix loading, timing with fences, counters.
+// Shared pieces of the perf tests: problem sizes, timing with fences, counters. Matrix location and loading come
+// from asyncsparse_test_support (<support/TestMatrices.hpp>), shared with the unit and Ifpack2 tests.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -14,6 +15,8 @@
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_load.hpp>
 
+#include <support/TestMatrices.hpp>
+
 namespace AsyncSparse {
 namespace Perf {
 
@@ -26,27 +29,20 @@ inline bool paper_scale() {
   return !std::is_same<ExecSpace::memory_space, Kokkos::HostSpace>::value;
 }
 
-inline std::string matrix_dir() {
-  const char* env = std::getenv("ASYNCSPARSE_MATRIX_DIR");
-  return env ? env : ASYNCSPARSE_PERF_MATRIX_DIR;
-}
+using Test::matrix_dir;
+using Test::shared_matrix_names;
 
-/// Resolve a perf-test problem name: "L2D" / "L3D" (paper sizes or small), "gen:..." or a shared matrix name.
+/// Resolve a perf-test problem name: "L2D" / "L3D" (paper sizes or small), else as Test::matrix_spec ("gen:...",
+/// a path, or a shared matrix name).
 inline std::string problem_spec(const std::string& name) {
   const bool big = paper_scale();
   if (name == "L2D") return big ? "gen:lap2d:1024" : "gen:lap2d:256";
   if (name == "L3D") return big ? "gen:lap3d27:64" : "gen:lap3d27:24";
-  if (name.rfind("gen:", 0) == 0) return name;
-  return matrix_dir() + "/" + name + ".mtx.gz";
+  return Test::matrix_spec(name);
 }
 
-/// Host matrices are loaded once per process and cached.
-inline const CsrHost<double>& host_matrix(const std::string& name) {
-  static std::map<std::string, std::unique_ptr<CsrHost<double>>> cache;
-  auto& p = cache[name];
-  if (!p) p.reset(new CsrHost<double>(load_matrix(problem_spec(name))));
-  return *p;
-}
+/// Host matrices are loaded once per process and cached (Test::host_matrix).
+inline const CsrHost<double>& host_matrix(const std::string& name) { return Test::host_matrix(problem_spec(name)); }
 
 /// Time `f` with fences before and after; report as manual time.
 template <class F>

@@ -38,7 +38,6 @@
 #include "PerfHelpers.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
@@ -63,16 +62,7 @@ struct Problem {
 /// L2D, L3D and the shared matrices (their names; SPD by analyze(), as the driver decides).
 std::vector<Problem> problems() {
   std::vector<Problem> list = {{"L2D", true}, {"L3D", true}};
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(matrix_dir(), ec)) {
-    const std::string f = e.path().filename().string();
-    const std::string ext = ".mtx.gz";
-    if (f.size() > ext.size() && f.compare(f.size() - ext.size(), ext.size(), ext) == 0)
-      names.push_back(f.substr(0, f.size() - ext.size()));
-  }
-  std::sort(names.begin(), names.end());
-  for (const auto& n : names) {
+  for (const auto& n : shared_matrix_names()) {
     try {
       const auto p = analyze(host_matrix(n));
       list.push_back({n, p.symmetric_values && p.positive_diagonal});

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Helpers of the Ifpack2 adapter tests: Tpetra matrices from the shared matrices or generators,
-// Ifpack2's own preconditioners, and a Belos CG / GMRES solve that reports iterations and the true
-// residual. Every helper is collective: the tests run unchanged on 1 and 2 MPI processes.
+// Helpers of the Ifpack2 adapter tests: Tpetra matrices from the shared matrices or generators (host matrices
+// from asyncsparse_test_support), Ifpack2's own preconditioners, and a Belos CG / GMRES solve that reports
+// iterations and the true residual. Every helper is collective: the tests run unchanged on 1 and 2 MPI processes.
 #pragma once
 
 #include <AsyncSparse.hpp>
@@ -21,7 +21,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <map>
 #include <string>
 
 #include <support/TestHelpers.hpp>
@@ -45,16 +44,8 @@ inline Teuchos::RCP<const Teuchos::Comm<int>> comm() { return Tpetra::getDefault
 inline int rank() { return comm()->getRank(); }
 inline int nranks() { return comm()->getSize(); }
 
-/// Host matrix by name: "gen:..." generator spec, or a shared matrix name ("bcsstk18"). Cached.
-inline const CsrHost<double>& host_matrix(const std::string& name) {
-  static std::map<std::string, CsrHost<double>> cache;
-  auto it = cache.find(name);
-  if (it == cache.end())
-    it = cache.emplace(name, load_matrix(is_generator_spec(name) ? name : matrix_path(name))).first;
-  return it->second;
-}
-
-/// Distributed Tpetra copy of host_matrix(name), in reverse Cuthill–McKee order when `rcm`.
+/// Distributed Tpetra copy of host_matrix(name) (support/TestMatrices.hpp: a "gen:..." spec or a shared matrix
+/// name such as "bcsstk18"), in reverse Cuthill–McKee order when `rcm`.
 inline Teuchos::RCP<crs_type> tpetra_matrix(const std::string& name, bool rcm = false) {
   const CsrHost<double>& H = host_matrix(name);
   return make_tpetra_matrix<SC, LO, GO, NT>(rcm ? permute_symmetric(H, rcm_permutation(H)) : H, comm());

@@ -49,8 +49,9 @@ inline const char* to_string(KrylovImplementation k) {
 
 namespace Impl {
 /// The rule behind KrylovImplementation::Auto: the textbook loop on every backend, the faster one in the
-/// cg_iteration/* benchmarks of AsyncSparse_Perf_krylov on the GPUs and hosts measured (figures in CHANGELOG.md and
-/// perf_tests/results/). `gpu` stays a parameter for a fused kernel that wins on one kind of backend.
+/// cg_iteration/* benchmarks of AsyncSparse_Perf_krylov on the GPUs and hosts measured (figures in
+/// perf_tests/results/MEASUREMENTS.md#cg-implementation). `gpu` stays a parameter for a fused kernel that wins on
+/// one kind of backend.
 inline KrylovImplementation resolve_krylov_implementation(KrylovImplementation k, bool gpu) {
   (void)gpu;
   return k == KrylovImplementation::Auto ? KrylovImplementation::Reference : k;

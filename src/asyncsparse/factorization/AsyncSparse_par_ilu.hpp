@@ -264,8 +264,8 @@ int run_sweeps(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, int count
   const auto& p = h.params;
   const int interval = p.residual_interval > 0 ? p.residual_interval : (p.tolerance > 0 ? 1 : 0);
   // Divergence guard: in the deterministic mode every residual check, in the asynchronous mode only the one of
-  // the final factors of this call (stale values can blow up transiently and recover: a par_ic run on a shared
-  // matrix reached 5.6e14 after 2 sweeps on an H100 and then converged to the exact IC(0)).
+  // the final factors of this call (stale values can blow up transiently and recover, by many orders of magnitude:
+  // perf_tests/results/MEASUREMENTS.md#par-ilu-divergence-guard).
   auto check = [&](bool final_check) {
     Kokkos::Timer t;
     const double r = task_residual(exec, h);
@@ -315,12 +315,10 @@ void check_params(const Handle& h, const std::string& where) {
 /// GPU default team size of the sweeps (LaunchConfig::team_size = -1): 16 threads per team, one task each.
 /// Fewer tasks in flight make the asynchronous sweeps more Gauss-Seidel-like (Chow, Anzt & Dongarra 2015,
 /// sect. 4.6): with at most 32 resident teams per multiprocessor (NVIDIA), 16-thread teams keep 512 tasks per
-/// SM in flight instead of 2048. Measured on the 1024^2 5-point Laplacian (IC, row-major tasks, H200): PCG
-/// iterations after 5 sweeps were within 1 % of the exact IC(0) (550) in 15 of 17 runs with 16-thread teams,
-/// but in 1 of 12 runs with 256-thread teams (the others 614-623: PCG meets a stall of its residual just above
-/// 1e-6 and needs ~60 more iterations); nonlinear residual 2.75e-5 vs 4.4e-5, time of 5 sweeps 0.86 vs
-/// 0.38 ms — small next to any solve with the factors. The cost is larger for longer rows (27-point L3D: 3.4
-/// vs 1.6 ms, same PCG count): set team_size to 256 for the highest sweep throughput.
+/// SM in flight instead of 2048, and a few sweeps give factors whose PCG iteration count is that of the exact
+/// IC(0) more often. The sweeps take longer (small next to any solve with the factors), more so for longer rows:
+/// set team_size to 256 for the highest sweep throughput.
+/// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-team-size
 constexpr int kParIluGpuTeamSize = 16;
 
 /// ParIlu's launch defaults of the sweeps: GPU teams of kParIluGpuTeamSize threads.

@@ -17,7 +17,7 @@
 //
 // The rule (choose_tri_solve) is one function of a few cheap facts about the backend and the triangle. Its
 // thresholds are named constants; what each depends on is said beside it. Measured numbers behind them are in
-// CHANGELOG.md and perf_tests/results/.
+// perf_tests/results/MEASUREMENTS.md#tri-solve-auto-rule.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -87,7 +87,8 @@ constexpr int kDefaultJacobiSweeps = 3;         ///< "jacobi": the setting measu
 constexpr int kDefaultAdaptiveMaxSweeps = 10;   ///< "jacobi_adaptive": upper bound on the sweeps
 constexpr int kDefaultIsaiCorrectionSteps = 0;  ///< "isai": plain x = M b
 /// Correction steps when the auto rule picks ISAI on a GPU: one step x += M (b - T x) made ParIC(5) + PCG reach
-/// 1e-6 sooner than plain ISAI on the Laplacians (BM_pcg_par_ic of AsyncSparse_Perf_trisolve; CHANGELOG.md).
+/// 1e-6 sooner than plain ISAI on the Laplacians (BM_pcg_par_ic of AsyncSparse_Perf_trisolve;
+/// perf_tests/results/MEASUREMENTS.md#tri-solve-auto-rule).
 constexpr int kGpuAutoIsaiCorrectionSteps = 1;
 
 /// True when the rule wants the level count of the lower triangle for a backend and size. Counting runs on the

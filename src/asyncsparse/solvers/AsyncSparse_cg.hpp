@@ -9,7 +9,8 @@
 // NaN silently. x holds the initial guess on entry and the iterate on exit.
 //
 // Two implementations of the same recurrences (SolverParams::implementation; the default Auto takes Reference,
-// which measured faster on an H100 and on the host, see Impl::resolve_krylov_implementation):
+// which measured faster on the GPUs and hosts benchmarked, see Impl::resolve_krylov_implementation and
+// perf_tests/results/MEASUREMENTS.md#cg-implementation):
 //
 //  * Fused. Per iteration three kernels without a preconditioner: (1) p = z + β p, q = A p and
 //    pᵀq in one pass over A (β read from device scalars; p double-buffered so rows can read their

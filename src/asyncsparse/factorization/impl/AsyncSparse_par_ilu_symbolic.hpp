@@ -3,8 +3,8 @@
 // The symbolic phase of ParILU / ParIC on the device, for the common case: level-0 pattern (S = pattern of A) and
 // the row-major task order. It builds the same State as the host path of par_ilu_symbolic (L's pattern, U's
 // column storage, the task list, the IC symmetry pairs) with parallel kernels, so that the set-up of a
-// preconditioner costs a few passes over A instead of a copy to the host and a serial loop (on an H100 the host
-// path took 260 ms for the 1024^2 Laplacian, more than the whole PCG solve it prepares).
+// preconditioner costs a few passes over A instead of a copy to the host and a serial loop (on a GPU the host path
+// can cost more than the whole PCG solve it prepares: perf_tests/results/MEASUREMENTS.md#par-ilu-device-symbolic).
 //
 // It also checks the input on the device: rows sorted without duplicates, columns in range, a diagonal entry in
 // every row, finite values, a non-zero (IC: positive) diagonal, and for IC a symmetric matrix (the relative 1e-12

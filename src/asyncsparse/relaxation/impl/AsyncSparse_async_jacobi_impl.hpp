@@ -99,7 +99,8 @@ struct AsyncRowUpdate {
       // x_i is read once: the correction is added to the x_i that the residual used (xi, captured in the loop).
       // (Reading it again after the loop, a concurrent update of the same row by another lane group in between
       // — possible in the dynamic mode, where a lagging team can meet a faster one a full cycle later — would
-      // add the correction twice, i.e. relax with 2 omega, and the iteration can diverge; seen on an H200.)
+      // add the correction twice, i.e. relax with 2 omega, and the iteration can diverge:
+      // perf_tests/results/MEASUREMENTS.md#async-jacobi-read-xi-once.)
       Scalar xi = 0;
       Scalar r;
       if (seq) {

@@ -237,8 +237,8 @@ double relative_residual(const ExecSpace& exec, const ChunkedLaunch<ExecSpace>& 
 
 /// Defaults shared by every Jacobi kernel: vector length -1 means one lane per row — the paper's best for the
 /// asynchronous modes, and the fastest synchronous residual kernel measured on the 5-point Laplacian
-/// (Kokkos-Kernels' heuristic, a power of two near the mean row length, gives 4 lanes there, and a synchronous
-/// sweep then took 103 us instead of 47.7 us with one lane — 1000^2 grid, H200).
+/// (Kokkos-Kernels' heuristic, a power of two near the mean row length, gives 4 lanes there, and a slower
+/// synchronous sweep). Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#jacobi-vector-length
 inline LaunchDefaults jacobi_launch_defaults() {
   LaunchDefaults d;
   d.vector_length = 1;

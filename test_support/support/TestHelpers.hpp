@@ -1,32 +1,17 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Shared helpers for the unit tests: where the SuiteSparse matrices are, and error-message checks.
+// GoogleTest helpers of the unit tests and the Ifpack2 tests (library asyncsparse_test_support): the shared test
+// matrices of <support/TestMatrices.hpp> and error-message checks.
 #pragma once
 
 #include <cstdlib>
+#include <exception>
 #include <functional>
 #include <string>
 
 #include <gtest/gtest.h>
 
-namespace AsyncSparse {
-namespace Test {
-
-/// Folder with the shared SuiteSparse matrices: $ASYNCSPARSE_MATRIX_DIR, else the configured one.
-inline std::string matrix_dir() {
-  const char* env = std::getenv("ASYNCSPARSE_MATRIX_DIR");
-  return env ? std::string(env) : std::string(ASYNCSPARSE_TEST_MATRIX_DIR);
-}
-inline std::string matrix_path(const std::string& name) { return matrix_dir() + "/" + name + ".mtx.gz"; }
-/// A file of unit_tests/data: in $ASYNCSPARSE_TEST_DATA_DIR, else the configured source folder (binaries run elsewhere
-/// set the variable).
-inline std::string data_path(const std::string& name) {
-  const char* env = std::getenv("ASYNCSPARSE_TEST_DATA_DIR");
-  return (env ? std::string(env) : std::string(ASYNCSPARSE_TEST_DATA_DIR)) + "/" + name;
-}
-
-}  // namespace Test
-}  // namespace AsyncSparse
+#include <support/TestMatrices.hpp>
 
 /// EXPECT that `stmt` throws `Exc` and that what() contains `needle`.
 #define ASYNCSPARSE_EXPECT_THROW_MSG(stmt, Exc, needle)                             \

@@ -1,0 +1,66 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Test matrices shared by the unit, perf and Ifpack2 tests (see support/TestMatrices.hpp).
+#include <support/TestMatrices.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <system_error>
+
+#include <asyncsparse/core/AsyncSparse_load.hpp>
+
+namespace AsyncSparse {
+namespace Test {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string env_or(const char* variable, const char* configured) {
+  const char* env = std::getenv(variable);
+  return env ? std::string(env) : std::string(configured);
+}
+
+}  // namespace
+
+std::string matrix_dir() { return env_or("ASYNCSPARSE_MATRIX_DIR", ASYNCSPARSE_TEST_MATRIX_DIR); }
+
+std::string matrix_path(const std::string& name) { return matrix_dir() + "/" + name + ".mtx.gz"; }
+
+std::string data_path(const std::string& name) {
+  return env_or("ASYNCSPARSE_TEST_DATA_DIR", ASYNCSPARSE_TEST_DATA_DIR) + "/" + name;
+}
+
+std::string matrix_spec(const std::string& name) {
+  if (is_generator_spec(name) || name.find('/') != std::string::npos || ends_with(name, ".mtx") ||
+      ends_with(name, ".mtx.gz"))
+    return name;
+  return matrix_path(name);
+}
+
+std::vector<std::string> shared_matrix_names() {
+  const std::string ext = ".mtx.gz";
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(matrix_dir(), ec)) {
+    const std::string f = e.path().filename().string();
+    if (f.size() > ext.size() && ends_with(f, ext)) names.push_back(f.substr(0, f.size() - ext.size()));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+const CsrHost<double>& host_matrix(const std::string& name) {
+  static std::map<std::string, std::unique_ptr<CsrHost<double>>> cache;  // by spec: follows ASYNCSPARSE_MATRIX_DIR
+  const std::string spec = matrix_spec(name);
+  auto& p = cache[spec];
+  if (!p) p.reset(new CsrHost<double>(load_matrix(spec)));
+  return *p;
+}
+
+}  // namespace Test
+}  // namespace AsyncSparse
