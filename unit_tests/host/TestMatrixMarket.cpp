@@ -404,6 +404,22 @@ TEST_F(MatrixMarket, nonfinite_values_rejected_unless_allowed) {
   EXPECT_EQ(A.values[1], 1e-320);
 }
 
+TEST_F(MatrixMarket, duplicates_summing_to_a_nonfinite_value_rejected_unless_allowed) {
+  // Finite entries whose sum overflows: listed twice, or (symmetric storage) listed in both triangles.
+  const auto dup = write("dup_overflow.mtx", std::string(kGeneralBanner) + "2 2 3\n1 1 1\n2 1 1e308\n2 1 1e308\n");
+  expect_parse_error(dup, 0, "the duplicate entries at (2, 1) sum to a non-finite value (overflow)");
+  const auto sym = write("sym_overflow.mtx", std::string(kSymmetricBanner) + "2 2 2\n2 1 -1e308\n1 2 -1e308\n");
+  expect_parse_error(sym, 0, "the duplicate entries at (1, 2) sum to a non-finite value (overflow)");
+  MatrixMarketOptions allow;
+  allow.allow_nonfinite = true;
+  const auto A = read_matrix_market(dup, allow);
+  ASSERT_EQ(A.nnz(), 2);
+  EXPECT_EQ(A.values[1], std::numeric_limits<double>::infinity());
+  MatrixMarketOptions keep;  // without merging, every stored value is finite
+  keep.sort_and_merge = false;
+  EXPECT_EQ(read_matrix_market(dup, keep).nnz(), 3);
+}
+
 TEST(MatrixMarketShared, every_shared_matrix_matches_SOURCES_md) {
   // SOURCES.md's table: `file | rows | cols | nnz (header) | nnz (full) | field | symmetry | ...`, where
   // nnz (full) = 2*header - stored diagonal entries for symmetric files. None of the files lists an entry

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <asyncsparse/core/AsyncSparse_matrix_market.hpp>
 
-
 #include <sys/stat.h>
 #include <zlib.h>
 
@@ -38,10 +37,11 @@ inline std::string mm_quote(const char* b, const char* e) {
 }
 
 /// Reads a plain or gzip file line by line through zlib (gzread passes a file without the gzip magic bytes
-/// through unchanged). Returned lines exclude the newline and are followed by a '\0'.
+/// through unchanged). Returned lines exclude the newline and are followed by a '\0'. The buffers grow with the
+/// file: reads of 4 KiB for files up to 4 KiB, up to 64 KiB for files of 64 KiB and more.
 class MmLineReader {
  public:
-  MmLineReader(const std::string& path, const std::string& fn) : path_(path), fn_(fn), buf_((1 << 17) + 1) {
+  MmLineReader(const std::string& path, const std::string& fn) : path_(path), fn_(fn) {
     struct stat st;
     if (::stat(path.c_str(), &st) != 0) {
       const int err = errno;
@@ -54,7 +54,9 @@ class MmLineReader {
       const int err = errno;
       throw ParseError(path, 0, fn + ": cannot open file: " + (err ? std::strerror(err) : "out of memory"));
     }
-    gzbuffer(gz_, 1 << 17);
+    while (chunk_ < (std::size_t(1) << 16) && static_cast<std::size_t>(st.st_size) > chunk_) chunk_ *= 2;
+    buf_.resize(2 * chunk_ + 1);
+    gzbuffer(gz_, static_cast<unsigned>(2 * chunk_));
   }
   ~MmLineReader() {
     if (gz_) gzclose(gz_);
@@ -84,15 +86,15 @@ class MmLineReader {
   std::int64_t line() const { return line_; }
 
  private:
-  // Reads at most 64 KiB at a time: gzread returns nothing from a call that meets corrupt data, so the chunk
-  // size bounds how far before the damage the reported line can be.
+  // Reads at most chunk_ (<= 64 KiB) at a time: gzread returns nothing from a call that meets corrupt data, so
+  // the chunk size bounds how far before the damage the reported line can be.
   void refill() {
     if (pos_ > 0) {
       std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
       end_ -= pos_;
       pos_ = 0;
     }
-    constexpr std::size_t chunk = 1 << 16;
+    const std::size_t chunk = chunk_;
     if (buf_.size() - end_ < chunk + 1) buf_.resize(std::max(2 * buf_.size(), end_ + chunk + 1));
     const int got = gzread(gz_, buf_.data() + end_, static_cast<unsigned>(chunk));
     if (got > 0) end_ += static_cast<std::size_t>(got);
@@ -118,7 +120,8 @@ class MmLineReader {
 
   std::string path_, fn_;
   gzFile gz_ = nullptr;
-  std::vector<char> buf_;  // [pos_, end_) holds data not yet returned, followed by room for a '\0'
+  std::size_t chunk_ = 1 << 12;  // bytes per gzread
+  std::vector<char> buf_;        // [pos_, end_) holds data not yet returned, followed by room for a '\0'
   std::size_t pos_ = 0, end_ = 0;
   bool eof_ = false;
   std::int64_t line_ = 0;
@@ -255,7 +258,7 @@ MatrixMarketInfo read_matrix_market_info(const std::string& path) {
 }
 
 CsrHost<double> read_matrix_market(const std::string& path, const MatrixMarketOptions& opts,
-                                          MatrixMarketInfo* info_out) {
+                                   MatrixMarketInfo* info_out) {
   const std::string fn = "read_matrix_market";
   auto fail = [&](std::int64_t line, const std::string& problem) { throw ParseError(path, line, fn + ": " + problem); };
   Impl::MmLineReader in(path, fn);
@@ -333,6 +336,13 @@ CsrHost<double> read_matrix_market(const std::string& path, const MatrixMarketOp
   const std::int64_t expanded = static_cast<std::int64_t>(rows.size());
   CsrHost<double> A =
       csr_from_triplets(info.nrows, info.ncols, rows, cols, vals, opts.sort_and_merge, opts.sort_and_merge);
+  // Finite duplicates can sum to an infinite value (1e308 + 1e308): rejected like a non-finite value in the file.
+  if (opts.sort_and_merge && !opts.allow_nonfinite)
+    for (ordinal_t i = 0; i < A.nrows; ++i)
+      for (offset_t k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k)
+        if (!std::isfinite(A.values[k]))
+          fail(0, "the duplicate entries at (" + std::to_string(i + 1) + ", " + std::to_string(A.col_idx[k] + 1) +
+                      ") sum to a non-finite value (overflow); set MatrixMarketOptions::allow_nonfinite to accept it");
   info.nnz_stored = A.nnz();
   info.duplicates_merged = expanded - info.nnz_stored;
   if (info_out) *info_out = info;
