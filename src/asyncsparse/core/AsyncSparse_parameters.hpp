@@ -8,6 +8,9 @@
 // values of the wrong type, so a typo never silently falls back to a default.
 #pragma once
 
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <map>
 #include <sstream>
 #include <string>
@@ -22,10 +25,14 @@ using ParameterValue = std::variant<bool, int, double, std::string>;
 
 inline const char* parameter_type_name(const ParameterValue& v) {
   switch (v.index()) {
-    case 0: return "bool";
-    case 1: return "int";
-    case 2: return "double";
-    default: return "string";
+    case 0:
+      return "bool";
+    case 1:
+      return "int";
+    case 2:
+      return "double";
+    default:
+      return "string";
   }
 }
 
@@ -131,5 +138,40 @@ class ParameterSpec {
   }
   std::vector<Entry> entries_;
 };
+
+/// "sweeps=5,tri_solve=jacobi" -> ParameterList (the driver's --param text). Items are separated by commas
+/// (empty items are skipped) and written name=value with a non-empty name; a later item overrides an earlier one
+/// of the same name. A value is an int when the whole text is a decimal integer in the range of int, else a
+/// double when the whole text is a number (so an integer beyond the range of int becomes a double, which a
+/// parameter of type int then rejects instead of receiving a wrapped-around value), else a bool for true/false,
+/// else a string. Throws InvalidInput for an item without '=' or with an empty name.
+inline ParameterList parse_parameter_string(const std::string& s) {
+  ParameterList list;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item.empty()) continue;
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) throw InvalidInput("parameter '" + item + "' must be written name=value");
+    const std::string key = item.substr(0, eq), val = item.substr(eq + 1);
+    char* end = nullptr;
+    errno = 0;
+    const long long iv = std::strtoll(val.c_str(), &end, 10);
+    if (!val.empty() && *end == '\0' && errno != ERANGE && iv >= INT_MIN && iv <= INT_MAX) {
+      list.set(key, static_cast<int>(iv));
+      continue;
+    }
+    const double dv = std::strtod(val.c_str(), &end);
+    if (!val.empty() && *end == '\0') {
+      list.set(key, dv);
+      continue;
+    }
+    if (val == "true" || val == "false")
+      list.set(key, val == "true");
+    else
+      list.set(key, val);
+  }
+  return list;
+}
 
 }  // namespace AsyncSparse

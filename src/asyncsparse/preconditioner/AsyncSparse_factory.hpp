@@ -4,12 +4,14 @@
 //
 // Names: "none" (identity), "jacobi" (diagonal). Each further method adds itself here. Parameters
 // are passed through setParameters, so unknown names and wrong types are rejected by the
-// preconditioner's own ParameterSpec.
+// preconditioner's own ParameterSpec. parse_parameter_string (the driver's --param text) is in
+// core/AsyncSparse_parameters.hpp.
 #pragma once
 
 #include <memory>
-#include <sstream>
 #include <string>
+
+#include <asyncsparse/core/AsyncSparse_parameters.hpp>
 
 #include <asyncsparse/preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_par_ilut_preconditioner.hpp>
@@ -48,37 +50,6 @@ std::unique_ptr<PreconditionerBase<Scalar, Device>> make_preconditioner(const st
     throw InvalidInput("unknown preconditioner '" + name + "'; valid: " + preconditioner_names());
   M->setParameters(params);
   return M;
-}
-
-/// "sweeps=5,tri_solve=jacobi" → ParameterList; values parsed as int, then double, then bool
-/// (true/false), else string.
-inline ParameterList parse_parameter_string(const std::string& s) {
-  ParameterList list;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    if (item.empty()) continue;
-    const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw InvalidInput("parameter '" + item + "' must be written name=value");
-    const std::string key = item.substr(0, eq), val = item.substr(eq + 1);
-    char* end = nullptr;
-    const long iv = std::strtol(val.c_str(), &end, 10);
-    if (!val.empty() && *end == '\0') {
-      list.set(key, static_cast<int>(iv));
-      continue;
-    }
-    const double dv = std::strtod(val.c_str(), &end);
-    if (!val.empty() && *end == '\0') {
-      list.set(key, dv);
-      continue;
-    }
-    if (val == "true" || val == "false")
-      list.set(key, val == "true");
-    else
-      list.set(key, val);
-  }
-  return list;
 }
 
 }  // namespace AsyncSparse
