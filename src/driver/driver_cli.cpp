@@ -205,6 +205,92 @@ Registrar::Registrar(std::string name, std::string summary, std::function<std::u
   commands().push_back({std::move(name), std::move(summary), std::move(make)});
 }
 
+namespace {
+const char* const kFooter =
+    "Matrices: a Matrix Market file (.mtx or .mtx.gz) or a generator, e.g. gen:lap2d:1024,\n"
+    "gen:lap3d7:64, gen:lap3d27:64, gen:aniso2d:256:0.01:30, gen:trefethen:2000, gen:random:10000.\n"
+    "Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ..., --kokkos-help) are accepted by every command.";
+
+/// Declares every registered subcommand on `app`.
+std::vector<Subcommand> declare_subcommands(CLI::App& app) {
+  auto& entries = commands();
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  // The options are bound to members of the elements (s.json): the vector must not reallocate once they are.
+  std::vector<Subcommand> subs;
+  subs.reserve(entries.size());
+  for (const auto& e : entries) {
+    subs.emplace_back();
+    Subcommand& s = subs.back();
+    s.entry = &e;
+    s.app = app.add_subcommand(e.name, e.summary);
+    s.command = e.make();
+    s.cli.reset(new Cli(*s.app, e.name));
+    s.command->define(*s.cli);
+    s.app->footer(s.cli->about().empty() ? std::string(kFooter) : s.cli->about() + "\n\n" + kFooter);
+    s.cli->option("json", s.json, "write a JSON record to this file");
+    s.cli->flag("no-progress", s.no_progress,
+                "print no progress lines on stderr (they appear only when stderr is a terminal)", /*recorded=*/false);
+  }
+  return subs;
+}
+}  // namespace
+
+CommandLine::CommandLine() = default;
+CommandLine::~CommandLine() = default;
+
+int parse_command_line(int argc, char* argv[], CommandLine& cl, std::ostream& out, std::ostream& err) {
+  // --kokkos-* options are Kokkos' (passed to Kokkos::initialize); the rest is parsed here.
+  std::vector<char*> args{argv[0]};
+  cl.kokkos_args = {argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--kokkos-", 9) == 0) {
+      cl.kokkos_args.push_back(argv[i]);
+      cl.kokkos_help = cl.kokkos_help || std::strcmp(argv[i], "--kokkos-help") == 0;
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  static char help[] = "--help";
+  if (args.size() > 1 && std::strcmp(args[1], "help") == 0) {  // `help` and `help <command>`
+    args.erase(args.begin() + 1);
+    args.push_back(help);
+  }
+
+  cl.app.reset(
+      new CLI::App("asyncsparse — fine-grained and asynchronous fixed-point methods for sparse linear systems "
+                   "(AsyncSparse " ASYNCSPARSE_VERSION_STRING ").",
+                   "asyncsparse"));
+  CLI::App& app = *cl.app;
+  app.footer(kFooter);
+  app.get_formatter()->column_width(34);
+  app.add_flag("--version", cl.version,
+               "print the versions of AsyncSparse, Kokkos and Kokkos-Kernels and the enabled backends");
+  cl.subcommands = declare_subcommands(app);
+  auto& subs = cl.subcommands;
+
+  if (args.size() > 1 && args[1][0] != '-' &&
+      std::none_of(subs.begin(), subs.end(), [&](const Subcommand& s) { return s.entry->name == args[1]; })) {
+    err << "asyncsparse: unknown command '" << args[1] << "'\n\n" << app.help();
+    return 2;
+  }
+  try {
+    app.parse(static_cast<int>(args.size()), args.data());
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    const auto chosen = app.get_subcommands();
+    const Subcommand* s = nullptr;
+    for (const auto& x : subs)
+      if (!chosen.empty() && x.app == chosen.front()) s = &x;
+    err << "asyncsparse" << (s ? " " + s->entry->name : std::string())
+        << ": error: " << (s ? s->cli->parse_error(e, app.remaining(true)) : std::string(e.what())) << "\n";
+    return 2;
+  }
+  for (auto& s : subs)
+    if (s.app->parsed()) cl.chosen = &s;
+  return -1;
+}
+
 Json run_record(const Cli& cli) {
   Json j = Json::object();
   j["asyncsparse_version"] = ASYNCSPARSE_VERSION_STRING;

@@ -7,8 +7,8 @@
 // A subcommand is a Command: define() declares its arguments (the parse phase: CLI11 converts and checks the
 // values; `--steps x` is "--steps: expects an integer, got 'x'", an unknown option lists the valid ones), and
 // run() prepares the problem, runs the library and reports (table on stdout, JSON record). main() parses the
-// whole command line first and initialises Kokkos only for subcommands that need the device, so that --help,
-// --version, `info` and argument errors work on a node without a GPU.
+// whole command line first (parse_command_line) and initialises Kokkos only for subcommands that need the
+// device, so that --help, --version, `info` and argument errors work on a node without a GPU.
 #pragma once
 
 #include <chrono>
@@ -123,6 +123,35 @@ std::vector<CommandEntry>& commands();
 struct Registrar {
   Registrar(std::string name, std::string summary, std::function<std::unique_ptr<Command>()> make);
 };
+
+/// A subcommand on the command line: its entry, its options and the command object they are bound to.
+struct Subcommand {
+  const CommandEntry* entry = nullptr;
+  std::unique_ptr<Command> command;
+  std::unique_ptr<Cli> cli;
+  CLI::App* app = nullptr;
+  std::string json;          ///< --json FILE
+  bool no_progress = false;  ///< --no-progress
+};
+
+/// The command line after parsing: what main() runs next.
+struct CommandLine {
+  CommandLine();
+  ~CommandLine();
+  std::unique_ptr<CLI::App> app;        ///< `asyncsparse` with every registered subcommand
+  std::vector<Subcommand> subcommands;  ///< in name order; their options are bound to these elements
+  std::vector<char*> kokkos_args;       ///< argv[0] and the --kokkos-* options (for Kokkos::initialize)
+  bool kokkos_help = false;             ///< --kokkos-help was given
+  bool version = false;                 ///< --version was given
+  Subcommand* chosen = nullptr;         ///< the subcommand to run; null when none was given
+};
+
+/// Parses argv (argv[0] first) without running anything and without Kokkos: splits off the --kokkos-* options,
+/// declares every registered subcommand (`help [command]` stands for `[command] --help`) and lets CLI11 convert
+/// and check the rest. Returns -1 when main() goes on with `cl`, else the exit status after help (0, printed on
+/// `out`) or an error (2, one line on `err`: an unknown command, option or choice, a malformed value, a missing
+/// or surplus argument). The strings of argv must outlive `cl`.
+int parse_command_line(int argc, char* argv[], CommandLine& cl, std::ostream& out, std::ostream& err);
 
 /// The part of the JSON record common to all subcommands: version, command, date, options, Kokkos.
 Json run_record(const Cli& cli);
