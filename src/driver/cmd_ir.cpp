@@ -9,6 +9,7 @@
 // --shift s adds s to every diagonal entry (A + s I), e.g. for the large 2D Laplacian of the GPU experiment.
 #include <asyncsparse/solvers/AsyncSparse_iterative_refinement.hpp>
 
+#include "driver_block_async.hpp"
 #include "driver_device.hpp"
 
 namespace AsyncSparse {
@@ -20,11 +21,8 @@ struct Options {
   std::string inner = "block-async", inner_precision = "float";
   bool compare = false;
   double tol = 1e-12;
-  int max_outer = 50, local_iters = 5, block_size = -1;
-  double tau = 1;
-  int iters_per_launch = 10;
-  std::string launch_mode = "per-iteration";
-  bool deterministic = false;
+  int max_outer = 50;
+  BlockAsyncOptions async_k;  ///< the inner solver
   double inner_reduction = 0;
   int max_inner = 20000, plain_max_iters = 100000;
   bool verbose = false;
@@ -42,14 +40,10 @@ void define(Cli& cli, Options& o) {
   cli.flag("compare", o.compare, "run mixed IR, double IR and plain double async-(k) (the paper's three variants)");
   cli.option("tol", o.tol, "outer relative residual tolerance");
   cli.option("max-outer", o.max_outer, "maximum outer steps");
-  cli.option("local-iters", o.local_iters, "k of the inner async-(k)");
-  cli.option("block-size", o.block_size, "rows per block (-1: --chunk-size, else 512 GPU / 1024 host)");
-  cli.option("tau", o.tau, "relaxation weight tau of the inner solver (0 = estimate)");
-  cli.option("iters-per-launch", o.iters_per_launch,
-             "inner global iterations per launch (= between first-step checks)");
-  cli.choice("launch-mode", o.launch_mode, {"per-iteration", "fused"},
-             "per-iteration (one launch per global iteration, the paper's) | fused (persistent teams)");
-  cli.flag("deterministic", o.deterministic, "deterministic (block-Jacobi) inner solver");
+  const BlockAsyncHelp help{"k of the inner async-(k)", "relaxation weight tau of the inner solver (0 = estimate)",
+                            "inner global iterations per launch (= between first-step checks)",
+                            "deterministic (block-Jacobi) inner solver"};
+  add_block_async_options(cli, o.async_k, help);
   cli.option("inner-reduction", o.inner_reduction,
              "inner residual reduction aimed at per outer step (0: 1e-6 float inner, 1e-8 double inner)");
   cli.option("max-inner", o.max_inner, "limit of inner global iterations per outer step");
@@ -74,12 +68,7 @@ void prepare(Setup& s, const Options& o, Json& rec) {
   s.problem = load_problem("ir", o.problem, rec);
   s.p.tol = o.tol;
   s.p.max_outer = o.max_outer;
-  s.p.inner.local_iters = o.local_iters;
-  s.p.inner.block_size = o.block_size;
-  s.p.inner.tau = o.tau;
-  s.p.inner.global_iters_per_launch = o.iters_per_launch;
-  s.p.inner.launch_mode = block_async_launch_mode_from_string(o.launch_mode);
-  s.p.inner.deterministic = o.deterministic;
+  set_block_async_params(s.p.inner, o.async_k);
   s.p.inner_reduction = o.inner_reduction;
   s.p.first_inner_max = s.p.max_inner_iters = o.max_inner;
   s.p.verbose = o.verbose ? 2 : 0;

@@ -12,6 +12,7 @@
 // counts (the paper's Tables IV and V).
 #include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
 
+#include "driver_block_async.hpp"
 #include "driver_device.hpp"
 
 namespace AsyncSparse {
@@ -21,16 +22,14 @@ namespace {
 struct Options {
   ProblemOptions problem;
   std::string method = "block-async";
-  int local_iters = 5, block_size = -1, iters = 10000;
-  double tol = 1e-10, tau = 1;
-  int iters_per_launch = 10;
-  std::string launch_mode = "per-iteration";
-  bool deterministic = false;
+  BlockAsyncOptions async_k;
+  LaunchOptions launch;
+  int iters = 10000;
+  double tol = 1e-10;
   std::string precision = "double";
   int runs = 1;
   std::string stats_at;
   int check_every = 1;
-  LaunchOptions launch;
 };
 
 void define(Cli& cli, Options& o) {
@@ -41,17 +40,14 @@ void define(Cli& cli, Options& o) {
   cli.option("method", o.method,
              "comma-separated: block-async | jacobi (device, sync) | gauss-seidel (host, sequential) | "
              "kk-gauss-seidel (device, Kokkos-Kernels) | jacobi-host");
-  cli.option("local-iters", o.local_iters, "k of async-(k): local Jacobi sweeps per block and global iteration");
-  cli.option("block-size", o.block_size, "rows per block (-1: --chunk-size, else 512 GPU / 1024 host)");
-  cli.option("iters", o.iters, "maximum global iterations (sweeps)");
-  cli.option("tol", o.tol, "relative residual tolerance");
-  cli.option("tau", o.tau, "relaxation weight tau (M = I - tau D^-1 A); 0 = estimate 2/(lmin+lmax) by Lanczos");
-  cli.option("iters-per-launch", o.iters_per_launch,
-             "global iterations per launch = between residual checks (1: exact counts)");
-  cli.choice("launch-mode", o.launch_mode, {"per-iteration", "fused"},
-             "per-iteration (one launch per global iteration, the paper's) | fused (persistent teams)");
-  cli.flag("deterministic", o.deterministic,
-           "block-Jacobi double buffering (reproducible) instead of asynchronous updates");
+  const BlockAsyncHelp help{"k of async-(k): local Jacobi sweeps per block and global iteration",
+                            "relaxation weight tau (M = I - tau D^-1 A); 0 = estimate 2/(lmin+lmax) by Lanczos",
+                            "global iterations per launch = between residual checks (1: exact counts)",
+                            "block-Jacobi double buffering (reproducible) instead of asynchronous updates"};
+  add_block_async_options(cli, o.async_k, help, [&] {
+    cli.option("iters", o.iters, "maximum global iterations (sweeps)");
+    cli.option("tol", o.tol, "relative residual tolerance");
+  });
   cli.choice("precision", o.precision, {"double", "float"}, "block-async working precision");
   cli.option("runs", o.runs, "repeat async-(k) runs for statistics (paper Tables IV/V)");
   cli.option("stats-at", o.stats_at,
@@ -76,14 +72,9 @@ Setup prepare(const Options& o, Json& rec) {
   Setup s;
   s.problem = load_problem("relax", o.problem, rec);
   s.b = make_rhs("relax", o.problem, s.problem.A.nrows);
-  s.p.local_iters = o.local_iters;
-  s.p.block_size = o.block_size;
+  set_block_async_params(s.p, o.async_k);
   s.p.max_global_iters = o.iters;
   s.p.tol = o.tol;
-  s.p.tau = o.tau;
-  s.p.global_iters_per_launch = o.iters_per_launch;
-  s.p.launch_mode = block_async_launch_mode_from_string(o.launch_mode);
-  s.p.deterministic = o.deterministic;
   s.lc = launch_config(o.launch);
   if (o.runs < 1) throw InvalidInput("relax: --runs must be >= 1");
   if (!o.stats_at.empty()) {

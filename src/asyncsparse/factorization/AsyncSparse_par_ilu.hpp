@@ -175,55 +175,49 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   Kokkos::deep_copy(exec, st.breakdown, kNoBreakdown);
   exec.fence();
   Kokkos::Timer timer;
-  if (st.kind == ParIluKind::Ilu) {
-    Scalar* lr = st.L.values.data();
-    Scalar* ur = st.Ut.values.data();
-    Scalar* lw = async ? lr : st.L_alt.data();
-    Scalar* uw = async ? ur : st.Ut_alt.data();
-    auto run_ilu = [&](auto async_tag, const char* label) {
-      IluSweepFunctor<decltype(async_tag)::value, Scalar, Device> f{st.task_row,
-                                                                    st.task_col,
-                                                                    st.task_dst,
-                                                                    st.task_a,
-                                                                    st.L.graph.row_map,
-                                                                    st.L.graph.entries,
-                                                                    st.Ut.graph.row_map,
-                                                                    st.Ut.graph.entries,
-                                                                    lr,
-                                                                    lw,
-                                                                    ur,
-                                                                    uw,
-                                                                    st.breakdown};
-      st.chunks.run(label, exec, f);
-    };
-    if (async)
-      run_ilu(std::true_type(), "AsyncSparse::par_ilu::sweep");
-    else
-      run_ilu(std::false_type(), "AsyncSparse::par_ilu::sweep_deterministic");
-  } else {
-    Scalar* lr = st.L.values.data();
-    Scalar* lw = async ? lr : st.L_alt.data();
-    auto run = [&](auto f, const char* label) {
-      f.task_row = st.task_row;
-      f.task_col = st.task_col;
-      f.task_dst = st.task_dst;
-      f.task_a = st.task_a;
-      f.l_rm = st.L.graph.row_map;
-      f.l_ent = st.L.graph.entries;
-      f.l_read = lr;
-      f.l_write = lw;
-      f.flag = st.breakdown;
-      st.chunks.run(label, exec, f);
-    };
-    if (async && st.identity_tasks)
-      run(IcSweepFunctor<true, true, Scalar, Device>{}, "AsyncSparse::par_ic::sweep");
-    else if (async)
-      run(IcSweepFunctor<true, false, Scalar, Device>{}, "AsyncSparse::par_ic::sweep");
-    else if (st.identity_tasks)
-      run(IcSweepFunctor<false, true, Scalar, Device>{}, "AsyncSparse::par_ic::sweep_deterministic");
-    else
-      run(IcSweepFunctor<false, false, Scalar, Device>{}, "AsyncSparse::par_ic::sweep_deterministic");
-  }
+  const bool ilu = st.kind == ParIluKind::Ilu;
+  Scalar* lr = st.L.values.data();
+  Scalar* lw = async ? lr : st.L_alt.data();
+  Scalar* ur = ilu ? st.Ut.values.data() : nullptr;
+  Scalar* uw = ilu && !async ? st.Ut_alt.data() : ur;
+  auto run = [&](auto kind_tag, auto async_tag, auto identity_tag) {
+    constexpr ParIluKind kind = decltype(kind_tag)::value;
+    constexpr bool is_async = decltype(async_tag)::value;
+    ParIluSweepFunctor<kind, is_async, decltype(identity_tag)::value, Scalar, Device> f;
+    f.task_row = st.task_row;
+    f.task_col = st.task_col;
+    f.task_dst = st.task_dst;
+    f.task_a = st.task_a;
+    f.l_rm = st.L.graph.row_map;
+    f.l_ent = st.L.graph.entries;
+    f.l_read = lr;
+    f.l_write = lw;
+    if constexpr (kind == ParIluKind::Ilu) {
+      f.u_rm = st.Ut.graph.row_map;
+      f.u_ent = st.Ut.graph.entries;
+      f.u_read = ur;
+      f.u_write = uw;
+    }
+    f.flag = st.breakdown;
+    const char* label = kind == ParIluKind::Ilu
+                            ? (is_async ? "AsyncSparse::par_ilu::sweep" : "AsyncSparse::par_ilu::sweep_deterministic")
+                            : (is_async ? "AsyncSparse::par_ic::sweep" : "AsyncSparse::par_ic::sweep_deterministic");
+    st.chunks.run(label, exec, f);
+  };
+  using IluTag = ParIluKindTag<ParIluKind::Ilu>;
+  using IcTag = ParIluKindTag<ParIluKind::Ic>;
+  if (ilu && async)
+    run(IluTag(), std::true_type(), std::false_type());
+  else if (ilu)
+    run(IluTag(), std::false_type(), std::false_type());
+  else if (async && st.identity_tasks)
+    run(IcTag(), std::true_type(), std::true_type());
+  else if (async)
+    run(IcTag(), std::true_type(), std::false_type());
+  else if (st.identity_tasks)
+    run(IcTag(), std::false_type(), std::true_type());
+  else
+    run(IcTag(), std::false_type(), std::false_type());
   exec.fence();
   const double dt = timer.seconds();
   unsigned long long flag = 0;
@@ -246,7 +240,7 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   }
   if (!async) {
     std::swap(st.L.values, st.L_alt);
-    if (st.kind == ParIluKind::Ilu) std::swap(st.Ut.values, st.Ut_alt);
+    if (ilu) std::swap(st.Ut.values, st.Ut_alt);
   }
 }
 

@@ -25,12 +25,10 @@
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilu_kind.hpp>
 #include <asyncsparse/factorization/AsyncSparse_task_list.hpp>
 
 namespace AsyncSparse {
-
-/// Which factorization: A ≈ L U (L unit lower triangular) or, for symmetric A, A ≈ L Lᵀ.
-enum class ParIluKind { Ilu, Ic };
 
 /// How a sweep runs.
 enum class SweepMode {
@@ -38,7 +36,6 @@ enum class SweepMode {
   Deterministic  ///< Jacobi style: read the previous sweep's factors, write new ones; bit-reproducible
 };
 
-inline const char* to_string(ParIluKind k) { return k == ParIluKind::Ilu ? "ilu" : "ic"; }
 inline const char* to_string(SweepMode m) { return m == SweepMode::Async ? "async" : "deterministic"; }
 inline SweepMode sweep_mode_from_string(const std::string& s) {
   if (s == "async") return SweepMode::Async;

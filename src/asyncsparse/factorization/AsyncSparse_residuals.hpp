@@ -21,26 +21,34 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilu_kind.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
 
+/// The rows of a CRS matrix (row map, column indices, values), as the kernels capture them.
+template <class Mat>
+struct CrsRows {
+  decltype(std::declval<Mat&>().graph.row_map) rm;
+  decltype(std::declval<Mat&>().graph.entries) ent;
+  decltype(std::declval<Mat&>().values) val;
+  explicit CrsRows(const Mat& M) : rm(M.graph.row_map), ent(M.graph.entries), val(M.values) {}
+};
+
 /// sum_k X(i, k) Y(j, k) over the common column indices of row i of X and row j of Y (both sorted).
-template <class XRm, class XEnt, class XVal, class YRm, class YEnt, class YVal>
-KOKKOS_INLINE_FUNCTION typename XVal::non_const_value_type sparse_row_dot(const XRm& xrm, const XEnt& xent,
-                                                                          const XVal& xval, ordinal_t i, const YRm& yrm,
-                                                                          const YEnt& yent, const YVal& yval,
-                                                                          ordinal_t j) {
-  typename XVal::non_const_value_type s = 0;
-  offset_t p = xrm(i), pe = xrm(i + 1), q = yrm(j), qe = yrm(j + 1);
+template <class XRows, class YRows>
+KOKKOS_INLINE_FUNCTION auto sparse_row_dot(const XRows& X, ordinal_t i, const YRows& Y, ordinal_t j) {
+  typename decltype(X.val)::non_const_value_type s = 0;
+  offset_t p = X.rm(i), pe = X.rm(i + 1), q = Y.rm(j), qe = Y.rm(j + 1);
   while (p < pe && q < qe) {
-    const ordinal_t a = xent(p), b = yent(q);
+    const ordinal_t a = X.ent(p), b = Y.ent(q);
     if (a == b) {
-      s += xval(p) * yval(q);
+      s += X.val(p) * Y.val(q);
       ++p;
       ++q;
     } else if (a < b) {
@@ -57,18 +65,13 @@ KOKKOS_INLINE_FUNCTION typename XVal::non_const_value_type sparse_row_dot(const 
 template <class ExecSpace, class RowV, class ColV, class AV, class Mat>
 Kokkos::pair<double, double> task_residual_squares(const ExecSpace& exec, const RowV& row, const ColV& col, const AV& a,
                                                    const Mat& X, const Mat& Y) {
-  auto xrm = X.graph.row_map;
-  auto xent = X.graph.entries;
-  auto xval = X.values;
-  auto yrm = Y.graph.row_map;
-  auto yent = Y.graph.entries;
-  auto yval = Y.values;
+  const CrsRows<Mat> x(X), y(Y);
   double r2 = 0, a2 = 0;
   Kokkos::parallel_reduce(
       "AsyncSparse::residuals::tasks", Kokkos::RangePolicy<ExecSpace>(exec, 0, row.extent(0)),
       KOKKOS_LAMBDA(const std::int64_t t, double& r, double& n) {
         const double av = static_cast<double>(a(t));
-        const double d = av - static_cast<double>(sparse_row_dot(xrm, xent, xval, row(t), yrm, yent, yval, col(t)));
+        const double d = av - static_cast<double>(sparse_row_dot(x, row(t), y, col(t)));
         r += d * d;
         n += av * av;
       },
@@ -76,28 +79,21 @@ Kokkos::pair<double, double> task_residual_squares(const ExecSpace& exec, const 
   return {r2, a2};
 }
 
-/// Same over the entries of A (all of them, or only j <= i when `lower_only`).
-template <class ExecSpace, class Mat>
-Kokkos::pair<double, double> matrix_residual_squares(const ExecSpace& exec, const Mat& A, const Mat& X, const Mat& Y,
-                                                     bool lower_only) {
-  auto arm = A.graph.row_map;
-  auto aent = A.graph.entries;
-  auto aval = A.values;
-  auto xrm = X.graph.row_map;
-  auto xent = X.graph.entries;
-  auto xval = X.values;
-  auto yrm = Y.graph.row_map;
-  auto yent = Y.graph.entries;
-  auto yval = Y.values;
+/// Same over the entries of A: all of them (ILU), or those with j <= i (IC).
+template <ParIluKind Kind, class ExecSpace, class Mat>
+Kokkos::pair<double, double> matrix_residual_squares(const ExecSpace& exec, const Mat& A, const Mat& X, const Mat& Y) {
+  const CrsRows<Mat> m(A), x(X), y(Y);
   double r2 = 0, a2 = 0;
   Kokkos::parallel_reduce(
       "AsyncSparse::residuals::pattern", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
       KOKKOS_LAMBDA(const ordinal_t i, double& r, double& n) {
-        for (offset_t k = arm(i); k < arm(i + 1); ++k) {
-          const ordinal_t j = aent(k);
-          if (lower_only && j > i) continue;
-          const double av = static_cast<double>(aval(k));
-          const double d = av - static_cast<double>(sparse_row_dot(xrm, xent, xval, i, yrm, yent, yval, j));
+        for (offset_t k = m.rm(i); k < m.rm(i + 1); ++k) {
+          const ordinal_t j = m.ent(k);
+          if constexpr (Kind == ParIluKind::Ic) {
+            if (j > i) continue;
+          }
+          const double av = static_cast<double>(m.val(k));
+          const double d = av - static_cast<double>(sparse_row_dot(x, i, y, j));
           r += d * d;
           n += av * av;
         }
@@ -114,15 +110,9 @@ Kokkos::pair<double, double> matrix_residual_squares(const ExecSpace& exec, cons
 template <class ExecSpace, class MatA, class MatX, class MatY>
 double product_difference_norm(const ExecSpace& exec, const MatA& A, const MatX& X, const MatY& Y) {
   using mem = typename MatA::device_type::memory_space;
-  auto arm = A.graph.row_map;
-  auto aent = A.graph.entries;
-  auto aval = A.values;
-  auto xrm = X.graph.row_map;
-  auto xent = X.graph.entries;
-  auto xval = X.values;
-  auto yrm = Y.graph.row_map;
-  auto yent = Y.graph.entries;
-  auto yval = Y.values;
+  const CrsRows<MatA> m(A);
+  const CrsRows<MatX> x(X);
+  const CrsRows<MatY> y(Y);
   Kokkos::View<offset_t*, mem> cursor(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::residuals::cursor"),
                                       static_cast<std::size_t>(X.nnz()));
   const ordinal_t none = Y.numCols() > A.numCols() ? Y.numCols() : A.numCols();  // larger than any column
@@ -130,26 +120,26 @@ double product_difference_norm(const ExecSpace& exec, const MatA& A, const MatX&
   Kokkos::parallel_reduce(
       "AsyncSparse::residuals::product_difference", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
       KOKKOS_LAMBDA(const ordinal_t i, double& r) {
-        const offset_t xb = xrm(i), xe = xrm(i + 1);
-        for (offset_t p = xb; p < xe; ++p) cursor(p) = yrm(xent(p));
-        offset_t q = arm(i);
-        const offset_t qe = arm(i + 1);
+        const offset_t xb = x.rm(i), xe = x.rm(i + 1);
+        for (offset_t p = xb; p < xe; ++p) cursor(p) = y.rm(x.ent(p));
+        offset_t q = m.rm(i);
+        const offset_t qe = m.rm(i + 1);
         while (true) {
           ordinal_t j = none;
           for (offset_t p = xb; p < xe; ++p)
-            if (cursor(p) < yrm(xent(p) + 1) && yent(cursor(p)) < j) j = yent(cursor(p));
-          if (q < qe && aent(q) < j) j = aent(q);
+            if (cursor(p) < y.rm(x.ent(p) + 1) && y.ent(cursor(p)) < j) j = y.ent(cursor(p));
+          if (q < qe && m.ent(q) < j) j = m.ent(q);
           if (j == none) break;
           double c = 0;
           for (offset_t p = xb; p < xe; ++p) {
             const offset_t cp = cursor(p);
-            if (cp < yrm(xent(p) + 1) && yent(cp) == j) {
-              c += static_cast<double>(xval(p)) * static_cast<double>(yval(cp));
+            if (cp < y.rm(x.ent(p) + 1) && y.ent(cp) == j) {
+              c += static_cast<double>(x.val(p)) * static_cast<double>(y.val(cp));
               cursor(p) = cp + 1;
             }
           }
           double d = -c;
-          if (q < qe && aent(q) == j) d += static_cast<double>(aval(q++));
+          if (q < qe && m.ent(q) == j) d += static_cast<double>(m.val(q++));
           r += d * d;
         }
       },
@@ -183,14 +173,14 @@ double nonlinear_residual(const ExecSpace& exec, const Crs<Scalar, Device>& A, c
                           const Crs<Scalar, Device>& U) {
   Impl::check_factor_dims("nonlinear_residual", A, L, &U);
   const auto Ut = Impl::transpose_with_map(U).T;  // columns of U as sorted rows
-  return Impl::relative(Impl::matrix_residual_squares(exec, A, L, Ut, false));
+  return Impl::relative(Impl::matrix_residual_squares<ParIluKind::Ilu>(exec, A, L, Ut));
 }
 
 /// ||(A - L Lᵀ)_S||_F / ||A_S||_F, S = lower triangular part of the pattern of A.
 template <class ExecSpace, class Scalar, class Device>
 double nonlinear_residual_ic(const ExecSpace& exec, const Crs<Scalar, Device>& A, const Crs<Scalar, Device>& L) {
   Impl::check_factor_dims<Scalar, Device>("nonlinear_residual_ic", A, L, nullptr);
-  return Impl::relative(Impl::matrix_residual_squares(exec, A, L, L, true));
+  return Impl::relative(Impl::matrix_residual_squares<ParIluKind::Ic>(exec, A, L, L));
 }
 
 /// ||A - L U||_F (absolute) over the full product.

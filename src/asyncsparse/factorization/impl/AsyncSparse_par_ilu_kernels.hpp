@@ -29,6 +29,7 @@
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilu_kind.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
@@ -80,22 +81,31 @@ KOKKOS_FORCEINLINE_FUNCTION void write_entry(T* p, T v) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// ILU sweep. One work unit = one task (an entry of S). In the asynchronous mode Lr == Lw and Ur == Uw: the
-// sweep updates the factors in place.
+// The sweep, for ILU and IC (template argument Kind). One work unit = one task (an entry of S; for IC an entry
+// (i, j), j <= i, of the lower part of S). In the asynchronous mode the read and write arrays are equal: the
+// sweep updates the factors in place. IC is ILU with U = Lᵀ: the column storage of U is then L itself (row j of
+// L), so an off-diagonal IC task is the ILU task for l_ij with the operands of L; only the pivot check (l_jj is
+// positive whenever it is read, see below) and the diagonal (l_ii = sqrt(...) instead of u_ij) differ.
 //
 // Races (asynchronous mode) and why they are benign: task t writes exactly one entry (l_ij or u_ij, its own;
-// every entry of S has one writer per sweep), and reads entries of row i of L and column j of U that other
-// tasks of the same sweep may be writing at the same moment. A read then returns either the value of the
-// previous sweep or the new one — never a torn mixture, because every access is a single aligned relaxed
-// atomic of at most 8 bytes (load_relaxed / store_relaxed). Mixing old and new values is exactly the
-// asynchronous fixed-point iteration of Chow & Patel (SISC 2015, sect. 2.2; Chow, Anzt & Dongarra 2015,
-// sect. 3.1), which converges for any such interleaving where every unknown keeps being updated (Frommer &
-// Szyld 2000); no ordering between the accesses is needed, so relaxed order suffices. The task list order and
-// block order only bias which values are fresh (sect. 3.2). Pivots are never overwritten with zero or
-// non-finite values (the update is skipped and the row reported), so a reader never divides by such a value.
+// every entry of S has one writer per sweep), and reads entries of row i of L and column j of U (IC: rows i and
+// j of L) that other tasks of the same sweep may be writing at the same moment. A read then returns either the
+// value of the previous sweep or the new one — never a torn mixture, because every access is a single aligned
+// relaxed atomic of at most 8 bytes (load_relaxed / store_relaxed). Mixing old and new values is exactly the
+// asynchronous fixed-point iteration of Chow & Patel (SISC 2015, sect. 2.2, and sect. 2.3 for the symmetric
+// variant; Chow, Anzt & Dongarra 2015, sect. 3.1), which converges for any such interleaving where every unknown
+// keeps being updated (Frommer & Szyld 2000); no ordering between the accesses is needed, so relaxed order
+// suffices. The task list order and block order only bias which values are fresh (sect. 3.2). Pivots are never
+// overwritten with zero or non-finite values (the update is skipped and the row reported; IC writes diagonal
+// entries only with positive finite values, so l_jj > 0 whenever it is read as a divisor), so a reader never
+// divides by such a value.
+// Identity (IC only): the task list is L's entries in storage order (the row-major ordering), so task t updates
+// entry t and its column is l_ent(t): the task_col / task_dst streams are not read (less memory traffic per task).
 // ---------------------------------------------------------------------------------------------------------
-template <bool Async, class Scalar, class Device>
-struct IluSweepFunctor {
+template <ParIluKind Kind, bool Async, bool Identity, class Scalar, class Device>
+struct ParIluSweepFunctor {
+  static_assert(Kind == ParIluKind::Ic || !Identity, "ParIluSweepFunctor: identity task lists exist for IC only");
+  static constexpr bool ic = Kind == ParIluKind::Ic;
   using ord_view = Kokkos::View<const ordinal_t*, Device>;
   using off_view = Kokkos::View<const offset_t*, Device>;
   using cval_view = Kokkos::View<const Scalar*, Device>;
@@ -104,33 +114,54 @@ struct IluSweepFunctor {
   cval_view task_a;
   off_view l_rm;
   ord_view l_ent;
-  off_view u_rm;  // column storage of U: row j = column j
+  off_view u_rm;  // ILU: column storage of U (row j = column j); IC: not used (L's rows serve)
   ord_view u_ent;
   Scalar* l_read;  // raw device pointers: the arrays of the factors (equal pairs in the asynchronous mode)
   Scalar* l_write;
-  Scalar* u_read;
-  Scalar* u_write;
+  Scalar* u_read = nullptr;  // ILU only
+  Scalar* u_write = nullptr;
   Kokkos::View<unsigned long long, Device> flag;
 
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member&, const std::int64_t t) const {
-    const ordinal_t i = task_row(t), j = task_col(t);
-    const offset_t dst = task_dst(t);
+    using std::sqrt;
+    const ordinal_t i = task_row(t);
+    const offset_t dst = Identity ? static_cast<offset_t>(t) : task_dst(t);
+    const ordinal_t j = Identity ? l_ent(dst) : task_col(t);
     Scalar s = task_a(t);
-    offset_t p = l_rm(i), q = u_rm(j), pe, qe;
-    if (i > j) {  // l_ij: row i of L left of column j, column j of U above the diagonal
+    const Scalar* lr = l_read;
+    offset_t p = l_rm(i);
+    if constexpr (ic) {
+      if (i == j) {  // l_ii: row i of L left of the diagonal
+        for (; p < dst; ++p) {
+          const Scalar v = read_entry<Async>(lr + p);
+          s = mul_sub(s, v, v);
+        }
+        if (!(s > Scalar(0)) || !is_finite(s)) {
+          report_breakdown(flag, i, is_finite(s) ? kNonPositivePivot : kNonFinite);
+          return;
+        }
+        write_entry<Async>(l_write + dst, Scalar(sqrt(s)));
+        return;
+      }
+    }
+    // The second operand: column j of U (ILU), row j of L (IC).
+    const off_view& c_rm = ic ? l_rm : u_rm;
+    const ord_view& c_ent = ic ? l_ent : u_ent;
+    const Scalar* cr = ic ? lr : u_read;
+    const bool lower = ic || i > j;
+    offset_t q = c_rm(j), pe, qe;
+    if (lower) {  // l_ij: row i of L left of column j, column j of U (row j of L) left of its diagonal
       pe = dst;
-      qe = u_rm(j + 1) - 1;
+      qe = c_rm(j + 1) - 1;
     } else {  // u_ij: row i of L left of the diagonal, column j of U above row i
       pe = l_rm(i + 1) - 1;
       qe = dst;
     }
-    const Scalar* lr = l_read;
-    const Scalar* ur = u_read;
     while (p < pe && q < qe) {
-      const ordinal_t kp = l_ent(p), kq = u_ent(q);
+      const ordinal_t kp = l_ent(p), kq = c_ent(q);
       if (kp == kq) {
-        s = mul_sub(s, read_entry<Async>(lr + p), read_entry<Async>(ur + q));
+        s = mul_sub(s, read_entry<Async>(lr + p), read_entry<Async>(cr + q));
         ++p;
         ++q;
       } else if (kp < kq) {
@@ -139,13 +170,15 @@ struct IluSweepFunctor {
         ++q;
       }
     }
-    if (i > j) {
-      const Scalar ujj = read_entry<Async>(ur + (u_rm(j + 1) - 1));
-      if (ujj == Scalar(0) || !is_finite(ujj)) {
-        report_breakdown(flag, j, ujj == Scalar(0) ? kZeroPivot : kNonFinite);
-        return;
+    if (lower) {
+      const Scalar pivot = read_entry<Async>(cr + qe);
+      if constexpr (!ic) {
+        if (pivot == Scalar(0) || !is_finite(pivot)) {
+          report_breakdown(flag, j, pivot == Scalar(0) ? kZeroPivot : kNonFinite);
+          return;
+        }
       }
-      const Scalar v = s / ujj;
+      const Scalar v = s / pivot;
       if (!is_finite(v)) {
         report_breakdown(flag, i, kNonFinite);
         return;
@@ -162,73 +195,6 @@ struct IluSweepFunctor {
       }
       write_entry<Async>(u_write + dst, s);
     }
-  }
-};
-
-// ---------------------------------------------------------------------------------------------------------
-// IC sweep. Tasks are the entries (i, j), j <= i, of the lower part of S. The races of the asynchronous mode
-// are those of the ILU sweep (one writer per entry, relaxed untorn reads of rows i and j of L that other tasks
-// may be updating; Chow & Patel 2015, sect. 2.3 for the symmetric variant). Diagonal entries are only written
-// with positive finite values, so l_jj > 0 whenever it is read as a divisor.
-// Identity: the task list is L's entries in storage order (the row-major ordering), so task t updates entry t
-// and its column is l_ent(t): the task_col / task_dst streams are not read (less memory traffic per task).
-// ---------------------------------------------------------------------------------------------------------
-template <bool Async, bool Identity, class Scalar, class Device>
-struct IcSweepFunctor {
-  using ord_view = Kokkos::View<const ordinal_t*, Device>;
-  using off_view = Kokkos::View<const offset_t*, Device>;
-  using cval_view = Kokkos::View<const Scalar*, Device>;
-  ord_view task_row, task_col;
-  off_view task_dst;
-  cval_view task_a;
-  off_view l_rm;
-  ord_view l_ent;
-  Scalar* l_read;  // raw device pointers: equal in the asynchronous mode
-  Scalar* l_write;
-  Kokkos::View<unsigned long long, Device> flag;
-
-  template <class Member>
-  KOKKOS_INLINE_FUNCTION void operator()(const Member&, const std::int64_t t) const {
-    using std::sqrt;
-    const ordinal_t i = task_row(t);
-    const offset_t dst = Identity ? static_cast<offset_t>(t) : task_dst(t);
-    const ordinal_t j = Identity ? l_ent(dst) : task_col(t);
-    Scalar s = task_a(t);
-    const Scalar* lr = l_read;
-    offset_t p = l_rm(i);
-    if (i == j) {
-      for (; p < dst; ++p) {
-        const Scalar v = read_entry<Async>(lr + p);
-        s = mul_sub(s, v, v);
-      }
-      if (!(s > Scalar(0)) || !is_finite(s)) {
-        report_breakdown(flag, i, is_finite(s) ? kNonPositivePivot : kNonFinite);
-        return;
-      }
-      write_entry<Async>(l_write + dst, Scalar(sqrt(s)));
-      return;
-    }
-    offset_t q = l_rm(j);
-    const offset_t pe = dst, qe = l_rm(j + 1) - 1;  // row i left of column j; row j left of its diagonal
-    while (p < pe && q < qe) {
-      const ordinal_t kp = l_ent(p), kq = l_ent(q);
-      if (kp == kq) {
-        s = mul_sub(s, read_entry<Async>(lr + p), read_entry<Async>(lr + q));
-        ++p;
-        ++q;
-      } else if (kp < kq) {
-        ++p;
-      } else {
-        ++q;
-      }
-    }
-    const Scalar ljj = read_entry<Async>(lr + qe);
-    const Scalar v = s / ljj;
-    if (!is_finite(v)) {
-      report_breakdown(flag, i, kNonFinite);
-      return;
-    }
-    write_entry<Async>(l_write + dst, v);
   }
 };
 
