@@ -56,7 +56,7 @@
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
-#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_kernels.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_driver.hpp>
 
 namespace AsyncSparse {
 

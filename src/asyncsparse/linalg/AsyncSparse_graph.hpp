@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// AsyncSparse — comparison of two CSR graphs on the device: the numeric phases of the methods check that the
-// matrix they get has the pattern their symbolic phase was given.
+// AsyncSparse — CSR graph helpers on the device: comparison of two graphs (the numeric phases of the methods check
+// that the matrix they get has the pattern their symbolic phase was given) and binary search in a sorted row.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -10,6 +10,26 @@
 
 namespace AsyncSparse {
 namespace Impl {
+
+/// First position p in [lo, hi) of the sorted `ent` with ent(p) >= key, or hi. Device-callable.
+template <class Entries>
+KOKKOS_INLINE_FUNCTION offset_t lower_bound_sorted(const Entries& ent, offset_t lo, offset_t hi, ordinal_t key) {
+  while (lo < hi) {
+    const offset_t mid = lo + (hi - lo) / 2;
+    if (ent(mid) < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/// Position of column `col` in row `row` of a sorted pattern (binary search), or -1. Device-callable.
+template <class RowMap, class Entries>
+KOKKOS_INLINE_FUNCTION offset_t find_sorted(const RowMap& rm, const Entries& ent, ordinal_t row, ordinal_t col) {
+  const offset_t p = lower_bound_sorted(ent, rm(row), rm(row + 1), col);
+  return p < rm(row + 1) && ent(p) == col ? p : offset_t(-1);
+}
 
 /// True when the two graphs of `n` rows (row maps rma / rmb of n + 1 entries, column indices ea / eb) have the
 /// same content. The same Views are equal without a kernel.

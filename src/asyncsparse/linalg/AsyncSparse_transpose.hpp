@@ -1,13 +1,14 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AsyncSparse — device transpose of a CSR matrix (with the gather map that refreshes its values) and an
-// in-place key/value sort callable inside kernels.
+// in-place key (/ value) sort callable inside kernels.
 //
 // `transpose(T)` returns Tᵀ with sorted rows, computed on T's device (U from its column storage, Lᵀ for
 // incomplete Cholesky, the transposed factors of ParILUT/ParICT). `Impl::transpose_with_map` also returns the
 // map p -> position in T of entry p of Tᵀ, so that `Impl::gather_values` refreshes the values of Tᵀ after T's
-// values changed on the same pattern. The result does not depend on the order of the atomic scatter: rows are
-// sorted afterwards and their columns are unique, so it is bit-reproducible.
+// values changed on the same pattern; `Impl::transpose_pattern` does the same for a bare pattern (row pointers and
+// column indices in any Views) on a given execution space instance. The result does not depend on the order of
+// the atomic scatter: rows are sorted afterwards and their columns are unique, so it is bit-reproducible.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -20,14 +21,14 @@ namespace AsyncSparse {
 
 namespace Impl {
 
-/// Sorts keys[0, len) ascending and applies the same moves to carry[]. Insertion sort for short rows,
-/// heap sort (O(len log len), no extra memory) for long ones. Device-callable.
-template <class Key, class Carry>
-KOKKOS_INLINE_FUNCTION void sort_pairs(Key* keys, Carry* carry, std::int64_t len) {
+/// Sorts keys[0, len) ascending and applies the same moves to carry[] (a pointer, or NoCarry). Insertion sort for
+/// short rows, heap sort (O(len log len), no extra memory) for long ones. Device-callable.
+template <class Key, class CarryArray>
+KOKKOS_INLINE_FUNCTION void sort_pairs(Key* keys, CarryArray carry, std::int64_t len) {
   if (len <= 32) {
     for (std::int64_t a = 1; a < len; ++a) {
       const Key k = keys[a];
-      const Carry c = carry[a];
+      const auto c = carry[a];
       std::int64_t b = a - 1;
       while (b >= 0 && keys[b] > k) {
         keys[b + 1] = keys[b];
@@ -47,7 +48,7 @@ KOKKOS_INLINE_FUNCTION void sort_pairs(Key* keys, Carry* carry, std::int64_t len
       const Key tk = keys[root];
       keys[root] = keys[child];
       keys[child] = tk;
-      const Carry tc = carry[root];
+      const auto tc = carry[root];
       carry[root] = carry[child];
       carry[child] = tc;
       root = child;
@@ -58,11 +59,69 @@ KOKKOS_INLINE_FUNCTION void sort_pairs(Key* keys, Carry* carry, std::int64_t len
     const Key tk = keys[0];
     keys[0] = keys[end];
     keys[end] = tk;
-    const Carry tc = carry[0];
+    const auto tc = carry[0];
     carry[0] = carry[end];
     carry[end] = tc;
     sift(0, end);
   }
+}
+
+/// The carry of a keys-only sort_pairs: an array of empty values (its reads and writes compile to nothing).
+struct NoCarry {
+  struct Empty {};
+  KOKKOS_INLINE_FUNCTION Empty operator[](std::int64_t) const { return Empty(); }
+};
+
+/// Sorts keys[0, len) ascending (sort_pairs without a carry). Device-callable.
+template <class Key>
+KOKKOS_INLINE_FUNCTION void sort_keys(Key* keys, std::int64_t len) {
+  sort_pairs(keys, NoCarry(), len);
+}
+
+/// Pattern of the transpose on `exec`: (rm, ent) is a pattern of m rows and nnz entries with columns in [0, n);
+/// tp (n + 1 entries, zero on entry) receives the row pointers of the transpose, tent its column indices (sorted
+/// rows) and map(p) the position in ent of entry p of the transpose.
+template <class ExecSpace, class RowMap, class Entries, class TPtr, class TEnt, class Map>
+void transpose_pattern(const ExecSpace& exec, ordinal_t m, ordinal_t n, offset_t nnz, const RowMap& rm,
+                       const Entries& ent, const TPtr& tp, const TEnt& tent, const Map& map) {
+  // 1. column counts (tp(j + 1) = entries in column j), 2. inclusive scan -> row pointers of the transpose.
+  Kokkos::parallel_for(
+      "AsyncSparse::transpose::count", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz),
+      KOKKOS_LAMBDA(const offset_t k) { Kokkos::atomic_add(&tp(ent(k) + 1), offset_t(1)); });
+  Kokkos::parallel_scan(
+      "AsyncSparse::transpose::scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, static_cast<std::int64_t>(n) + 1),
+      KOKKOS_LAMBDA(const std::int64_t j, offset_t& sum, const bool final) {
+        sum += tp(j);
+        if (final) tp(j) = sum;
+      });
+  // 3. scatter (positions taken with atomics: the order inside a row is arbitrary), 4. sort each row by
+  // column, carrying the source index. Columns are unique, so the result does not depend on the scatter order.
+  Kokkos::View<offset_t*, typename TPtr::device_type> next(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::next"), n);
+  Kokkos::deep_copy(exec, next,
+                    Kokkos::subview(tp, Kokkos::make_pair(static_cast<std::size_t>(0), static_cast<std::size_t>(n))));
+  Kokkos::parallel_for(
+      "AsyncSparse::transpose::scatter", Kokkos::RangePolicy<ExecSpace>(exec, 0, m), KOKKOS_LAMBDA(const ordinal_t i) {
+        for (offset_t k = rm(i); k < rm(i + 1); ++k) {
+          const offset_t p = Kokkos::atomic_fetch_add(&next(ent(k)), offset_t(1));
+          tent(p) = i;
+          map(p) = k;
+        }
+      });
+  Kokkos::parallel_for(
+      "AsyncSparse::transpose::sort", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t j) {
+        const offset_t b = tp(j), e = tp(j + 1);
+        sort_pairs(&tent(b), &map(b), static_cast<std::int64_t>(e - b));
+      });
+}
+
+/// dst(p) = src(map(p)) for every p (refresh a transpose's values).
+template <class Device, class Src, class Dst>
+void gather_values(const Kokkos::View<offset_t*, Device>& map, const Src& src, const Dst& dst) {
+  using exec = typename Device::execution_space;
+  Kokkos::parallel_for(
+      "AsyncSparse::gather_values", Kokkos::RangePolicy<exec>(0, map.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t p) { dst(p) = src(map(p)); });
 }
 
 /// Tᵀ plus the gather map: Tt.values(p) == T.values(map(p)). The map lets a caller refresh the values of the
@@ -86,50 +145,10 @@ TransposeWithMap<Scalar, Device> transpose_with_map(const Crs<Scalar, Device>& A
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::values"), nnz);
   Kokkos::View<offset_t*, Device> map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::map"),
                                       nnz);
-  auto a_rm = A.graph.row_map;
-  auto a_ent = A.graph.entries;
-  auto a_val = A.values;
-  // 1. column counts (rm(j + 1) = entries in column j), 2. inclusive scan -> row pointers of the transpose.
-  Kokkos::parallel_for(
-      "AsyncSparse::transpose::count", Kokkos::RangePolicy<exec>(0, nnz),
-      KOKKOS_LAMBDA(const offset_t k) { Kokkos::atomic_add(&rm(a_ent(k) + 1), offset_t(1)); });
-  Kokkos::parallel_scan(
-      "AsyncSparse::transpose::scan", Kokkos::RangePolicy<exec>(0, static_cast<std::int64_t>(n) + 1),
-      KOKKOS_LAMBDA(const std::int64_t j, offset_t& sum, const bool final) {
-        sum += rm(j);
-        if (final) rm(j) = sum;
-      });
-  // 3. scatter (positions taken with atomics: the order inside a row is arbitrary), 4. sort each row by
-  // column, carrying the source index. Columns are unique, so the result does not depend on the scatter order.
-  Kokkos::View<offset_t*, Device> next(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::next"),
-                                       n);
-  Kokkos::deep_copy(next,
-                    Kokkos::subview(rm, Kokkos::make_pair(static_cast<std::size_t>(0), static_cast<std::size_t>(n))));
-  Kokkos::parallel_for(
-      "AsyncSparse::transpose::scatter", Kokkos::RangePolicy<exec>(0, m), KOKKOS_LAMBDA(const ordinal_t i) {
-        for (offset_t k = a_rm(i); k < a_rm(i + 1); ++k) {
-          const offset_t p = Kokkos::atomic_fetch_add(&next(a_ent(k)), offset_t(1));
-          ent(p) = i;
-          map(p) = k;
-        }
-      });
-  Kokkos::parallel_for(
-      "AsyncSparse::transpose::sort", Kokkos::RangePolicy<exec>(0, n), KOKKOS_LAMBDA(const ordinal_t j) {
-        const offset_t b = rm(j), e = rm(j + 1);
-        sort_pairs(&ent(b), &map(b), static_cast<std::int64_t>(e - b));
-        for (offset_t p = b; p < e; ++p) val(p) = a_val(map(p));
-      });
+  transpose_pattern(exec(), m, n, nnz, A.graph.row_map, A.graph.entries, rm, ent, map);
+  gather_values(map, A.values, val);
   exec().fence();
   return {M("AsyncSparse::transpose", n, m, nnz, val, rm, ent), map};
-}
-
-/// dst(p) = src(map(p)) for every p (refresh a transpose's values).
-template <class Device, class Src, class Dst>
-void gather_values(const Kokkos::View<offset_t*, Device>& map, const Src& src, const Dst& dst) {
-  using exec = typename Device::execution_space;
-  Kokkos::parallel_for(
-      "AsyncSparse::gather_values", Kokkos::RangePolicy<exec>(0, map.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t p) { dst(p) = src(map(p)); });
 }
 
 }  // namespace Impl

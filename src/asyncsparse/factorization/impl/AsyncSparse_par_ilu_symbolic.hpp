@@ -19,24 +19,11 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // find_sorted
 #include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
-
-/// Position of column `col` in row `row` of a sorted pattern (binary search), or -1. Device-callable.
-template <class RowMap, class Entries>
-KOKKOS_INLINE_FUNCTION offset_t find_sorted(const RowMap& rm, const Entries& ent, ordinal_t row, ordinal_t col) {
-  offset_t lo = rm(row), hi = rm(row + 1);
-  while (lo < hi) {
-    const offset_t mid = lo + (hi - lo) / 2;
-    if (ent(mid) < col)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < rm(row + 1) && ent(lo) == col ? lo : offset_t(-1);
-}
 
 /// True when A passes every check of the symbolic phase (see the header comment); diag(i) receives the position
 /// of a_ii.

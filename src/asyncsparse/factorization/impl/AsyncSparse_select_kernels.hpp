@@ -217,30 +217,13 @@ struct SelectLevel {
   std::int64_t bound = 0;       ///< approximate: rank error bound
 };
 
-/// One SampleSelect level on `src` (n values, rank k). exact: recurse (extract the bucket into dst) or
-/// finish; !exact: compute the approximate threshold.
-template <class ExecSpace, class Scalar, class Device, class Src, class Dst>
-SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src,
-                                 bool magnitude, std::int64_t n, std::int64_t k, int level, bool exact, Dst& dst,
-                                 const SelectLaunch& launch, const char* where) {
-  using MemSpace = typename Device::memory_space;
+/// Splitters of one level: a sample of `src` (all values when n is not larger than the sample), sorted on the host;
+/// returns the nb - 1 splitters, also copied to h.splitters_.
+template <class ExecSpace, class Scalar, class Device, class Src>
+std::vector<Scalar> select_splitters(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src,
+                                     bool magnitude, std::int64_t n, int level, const char* where) {
   const SampleSelectParams& p = h.params;
-  SelectLevel<Scalar> out;
-  auto& st = h.stats;
-
-  if (exact && n <= p.base_case_size) {  // host base case
-    auto v = select_to_host(exec, h, src, n, magnitude);
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (v[i] != v[i]) select_throw_nan(static_cast<std::int64_t>(i), where);
-    std::nth_element(v.begin(), v.begin() + k, v.end());
-    out.done = true;
-    out.value = v[static_cast<std::size_t>(k)];
-    st.base_case_size = n;
-    return out;
-  }
-
-  // 1. sample (all values when n is not larger than the sample), sorted on the host
-  const int nb = p.num_buckets, nsp = nb - 1, nslots = 2 * nb - 1;
+  const int nb = p.num_buckets, nsp = nb - 1;
   const std::int64_t want = static_cast<std::int64_t>(nb) * p.oversampling;
   const std::int64_t S = std::min<std::int64_t>(want, n);
   const bool take_all = S == n;
@@ -272,8 +255,18 @@ SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scala
   Kokkos::deep_copy(
       exec, Kokkos::subview(h.splitters_, std::make_pair(0, nsp)),
       Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(hsp.data(), hsp.size()));
+  return hsp;
+}
 
-  // 2. count
+/// Bucket counts of one level (the counting kernel with the splitters in h.splitters_), on the host; with `exact`
+/// each value's slot is also kept in h.oracle_.
+template <class ExecSpace, class Scalar, class Device, class Src>
+std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src,
+                                       bool magnitude, std::int64_t n, bool exact, const SelectLaunch& launch,
+                                       const char* where) {
+  using MemSpace = typename Device::memory_space;
+  const SampleSelectParams& p = h.params;
+  const int nb = p.num_buckets, nsp = nb - 1, nslots = 2 * nb - 1;
   select_reserve(h.counts_, static_cast<std::size_t>(nslots), "AsyncSparse::sample_select::counts");
   if (exact) select_reserve(h.oracle_, static_cast<std::size_t>(n), "AsyncSparse::sample_select::oracle");
   if (h.nan_index_.data() == nullptr)
@@ -319,6 +312,34 @@ SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scala
                     h.nan_index_);
   exec.fence();
   if (nan_at < n) select_throw_nan(nan_at, where);
+  return hc;
+}
+
+/// One SampleSelect level on `src` (n values, rank k). exact: recurse (extract the bucket into dst) or
+/// finish; !exact: compute the approximate threshold.
+template <class ExecSpace, class Scalar, class Device, class Src, class Dst>
+SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src,
+                                 bool magnitude, std::int64_t n, std::int64_t k, int level, bool exact, Dst& dst,
+                                 const SelectLaunch& launch, const char* where) {
+  const SampleSelectParams& p = h.params;
+  SelectLevel<Scalar> out;
+  auto& st = h.stats;
+
+  if (exact && n <= p.base_case_size) {  // host base case
+    auto v = select_to_host(exec, h, src, n, magnitude);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (v[i] != v[i]) select_throw_nan(static_cast<std::int64_t>(i), where);
+    std::nth_element(v.begin(), v.begin() + k, v.end());
+    out.done = true;
+    out.value = v[static_cast<std::size_t>(k)];
+    st.base_case_size = n;
+    return out;
+  }
+
+  // 1. sample and splitters, 2. count
+  const int nslots = 2 * p.num_buckets - 1;
+  const std::vector<Scalar> hsp = select_splitters(exec, h, src, magnitude, n, level, where);
+  const std::vector<std::int64_t> hc = select_count(exec, h, src, magnitude, n, exact, launch, where);
   ++st.levels;
   st.level_sizes.push_back(n);
 

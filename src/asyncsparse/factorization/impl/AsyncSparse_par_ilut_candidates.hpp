@@ -1,0 +1,334 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — ParILUT / ParICT candidate phase (Ginkgo: par_ilut_spgeam): new pattern = pattern(A) ∪ pattern(L·U)
+// (ParICT: lower part of A ∪ pattern(L·Lᵀ)), values of the new entries from the residual, sum of squared residuals
+// of the current factors over that pattern. Layout of the factors: AsyncSparse_par_ilut_common.hpp.
+//
+// One routine serves both kinds. With R the factor whose rows k, for every l_ik, give the product's pattern in row
+// i, and V the one whose rows give the product's entries as dot products with rows of L:
+//   ParILUT (IlutKind)  R = U (rows),  V = Ut (the columns of U); the enlarged U is built beside L;
+//   ParICT  (IctKind)   R = Lᵀ (the columns of L, transposed here), V = L; only columns <= i (the lower part),
+//                       and an off-diagonal residual counts twice (r_ij = r_ji).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include <asyncsparse/exec/AsyncSparse_atomics.hpp>
+#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>  // Impl::sort_keys
+#include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
+
+namespace AsyncSparse {
+namespace Impl {
+
+/// Kernel / allocation label of the candidate phase of Kind.
+template <class Kind>
+std::string cand_label(const char* what) {
+  return std::string(Kind::prefix) + what;
+}
+
+/// Output of the candidate phase: the residual of the current factors and the enlarged factors, which replace
+/// the handle's only through ilut_commit.
+template <class Handle>
+struct IlutCandidates {
+  double residual2 = 0.0;  ///< ||A_s - L U||_F^2 of the factors before the phase
+  offset_t added_L = 0, added_U = 0;
+  typename Handle::Factor L, U;      ///< new L (with values) and U (pattern; ParILUT)
+  typename Handle::value_view uval;  ///< values of the new U, in U order (ParILUT)
+};
+
+/// Work arrays of one candidate phase.
+template <class Handle>
+struct CandidateWork {
+  using PV = typename Handle::offset_view;
+  PV ubptr;                            ///< row i's gathered columns start at ubptr(i) (room: ubptr(i + 1))
+  typename Handle::ordinal_view gbuf;  ///< gathered columns; after cand_sort_unique a row's unique ones first
+  PV glen;                             ///< gathered columns of row i
+  PV cnt, lower;                       ///< unique columns of row i, those < i
+  PV lold, uold;                       ///< position of each entry of the new L / U in the old factor; -1: new
+  Kokkos::View<double*, typename Handle::device_type> r2;  ///< squared residuals, in slot order (cand_slot)
+};
+
+/// First residual slot of row i: the slots are the strict entries of L, then the entries of U (ParILUT) or the
+/// diagonal of L (ParICT), row by row.
+template <class Kind, class PV>
+KOKKOS_INLINE_FUNCTION offset_t cand_slot(const PV& l2p, const PV& u2p, ordinal_t i) {
+  if constexpr (Kind::ict)
+    return l2p(i);
+  else
+    return (l2p(i) - i) + u2p(i);
+}
+
+/// 1. Per row i the columns of row i of A and of row k of R for every l_ik (k = i: the diagonal), duplicates
+/// included; ParICT only columns <= i.
+template <class Kind, class ExecSpace, class Handle>
+void cand_gather(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R, CandidateWork<Handle>& w) {
+  using PV = typename Handle::offset_view;
+  using OV = typename Handle::ordinal_view;
+  auto& st = h.state();
+  const ordinal_t n = st.n;
+  auto arm = st.a_row_map;
+  auto aent = st.a_entries;
+  const auto L = st.L;
+  PV ub = ilut_alloc<PV>(cand_label<Kind>("cand_ub"), n);
+  Kokkos::parallel_for(
+      cand_label<Kind>("candidates_bound"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i) {
+        offset_t b = arm(i + 1) - arm(i);
+        for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) b += R.ptr(L.col(q) + 1) - R.ptr(L.col(q));
+        ub(i) = b;
+      });
+  PV ubptr = ilut_alloc<PV>(cand_label<Kind>("cand_ubptr"), static_cast<std::size_t>(n) + 1);
+  const offset_t total = ilut_scan(exec, ubptr, ub, n, cand_label<Kind>("candidates_bound_scan"));
+  OV gbuf = ilut_alloc<OV>(cand_label<Kind>("cand_gather"), total);
+  PV glen = ub;
+  Kokkos::parallel_for(
+      cand_label<Kind>("candidates_gather"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i) {
+        const ordinal_t last = Kind::ict ? i : n;  // largest column gathered
+        offset_t p = ubptr(i);
+        for (offset_t k = arm(i); k < arm(i + 1) && aent(k) <= last; ++k) gbuf(p++) = aent(k);
+        for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) {
+          const ordinal_t k = L.col(q);
+          for (offset_t r = R.ptr(k); r < R.ptr(k + 1) && R.col(r) <= last; ++r) gbuf(p++) = R.col(r);
+        }
+        glen(i) = p - ubptr(i);
+      });
+  w.ubptr = ubptr;
+  w.gbuf = gbuf;
+  w.glen = glen;
+}
+
+/// 2. Sorted, unique pattern rows from the gathered columns: each row's columns are sorted and made unique in
+/// place; cnt(i) = unique columns, lower(i) = unique columns < i.
+template <class Kind, class ExecSpace, class Handle>
+void cand_sort_unique(const ExecSpace& exec, ordinal_t n, CandidateWork<Handle>& w) {
+  using PV = typename Handle::offset_view;
+  w.cnt = ilut_alloc<PV>(cand_label<Kind>("cand_cnt"), n);
+  w.lower = ilut_alloc<PV>(cand_label<Kind>("cand_lower"), n);
+  const CandidateWork<Handle> W = w;
+  Kokkos::parallel_for(
+      cand_label<Kind>("candidates_sort"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i) {
+        const offset_t b = W.ubptr(i), e = b + W.glen(i);
+        sort_keys(&W.gbuf(b), static_cast<std::int64_t>(e - b));
+        offset_t p = b, lo = 0;
+        for (offset_t r = b; r < e; ++r) {
+          if (r > b && W.gbuf(r) == W.gbuf(p - 1)) continue;
+          W.gbuf(p++) = W.gbuf(r);
+          if (W.gbuf(r) < i) ++lo;
+        }
+        W.cnt(i) = p - b;
+        W.lower(i) = lo;
+      });
+}
+
+/// 3. The enlarged factors' row pointers and entry arrays: row i of L gets lower(i) strict entries and its
+/// diagonal, row i of U (ParILUT) the cnt(i) - lower(i) others.
+template <class Kind, class ExecSpace, class Handle>
+void cand_allocate(const ExecSpace& exec, Handle& h, const CandidateWork<Handle>& w, IlutCandidates<Handle>& res) {
+  using PV = typename Handle::offset_view;
+  auto& st = h.state();
+  const bool det = h.params.mode == SweepMode::Deterministic;
+  const ordinal_t n = st.n;
+  PV lcnt = ilut_alloc<PV>(cand_label<Kind>("cand_lcnt"), n), ucnt = ilut_alloc<PV>(cand_label<Kind>("cand_ucnt"), n);
+  auto cnt = w.cnt;
+  auto lower = w.lower;
+  Kokkos::parallel_for(
+      cand_label<Kind>("candidates_counts"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i) {
+        lcnt(i) = lower(i) + 1;
+        ucnt(i) = cnt(i) - lower(i);
+      });
+  auto& L2 = res.L;
+  L2.ptr = ilut_alloc<PV>(cand_label<Kind>("lptr"), static_cast<std::size_t>(n) + 1);
+  ilut_alloc_entries(L2, ilut_scan(exec, L2.ptr, lcnt, n, cand_label<Kind>("lptr_scan")), true, det);
+  res.added_L = L2.nnz - st.L.nnz;
+  if constexpr (!Kind::ict) {
+    auto& U2 = res.U;
+    U2.ptr = ilut_alloc<PV>(cand_label<Kind>("uptr"), static_cast<std::size_t>(n) + 1);
+    ilut_alloc_entries(U2, ilut_scan(exec, U2.ptr, ucnt, n, cand_label<Kind>("uptr_scan")), false, false);
+    res.uval = ilut_alloc<typename Handle::value_view>(cand_label<Kind>("uval"), U2.nnz);
+    res.added_U = U2.nnz - st.U.nnz;
+  }
+}
+
+/// 4. The patterns of the enlarged factors and, for each entry, its position in A and in the old factors (-1: new).
+template <class Kind, class ExecSpace, class Handle>
+void cand_fill(const ExecSpace& exec, Handle& h, CandidateWork<Handle>& w, IlutCandidates<Handle>& res) {
+  using PV = typename Handle::offset_view;
+  auto& st = h.state();
+  const bool det = h.params.mode == SweepMode::Deterministic;
+  w.lold = ilut_alloc<PV>(cand_label<Kind>("cand_lold"), res.L.nnz);
+  if constexpr (!Kind::ict) w.uold = ilut_alloc<PV>(cand_label<Kind>("cand_uold"), res.U.nnz);
+  auto arm = st.a_row_map;
+  auto aent = st.a_entries;
+  auto umap = st.umap;
+  const auto L = st.L, U = st.U, L2 = res.L, U2 = res.U;
+  const CandidateWork<Handle> W = w;
+  Kokkos::parallel_for(
+      cand_label<Kind>("candidates_fill"), Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+      KOKKOS_LAMBDA(const ordinal_t i) {
+        const offset_t b = W.ubptr(i), nl = W.lower(i), nc = W.cnt(i);
+        offset_t pa = arm(i), pl = L.ptr(i), pu = 0;
+        if constexpr (!Kind::ict) pu = U.ptr(i);
+        for (offset_t t = 0; t < nc; ++t) {
+          const ordinal_t c = W.gbuf(b + t);
+          while (pa < arm(i + 1) && aent(pa) < c) ++pa;
+          const offset_t ap = (pa < arm(i + 1) && aent(pa) == c) ? pa : -1;
+          if (t < nl) {
+            const offset_t q = L2.ptr(i) + t;
+            while (pl < L.ptr(i + 1) && L.col(pl) < c) ++pl;
+            L2.col(q) = c;
+            L2.row(q) = i;
+            L2.apos(q) = ap;
+            W.lold(q) = (pl < L.ptr(i + 1) && L.col(pl) == c) ? pl : -1;
+            continue;
+          }
+          if constexpr (!Kind::ict) {
+            const offset_t q = U2.ptr(i) + (t - nl);
+            while (pu < U.ptr(i + 1) && U.col(pu) < c) ++pu;
+            U2.col(q) = c;
+            U2.row(q) = i;
+            U2.apos(q) = ap;
+            W.uold(q) = (pu < U.ptr(i + 1) && U.col(pu) == c) ? umap(pu) : -1;
+          }
+          if (c == i) {  // the diagonal of L, last in its row (ParILUT: the unit diagonal)
+            const offset_t d = L2.ptr(i + 1) - 1;
+            L2.col(d) = i;
+            L2.row(d) = i;
+            L2.apos(d) = ap;
+            W.lold(d) = L.ptr(i + 1) - 1;
+            if constexpr (!Kind::ict) {
+              L2.val(d) = 1;
+              if (det) L2.val2(d) = 1;
+            }
+          }
+        }
+      });
+}
+
+/// 5. Values of the enlarged factors, one row per thread, from the old factors (read only here): an old entry
+/// keeps its value, a new one gets one fixed-point update; the squared residuals of the old factors go to r2.
+template <class Kind, class ExecSpace, class Handle>
+void cand_values(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& V, CandidateWork<Handle>& w,
+                 IlutCandidates<Handle>& res) {
+  using Scalar = typename Handle::scalar_type;
+  auto& st = h.state();
+  const bool det = h.params.mode == SweepMode::Deterministic;
+  const ordinal_t n = st.n;
+  w.r2 = ilut_alloc<decltype(w.r2)>(cand_label<Kind>("cand_r2"), Kind::ict ? res.L.nnz : res.L.nnz - n + res.U.nnz);
+  const double w_off = Kind::ict ? 2.0 : 1.0;  // ParICT: l_ij (i != j) stands for r_ij and r_ji
+  auto aval = st.a_val;
+  auto u2val = res.uval;
+  const auto L = st.L, L2 = res.L, U2 = res.U;
+  const CandidateWork<Handle> W = w;
+  Kokkos::parallel_for(
+      cand_label<Kind>("candidates_values"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i) {
+        offset_t t = cand_slot<Kind>(L2.ptr, U2.ptr, i);
+        const offset_t lend = L2.ptr(i + 1) - (Kind::ict ? 0 : 1);  // ParILUT: the unit diagonal is no unknown
+        for (offset_t q = L2.ptr(i); q < lend; ++q, ++t) {          // l_ic = (a_ic - sum_{k<c} l_ik v_ck) / v_cc
+          const ordinal_t c = L2.col(q);
+          const Scalar a = L2.apos(q) >= 0 ? aval(L2.apos(q)) : Scalar(0);
+          const Scalar s =
+              ilut_merge_dot(L.col, L.val, L.ptr(i), L.ptr(i + 1), V.col, V.val, V.ptr(c), V.ptr(c + 1), c);
+          const Scalar vcc = V.val(V.ptr(c + 1) - 1);
+          Scalar r, v;
+          if (W.lold(q) >= 0) {
+            v = L.val(W.lold(q));
+            r = (a - s) - ilut_mul(v, i == c ? v : vcc);
+          } else {
+            r = a - s;
+            v = r / vcc;
+            if (!is_finite(v)) v = 0;
+          }
+          L2.val(q) = v;
+          if (det) L2.val2(q) = v;
+          W.r2(t) = (i == c ? 1.0 : w_off) * static_cast<double>(r) * static_cast<double>(r);
+        }
+        if constexpr (!Kind::ict) {
+          for (offset_t q = U2.ptr(i); q < U2.ptr(i + 1); ++q, ++t) {  // u_ic = a_ic - sum_{k<i} l_ik u_kc
+            const ordinal_t c = U2.col(q);
+            const Scalar a = U2.apos(q) >= 0 ? aval(U2.apos(q)) : Scalar(0);
+            const Scalar s =
+                ilut_merge_dot(L.col, L.val, L.ptr(i), L.ptr(i + 1), V.col, V.val, V.ptr(c), V.ptr(c + 1), i);
+            Scalar r, v;
+            if (W.uold(q) >= 0) {
+              v = V.val(W.uold(q));
+              r = (a - s) - v;
+            } else {
+              r = a - s;
+              v = is_finite(r) ? r : Scalar(0);
+            }
+            u2val(q) = v;
+            W.r2(t) = static_cast<double>(r) * static_cast<double>(r);
+          }
+        }
+      });
+}
+
+/// 6. ||A_s - L U||_F^2 of the old factors over the new pattern: per-row sums in slot order, then the total.
+template <class Kind, class ExecSpace, class Handle>
+double cand_residual2(const ExecSpace& exec, Handle& h, const CandidateWork<Handle>& w,
+                      const IlutCandidates<Handle>& res) {
+  using DV = Kokkos::View<double*, typename Handle::device_type>;
+  const ordinal_t n = h.state().n;
+  DV rowsum = ilut_alloc<DV>(cand_label<Kind>("cand_rowsum"), n);
+  auto l2p = res.L.ptr;
+  auto u2p = res.U.ptr;
+  auto r2 = w.r2;
+  Kokkos::parallel_for(
+      cand_label<Kind>("candidates_rowsum"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i) {
+        double s = 0;
+        for (offset_t t = cand_slot<Kind>(l2p, u2p, i); t < cand_slot<Kind>(l2p, u2p, i + 1); ++t) s += r2(t);
+        rowsum(i) = s;
+      });
+  return ilut_sum(exec, rowsum, n, h.params.mode == SweepMode::Deterministic);
+}
+
+/// The candidate phase of ParILUT (Kind = IlutKind) or ParICT (IctKind) from the handle's current factors, which it
+/// leaves unchanged.
+template <class Kind, class ExecSpace, class Handle>
+IlutCandidates<Handle> ilut_candidates(const ExecSpace& exec, Handle& h) {
+  auto& st = h.state();
+  ilut_factor_t<Handle> R = st.U, V = st.Ut;
+  if constexpr (Kind::ict) {  // R = Lᵀ: row k lists the rows c >= k with l_ck stored
+    typename Handle::offset_view src;
+    ilut_transpose(exec, st.n, st.L, R, src);
+    V = st.L;
+  }
+  CandidateWork<Handle> w;
+  IlutCandidates<Handle> res;
+  cand_gather<Kind>(exec, h, R, w);
+  cand_sort_unique<Kind>(exec, st.n, w);
+  cand_allocate<Kind>(exec, h, w, res);
+  cand_fill<Kind>(exec, h, w, res);
+  cand_values<Kind>(exec, h, V, w, res);
+  res.residual2 = cand_residual2<Kind>(exec, h, w, res);
+  return res;
+}
+
+template <class ExecSpace, class Handle>
+IlutCandidates<Handle> ilut_any_candidates(const ExecSpace& exec, Handle& h) {
+  return h.state().kind == ParIlutKind::Ict ? ilut_candidates<IctKind>(exec, h) : ilut_candidates<IlutKind>(exec, h);
+}
+
+/// Replace the handle's factors by the enlarged ones of the candidate phase.
+template <class ExecSpace, class Handle>
+void ilut_commit(const ExecSpace& exec, Handle& h, const IlutCandidates<Handle>& c) {
+  auto& st = h.state();
+  st.L = c.L;
+  if (st.kind == ParIlutKind::Ilut) {
+    st.U = c.U;
+    ilut_build_ut(exec, h, c.uval, h.params.mode == SweepMode::Deterministic);
+    ilut_build_tasks(exec, h);
+  }
+}
+
+}  // namespace Impl
+}  // namespace AsyncSparse

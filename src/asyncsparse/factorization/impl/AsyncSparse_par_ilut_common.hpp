@@ -1,0 +1,248 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — ParILUT / ParICT kernels: the pieces every phase uses (see AsyncSparse_par_ilut.hpp for the
+// algorithm). One header per phase, as in Ginkgo's par_ilut: AsyncSparse_par_ilut_candidates.hpp (new pattern and
+// residual), _sweep.hpp (fixed-point sweeps, breakdown checks), _filter.hpp (threshold selection and removal),
+// _setup.hpp (input checks, initial guess) and _driver.hpp (one step, the numeric phase, the factors as Crs).
+//
+// Layout (as Ginkgo's par_ilut): L by rows with its diagonal last; for ParILUT U by rows (pattern only,
+// diagonal first) and by columns ("Ut": row k of Ut is column k of U, diagonal last), the values of U living in
+// Ut only. `umap` maps each U entry to its Ut entry. The sweeps read rows of L and columns of U (Ut), the
+// candidate phase needs rows of U (to form the pattern of L·U). ParICT needs only L: both factors of an
+// entry's dot product are rows of L; the pattern of L·Lᵀ needs the columns of L, a transposed pattern built
+// at the start of each candidate phase.
+//
+// Every phase except the asynchronous sweep is deterministic: patterns are built by sort + unique, sums over
+// an entry's dot product run in increasing k on one lane, reductions whose results steer the algorithm
+// (residuals, counts) are either integer or summed in row order on the host in deterministic mode, and
+// products use __dmul_rn / __fmul_rn on CUDA so that no fused multiply-add makes the device differ from the
+// host (on the host, bit-identity with the device also needs a compiler that does not contract a * b + c, the
+// default for x86-64 without -mfma / -march=native).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/exec/AsyncSparse_atomics.hpp>
+#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>  // Impl::transpose_pattern
+#include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
+
+namespace AsyncSparse {
+namespace Impl {
+
+// ------------------------------------------------------------------------------------------------------------
+// Small utilities
+// ------------------------------------------------------------------------------------------------------------
+
+/// a * b rounded once (never contracted into an FMA), so host and device sums agree bit for bit.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T ilut_mul(T a, T b) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  if constexpr (std::is_same<T, double>::value)
+    return __dmul_rn(a, b);
+  else
+    return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T ilut_abs(T x) {
+  return x < T(0) ? -x : x;
+}
+
+/// One element of a device View, on the host.
+template <class ExecSpace, class View>
+typename View::non_const_value_type ilut_read(const ExecSpace& exec, const View& v, std::size_t i) {
+  using T = typename View::non_const_value_type;
+  T x{};
+  Kokkos::View<T, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> hx(&x);
+  if constexpr (View::rank == 0)
+    Kokkos::deep_copy(exec, hx, v);
+  else
+    Kokkos::deep_copy(exec, hx, Kokkos::subview(v, i));
+  exec.fence();
+  return x;
+}
+
+template <class View>
+View ilut_alloc(const std::string& label, std::size_t n) {
+  return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+}
+
+/// ptr(i) = sum_{r < i} count(r) for i = 0..n; returns ptr(n).
+template <class ExecSpace, class Ptr, class Count>
+offset_t ilut_scan(const ExecSpace& exec, const Ptr& ptr, const Count& count, ordinal_t n, const std::string& label) {
+  Kokkos::parallel_scan(
+      label, Kokkos::RangePolicy<ExecSpace>(exec, 0, n + 1),
+      KOKKOS_LAMBDA(const ordinal_t i, offset_t& upd, const bool final) {
+        if (final) ptr(i) = upd;
+        if (i < n) upd += count(i);
+      });
+  return ilut_read(exec, ptr, static_cast<std::size_t>(n));
+}
+
+/// Sum of v(0..n) in double: in index order on the host when `deterministic`, a parallel reduction otherwise.
+template <class ExecSpace, class View>
+double ilut_sum(const ExecSpace& exec, const View& v, std::int64_t n, bool deterministic) {
+  if (deterministic) {
+    std::vector<double> h(static_cast<std::size_t>(n));
+    Kokkos::deep_copy(
+        exec, Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(h.data(), h.size()),
+        Kokkos::subview(v, std::make_pair(std::int64_t(0), n)));
+    exec.fence();
+    double s = 0.0;
+    for (double x : h) s += x;
+    return s;
+  }
+  double s = 0.0;
+  Kokkos::parallel_reduce(
+      "AsyncSparse::par_ilut::sum", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, double& acc) { acc += v(i); }, s);
+  return s;
+}
+
+template <class Handle>
+using ilut_factor_t = typename Handle::Factor;
+
+/// ParILUT in the phases written once for both kinds (candidates, sweeps): factors L and U.
+struct IlutKind {
+  static constexpr bool ict = false;
+  static constexpr const char* prefix = "AsyncSparse::par_ilut::";  ///< of kernel labels
+};
+
+/// ParICT in the phases written once for both kinds: the factor L (U = Lᵀ).
+struct IctKind {
+  static constexpr bool ict = true;
+  static constexpr const char* prefix = "AsyncSparse::par_ict::";
+};
+
+/// Allocate the entry arrays of a factor with `nnz` entries (ptr is allocated by the caller).
+template <class Factor>
+void ilut_alloc_entries(Factor& F, offset_t nnz, bool values, bool second_buffer) {
+  using OV = decltype(F.col);
+  using PV = decltype(F.apos);
+  using VV = decltype(F.val);
+  F.nnz = nnz;
+  F.col = ilut_alloc<OV>("AsyncSparse::par_ilut::col", nnz);
+  F.row = ilut_alloc<OV>("AsyncSparse::par_ilut::row", nnz);
+  F.apos = ilut_alloc<PV>("AsyncSparse::par_ilut::apos", nnz);
+  F.val = values ? ilut_alloc<VV>("AsyncSparse::par_ilut::val", nnz) : VV();
+  F.val2 = (values && second_buffer) ? ilut_alloc<VV>("AsyncSparse::par_ilut::val2", nnz) : VV();
+}
+
+/// sum_{k < bound} X(i, k) Y(j, k) over the sorted rows [xb, xe) of X and [yb, ye) of Y, increasing k, one lane.
+template <class Cols, class Vals>
+KOKKOS_INLINE_FUNCTION typename Vals::non_const_value_type ilut_merge_dot(const Cols& xcol, const Vals& xval,
+                                                                          offset_t xb, offset_t xe, const Cols& ycol,
+                                                                          const Vals& yval, offset_t yb, offset_t ye,
+                                                                          ordinal_t bound) {
+  using S = typename Vals::non_const_value_type;
+  S sum = 0;
+  while (xb < xe && yb < ye) {
+    const ordinal_t kx = xcol(xb), ky = ycol(yb);
+    if (kx >= bound || ky >= bound) break;
+    if (kx == ky) {
+      sum += ilut_mul(load_relaxed(&xval(xb)), load_relaxed(&yval(yb)));
+      ++xb;
+      ++yb;
+    } else if (kx < ky) {
+      ++xb;
+    } else {
+      ++yb;
+    }
+  }
+  return sum;
+}
+
+/// Name of the factorization in BreakdownError / DivergenceError messages.
+inline const char* par_ilut_name(ParIlutKind kind) { return kind == ParIlutKind::Ict ? "par_ict" : "par_ilut"; }
+template <class Handle>
+const char* par_ilut_name(const Handle& h) {
+  return par_ilut_name(h.state().kind);
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// Transpose of a factor pattern (sorted rows; deterministic), with the map back to the source entries
+// ------------------------------------------------------------------------------------------------------------
+
+/// T = Fᵀ (pattern; T.row(p) = row of T = column of F), src(p) = F entry of T entry p. T and src are allocated here.
+template <class ExecSpace, class Factor, class Src>
+void ilut_transpose(const ExecSpace& exec, ordinal_t n, const Factor& F, Factor& T, Src& src) {
+  using PV = decltype(F.ptr);
+  T.ptr = PV("AsyncSparse::par_ilut::transpose_ptr", static_cast<std::size_t>(n) + 1);
+  ilut_alloc_entries(T, F.nnz, false, false);
+  src = ilut_alloc<Src>("AsyncSparse::par_ilut::transpose_src", F.nnz);
+  transpose_pattern(exec, n, n, F.nnz, F.ptr, F.col, T.ptr, T.col, src);
+  auto tp = T.ptr;
+  auto trow = T.row;
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::transpose_rows", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t c) {
+        for (offset_t p = tp(c); p < tp(c + 1); ++p) trow(p) = c;
+      });
+}
+
+/// ParILUT: Ut from U (pattern) and the U values `uval` (in U order); fills umap. Deterministic-mode second
+/// buffer when `second`.
+template <class ExecSpace, class Handle, class UVal>
+void ilut_build_ut(const ExecSpace& exec, Handle& h, const UVal& uval, bool second) {
+  auto& st = h.state();
+  using Factor = ilut_factor_t<Handle>;
+  using PV = typename Handle::offset_view;
+  using VV = typename Handle::value_view;
+  Factor T;
+  PV src;
+  ilut_transpose(exec, st.n, st.U, T, src);
+  T.val = ilut_alloc<VV>("AsyncSparse::par_ilut::ut_val", T.nnz);
+  if (second) T.val2 = ilut_alloc<VV>("AsyncSparse::par_ilut::ut_val2", T.nnz);
+  PV umap = ilut_alloc<PV>("AsyncSparse::par_ilut::umap", st.U.nnz);
+  auto tval = T.val;
+  auto tval2 = T.val2;
+  auto tapos = T.apos;
+  auto uapos = st.U.apos;
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::ut_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, T.nnz),
+      KOKKOS_LAMBDA(const offset_t p) {
+        const offset_t q = src(p);
+        umap(q) = p;
+        tval(p) = uval(q);
+        if (second) tval2(p) = uval(q);
+        tapos(p) = uapos(q);
+      });
+  st.Ut = T;
+  st.umap = umap;
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// Task list (ParILUT): per row, the strict entries of L, then the entries of U (row-major / Gaussian
+// elimination order). Task t < nnz_L is L entry t, otherwise U entry t - nnz_L.
+// ------------------------------------------------------------------------------------------------------------
+
+template <class ExecSpace, class Handle>
+void ilut_build_tasks(const ExecSpace& exec, Handle& h) {
+  auto& st = h.state();
+  using PV = typename Handle::offset_view;
+  const ordinal_t n = st.n;
+  const offset_t nnzL = st.L.nnz, ntasks = st.L.nnz - n + st.U.nnz;
+  PV tasks = ilut_alloc<PV>("AsyncSparse::par_ilut::tasks", ntasks);
+  auto lp = st.L.ptr;
+  auto up = st.U.ptr;
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::tasks", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+        offset_t t = (lp(i) - i) + up(i);
+        for (offset_t q = lp(i); q < lp(i + 1) - 1; ++q) tasks(t++) = q;
+        for (offset_t q = up(i); q < up(i + 1); ++q) tasks(t++) = nnzL + q;
+      });
+  st.tasks = tasks;
+}
+
+}  // namespace Impl
+}  // namespace AsyncSparse

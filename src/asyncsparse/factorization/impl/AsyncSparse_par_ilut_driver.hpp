@@ -1,0 +1,267 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — ParILUT / ParICT driver: one step (candidates -> sweep -> select and remove -> sweep), the numeric
+// phase around it (initial guess, steps, checks of the final factors, pattern reuse) and the factors as Crs.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // Impl::same_graph
+#include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_candidates.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_filter.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_setup.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_sweep.hpp>
+
+namespace AsyncSparse {
+namespace Impl {
+
+inline double ilut_relative(double r2, double a2) { return a2 > 0 ? std::sqrt(r2 / a2) : std::sqrt(r2); }
+
+/// Divergence guard (Params::divergence_tolerance): the relative ILU residual `residual` of the factors after
+/// step `step` is non-finite or above the tolerance -> not computed, Stats::diverged, DivergenceError.
+template <class Handle>
+void ilut_check_divergence(Handle& h, double residual, int step) {
+  const double tol = h.params.divergence_tolerance;
+  if (tol <= 0.0 || residual <= tol) return;  // a NaN residual fails `residual <= tol`
+  h.state().ready = false;
+  h.stats().diverged = true;
+  throw DivergenceError(par_ilut_name(h), step,
+                        divergence_message("ILU residual ||A - L U||_F / ||A||_F", residual,
+                                           "step " + std::to_string(step), tol, h.params.mode));
+}
+
+/// Seconds on `timer` once the work queued on `exec` is done; restarts the timer.
+template <class ExecSpace>
+double ilut_lap(const ExecSpace& exec, Kokkos::Timer& timer) {
+  exec.fence();
+  const double s = timer.seconds();
+  timer.reset();
+  return s;
+}
+
+/// Records the residual `residual2` (squared, unscaled) of the factors of the last step, which the candidate phase
+/// found. Returns false when it ends the iteration: `stop_on_stagnation` and an improvement by less than
+/// Params::stagnation_tolerance. Throws DivergenceError in the deterministic mode (where every step's residual is
+/// judged; asynchronous: only the final factors', as stale values can blow up transiently and recover).
+template <class Handle>
+bool ilut_judge_residual(Handle& h, double residual2, bool stop_on_stagnation) {
+  auto& stats = h.stats();
+  auto& prev = stats.steps.back();
+  prev.residual = ilut_relative(residual2, h.state().a_norm2);
+  if (h.params.mode == SweepMode::Deterministic) ilut_check_divergence(h, prev.residual, prev.step);
+  const double tol = h.params.stagnation_tolerance;
+  if (stop_on_stagnation && tol > 0.0 && stats.steps.size() >= 2) {
+    const double before = stats.steps[stats.steps.size() - 2].residual;
+    if (before >= 0 && prev.residual > (1.0 - tol) * before) {
+      stats.stagnated = true;
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Appends the statistics `ss` of a finished step; then a breakdown in its last sweep throws (check_now, and
+/// always in the deterministic mode) or is only counted.
+template <class ExecSpace, class Handle>
+void ilut_finish_step(const ExecSpace& exec, Handle& h, ParIlutStepStats& ss, bool check_now) {
+  auto& st = h.state();
+  auto& stats = h.stats();
+  ss.nnz_L = st.L.nnz;
+  ss.nnz_U = st.kind == ParIlutKind::Ict ? st.L.nnz : st.U.nnz;
+  stats.steps.push_back(ss);
+  stats.steps_done = static_cast<int>(stats.steps.size()) - 1;
+  if (check_now || h.params.mode == SweepMode::Deterministic)
+    ilut_check_breakdown(exec, h);
+  else if (ilut_read(exec, st.breakdown, 0) != std::numeric_limits<std::int64_t>::max())
+    ++stats.breakdown_steps;
+}
+
+/// One ParILUT / ParICT step (the five phases of AsyncSparse_par_ilut.hpp). When `stop_on_stagnation`, the
+/// candidate phase's residual may end the iteration: returns false and leaves the factors unchanged. A breakdown in
+/// the step's last sweep throws at once in the deterministic mode and when `check_now`; otherwise (asynchronous
+/// steps inside a numeric phase) the skipped update is counted and the iteration goes on, as in Ginkgo, and the
+/// numeric phase checks the final factors.
+template <class ExecSpace, class Handle>
+bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool check_now = true) {
+  ParIlutStepStats ss;
+  ss.step = static_cast<int>(h.stats().steps.size());
+  Kokkos::Timer total, timer;
+  // 1. candidates: pattern(A) ∪ pattern(L·U), with the residual of the current factors
+  const auto cand = ilut_any_candidates(exec, h);
+  if (!ilut_judge_residual(h, cand.residual2, stop_on_stagnation)) return false;
+  ilut_commit(exec, h, cand);
+  ss.candidates_L = cand.added_L;
+  ss.candidates_U = cand.added_U;
+  ss.candidates_seconds = ilut_lap(exec, timer);
+  // 2. a fixed-point sweep over the enlarged pattern
+  ilut_sweep(exec, h);
+  ss.sweep_seconds = ilut_lap(exec, timer);
+  // 3. + 4. per factor the threshold that keeps its fill budget, and the removal of the entries below it
+  ilut_select_and_remove(exec, h, ss);
+  // 5. a fixed-point sweep over the kept pattern (its breakdowns are the step's)
+  timer.reset();
+  ilut_reset_breakdown(exec, h);
+  ilut_sweep(exec, h);
+  ss.sweep_seconds += ilut_lap(exec, timer);
+  ss.total_seconds = total.seconds();
+  ilut_finish_step(exec, h, ss, check_now);
+  return true;
+}
+
+/// Residual of the current factors (one pass like a candidate phase, factors unchanged), stored in the last
+/// step's statistics.
+template <class ExecSpace, class Handle>
+double ilut_final_residual(const ExecSpace& exec, Handle& h) {
+  auto& st = h.state();
+  auto& last = h.stats().steps.back();
+  Kokkos::Timer timer;
+  const auto cr = ilut_any_candidates(exec, h);
+  last.residual = ilut_relative(cr.residual2, st.a_norm2);
+  exec.fence();
+  last.residual_seconds = timer.seconds();
+  ilut_check_divergence(h, last.residual, last.step);
+  return last.residual;
+}
+
+template <class Handle>
+void ilut_fill_history(Handle& h) {
+  auto& stats = h.stats();
+  stats.residual_history.clear();
+  for (const auto& s : stats.steps)
+    if (s.residual >= 0) stats.residual_history.push_back(s.residual);
+}
+
+/// The whole factorization from the initial guess: Params::max_steps steps (fewer on stagnation), the checks of
+/// the final factors and their residual.
+template <class ExecSpace, class Handle, class Mat>
+void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
+  Kokkos::Timer timer;
+  ilut_initialize(exec, h, A);
+  for (int s = 0; s < h.params.max_steps; ++s)
+    if (!ilut_step(exec, h, true, false)) break;
+  ilut_check_breakdown(exec, h);  // the last sweep's skipped updates and the pivots of the final factors
+  const auto& last = h.stats().steps.back();
+  if (last.residual < 0) {                                        // not yet computed
+    if (h.params.compute_residual) ilut_final_residual(exec, h);  // judges it
+  } else {  // known already (stagnation stop; a NaN lands here too)
+    ilut_check_divergence(h, last.residual, last.step);
+  }
+  ilut_fill_history(h);
+  exec.fence();
+  h.stats().total_seconds = timer.seconds();
+}
+
+/// Pattern reuse (Params::reuse_pattern): A has new values on the pattern of the current factors' A; rescale and
+/// run Params::reuse_sweeps sweeps on the current factor pattern, starting from the current factors.
+template <class ExecSpace, class Handle, class Mat>
+void ilut_update_values(const ExecSpace& exec, Handle& h, const Mat& A) {
+  Kokkos::Timer timer;
+  auto& st = h.state();
+  ilut_scale(exec, h, A);
+  auto& stats = h.stats();
+  stats.sweeps = 0;
+  ilut_reset_breakdown(exec, h);
+  for (int s = 0; s < h.params.reuse_sweeps; ++s) {
+    if (s + 1 == h.params.reuse_sweeps) ilut_reset_breakdown(exec, h);
+    ilut_sweep(exec, h);
+  }
+  ++stats.updates;
+  st.ready = true;
+  ilut_check_breakdown(exec, h);
+  auto& last = stats.steps.back();
+  last.residual = -1;
+  if (h.params.compute_residual) ilut_final_residual(exec, h);
+  ilut_fill_history(h);
+  exec.fence();
+  stats.total_seconds = timer.seconds();
+}
+
+/// Numeric phase (see AsyncSparse_par_ilut.hpp).
+template <class ExecSpace, class Handle, class Mat>
+void ilut_numeric(const ExecSpace& exec, Handle& h, const Mat& A, const std::string& where) {
+  auto& st = h.state();
+  const std::string method = par_ilut_name(h.params.kind);
+  if (!st.symbolic) throw InvalidInput(where + ": par_ilut_symbolic must be called first");
+  ilut_check_handle_params(h, where);
+  if (h.params.kind != st.kind)
+    throw InvalidInput(where + ": Params::kind changed since par_ilut_symbolic; run the symbolic phase again");
+  if (A.numRows() != st.n || A.numCols() != st.n || A.nnz() != st.nnz_A ||
+      !same_graph(exec, st.n, A.graph.row_map, A.graph.entries, st.a_row_map, st.a_entries))
+    throw InvalidInput(where + ": the matrix does not have the pattern given to par_ilut_symbolic");
+  ilut_check_matrix(exec, A, st.kind == ParIlutKind::Ict, true, where, method);
+  const bool reuse = h.params.reuse_pattern && st.ready;
+  if (reuse)
+    ilut_update_values(exec, h, A);
+  else
+    ilut_compute(exec, h, A);
+  h.stats().reused_pattern = reuse;
+}
+
+/// L as a Crs (copy): ParILUT unit lower triangular with the ones stored last; ParICT lower with its diagonal.
+template <class ExecSpace, class Handle>
+typename Handle::crs_type ilut_lower(const ExecSpace& exec, const Handle& h) {
+  using M = typename Handle::crs_type;
+  const auto& st = h.state();
+  typename M::row_map_type::non_const_type rm(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::L_row_map"),
+      static_cast<std::size_t>(st.n) + 1);
+  typename M::index_type::non_const_type ent(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::L_entries"), st.L.nnz);
+  typename M::values_type::non_const_type val(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::L_values"), st.L.nnz);
+  Kokkos::deep_copy(exec, rm, st.L.ptr);
+  Kokkos::deep_copy(exec, ent, Kokkos::subview(st.L.col, std::make_pair(offset_t(0), st.L.nnz)));
+  Kokkos::deep_copy(exec, val, Kokkos::subview(st.L.val, std::make_pair(offset_t(0), st.L.nnz)));
+  exec.fence();
+  return M("AsyncSparse::par_ilut::L", st.n, st.n, st.L.nnz, val, rm, ent);
+}
+
+/// U as a Crs (copy, diagonal first in each row): ParILUT's U, ParICT's Lᵀ.
+template <class ExecSpace, class Handle>
+typename Handle::crs_type ilut_upper(const ExecSpace& exec, const Handle& h) {
+  using M = typename Handle::crs_type;
+  using PV = typename Handle::offset_view;
+  using Factor = ilut_factor_t<Handle>;
+  const auto& st = h.state();
+  Factor U;
+  PV map;  // U entry -> position of its value
+  typename Handle::value_view src_val;
+  if (st.kind == ParIlutKind::Ilut) {
+    U = st.U;
+    map = st.umap;
+    src_val = st.Ut.val;
+  } else {
+    ilut_transpose(exec, st.n, st.L, U, map);
+    src_val = st.L.val;
+  }
+  typename M::row_map_type::non_const_type rm(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::U_row_map"),
+      static_cast<std::size_t>(st.n) + 1);
+  typename M::index_type::non_const_type ent(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::U_entries"), U.nnz);
+  typename M::values_type::non_const_type val(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::U_values"), U.nnz);
+  Kokkos::deep_copy(exec, rm, U.ptr);
+  auto ucol = U.col;
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::upper_export", Kokkos::RangePolicy<ExecSpace>(exec, 0, U.nnz),
+      KOKKOS_LAMBDA(const offset_t q) {
+        ent(q) = ucol(q);
+        val(q) = src_val(map(q));
+      });
+  exec.fence();
+  return M("AsyncSparse::par_ilut::U", st.n, st.n, U.nnz, val, rm, ent);
+}
+
+}  // namespace Impl
+}  // namespace AsyncSparse

@@ -1,0 +1,199 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — ParILUT / ParICT threshold selection and removal (Ginkgo: par_ilut_select and par_ilut_filter):
+// per factor the magnitude threshold that keeps the fill budget (SampleSelect, exact or approximate), then the
+// factor without the off-diagonal entries below it. Layout of the factors: AsyncSparse_par_ilut_common.hpp.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
+#include <asyncsparse/factorization/AsyncSparse_select.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
+
+namespace AsyncSparse {
+namespace Impl {
+
+/// Keep rule of one factor: the diagonal always; |v| > threshold; |v| == threshold for the first `quota` such
+/// entries in storage order (exact selection: the budget is met exactly), or all of them (quota = max).
+struct IlutKeepRule {
+  bool remove = false;  ///< false: keep every entry
+  double threshold = 0.0;
+  std::int64_t quota = 0;
+};
+
+/// Select the threshold of factor F (rows, diagonal last: L or Ut) that keeps `budget` of its entries, the
+/// diagonal included. F's strict entries are numbered p - F.row(p).
+template <class ExecSpace, class Handle>
+IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& F, offset_t budget) {
+  using Scalar = typename Handle::scalar_type;
+  using VV = typename Handle::value_view;
+  const ordinal_t n = h.state().n;
+  const std::int64_t m = F.nnz - n, budget_offdiag = std::max<std::int64_t>(0, budget - n);
+  IlutKeepRule rule;
+  if (m <= budget_offdiag) return rule;
+  rule.remove = true;
+  VV mag = ilut_alloc<VV>("AsyncSparse::par_ilut::magnitudes", m);
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::magnitudes", Kokkos::RangePolicy<ExecSpace>(exec, 0, F.nnz),
+      KOKKOS_LAMBDA(const offset_t p) {
+        if (F.col(p) != F.row(p)) mag(p - F.row(p)) = ilut_abs(F.val(p));
+      });
+  auto& sel = h.state().select;
+  sel.params = h.params.select;
+  sel.params.order = SelectOrder::Magnitude;
+  sel.launch = h.select_launch;
+  const std::int64_t k = m - budget_offdiag;  // rank (ascending) of the smallest kept magnitude
+  Scalar t;
+  if (h.params.selection == ThresholdSelection::Exact) {
+    t = sample_select(exec, sel, mag, k);
+    // how many are strictly larger: the rest of the budget goes to the ties, in storage order
+    std::int64_t greater = 0;
+    Kokkos::parallel_reduce(
+        "AsyncSparse::par_ilut::count_greater",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, m),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) { c += mag(i) > t ? 1 : 0; }, greater);
+    rule.quota = budget_offdiag - greater;
+  } else {
+    t = sample_select_approximate(exec, sel, mag, k).value;
+    rule.quota = std::numeric_limits<std::int64_t>::max();
+  }
+  h.stats().last_select = sel.stats;
+  rule.threshold = static_cast<double>(t);
+  return rule;
+}
+
+/// Which entries of a factor stay: keep(p) in {0, 1} and the compacted position pos(p), pos(nnz) = kept.
+template <class PV>
+struct IlutKeep {
+  PV keep, pos;
+  offset_t kept = 0;
+};
+
+/// The entries of factor F (rows, diagonal last) that stay under `rule`. Two scans: the first ranks the ties
+/// (|v| == threshold) in storage order and decides keep(p) from the global rank in its final pass, the second
+/// turns keep into positions. (One scan cannot do both: its increment would depend on the prefix, which a
+/// parallel scan's first pass only knows locally.)
+template <class ExecSpace, class Factor>
+IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, const Factor& F, const IlutKeepRule& rule) {
+  using PV = decltype(Factor::ptr);
+  using Scalar = typename decltype(Factor::val)::non_const_value_type;
+  const offset_t nnz = F.nnz;
+  IlutKeep<PV> k{ilut_alloc<PV>("AsyncSparse::par_ilut::keep", nnz),
+                 ilut_alloc<PV>("AsyncSparse::par_ilut::pos", static_cast<std::size_t>(nnz) + 1)};
+  auto keep = k.keep;
+  auto pos = k.pos;
+  const bool remove = rule.remove;
+  const Scalar t = static_cast<Scalar>(rule.threshold);
+  const std::int64_t quota = rule.quota;
+  Kokkos::parallel_scan(
+      "AsyncSparse::par_ilut::tie_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz),
+      KOKKOS_LAMBDA(const offset_t p, std::int64_t& ties_before, const bool final) {
+        const Scalar a = ilut_abs(F.val(p));
+        const bool d = F.col(p) == F.row(p);
+        const bool tie = remove && !d && a == t;
+        if (final) keep(p) = (!remove || d || a > t || (tie && ties_before < quota)) ? 1 : 0;
+        if (tie) ++ties_before;
+      });
+  Kokkos::parallel_scan(
+      "AsyncSparse::par_ilut::keep_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz + 1),
+      KOKKOS_LAMBDA(const offset_t p, offset_t& kept, const bool final) {
+        if (final) pos(p) = kept;
+        if (p < nnz) kept += keep(p);
+      });
+  k.kept = ilut_read(exec, pos, static_cast<std::size_t>(nnz));
+  return k;
+}
+
+/// Compact factor F by keep/pos into a new factor (ptr(i) = pos(F.ptr(i))).
+template <class ExecSpace, class Factor, class PV>
+Factor ilut_compact(const ExecSpace& exec, ordinal_t n, const Factor& F, const IlutKeep<PV>& k, bool values,
+                    bool second) {
+  Factor G;
+  G.ptr = ilut_alloc<PV>("AsyncSparse::par_ilut::ptr", static_cast<std::size_t>(n) + 1);
+  ilut_alloc_entries(G, k.kept, values, second);
+  auto keep = k.keep;
+  auto pos = k.pos;
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::compact_ptr", Kokkos::RangePolicy<ExecSpace>(exec, 0, n + 1),
+      KOKKOS_LAMBDA(const ordinal_t i) { G.ptr(i) = pos(F.ptr(i)); });
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::compact", Kokkos::RangePolicy<ExecSpace>(exec, 0, F.nnz),
+      KOKKOS_LAMBDA(const offset_t p) {
+        if (!keep(p)) return;
+        const offset_t d = pos(p);
+        G.col(d) = F.col(p);
+        G.row(d) = F.row(p);
+        G.apos(d) = F.apos(p);
+        if (values) {
+          G.val(d) = F.val(p);
+          if (second) G.val2(d) = F.val(p);
+        }
+      });
+  return G;
+}
+
+/// ParILUT: removes from U, Ut and umap the entries that `kt` (the decisions for Ut) drops.
+template <class ExecSpace, class Handle>
+void ilut_remove_u(const ExecSpace& exec, Handle& h, const IlutKeep<typename Handle::offset_view>& kt) {
+  using PV = typename Handle::offset_view;
+  auto& st = h.state();
+  const bool det = h.params.mode == SweepMode::Deterministic;
+  // the same decisions for the row storage of U, through umap
+  const offset_t nu = st.U.nnz;
+  IlutKeep<PV> ku{ilut_alloc<PV>("AsyncSparse::par_ilut::keep_u", nu),
+                  ilut_alloc<PV>("AsyncSparse::par_ilut::pos_u", static_cast<std::size_t>(nu) + 1), kt.kept};
+  auto keep_u = ku.keep;
+  auto pos_u = ku.pos;
+  auto keep_t = kt.keep;
+  auto pos_t = kt.pos;
+  auto umap = st.umap;
+  Kokkos::parallel_scan(
+      "AsyncSparse::par_ilut::keep_u_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, nu + 1),
+      KOKKOS_LAMBDA(const offset_t q, offset_t& acc, const bool final) {
+        const offset_t k = q < nu ? keep_t(umap(q)) : 0;
+        if (final) {
+          pos_u(q) = acc;
+          if (q < nu) keep_u(q) = k;
+        }
+        acc += k;
+      });
+  st.U = ilut_compact(exec, st.n, st.U, ku, false, false);
+  st.Ut = ilut_compact(exec, st.n, st.Ut, kt, true, det);
+  PV umap2 = ilut_alloc<PV>("AsyncSparse::par_ilut::umap", kt.kept);
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::umap_compact", Kokkos::RangePolicy<ExecSpace>(exec, 0, nu),
+      KOKKOS_LAMBDA(const offset_t q) {
+        if (keep_u(q)) umap2(pos_u(q)) = pos_t(umap(q));
+      });
+  st.umap = umap2;
+}
+
+/// Select and remove for both factors; records thresholds and times in `ss`.
+template <class ExecSpace, class Handle>
+void ilut_select_and_remove(const ExecSpace& exec, Handle& h, ParIlutStepStats& ss) {
+  auto& st = h.state();
+  const bool ilut = st.kind == ParIlutKind::Ilut;
+  Kokkos::Timer timer;
+  const IlutKeepRule rule_L = ilut_select(exec, h, st.L, h.stats().budget_L);
+  const IlutKeepRule rule_U = ilut ? ilut_select(exec, h, st.Ut, h.stats().budget_U) : IlutKeepRule();
+  exec.fence();
+  ss.select_seconds = timer.seconds();
+  ss.threshold_L = rule_L.remove ? rule_L.threshold : 0.0;
+  ss.threshold_U = rule_U.remove ? rule_U.threshold : 0.0;
+  timer.reset();
+  if (rule_L.remove)
+    st.L =
+        ilut_compact(exec, st.n, st.L, ilut_keep(exec, st.L, rule_L), true, h.params.mode == SweepMode::Deterministic);
+  if (ilut && rule_U.remove) ilut_remove_u(exec, h, ilut_keep(exec, st.Ut, rule_U));
+  if (ilut) ilut_build_tasks(exec, h);
+  exec.fence();
+  ss.remove_seconds = timer.seconds();
+}
+
+}  // namespace Impl
+}  // namespace AsyncSparse
