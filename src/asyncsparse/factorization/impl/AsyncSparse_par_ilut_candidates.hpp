@@ -172,6 +172,11 @@ void cand_fill(const ExecSpace& exec, Handle& h, CandidateWork<Handle>& w, IlutC
   Kokkos::parallel_for(
       cand_label<Kind>("candidates_fill"), Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
       KOKKOS_LAMBDA(const ordinal_t i) {
+        // nvcc: an extended lambda may not capture a variable for the first time inside `if constexpr`
+        (void)U;
+        (void)U2;
+        (void)umap;
+        (void)det;
         const offset_t b = W.ubptr(i), nl = W.lower(i), nc = W.cnt(i);
         offset_t pa = arm(i), pl = L.ptr(i), pu = 0;
         if constexpr (!Kind::ict) pu = U.ptr(i);
@@ -229,6 +234,7 @@ void cand_values(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& 
   Kokkos::parallel_for(
       cand_label<Kind>("candidates_values"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i) {
+        (void)u2val;  // captured before the `if constexpr` below (nvcc)
         offset_t t = cand_slot<Kind>(L2.ptr, U2.ptr, i);
         const offset_t lend = L2.ptr(i + 1) - (Kind::ict ? 0 : 1);  // ParILUT: the unit diagonal is no unknown
         for (offset_t q = L2.ptr(i); q < lend; ++q, ++t) {          // l_ic = (a_ic - sum_{k<c} l_ik v_ck) / v_cc
