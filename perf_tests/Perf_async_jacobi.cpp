@@ -7,7 +7,8 @@
 //   BM_async_jacobi_time_per_update/<problem>/<variant>   N updates per row in one run (N = 1000 at paper
 //       scale, 100 small); manual time = the update kernels; counters: time per update (us), residual
 //       after N, GB/s (one read of A and three vector passes per update: an effective rate — the static
-//       mode keeps short rows in registers and reads A once per launch), workers, subwarp.
+//       mode keeps short rows in registers and reads A once per launch on GPUs; on host backends it sweeps a
+//       block of rows per thread, exec/AsyncSparse_host_blocks.hpp), workers, subwarp.
 //   BM_async_jacobi_time_to_tol/<problem>/<variant>       time until the relative residual <= tol, checked
 //       every `interval` updates (time includes the checks). The baseline is `sync` in the same binary run.
 //       Default tolerances keep the synchronous run to a few seconds on an H100: 1e-6 for 300^2, 100^3 (and

@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Launch-control layer: resolution per backend, block-order permutations, chunked execution.
+// Launch-control layer: resolution per backend, block-order permutations, chunked execution, the host row-block
+// partition.
 #include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
+#include <asyncsparse/exec/AsyncSparse_host_blocks.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <algorithm>
@@ -149,4 +151,36 @@ TEST(TEST_CATEGORY, chunked_launch_visits_every_unit_once_in_block_order) {
     }
   }
 }
+TEST(TEST_CATEGORY, host_block_partition_is_contiguous_and_balanced) {
+  EXPECT_EQ(is_host_space<TEST_EXECSPACE>(), !Impl::is_gpu_space<TEST_EXECSPACE>());
+  EXPECT_TRUE(is_host_space<Kokkos::DefaultHostExecutionSpace>());
+  for (int concurrency : {1, 2, 3, 4, 7, 64})
+    for (int max_teams : {-1, 1, 2, 5})
+      for (std::int64_t rows : {1, 2, 5, 64, 1000, 22500}) {
+        ResolvedLaunch r;
+        r.concurrency = concurrency;
+        r.max_concurrent_teams = max_teams;
+        const HostBlockPartition part = host_block_partition(r, rows);
+        std::int64_t blocks = concurrency;
+        if (max_teams > 0) blocks = std::min<std::int64_t>(blocks, max_teams);
+        blocks = std::min(blocks, rows);
+        ASSERT_EQ(part.blocks, blocks) << concurrency << " " << max_teams << " " << rows;
+        EXPECT_EQ(part.begin(0), 0);
+        EXPECT_EQ(part.end(blocks - 1), rows);
+        for (std::int64_t b = 0; b < blocks; ++b) {
+          if (b > 0) EXPECT_EQ(part.begin(b), part.end(b - 1));
+          const std::int64_t size = part.end(b) - part.begin(b);
+          EXPECT_TRUE(size == rows / blocks || size == rows / blocks + 1) << "block " << b << " of " << rows;
+        }
+        record_host_blocks(r, part);
+        EXPECT_EQ(r.league_size, blocks);
+        EXPECT_EQ(r.num_chunks, blocks);
+        EXPECT_EQ(r.team_size, 1);
+        EXPECT_EQ(r.chunk_size, (rows + blocks - 1) / blocks);
+      }
+  // the partition of the backend's own launch: one block per thread
+  const auto r = resolve_launch_config<TEST_EXECSPACE>(LaunchConfig(), 1000);
+  EXPECT_EQ(host_block_partition(r, 1000).blocks, std::min<std::int64_t>(TEST_EXECSPACE().concurrency(), 1000));
+}
+
 }  // namespace

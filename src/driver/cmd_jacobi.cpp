@@ -76,7 +76,7 @@ void define(Cli& cli, Options& o) {
              "write the update schedule (row, update, time_ns, worker) of the first rows as CSV");
   cli.option("team-size", o.team_size, "threads per team (-1: auto)");
   cli.choice("block-order", o.block_order, {"forward", "backward", "random"},
-             "order of the row blocks (static mode, residual)");
+             "order of the row blocks (static mode on GPUs, residual)");
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -75,7 +75,7 @@ std::vector<double> make_rhs(const std::string& command, const ProblemOptions& o
 std::vector<std::int64_t> stencil_grid(const std::string& spec) {
   if (!is_generator_spec(spec)) return {};
   const auto g = parse_generator(spec);
-  if (g.name == "lap2d" || g.name == "aniso2d") return {g.size, g.size};
+  if (g.name == "lap2d" || g.name == "aniso2d" || g.name == "convdiff2d") return {g.size, g.size};
   if (g.name == "lap3d7" || g.name == "lap3d27") return {g.size, g.size, g.size};
   return {};
 }

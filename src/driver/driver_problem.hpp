@@ -48,8 +48,8 @@ Problem load_problem(const std::string& command, const ProblemOptions& o, Json& 
 /// (the same on every standard library; Tsai et al. 2022).
 std::vector<double> make_rhs(const std::string& command, const ProblemOptions& o, ordinal_t n);
 
-/// Grid sizes of stencil generators in natural order ({m, m} for lap2d / aniso2d of m points per direction,
-/// {m, m, m} for the 3D ones), else empty.
+/// Grid sizes of stencil generators in natural order ({m, m} for lap2d / aniso2d / convdiff2d of m points per
+/// direction, {m, m, m} for the 3D ones), else empty.
 std::vector<std::int64_t> stencil_grid(const std::string& spec);
 
 }  // namespace Driver

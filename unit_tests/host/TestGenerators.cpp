@@ -190,6 +190,69 @@ TEST(generators, aniso2d_rotated_stencil_matches_K) {
     }
 }
 
+TEST(generators, convdiff2d_upwind_stencil) {
+  for (double pe : {1.0, 0.5, 3.0})
+    for (int m = 1; m <= 6; ++m) {
+      SCOPED_TRACE("m = " + std::to_string(m) + ", peclet = " + std::to_string(pe));
+      auto A = convdiff2d(m, pe);
+      ASSERT_EQ(A.nrows, m * m);
+      EXPECT_EQ(A.nnz(), 5 * m * m - 4 * m);
+      EXPECT_NO_THROW(check_structure(A, "test"));
+      EXPECT_TRUE(is_sorted_unique(A));
+      EXPECT_NO_THROW(check_diagonal(A, "test"));
+      // backward (upwind) differences for w > 0: the W and S neighbours carry the convection
+      auto D = dense_stencil(m, 2, [pe](int dx, int dy, int) {
+        if (dx == 0 && dy == 0) return 4.0 + 2.0 * pe;
+        if ((dx == -1 && dy == 0) || (dx == 0 && dy == -1)) return -1.0 - pe;
+        if ((dx == 1 && dy == 0) || (dx == 0 && dy == 1)) return -1.0;
+        return (double)NAN;
+      });
+      EXPECT_EQ(to_dense(A), D);
+      if (m > 1) EXPECT_THROW(check_symmetric(A, "test"), InvalidInput);
+      // M-matrix: positive diagonal, non-positive off-diagonals, rows weakly diagonally dominant and strictly
+      // next to the boundary (every row of a grid with m <= 2 touches it)
+      for (int i = 0; i < A.nrows; ++i) {
+        double sum = 0;
+        for (int k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
+          EXPECT_TRUE(A.col_idx[k] == i ? A.values[k] > 0 : A.values[k] < 0);
+          sum += A.values[k];
+        }
+        const int x = i % m, y = i / m;
+        const bool boundary = x == 0 || y == 0 || x == m - 1 || y == m - 1;
+        if (boundary)
+          EXPECT_GT(sum, 0.0) << "row " << i;
+        else
+          EXPECT_EQ(sum, 0.0) << "row " << i;
+      }
+    }
+  // Peclet 0 is the Laplacian; flow towards -x, -y gives the transpose
+  EXPECT_EQ(convdiff2d(5, 0.0).values, lap2d(5).values);
+  EXPECT_EQ(convdiff2d(5, 0.0).col_idx, lap2d(5).col_idx);
+  const auto P = to_dense(convdiff2d(4, 2.5)), N = to_dense(convdiff2d(4, -2.5));
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) EXPECT_EQ(N[i * 16 + j], P[j * 16 + i]) << i << ", " << j;
+  // the Jacobi iteration matrix D^-1 (D - A) has the positive eigenvector v(x, y) = q^(x+y) sin((x+1) pi h)
+  // sin((y+1) pi h), q = sqrt(1 + p), with eigenvalue (its spectral radius) 4 q cos(pi h) / (4 + 2 p)
+  const int m = 9;
+  const double pe = 1.0, q = std::sqrt(1.0 + pe), h = 1.0 / (m + 1), pi = std::acos(-1.0);
+  const double lambda = 4 * q * std::cos(pi * h) / (4 + 2 * pe);
+  const auto A = convdiff2d(m, pe);
+  std::vector<double> v(m * m);
+  for (int y = 0; y < m; ++y)
+    for (int x = 0; x < m; ++x)
+      v[x + m * y] = std::pow(q, x + y) * std::sin((x + 1) * pi * h) * std::sin((y + 1) * pi * h);
+  for (int i = 0; i < A.nrows; ++i) {
+    double s = 0, d = 0;
+    for (int k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k)
+      if (A.col_idx[k] == i)
+        d = A.values[k];
+      else
+        s -= A.values[k] * v[A.col_idx[k]];
+    EXPECT_NEAR(s / d, lambda * v[i], 1e-13 * v[i]) << "row " << i;
+  }
+  EXPECT_LT(lambda, 1.0);
+}
+
 TEST(generators, trefethen_small_exact) {
   auto A = trefethen(8);
   const double primes[8] = {2, 3, 5, 7, 11, 13, 17, 19};
@@ -336,6 +399,11 @@ TEST(generators, bad_arguments) {
   ASYNCSPARSE_EXPECT_THROW_MSG(aniso2d(4, NAN, 30), InvalidInput, "eps must be finite and > 0");
   ASYNCSPARSE_EXPECT_THROW_MSG(aniso2d(4, 0.1, INFINITY), InvalidInput, "aniso2d: theta_degrees must be finite");
   ASYNCSPARSE_EXPECT_THROW_MSG(aniso2d(0, 0.1, 3), InvalidInput, "aniso2d: m must be >= 1");
+  ASYNCSPARSE_EXPECT_THROW_MSG(convdiff2d(0), InvalidInput, "convdiff2d: m must be >= 1");
+  ASYNCSPARSE_EXPECT_THROW_MSG(convdiff2d(46341), InvalidInput, "convdiff2d: 2147488281 rows do not fit in int");
+  ASYNCSPARSE_EXPECT_THROW_MSG(convdiff2d(30000), InvalidInput, "stored entries do not fit in int");
+  ASYNCSPARSE_EXPECT_THROW_MSG(convdiff2d(4, NAN), InvalidInput, "convdiff2d: peclet must be finite");
+  ASYNCSPARSE_EXPECT_THROW_MSG(convdiff2d(4, -INFINITY), InvalidInput, "convdiff2d: peclet must be finite");
   ASYNCSPARSE_EXPECT_THROW_MSG(random_diag_dominant(0, 1, 1), InvalidInput, "random_diag_dominant: n must be >= 1");
   ASYNCSPARSE_EXPECT_THROW_MSG(random_diag_dominant(5, 6, 1), InvalidInput,
                                "random_diag_dominant: nnz_per_row must be in [1, n] = [1, 5] (got 6)");
@@ -365,6 +433,12 @@ TEST(generators, parse_good_specs) {
   EXPECT_EQ(a2.eps, 0.01);
   EXPECT_EQ(a2.theta_degrees, 30.0);
   EXPECT_EQ(parse_generator("gen:aniso2d:16:0.5:-60").theta_degrees, -60.0);
+  auto c = parse_generator("gen:convdiff2d:150");
+  EXPECT_EQ(c.name, "convdiff2d");
+  EXPECT_EQ(c.size, 150);
+  EXPECT_EQ(c.peclet, 1.0);
+  EXPECT_EQ(parse_generator("gen:convdiff2d:20:0.25").peclet, 0.25);
+  EXPECT_EQ(parse_generator("gen:convdiff2d:20:-2").peclet, -2.0);
   auto r = parse_generator("gen:random:1000");
   EXPECT_EQ(r.size, 1000);
   EXPECT_EQ(r.nnz_per_row, 7);
@@ -381,6 +455,9 @@ TEST(generators, parse_good_specs) {
   EXPECT_EQ(generate("gen:lap3d7:3").nnz(), 135);
   EXPECT_EQ(generate("gen:trefethen:8").nnz(), 42);
   EXPECT_EQ(generate("gen:aniso2d:5:1:17").values, lap2d(5).values);
+  EXPECT_EQ(generate("gen:convdiff2d:6").values, convdiff2d(6, 1.0).values);
+  EXPECT_EQ(generate("gen:convdiff2d:6:-0.5").values, convdiff2d(6, -0.5).values);
+  EXPECT_EQ(generate("gen:convdiff2d:5:0").values, lap2d(5).values);
   EXPECT_EQ(generate("gen:random:50:5:3").values, random_diag_dominant(50, 5, 3).values);
 
   EXPECT_TRUE(is_generator_spec("gen:lap2d:4"));
@@ -391,7 +468,7 @@ TEST(generators, parse_good_specs) {
 }
 
 TEST(generators, parse_bad_specs) {
-  const std::string names = "valid generators: lap2d, lap3d7, lap3d27, aniso2d, trefethen, random";
+  const std::string names = "valid generators: lap2d, lap3d7, lap3d27, aniso2d, convdiff2d, trefethen, random";
   struct Case {
     const char* spec;
     const char* needle;
@@ -425,6 +502,13 @@ TEST(generators, parse_bad_specs) {
       {"gen:aniso2d:10:0.1:nan", "THETA_DEGREES 'nan' is not finite"},
       {"gen:aniso2d:10:0.1:1e999", "is not finite"},
       {"gen:aniso2d:10:0.1:30deg", "THETA_DEGREES '30deg' is not a number"},
+      {"gen:convdiff2d", "convdiff2d takes 1 to 2 ':'-separated fields after the name, got 0"},
+      {"gen:convdiff2d:10:1:2", "convdiff2d takes 1 to 2"},
+      {"gen:convdiff2d:0", "m must be >= 1 (got 0)"},
+      {"gen:convdiff2d:46342", "m = 46342 gives more than 2^31-1 rows"},
+      {"gen:convdiff2d:10:x", "PECLET 'x' is not a number"},
+      {"gen:convdiff2d:10:", "PECLET '' is not a number"},
+      {"gen:convdiff2d:10:inf", "PECLET 'inf' is not finite"},
       {"gen:random:10:11", "nnz_per_row must be in [1, n] = [1, 10] (got 11)"},
       {"gen:random:10:0", "nnz_per_row must be in [1, n]"},
       {"gen:random:10:3:-1", "SEED '-1' is not an unsigned 64-bit integer"},

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <asyncsparse/core/AsyncSparse_generators.hpp>
 
-
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -36,12 +35,12 @@ inline std::string generator_size_problem(const std::string& name, std::int64_t 
   if (size < 1) return std::string(what) + " must be >= 1 (got " + std::to_string(size) + ")";
   if (size > gen_int_max) return std::string(what) + " = " + std::to_string(size) + " does not fit in int";
   // Above these, rows alone overflow int; checked first so that the nnz formulas cannot overflow int64.
-  const int dim = name == "lap2d" || name == "aniso2d" ? 2 : 3;
+  const int dim = name == "lap2d" || name == "aniso2d" || name == "convdiff2d" ? 2 : 3;
   if (grid && size > (dim == 2 ? 46341 : 1291))
     return "m = " + std::to_string(size) + " gives more than 2^31-1 rows (" + std::to_string(dim) + "D grid)";
   std::int64_t rows = grid ? grid_rows(size, dim) : size;
   std::int64_t nnz = 0;
-  if (name == "lap2d") nnz = lap2d_nnz(size);
+  if (name == "lap2d" || name == "convdiff2d") nnz = lap2d_nnz(size);
   if (name == "aniso2d") nnz = (3 * size - 2) * (3 * size - 2);
   if (name == "lap3d7") nnz = lap3d7_nnz(size);
   if (name == "lap3d27") nnz = lap3d27_nnz(size);
@@ -148,8 +147,8 @@ inline std::vector<std::int64_t> sample_distinct(PortableRng& rng, std::int64_t 
 }
 
 inline std::string generator_formats() {
-  return "gen:lap2d:M, gen:lap3d7:M, gen:lap3d27:M, gen:aniso2d:M[:EPS[:THETA_DEGREES]], gen:trefethen:N, "
-         "gen:random:N[:NNZ_PER_ROW[:SEED]]";
+  return "gen:lap2d:M, gen:lap3d7:M, gen:lap3d27:M, gen:aniso2d:M[:EPS[:THETA_DEGREES]], gen:convdiff2d:M[:PECLET], "
+         "gen:trefethen:N, gen:random:N[:NNZ_PER_ROW[:SEED]]";
 }
 
 [[noreturn]] inline void bad_spec(const std::string& spec, const std::string& problem) {
@@ -242,6 +241,18 @@ CsrHost<double> aniso2d(ordinal_t m, double eps, double theta_degrees) {
   return Impl::stencil_matrix(m, 2, st, nnz);
 }
 
+CsrHost<double> convdiff2d(ordinal_t m, double peclet) {
+  Impl::check_generator_size("convdiff2d", "convdiff2d", m);
+  if (!std::isfinite(peclet))
+    throw InvalidInput("convdiff2d: peclet must be finite (got " + std::to_string(peclet) + ")");
+  const double p = std::fabs(peclet);
+  // upwind neighbours (W, S for p >= 0; E, N for p < 0) carry the convection
+  const double minus = peclet >= 0 ? -1.0 - p : -1.0, plus = peclet >= 0 ? -1.0 : -1.0 - p;
+  return Impl::stencil_matrix(
+      m, 2, {{0, 0, 0, 4.0 + 2.0 * p}, {-1, 0, 0, minus}, {1, 0, 0, plus}, {0, -1, 0, minus}, {0, 1, 0, plus}},
+      Impl::lap2d_nnz(m));
+}
+
 CsrHost<double> trefethen(ordinal_t n) {
   Impl::check_generator_size("trefethen", "trefethen", n);
   const std::vector<std::int64_t> primes = Impl::first_primes(n);
@@ -270,7 +281,7 @@ CsrHost<double> trefethen(ordinal_t n) {
 }
 
 CsrHost<double> random_diag_dominant(ordinal_t n, ordinal_t nnz_per_row, std::uint64_t seed, bool symmetric,
-                                            double dominance) {
+                                     double dominance) {
   Impl::check_generator_size("random_diag_dominant", "random", n, nnz_per_row);
   if (!(std::isfinite(dominance) && dominance > 0))
     throw InvalidInput("random_diag_dominant: dominance must be finite and > 0 (got " + std::to_string(dominance) +
@@ -322,7 +333,7 @@ CsrHost<double> random_diag_dominant(ordinal_t n, ordinal_t nnz_per_row, std::ui
   return csr_from_triplets(n, n, rows, cols, vals, /*sort=*/true, /*sum_duplicates=*/false);
 }
 
-std::string generator_names() { return "lap2d, lap3d7, lap3d27, aniso2d, trefethen, random"; }
+std::string generator_names() { return "lap2d, lap3d7, lap3d27, aniso2d, convdiff2d, trefethen, random"; }
 
 bool is_generator_spec(const std::string& spec) { return spec.compare(0, 4, "gen:") == 0; }
 
@@ -342,6 +353,8 @@ GeneratorSpec parse_generator(const std::string& spec) {
   std::size_t min_fields = 3, max_fields = 3;
   if (g.name == "aniso2d" || g.name == "random")
     max_fields = 5;
+  else if (g.name == "convdiff2d")
+    max_fields = 4;
   else if (g.name != "lap2d" && g.name != "lap3d7" && g.name != "lap3d27" && g.name != "trefethen")
     Impl::bad_spec(spec, "unknown generator '" + g.name + "'");
   if (f.size() < min_fields || f.size() > max_fields)
@@ -357,6 +370,7 @@ GeneratorSpec parse_generator(const std::string& spec) {
     if (f.size() > 4) g.theta_degrees = Impl::parse_spec_double(spec, "THETA_DEGREES", f[4]);
     if (!(g.eps > 0)) Impl::bad_spec(spec, "EPS must be > 0");
   }
+  if (g.name == "convdiff2d" && f.size() > 3) g.peclet = Impl::parse_spec_double(spec, "PECLET", f[3]);
   if (g.name == "random") {
     nnz_per_row = f.size() > 3 ? Impl::parse_spec_int(spec, "NNZ_PER_ROW", f[3]) : std::min<std::int64_t>(7, size);
     if (f.size() > 4) {
@@ -382,6 +396,7 @@ CsrHost<double> generate(const GeneratorSpec& g) {
   if (g.name == "lap3d7") return lap3d7(g.size);
   if (g.name == "lap3d27") return lap3d27(g.size);
   if (g.name == "aniso2d") return aniso2d(g.size, g.eps, g.theta_degrees);
+  if (g.name == "convdiff2d") return convdiff2d(g.size, g.peclet);
   if (g.name == "trefethen") return trefethen(g.size);
   if (g.name == "random") return random_diag_dominant(g.size, g.nnz_per_row, g.seed);
   throw InvalidInput("generate: unknown generator '" + g.name + "' (valid generators: " + generator_names() + ")");

@@ -14,16 +14,17 @@
 //                     (faces, edges, corners). nnz = (3m-2)^3 = 27m^3 - 54m^2 + 36m - 8.
 //                     ("L3D" of the ILU paper at m = 64.)
 //   aniso2d(m,eps,th) rotated anisotropic diffusion, 9-point stencil (see aniso2d below).
+//   convdiff2d(m,pe)  2D convection-diffusion, first-order upwind, 5-point, nonsymmetric M-matrix (see below).
 //   trefethen(n)      the Trefethen matrix (SuiteSparse JGD_Trefethen): the primes 2, 3, 5, ... on the
 //                     diagonal, 1 at (i, j) whenever |i - j| is a power of two (1, 2, 4, ...).
 //   random_diag_dominant(n, nnz_per_row, seed, symmetric, dominance)
 //                     random sparse pattern, diagonal = dominance * (sum of |off-diagonal| of the row).
 //
 // String specs (used by the driver, the perf tests and the examples) select a generator by name:
-//   gen:lap2d:M   gen:lap3d7:M   gen:lap3d27:M   gen:aniso2d:M[:EPS[:THETA_DEGREES]]
+//   gen:lap2d:M   gen:lap3d7:M   gen:lap3d27:M   gen:aniso2d:M[:EPS[:THETA_DEGREES]]   gen:convdiff2d:M[:PECLET]
 //   gen:trefethen:N   gen:random:N[:NNZ_PER_ROW[:SEED]]
-// e.g. "gen:lap2d:1024", "gen:lap3d27:64", "gen:aniso2d:256:0.01:30". parse_generator() turns a spec
-// into a GeneratorSpec, generate() builds the matrix; a bad spec is an InvalidInput that quotes the
+// e.g. "gen:lap2d:1024", "gen:lap3d27:64", "gen:aniso2d:256:0.01:30", "gen:convdiff2d:150:1". parse_generator()
+// turns a spec into a GeneratorSpec, generate() builds the matrix; a bad spec is an InvalidInput that quotes the
 // spec and lists the valid generator names.
 #pragma once
 
@@ -69,6 +70,23 @@ CsrHost<double> lap3d27(ordinal_t m);
 /// theta_degrees: rotation angle of the principal direction in degrees, finite (default 30).
 CsrHost<double> aniso2d(ordinal_t m, double eps = 0.01, double theta_degrees = 30.0);
 
+/// Convection-diffusion -Δu + w·∇u on the unit square, Dirichlet, h = 1/(m+1), natural order, with the
+/// velocity w = (w, w) along the diagonal, the Laplacian by the 5-point stencil and the convection by
+/// first-order upwind differences (w > 0: backward differences, (u_C - u_W) / h and (u_C - u_S) / h). The matrix
+/// is h^2 times the discrete operator, so its entries depend only on the mesh Péclet number p = w h (diffusion
+/// coefficient 1):
+///
+///       N                 -1                    (p >= 0; for p < 0 the roles of W, S and E, N swap:
+///    W  C  E   =   -1-p  4+2p  -1                the upwind side is then E, N, with -1-|p|)
+///       S                -1-p
+///
+/// Nonsymmetric for p != 0 (p = 0 gives exactly lap2d(m)), and an M-matrix for every p: non-positive
+/// off-diagonals, rows weakly diagonally dominant (strictly next to the boundary), irreducible. So Jacobi and
+/// Gauss–Seidel converge; the Jacobi iteration matrix has spectral radius 4 sqrt(1+|p|) cos(pi h) / (4+2|p|)
+/// (= rho(|M|), its entries are non-negative). Pattern and nnz as lap2d (5m^2 - 4m).
+/// m: points per direction, >= 1. peclet: p, finite (default 1).
+CsrHost<double> convdiff2d(ordinal_t m, double peclet = 1.0);
+
 /// Trefethen matrix of order n >= 1: diagonal a_ii = (i+1)-th prime, a_ij = 1 when |i-j| = 1, 2, 4, 8, ...
 /// Symmetric positive definite. trefethen(2000) is SuiteSparse's Trefethen_2000 (nnz 41906).
 CsrHost<double> trefethen(ordinal_t n);
@@ -89,15 +107,16 @@ CsrHost<double> trefethen(ordinal_t n);
 ///   strictly diagonally dominant (and the matrix SPD when symmetric); 0 < dominance <= 1 gives
 ///   matrices on which Jacobi-type methods may diverge. Off-diagonal values are uniform in [-1, 1).
 CsrHost<double> random_diag_dominant(ordinal_t n, ordinal_t nnz_per_row = 7, std::uint64_t seed = 1,
-                                            bool symmetric = true, double dominance = 1.5);
+                                     bool symmetric = true, double dominance = 1.5);
 
 /// A parsed generator spec. Fields a generator does not use keep their defaults.
 struct GeneratorSpec {
   std::string spec;             ///< the spec string as given
-  std::string name;             ///< lap2d | lap3d7 | lap3d27 | aniso2d | trefethen | random
+  std::string name;             ///< lap2d | lap3d7 | lap3d27 | aniso2d | convdiff2d | trefethen | random
   ordinal_t size = 0;           ///< m (grid generators) or n (trefethen, random)
   double eps = 0.01;            ///< aniso2d anisotropy ratio
   double theta_degrees = 30.0;  ///< aniso2d rotation angle
+  double peclet = 1.0;          ///< convdiff2d mesh Péclet number p = w h
   ordinal_t nnz_per_row = 7;    ///< random: target entries per row (capped at n when not given)
   std::uint64_t seed = 1;       ///< random: seed
 };
@@ -119,4 +138,3 @@ CsrHost<double> generate(const GeneratorSpec& spec);
 CsrHost<double> generate(const std::string& spec);
 
 }  // namespace AsyncSparse
-

@@ -64,15 +64,16 @@ struct MeshBlocking {
   bool valid() const { return nx > 0 && ny > 0 && nz > 0; }
 };
 
-/// Mesh of a generator spec: gen:lap2d:M and gen:aniso2d:M... give M × M, gen:lap3d7:M and gen:lap3d27:M give
-/// M × M × M; anything else gives an invalid (all-zero) mesh. `block`: the subdomain edge to record.
+/// Mesh of a generator spec: gen:lap2d:M, gen:aniso2d:M... and gen:convdiff2d:M... give M × M, gen:lap3d7:M and
+/// gen:lap3d27:M give M × M × M; anything else gives an invalid (all-zero) mesh. `block`: the subdomain edge to
+/// record.
 inline MeshBlocking mesh_from_generator_spec(const std::string& spec, ordinal_t block = 8) {
   MeshBlocking m;
   m.block = block;
   m.nx = m.ny = 0;
   if (!is_generator_spec(spec)) return m;
   const GeneratorSpec g = parse_generator(spec);
-  if (g.name == "lap2d" || g.name == "aniso2d") {
+  if (g.name == "lap2d" || g.name == "aniso2d" || g.name == "convdiff2d") {
     m.nx = m.ny = g.size;
     m.nz = 1;
   } else if (g.name == "lap3d7" || g.name == "lap3d27") {
@@ -87,7 +88,7 @@ inline std::vector<ordinal_t> mesh_blocked_row_order(const MeshBlocking& mesh, o
   if (!mesh.valid())
     throw InvalidInput(
         "mesh_blocked_row_order: no mesh given (mesh-blocked ordering needs the mesh dimensions; "
-        "the driver knows them for gen:lap2d, gen:aniso2d, gen:lap3d7 and gen:lap3d27 matrices)");
+        "the driver knows them for gen:lap2d, gen:aniso2d, gen:convdiff2d, gen:lap3d7 and gen:lap3d27 matrices)");
   if (mesh.block < 1)
     throw InvalidInput("mesh_blocked_row_order: block size must be >= 1, got " + std::to_string(mesh.block));
   const std::int64_t points = static_cast<std::int64_t>(mesh.nx) * mesh.ny * mesh.nz;

@@ -11,10 +11,15 @@
 //    1..32) per row; it updates its row `updates` times in place, with a memory fence after each update
 //    (params.fence, off = the paper's no-fence variant). On a GPU all lane groups that fit run at once;
 //    rows whose thread blocks are not resident start when earlier blocks finish (the paper's Fig. 9).
-//    On host backends the concurrency is the thread count, so the rows of a thread are processed one
-//    after another, each `updates` times: with one thread this is exactly a Gauss–Seidel-type sweep in
-//    row order with `updates` local relaxations per row (see the exact tests); use small
-//    check_interval chunks or the dynamic mode there.
+//    On host backends only `concurrency` (= thread count) rows could be in flight, and a thread that relaxed
+//    a row `updates` times against neighbours that do not move would gain nothing after the first update.
+//    There the unit of asynchrony is the thread (exec/AsyncSparse_host_blocks.hpp): the rows are cut into one
+//    contiguous block per thread (at most LaunchConfig::max_concurrent_teams blocks when set), and each thread
+//    sweeps its block `updates` times in row order — Gauss–Seidel within the block, the other blocks' entries
+//    read as their threads last stored them. Every row still gets exactly `updates` updates per launch from
+//    one writer; with one thread these are `updates` Gauss–Seidel sweeps (SOR with omega != 1). team_size,
+//    chunk_size, block_order and the occupancy mode do not apply to this mapping. The GPU kernel is the
+//    paper's; the mapping is chosen at compile time.
 //  * JacobiMode::Dynamic (Algorithm 3): W = concurrency x oscb lane groups (LaunchConfig::
 //    oversubscription, 1..16; on GPUs concurrency = #SM x 128 threads / subwarp as in the paper) cycle
 //    over the rows, row += W; each full cycle counts as one update of every row. The lane groups of a
@@ -58,6 +63,7 @@
 #include <string>
 #include <type_traits>
 
+#include <asyncsparse/exec/AsyncSparse_host_blocks.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_async_jacobi_handle.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_jacobi.hpp>
 #include <asyncsparse/relaxation/impl/AsyncSparse_async_jacobi_impl.hpp>
@@ -97,6 +103,12 @@ const AsyncJacobiStats& async_jacobi_run(const ExecSpace& exec, AsyncJacobiHandl
   const std::int64_t league = p.mode == JacobiMode::Static ? 0 : dynamic_league<ExecSpace>(st.launch, n);
   st.workers = p.mode == JacobiMode::Static ? n : league * st.launch.team_size;
   if (p.mode == JacobiMode::Dynamic) st.launch.league_size = static_cast<int>(league);
+  if (p.mode == JacobiMode::Static && is_host_space<ExecSpace>()) {
+    // one block of rows per thread (exec/AsyncSparse_host_blocks.hpp)
+    const HostBlockPartition part = host_block_partition(st.launch, n);
+    record_host_blocks(st.launch, part);
+    st.workers = part.blocks;
+  }
   st.assignment = p.assignment != DynamicAssignment::Auto ? p.assignment
                   : is_gpu_space<ExecSpace>()             ? DynamicAssignment::Strided
                                                           : DynamicAssignment::AtomicCounter;

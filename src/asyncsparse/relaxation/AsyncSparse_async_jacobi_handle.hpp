@@ -29,7 +29,8 @@ namespace AsyncSparse {
 /// Which Jacobi variant runs.
 enum class JacobiMode {
   Sync,    ///< Algorithm 1: residual r = b - A x, global synchronisation, x += omega D^-1 r. Deterministic.
-  Static,  ///< Algorithm 2: one lane group (subwarp) per row, each row updated `updates` times in place.
+  Static,  ///< Algorithm 2: one lane group (subwarp) per row, each row updated `updates` times in place. Host
+           ///< backends: one contiguous row block per thread, swept `updates` times (AsyncSparse_async_jacobi.hpp).
   Dynamic  ///< Algorithm 3: workers = concurrency x oversubscription lane groups cycle over the rows.
 };
 
@@ -158,7 +159,8 @@ struct AsyncJacobiStats {
   double total_seconds = 0;              ///< wall time of the call excluding set-up and the final residual
   double time_per_update = 0;            ///< update_seconds / updates_done (the paper's "time per update")
   int kernel_launches = 0;               ///< update kernels launched
-  std::int64_t workers = 0;              ///< lane groups updating rows (Static, Sync: rows; Dynamic: teams x team_size)
+  std::int64_t workers = 0;  ///< lane groups updating rows (Sync, Static on GPUs: rows; Static on host backends:
+                             ///< row blocks = threads; Dynamic: teams x team_size)
   DynamicAssignment assignment = DynamicAssignment::Strided;  ///< resolved assignment (Dynamic)
   ResolvedLaunch launch;  ///< launch actually used (team size, subwarp = vector_length, ...)
   std::string message;    ///< explanation of Diverged / NonFinite
@@ -178,8 +180,9 @@ struct AsyncJacobiStats {
 ///    256 / vector_length for the residual kernel, 1 on host backends.
 ///  * chunk_size: rows per team pass (-1: team_size on GPUs, 256 on host backends); the dynamic mode hands
 ///    out rows in blocks of this size.
-///  * block_order, max_concurrent_teams, occupancy_mode: order / occupancy of the static mode and the
-///    residual kernel.
+///  * block_order, max_concurrent_teams, occupancy_mode: order / occupancy of the static mode (GPUs) and the
+///    residual kernel. Host backends: the static mode runs one row block per thread, max_concurrent_teams
+///    (when set) caps the number of blocks.
 ///  * oversubscription = oscb, 1..16 (dynamic mode).
 template <class Scalar, class Device>
 class AsyncJacobiHandle {

@@ -10,7 +10,10 @@
 // long as every row keeps being updated and reads eventually see new values (conditions (4), (5)).
 // The fence after each update (the paper's __threadfence()) makes the new x_i visible device-wide
 // before the lane group goes on, which guarantees condition (4) in practice on GPUs.
-//  * Static mode: row i has exactly one writer (its lane group), so x_i itself is never contended.
+//  * Static mode: row i has exactly one writer (its lane group; on host backends the thread that owns its row
+//    block, exec/AsyncSparse_host_blocks.hpp), so x_i itself is never contended. On host backends a thread's
+//    reads of its own block see its latest stores (Gauss–Seidel within the block), which is one of the delay
+//    patterns of the model.
 //  * Dynamic mode: two workers can update the same row at the same time (one at update k, another at
 //    update k+1, when their progress differs by a full cycle, Algorithm 3: "multiple subwarps may update
 //    a row at a time"). Each computes x_i + omega (b_i - A(i,:) x) / a_ii from the x_i it read and
@@ -19,7 +22,7 @@
 //  * Trace: count(i) and the age arrays are written by the updating lane group; the race on count(j)
 //    makes a recorded age off by at most the updates that happen between reading x_j and count(j).
 // With a single thread (Serial, or OpenMP with one thread) there is no race: rows are processed in a
-// fixed order, see the exact tests.
+// fixed order (static: `updates` Gauss–Seidel sweeps in row order; dynamic: see the exact tests).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -30,6 +33,7 @@
 #include <asyncsparse/diagnostics/AsyncSparse_update_trace.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
+#include <asyncsparse/exec/AsyncSparse_host_blocks.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_async_jacobi_handle.hpp>
 
@@ -173,6 +177,24 @@ struct StaticBody {
   }
 };
 
+/// Static assignment on host execution spaces (exec/AsyncSparse_host_blocks.hpp): team b (one thread) owns the
+/// contiguous row block b and sweeps it for iter = first .. last-1, one update per row per sweep, in row order.
+/// Gauss–Seidel within the block; the other blocks' entries are read as their owners last stored them.
+template <class Update>
+struct StaticBlockBody {
+  Update upd;
+  HostBlockPartition part;
+  int first, last;
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t b = team.league_rank();
+    const std::int64_t begin = part.begin(b), end = part.end(b);
+    const Update u = upd;  // a local copy: its fields can stay in registers across the fences and relaxed accesses
+    for (int iter = first; iter < last; ++iter)
+      for (std::int64_t row = begin; row < end; ++row) u(team, static_cast<ordinal_t>(row), iter, iter + 1, b);
+  }
+};
+
 /// Dynamic assignment (Algorithm 3): L teams of T lane groups cycle over the rows in blocks of C
 /// consecutive rows (C = chunk_size; on GPUs C = T, one row per lane group). Global block position g in
 /// [0, (last - first) * nb), nb = ceil(n / C), is row block g mod nb at update first + g / nb.
@@ -255,7 +277,16 @@ void launch_async_jacobi(const ExecSpace& exec, JacobiMode mode, DynamicAssignme
   Upd upd{A.graph.row_map,  A.graph.entries, A.values, b, diag, x.data(), static_cast<Scalar>(p.omega),
           rl.vector_length, unit_diagonal,   rec};
   if (mode == JacobiMode::Static) {
-    launcher.run("AsyncSparse::async_jacobi::static", exec, StaticBody<Upd>{upd, first, last});
+    // the backend's mapping (exec/AsyncSparse_host_blocks.hpp): a lane group per row on GPUs, a block of rows per
+    // thread on host backends; the host body is not instantiated for GPU execution spaces
+    if constexpr (is_host_space<ExecSpace>()) {
+      const HostBlockPartition part = host_block_partition(rl, A.numRows());
+      Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(part.blocks), 1, rl.vector_length);
+      Kokkos::parallel_for("AsyncSparse::async_jacobi::static_blocks", policy,
+                           StaticBlockBody<Upd>{upd, part, first, last});
+    } else {
+      launcher.run("AsyncSparse::async_jacobi::static", exec, StaticBody<Upd>{upd, first, last});
+    }
   } else {
     const bool strided = assignment == DynamicAssignment::Strided;
     if (!strided) Kokkos::deep_copy(exec, counter, std::int64_t(0));
