@@ -23,7 +23,7 @@ namespace {
 void expected_size(const GeneratorSpec& g, std::int64_t& rows, std::int64_t& nnz) {
   const std::int64_t m = g.size;
   rows = nnz = -1;
-  if (g.name == "lap2d" || g.name == "aniso2d") rows = m * m, nnz = 5 * m * m - 4 * m;
+  if (g.name == "lap2d" || g.name == "aniso2d" || g.name == "convdiff2d") rows = m * m, nnz = 5 * m * m - 4 * m;
   if (g.name == "aniso2d" && nnz >= 0) nnz = (3 * m - 2) * (3 * m - 2);  // 9-point; 5-point when b = 0
   if (g.name == "lap3d7") rows = m * m * m, nnz = 7 * m * m * m - 6 * m * m;
   if (g.name == "lap3d27") rows = m * m * m, nnz = (3 * m - 2) * (3 * m - 2) * (3 * m - 2);

@@ -208,7 +208,8 @@ Registrar::Registrar(std::string name, std::string summary, std::function<std::u
 namespace {
 const char* const kFooter =
     "Matrices: a Matrix Market file (.mtx or .mtx.gz) or a generator, e.g. gen:lap2d:1024,\n"
-    "gen:lap3d7:64, gen:lap3d27:64, gen:aniso2d:256:0.01:30, gen:trefethen:2000, gen:random:10000.\n"
+    "gen:lap3d7:64, gen:lap3d27:64, gen:aniso2d:256:0.01:30, gen:convdiff2d:150:1, gen:trefethen:2000,\n"
+    "gen:random:10000.\n"
     "Kokkos options (--kokkos-threads=N, --kokkos-device-id=N, ..., --kokkos-help) are accepted by every command.";
 
 /// Declares every registered subcommand on `app`.

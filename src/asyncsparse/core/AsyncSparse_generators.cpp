@@ -246,6 +246,8 @@ CsrHost<double> convdiff2d(ordinal_t m, double peclet) {
   if (!std::isfinite(peclet))
     throw InvalidInput("convdiff2d: peclet must be finite (got " + std::to_string(peclet) + ")");
   const double p = std::fabs(peclet);
+  if (!std::isfinite(4.0 + 2.0 * p))
+    throw InvalidInput("convdiff2d: |peclet| = " + std::to_string(p) + " is too large (the diagonal 4 + 2|peclet| overflows)");
   // upwind neighbours (W, S for p >= 0; E, N for p < 0) carry the convection
   const double minus = peclet >= 0 ? -1.0 - p : -1.0, plus = peclet >= 0 ? -1.0 : -1.0 - p;
   return Impl::stencil_matrix(
