@@ -404,7 +404,7 @@ TEST(generators, bad_arguments) {
   ASYNCSPARSE_EXPECT_THROW_MSG(convdiff2d(30000), InvalidInput, "stored entries do not fit in int");
   ASYNCSPARSE_EXPECT_THROW_MSG(convdiff2d(4, NAN), InvalidInput, "convdiff2d: peclet must be finite");
   ASYNCSPARSE_EXPECT_THROW_MSG(convdiff2d(4, -INFINITY), InvalidInput, "convdiff2d: peclet must be finite");
-  // finite but so large that the diagonal 4 + 2|peclet| overflows (found by fuzz_generators)
+  // finite but so large that the diagonal 4 + 2|peclet| overflows
   ASYNCSPARSE_EXPECT_THROW_MSG(convdiff2d(4, 1e308), InvalidInput, "the diagonal 4 + 2|peclet| overflows");
   ASYNCSPARSE_EXPECT_THROW_MSG(convdiff2d(4, -1e308), InvalidInput, "is too large");
   ASYNCSPARSE_EXPECT_THROW_MSG(random_diag_dominant(0, 1, 1), InvalidInput, "random_diag_dominant: n must be >= 1");
