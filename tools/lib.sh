@@ -26,6 +26,18 @@ ensure_packages() {
   fi
 }
 
+# The compile-only subset of the GPU builds (tools/build-cuda|build-hip --subset, as CI runs them): library, driver,
+# unit tests and the time-to-solution perf test; the other perf tests and the examples are left out.
+# take_subset_option "$@": consume a leading `--subset` (sets SUBSET_ARGS); the caller continues with REST.
+take_subset_option() {
+  SUBSET_ARGS=()
+  if [ "${1:-}" = --subset ]; then
+    SUBSET_ARGS=(-DAsyncSparse_PERF_TESTS=time_to_solution -DAsyncSparse_ENABLE_EXAMPLES=OFF)
+    shift
+  fi
+  REST=("$@")
+}
+
 # The Kokkos stack of tools/bootstrap: 3 (Kokkos 3.4.01, default) or 4 (Kokkos 4.6.01 + Kokkos-Kernels 4.7.00).
 ASYNCSPARSE_KOKKOS="${ASYNCSPARSE_KOKKOS:-3}"
 
