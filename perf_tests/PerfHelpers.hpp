@@ -7,10 +7,19 @@
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_load.hpp>
@@ -78,6 +87,80 @@ inline void set_matrix_counters(benchmark::State& state, const CsrHost<double>& 
   state.counters["n"] = A.nrows;
   state.counters["nnz"] = A.nnz();
 }
+
+
+/// STREAM-like copy bandwidth of a memory space, measured in this process: c(i) = a(i) over `n` doubles by a
+/// parallel_for of `Exec`, the best of `reps` runs (as STREAM reports), 16 bytes per element (STREAM's count:
+/// one read, one write). The arrays (2 x 256 MiB by default) are far larger than any last-level cache.
+template <class Exec = ExecSpace>
+double stream_copy_gbs(std::int64_t n = std::int64_t(1) << 25, int reps = 10) {
+  using MemSpace = typename Exec::memory_space;
+  Kokkos::View<double*, MemSpace> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stream_a"), n);
+  Kokkos::View<double*, MemSpace> c(Kokkos::view_alloc(Kokkos::WithoutInitializing, "stream_c"), n);
+  Kokkos::parallel_for("stream_init", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(const std::int64_t i) {
+    a(i) = 1.0 + static_cast<double>(i % 7);
+    c(i) = 0.0;
+  });
+  double best = 1e30;
+  for (int r = 0; r < reps; ++r) {
+    Exec().fence();
+    Kokkos::Timer t;
+    Kokkos::parallel_for("stream_copy", Kokkos::RangePolicy<Exec>(0, n),
+                         KOKKOS_LAMBDA(const std::int64_t i) { c(i) = a(i); });
+    Exec().fence();
+    best = std::min(best, t.seconds());
+  }
+  return 16.0 * static_cast<double>(n) / best * 1e-9;
+}
+
+/// A competing CPU load for the contention benchmarks: one thread that spins on arithmetic, pinned to the last
+/// core the process may use (Linux; elsewhere unpinned), from construction until stop() or the destructor, and
+/// never longer than `max_seconds` (it stops itself then, so a benchmark that hangs cannot leave it running).
+class CompetingLoad {
+ public:
+  explicit CompetingLoad(double max_seconds = 120.0) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(max_seconds);
+    worker_ = std::thread([this, deadline] {
+      pin_to_last_core();
+      double v = 1.0;
+      while (!stop_.load(std::memory_order_relaxed)) {
+        for (int k = 0; k < 100000; ++k) v = v * 1.0000001 + 1e-9;
+        sink_.store(v, std::memory_order_relaxed);
+        if (std::chrono::steady_clock::now() > deadline) break;
+      }
+    });
+  }
+  CompetingLoad(const CompetingLoad&) = delete;
+  CompetingLoad& operator=(const CompetingLoad&) = delete;
+  ~CompetingLoad() { stop(); }
+  void stop() {
+    stop_.store(true);
+    if (worker_.joinable()) worker_.join();
+  }
+  /// The core the load runs on (-1: not pinned).
+  int core() const { return core_.load(); }
+
+ private:
+  void pin_to_last_core() {
+#if defined(__linux__)
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
+    int last = -1;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &allowed)) last = c;
+    if (last < 0) return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(last, &one);
+    if (pthread_setaffinity_np(pthread_self(), sizeof(one), &one) == 0) core_.store(last);
+#endif
+  }
+  std::atomic<bool> stop_{false};
+  std::atomic<double> sink_{0.0};
+  std::atomic<int> core_{-1};
+  std::thread worker_;
+};
 
 }  // namespace Perf
 }  // namespace AsyncSparse

@@ -6,7 +6,8 @@
 // (CUDA builds, incl. analysis). Counters: x_spmv = time / spmv time, GB/s of a sweep (minimum traffic: the task
 // list, the factors' indices and values, the written values, each once), residual after the sweeps, and the
 // speedup of 5 sweeps over each exact factorization (Table 2). A launch benchmark on L3D varies the block order
-// and the occupancy limit (Tables 3 and 5).
+// and the occupancy limit (Tables 3 and 5). The sweeps' bandwidth is also reported as a fraction of a STREAM-like
+// copy measured in the same process (x_stream; BM_baseline_stream_copy: the copy's GB/s).
 //
 //   AsyncSparse_Perf_par_ilu --benchmark_filter='par_ic'          (ASYNCSPARSE_PERF_SCALE=paper for L2D 1024^2)
 #include "PerfHelpers.hpp"
@@ -110,6 +111,12 @@ double sweep_bytes(const ParIluHandle<double, Device>& h) {
          factors * (sizeof(int) + sizeof(double)) + 2.0 * (h.num_rows() + 1) * sizeof(int);
 }
 
+/// STREAM-like copy bandwidth of the device memory, measured once per process (PerfHelpers.hpp).
+double stream_gbs() {
+  static const double gbs = stream_copy_gbs<ExecSpace>();
+  return gbs;
+}
+
 void common_counters(benchmark::State& state, const Baselines& b, const ParIluHandle<double, Device>& h) {
   state.counters["n"] = h.num_rows();
   state.counters["nnz"] = b.A.nnz();
@@ -147,6 +154,8 @@ void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind,
   state.counters["GB/s"] = benchmark::Counter(sweep_bytes(h) * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["x_spmv"] = median(h.stats().sweep_times) / b.spmv;
   state.counters["last_sweep_us"] = 1e6 * t;
+  // bandwidth of the median sweep against the copy of the same run
+  state.counters["x_stream"] = sweep_bytes(h) / median(h.stats().sweep_times) * 1e-9 / stream_gbs();
 }
 
 // Time of 5 sweeps from the paper's initial guess (the numeric phase without its set-up), with the residual and
@@ -184,6 +193,12 @@ void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind
 
 // Baselines on their own (time = their measured median; one iteration).
 void BM_baseline(benchmark::State& state, const std::string& name, const std::string& which) {
+  if (which == "stream_copy") {  // not a matrix baseline: the copy's bandwidth (GB/s counter), time of 2^25 doubles
+    const double gbs = stream_gbs();
+    for (auto _ : state) state.SetIterationTime(16.0 * static_cast<double>(std::int64_t(1) << 25) / (gbs * 1e9));
+    state.counters["GB/s"] = gbs;
+    return;
+  }
   const auto& b = baselines(name);
   double t = 0;
   if (which == "spmv") t = b.spmv;
@@ -253,6 +268,10 @@ struct Registration {
             ->Iterations(1)
             ->Unit(benchmark::kMicrosecond);
     }
+    benchmark::RegisterBenchmark("BM_baseline_stream_copy", BM_baseline, std::string(), std::string("stream_copy"))
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Unit(benchmark::kMicrosecond);
     auto* l = benchmark::RegisterBenchmark("BM_par_ic_launch/L3D", BM_launch)
                   ->UseManualTime()
                   ->Unit(benchmark::kMicrosecond)

@@ -66,6 +66,12 @@ void host_row_update(const CsrHost<double>& A, const std::vector<double>& b, std
   x[i] = x[i] + omega * r / d;
 }
 
+// one sweep of rows [begin, end) in the host mappings' order (Impl::interleaved_rows)
+void sweep_block(const CsrHost<double>& A, const std::vector<double>& b, std::vector<double>& x, int begin, int end,
+                 double omega) {
+  Impl::interleaved_rows(begin, end, [&](std::int64_t i) { host_row_update(A, b, x, static_cast<int>(i), omega); });
+}
+
 void expect_equal(const std::vector<double>& got, const std::vector<double>& want, const char* what) {
   ASSERT_EQ(got.size(), want.size());
   int bad = 0;
@@ -262,11 +268,12 @@ TEST(TEST_CATEGORY, async_jacobi_dynamic_one_thread_follows_algorithm3_order) {
     // strided: L = concurrency (1) x oscb teams of one thread; team t takes row blocks g = t, t+L, ... of
     // the unrolled sequence of `updates` sweeps over nb blocks of 8 rows (Algorithm 3 on blocks); the
     // teams run one after another
+    // teams run one after another; a thread sweeps a block as interleaved sub-blocks (Impl::interleaved_rows,
+    // whose order is checked exactly in async_jacobi_host_row_order)
     std::vector<double> xr(n, 0.0);
     for (int t = 0; t < oscb; ++t)
       for (long g = t; g < long(updates) * nb; g += oscb)
-        for (int i = int(g % nb) * chunk; i < std::min(n, int(g % nb + 1) * chunk); ++i)
-          host_row_update(Ah, bh, xr, i, 0.9);
+        sweep_block(Ah, bh, xr, int(g % nb) * chunk, std::min(n, int(g % nb + 1) * chunk), 0.9);
     LaunchConfig l;
     l.oversubscription = oscb;
     l.chunk_size = chunk;
@@ -276,10 +283,10 @@ TEST(TEST_CATEGORY, async_jacobi_dynamic_one_thread_follows_algorithm3_order) {
     expect_equal(r.x, xr, "dynamic strided, one thread");
     EXPECT_EQ(r.stats.assignment, DynamicAssignment::Strided);
     EXPECT_EQ(r.stats.workers, oscb);
-    // atomic counter: the first team takes every block in order -> plain row-order sweeps (SOR form)
+    // atomic counter: the first team takes every block in order -> block-by-block sweeps (SOR form)
     std::vector<double> xs(n, 0.0);
     for (int k = 0; k < updates; ++k)
-      for (int i = 0; i < n; ++i) host_row_update(Ah, bh, xs, i, 0.9);
+      for (int g = 0; g < nb; ++g) sweep_block(Ah, bh, xs, g * chunk, std::min(n, (g + 1) * chunk), 0.9);
     auto p = params(JacobiMode::Dynamic, updates, 0.9);
     p.assignment = DynamicAssignment::AtomicCounter;
     auto ra = run(Ah, bh, p, l);
@@ -289,11 +296,39 @@ TEST(TEST_CATEGORY, async_jacobi_dynamic_one_thread_follows_algorithm3_order) {
     EXPECT_EQ(rd.stats.assignment, on_gpu ? DynamicAssignment::Strided : DynamicAssignment::AtomicCounter);
     if (!on_gpu) expect_equal(rd.x, xs, "dynamic default, one thread");
   }
-  // oscb = 1, omega = 1: `updates` Gauss–Seidel sweeps
+  // oscb = 1, omega = 1, default launch (one block: the host default is at least 256 rows): `updates` Gauss–Seidel
+  // sweeps in the interleaved row order
   std::vector<double> xg(n, 0.0);
-  Reference::gauss_seidel(Ah, bh, xg, updates);
+  for (int k = 0; k < updates; ++k) sweep_block(Ah, bh, xg, 0, n, 1.0);
   auto r = run(Ah, bh, params(JacobiMode::Dynamic, updates));
   for (int i = 0; i < n; ++i) EXPECT_NEAR(r.x[i], xg[i], 1e-14);
+}
+
+TEST(TEST_CATEGORY, async_jacobi_host_row_order) {
+  // a host thread sweeps its rows as min(kHostStreams = 4, rows) contiguous sub-blocks in lockstep
+  auto order = [](std::int64_t begin, std::int64_t end) {
+    std::vector<std::int64_t> v;
+    Impl::interleaved_rows(begin, end, [&](std::int64_t i) { v.push_back(i); });
+    return v;
+  };
+  ASSERT_EQ(kHostStreams, 4);
+  EXPECT_EQ(order(0, 10), (std::vector<std::int64_t>{0, 2, 5, 7, 1, 3, 6, 8, 4, 9}));
+  EXPECT_EQ(order(20, 28), (std::vector<std::int64_t>{20, 22, 24, 26, 21, 23, 25, 27}));
+  EXPECT_EQ(order(0, 3), (std::vector<std::int64_t>{0, 1, 2}));
+  EXPECT_EQ(order(7, 8), (std::vector<std::int64_t>{7}));
+  EXPECT_TRUE(order(5, 5).empty());
+  // every row exactly once, for every length
+  for (std::int64_t len = 0; len < 40; ++len) {
+    auto v = order(100, 100 + len);
+    std::sort(v.begin(), v.end());
+    std::vector<std::int64_t> want(len);
+    for (std::int64_t i = 0; i < len; ++i) want[i] = 100 + i;
+    EXPECT_EQ(v, want) << "length " << len;
+  }
+  // the dynamic mode's default block on host backends: 8 per thread and sweep, at least 256 rows
+  EXPECT_EQ(host_dynamic_chunk(90000, 2), 5625);
+  EXPECT_EQ(host_dynamic_chunk(1000, 2), 256);
+  EXPECT_EQ(host_dynamic_chunk(90000, 0), 11250);
 }
 
 TEST(TEST_CATEGORY, async_jacobi_tracing_and_fence_do_not_change_one_thread_results) {
@@ -590,6 +625,9 @@ TEST(TEST_CATEGORY, async_jacobi_value_ages) {
     const auto count = host_copy(h.trace.count());
     for (int c : count) EXPECT_EQ(c, updates);
     const auto mid = host_copy(h.trace.age_mid()), fin = host_copy(h.trace.age_final());
+    std::vector<int> pos(A.nrows);  // position of each row in a one-thread sweep
+    int next = 0;
+    Impl::interleaved_rows(0, A.nrows, [&](std::int64_t r) { pos[r] = next++; });
     for (int i = 0; i < A.nrows; ++i)
       for (int q = A.row_ptr[i]; q < A.row_ptr[i + 1]; ++q) {
         const int j = A.col_idx[q];
@@ -601,9 +639,10 @@ TEST(TEST_CATEGORY, async_jacobi_value_ages) {
           EXPECT_EQ(mid[q], updates / 2);  // a row's own count before its midway update
           EXPECT_EQ(fin[q], updates - 1);
         } else if (single_thread()) {
-          // one thread: both modes sweep all rows in row order, once per update (static: one block of rows
-          // per thread, dynamic with oscb 1: the row blocks in order), so earlier rows are one update ahead
-          EXPECT_EQ(mid[q], j < i ? updates / 2 + 1 : updates / 2) << "row " << i << " col " << j;
+          // one thread: both modes sweep all rows in one fixed order, once per update (static: one block of rows
+          // per thread, dynamic with oscb 1: one block of at least 256 rows; a block in the host mappings'
+          // interleaved order), so rows earlier in that order are one update ahead
+          EXPECT_EQ(mid[q], pos[j] < pos[i] ? updates / 2 + 1 : updates / 2) << "row " << i << " col " << j;
         }
       }
     const auto S = summarize_value_ages(A, mid, updates / 2, "midway", ConnectionClass::Offset, {m, m});

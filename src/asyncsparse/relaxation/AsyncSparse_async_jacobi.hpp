@@ -17,16 +17,21 @@
 //    contiguous block per thread (at most LaunchConfig::max_concurrent_teams blocks when set), and each thread
 //    sweeps its block `updates` times in row order — Gauss–Seidel within the block, the other blocks' entries
 //    read as their threads last stored them. Every row still gets exactly `updates` updates per launch from
-//    one writer; with one thread these are `updates` Gauss–Seidel sweeps (SOR with omega != 1). team_size,
+//    one writer; with one thread these are `updates` Gauss–Seidel sweeps (SOR with omega != 1). With
+//    params.fence the thread fences once after each sweep of its block instead of after each row (on a CPU a
+//    store reaches the coherent caches without a fence; the fence only orders, and one per row cost half the
+//    sweep). team_size,
 //    chunk_size, block_order and the occupancy mode do not apply to this mapping. The GPU kernel is the
 //    paper's; the mapping is chosen at compile time.
 //  * JacobiMode::Dynamic (Algorithm 3): W = concurrency x oscb lane groups (LaunchConfig::
 //    oversubscription, 1..16; on GPUs concurrency = #SM x 128 threads / subwarp as in the paper) cycle
 //    over the rows, row += W; each full cycle counts as one update of every row. The lane groups of a
 //    team take consecutive rows (blocks of chunk_size = team_size rows on GPUs: exactly the paper's
-//    indexing; blocks of 256 rows per thread on host backends, which avoids false sharing between
-//    threads). params.assignment = AtomicCounter hands out the row blocks through a global atomic counter
-//    (the default on host backends, where it is robust to threads being descheduled).
+//    indexing; on host backends blocks of max(256, rows / (8 threads)) rows, host_dynamic_chunk below, which
+//    keeps the threads' rows apart). params.assignment = AtomicCounter hands out the row blocks through a global
+//    atomic counter (the default on host backends, where it is robust to threads being descheduled). On host
+//    backends a thread sweeps its block as kHostStreams interleaved sub-blocks (as the static mapping) and
+//    params.fence fences once per block of rows, not per row.
 //    On host backends oscb > 1 gives each thread several workers that run one after another (there is no
 //    hardware context switching), so oscb = 1 is the meaningful choice there.
 //  * JacobiMode::Sync: the synchronous Algorithm 1 (AsyncSparse_jacobi.hpp), the deterministic mode.
@@ -73,6 +78,17 @@ namespace AsyncSparse {
 
 /// Resolve the launch an asynchronous mode would use for `A`. Defaults of the authors' kernels: subwarp
 /// (vector_length) 1, the paper's best; on GPUs blocks of 128 threads (team_size 128 / subwarp).
+/// Rows per block of the dynamic mode on host backends when LaunchConfig::chunk_size is not set: 8 blocks per
+/// thread and sweep, at least 256 rows. The threads take consecutive blocks at about the same pace; a row near the
+/// end of one block reads rows of the next one (a grid line ahead in natural order), which another thread is
+/// writing at that moment: the larger the blocks, the fewer such rows. Measured on a 2-core host, gen:lap2d:300,
+/// 2 threads: 256-row blocks cost 3.5x a synchronous Jacobi update. 8 blocks per thread still balance the load
+/// when a thread is slowed down (a competing process): the others take its blocks.
+inline int host_dynamic_chunk(std::int64_t rows, int threads) {
+  const std::int64_t per = rows / (8 * static_cast<std::int64_t>(std::max(1, threads)));
+  return static_cast<int>(std::max<std::int64_t>(256, std::min<std::int64_t>(per, 1 << 20)));
+}
+
 template <class ExecSpace, class Scalar, class Device>
 ResolvedLaunch resolve_async_jacobi_launch(const LaunchConfig& cfg, const Crs<Scalar, Device>& A,
                                            const ExecSpace& exec = ExecSpace()) {
@@ -100,6 +116,8 @@ const AsyncJacobiStats& async_jacobi_run(const ExecSpace& exec, AsyncJacobiHandl
   st.b_norm = bnorm;
   st.launch = resolve_async_jacobi_launch(h.launch, A, exec);
   const std::int64_t n = A.numRows();
+  if (p.mode == JacobiMode::Dynamic && is_host_space<ExecSpace>() && h.launch.chunk_size <= 0)
+    st.launch.chunk_size = host_dynamic_chunk(n, st.launch.concurrency);
   const std::int64_t league = p.mode == JacobiMode::Static ? 0 : dynamic_league<ExecSpace>(st.launch, n);
   st.workers = p.mode == JacobiMode::Static ? n : league * st.launch.team_size;
   if (p.mode == JacobiMode::Dynamic) st.launch.league_size = static_cast<int>(league);

@@ -28,6 +28,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/diagnostics/AsyncSparse_update_trace.hpp>
@@ -53,6 +54,7 @@ namespace Impl {
 template <class Scalar, class Device, bool Relaxed, bool Fence, bool Trace>
 struct AsyncRowUpdate {
   static constexpr int kCachedEntries = 8;
+  static constexpr bool traced = Trace;
   typename Crs<Scalar, Device>::row_map_type rows;
   typename Crs<Scalar, Device>::index_type cols;
   typename Crs<Scalar, Device>::values_type vals;
@@ -66,6 +68,12 @@ struct AsyncRowUpdate {
   KOKKOS_FORCEINLINE_FUNCTION Scalar load(const Scalar* p) const {
     if (Relaxed) return load_relaxed(p);
     return *p;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void store(Scalar* p, Scalar v) const {
+    if (Relaxed)
+      store_relaxed(p, v);
+    else
+      *p = v;
   }
 
   /// Updates iter = first .. last-1 of `row` (update indices are 0-based per row); `worker` is the lane
@@ -164,6 +172,37 @@ struct AsyncRowUpdate {
   }
 };
 
+/// One update of `row` by one host thread, without trace or lane group: the row loop of the host mappings
+/// (same operation order as the one-lane path of AsyncRowUpdate, so the results are the same bit for bit).
+template <class Update>
+KOKKOS_INLINE_FUNCTION void host_row_update(const Update& u, const ordinal_t row) {
+  using Scalar = typename std::remove_pointer<decltype(u.x)>::type;
+  const offset_t beg = u.rows(row), end = u.rows(row + 1);
+  Scalar r = u.b(row), xi = 0;
+  for (offset_t p = beg; p < end; ++p) {
+    const ordinal_t c = u.cols(p);
+    const Scalar xc = u.load(u.x + c);
+    if (c == row) xi = xc;
+    r -= u.vals(p) * xc;
+  }
+  const Scalar xnew = u.unit_diagonal ? xi + u.omega * r : xi + u.omega * r / u.diag(row);
+  u.store(u.x + row, xnew);
+}
+
+/// Calls f(row) for every row of [begin, end) as min(kHostStreams, end - begin) contiguous sub-blocks swept in
+/// lockstep: row k of each sub-block, then row k + 1 of each (the host mappings' row order, StaticBlockBody).
+template <class F>
+KOKKOS_INLINE_FUNCTION void interleaved_rows(const std::int64_t begin, const std::int64_t end, const F& f) {
+  const std::int64_t len = end - begin;
+  const HostBlockPartition sub{len, len < kHostStreams ? (len > 0 ? len : 1) : kHostStreams};
+  const std::int64_t len0 = sub.end(0) - sub.begin(0);  // sub-block sizes differ by at most one
+  for (std::int64_t k = 0; k <= len0; ++k)
+    for (std::int64_t s = 0; s < sub.blocks; ++s) {
+      const std::int64_t row = begin + sub.begin(s) + k;
+      if (row < begin + sub.end(s)) f(row);
+    }
+}
+
 /// Static assignment (Algorithm 2 with the update loop of the authors' kernel): lane group = row, which
 /// it updates for iter = first .. last-1 without synchronising with anyone.
 template <class Update>
@@ -178,9 +217,16 @@ struct StaticBody {
 };
 
 /// Static assignment on host execution spaces (exec/AsyncSparse_host_blocks.hpp): team b (one thread) owns the
-/// contiguous row block b and sweeps it for iter = first .. last-1, one update per row per sweep, in row order.
+/// contiguous row block b and sweeps it for iter = first .. last-1, one update per row per sweep.
 /// Gauss–Seidel within the block; the other blocks' entries are read as their owners last stored them.
-template <class Update>
+/// The block is cut into kHostStreams contiguous sub-blocks whose sweeps are interleaved (row k of each sub-block,
+/// then row k + 1 of each): in one Gauss–Seidel sweep in row order each row waits for the store of the row before
+/// it (a chain of load-multiply-subtract-store latencies, 8.7 ns per row of the 5-point Laplacian on a 2-core
+/// x86-64 host, twice a Jacobi row); kHostStreams independent chains keep the core busy (4.5–5 ns per row). Each
+/// sub-block is still swept in row order (Gauss–Seidel), the sub-blocks are four more asynchronous blocks.
+/// `Update` carries no per-row fence; with SweepFence the thread fences once after each sweep of its block (the
+/// host form of the paper's fence, exec/AsyncSparse_host_blocks.hpp).
+template <class Update, bool SweepFence>
 struct StaticBlockBody {
   Update upd;
   HostBlockPartition part;
@@ -190,8 +236,16 @@ struct StaticBlockBody {
     const std::int64_t b = team.league_rank();
     const std::int64_t begin = part.begin(b), end = part.end(b);
     const Update u = upd;  // a local copy: its fields can stay in registers across the fences and relaxed accesses
-    for (int iter = first; iter < last; ++iter)
-      for (std::int64_t row = begin; row < end; ++row) u(team, static_cast<ordinal_t>(row), iter, iter + 1, b);
+    const bool lean = !Update::traced && u.vector_length == 1;
+    for (int iter = first; iter < last; ++iter) {
+      interleaved_rows(begin, end, [&](const std::int64_t row) {
+        if (lean)
+          host_row_update(u, static_cast<ordinal_t>(row));
+        else
+          u(team, static_cast<ordinal_t>(row), iter, iter + 1, b);
+      });
+      if (SweepFence) AsyncSparse::fence();
+    }
   }
 };
 
@@ -203,7 +257,10 @@ struct StaticBlockBody {
 /// the authors' kernel; on host backends (T = 1) the blocks keep a thread's rows contiguous instead of
 /// interleaving neighbouring rows between threads (which would make every update a false-sharing miss).
 /// AtomicCounter: a team takes the next g from a global counter (one atomic per block of C rows).
-template <class Update, class Device>
+/// Host (host execution spaces, one thread per team): the thread sweeps its block of rows as interleaved
+/// sub-blocks (interleaved_rows, as StaticBlockBody); with ChunkFence `Update` carries no per-row fence and the
+/// thread fences once after each block of rows instead (exec/AsyncSparse_host_blocks.hpp).
+template <class Update, class Device, bool Host = false, bool ChunkFence = false>
 struct DynamicBody {
   Update upd;
   Kokkos::View<std::int64_t, Device> counter;
@@ -216,6 +273,16 @@ struct DynamicBody {
     const std::int64_t begin = blk * chunk;
     const std::int64_t end = begin + chunk < n ? begin + chunk : n;
     const std::int64_t worker = static_cast<std::int64_t>(team.league_rank()) * team_size + team.team_rank();
+    if (Host && team_size == 1) {  // interleaved sub-blocks as in StaticBlockBody
+      interleaved_rows(begin, end, [&](const std::int64_t row) {
+        if (!Update::traced && upd.vector_length == 1)
+          host_row_update(upd, static_cast<ordinal_t>(row));
+        else
+          upd(team, static_cast<ordinal_t>(row), iter, iter + 1, worker);
+      });
+      if (ChunkFence) AsyncSparse::fence();
+      return;
+    }
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t row) {
       upd(team, static_cast<ordinal_t>(row), iter, iter + 1, worker);
     });
@@ -273,17 +340,20 @@ void launch_async_jacobi(const ExecSpace& exec, JacobiMode mode, DynamicAssignme
                          const Kokkos::View<const Scalar*, Device>& b, const Kokkos::View<const Scalar*, Device>& diag,
                          const Kokkos::View<Scalar*, Device>& x, const Kokkos::View<std::int64_t, Device>& counter,
                          const UpdateTraceRecorder<Device>& rec, bool unit_diagonal, int first, int last) {
-  using Upd = AsyncRowUpdate<Scalar, Device, Relaxed, Fence, Trace>;
+  // The paper's fence after every row update (GPU) becomes one fence per block of rows on host execution spaces
+  // (exec/AsyncSparse_host_blocks.hpp): the row updates themselves carry no fence there.
+  constexpr bool host = is_host_space<ExecSpace>();
+  using Upd = AsyncRowUpdate<Scalar, Device, Relaxed, Fence && !host, Trace>;
   Upd upd{A.graph.row_map,  A.graph.entries, A.values, b, diag, x.data(), static_cast<Scalar>(p.omega),
           rl.vector_length, unit_diagonal,   rec};
   if (mode == JacobiMode::Static) {
     // the backend's mapping (exec/AsyncSparse_host_blocks.hpp): a lane group per row on GPUs, a block of rows per
     // thread on host backends; the host body is not instantiated for GPU execution spaces
-    if constexpr (is_host_space<ExecSpace>()) {
+    if constexpr (host) {
       const HostBlockPartition part = host_block_partition(rl, A.numRows());
       Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(part.blocks), 1, rl.vector_length);
       Kokkos::parallel_for("AsyncSparse::async_jacobi::static_blocks", policy,
-                           StaticBlockBody<Upd>{upd, part, first, last});
+                           StaticBlockBody<Upd, Fence>{upd, part, first, last});
     } else {
       launcher.run("AsyncSparse::async_jacobi::static", exec, StaticBody<Upd>{upd, first, last});
     }
@@ -293,8 +363,8 @@ void launch_async_jacobi(const ExecSpace& exec, JacobiMode mode, DynamicAssignme
     const std::int64_t n = A.numRows(), chunk = rl.chunk_size;
     Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(league), rl.team_size, rl.vector_length);
     Kokkos::parallel_for("AsyncSparse::async_jacobi::dynamic", policy,
-                         DynamicBody<Upd, Device>{upd, counter, n, chunk, (n + chunk - 1) / chunk, league, first, last,
-                                                  rl.team_size, strided});
+                         DynamicBody<Upd, Device, host, Fence && host>{upd, counter, n, chunk, (n + chunk - 1) / chunk,
+                                                                       league, first, last, rl.team_size, strided});
   }
 }
 

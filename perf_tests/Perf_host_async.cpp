@@ -1,0 +1,202 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// What asynchrony buys on a CPU: time to a tolerance of the synchronous and asynchronous relaxations on the host
+// execution space (Kokkos::DefaultHostExecutionSpace: OpenMP in OpenMP and CUDA builds), on an idle machine and
+// with a competing CPU load that the benchmark itself starts and stops.
+//
+//   BM_host_time_to_tol/<problem>/<method>/<idle|loaded>
+//       x0 = 0, b uniform in (-0.125, 0.125), A scaled to unit diagonal (as Perf_async_jacobi), until
+//       ||b - A x|| / ||b|| <= 1e-6, residual checked every 100 updates (Jacobi) / 10 global iterations
+//       (block-asynchronous). Methods:
+//         jacobi_sync      synchronous Jacobi (JacobiMode::Sync)
+//         jacobi_static    asynchronous Jacobi, static assignment: one block of rows per thread, swept in place
+//                          (exec/AsyncSparse_host_blocks.hpp)
+//         jacobi_dynamic   asynchronous Jacobi, dynamic assignment (row blocks from an atomic counter)
+//         block_sync       block-Jacobi with 5 local sweeps per block (async-(5) in its deterministic mode)
+//         block_async      async-(5), one launch per global iteration (the default)
+//         block_async_fused  async-(5), persistent threads, no barrier between global iterations
+//       "loaded": a thread spinning on arithmetic, pinned to the last core, runs for the whole measurement
+//       (PerfHelpers.hpp, CompetingLoad; it stops itself after 10 minutes at the latest).
+//       Counters: seconds, updates (Jacobi: per row; block methods: global iterations x 5 local sweeps), residual,
+//       converged, threads; speedup_vs_sync (idle runs: time of the synchronous method of the same family / time);
+//       slowdown_under_load (loaded runs: time / time of the idle run of the same method, measured just before).
+//
+// Problem: gen:lap2d:300 (ASYNCSPARSE_PERF_SCALE=paper) or gen:lap2d:150 (default on host backends, a few
+// seconds per run); ASYNCSPARSE_HOST_ASYNC_PROBLEMS="gen:...;gen:..." replaces the list (e.g. convdiff2d).
+// Run with OMP_NUM_THREADS = the number of cores, e.g.
+//   OMP_NUM_THREADS=2 OMP_PROC_BIND=false ASYNCSPARSE_PERF_SCALE=paper AsyncSparse_Perf_host_async
+#include "PerfHelpers.hpp"
+
+#include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_async_jacobi.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
+
+#include <random>
+#include <sstream>
+#include <vector>
+
+namespace {
+using namespace AsyncSparse;
+using namespace AsyncSparse::Perf;
+using HostExec = Kokkos::DefaultHostExecutionSpace;
+using HostDevice = HostExec::device_type;
+
+constexpr double kTol = 1e-6;
+
+std::vector<std::string> problems() {
+  if (const char* env = std::getenv("ASYNCSPARSE_HOST_ASYNC_PROBLEMS")) {
+    std::vector<std::string> v;
+    std::stringstream ss(env);
+    std::string item;
+    while (std::getline(ss, item, ';'))
+      if (!item.empty()) v.push_back(item);
+    return v;
+  }
+  return {paper_scale() ? "gen:lap2d:300" : "gen:lap2d:150"};
+}
+
+struct System {
+  CsrHost<double> Ah;
+  Crs<double, HostDevice> A;
+  Kokkos::View<double*, HostDevice> b, x;
+};
+System& get_system(const std::string& spec) {
+  static std::map<std::string, std::unique_ptr<System>> cache;
+  static const bool hooked = (Kokkos::push_finalize_hook([] { cache.clear(); }), true);
+  (void)hooked;
+  auto& s = cache[spec];
+  if (!s) {
+    s.reset(new System);
+    s->Ah = scale_unit_diagonal(host_matrix(spec)).A;
+    std::mt19937_64 rng(0);
+    std::vector<double> b(s->Ah.nrows);
+    for (auto& v : b) v = -0.125 + 0.25 * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
+    s->A = to_device<HostDevice>(s->Ah);
+    s->b = to_device<HostDevice>(b);
+    s->x = Kokkos::View<double*, HostDevice>("x", s->Ah.nrows);
+  }
+  return *s;
+}
+
+struct Outcome {
+  double seconds = 0, residual = 0;
+  long long updates = 0;
+  bool converged = false;
+};
+
+Outcome run_jacobi(System& s, JacobiMode mode) {
+  AsyncJacobiHandle<double, HostDevice> h;
+  h.params.mode = mode;
+  h.params.updates = 2000000;
+  h.params.tol = kTol;
+  h.params.check_interval = 100;
+  HostExec exec;
+  Kokkos::deep_copy(exec, s.x, 0.0);
+  async_jacobi_symbolic(exec, h, s.A);
+  async_jacobi_numeric(exec, h, s.A);
+  const auto& st = async_jacobi_solve(exec, h, s.b, s.x);
+  return {st.total_seconds, st.final_residual, st.updates_done, st.converged()};
+}
+
+Outcome run_block(System& s, bool deterministic, BlockAsyncLaunchMode mode) {
+  BlockAsyncParams p;
+  p.deterministic = deterministic;
+  p.launch_mode = mode;
+  p.tol = kTol;
+  p.max_global_iters = 1000000;
+  p.record_history = false;
+  BlockAsyncHandle<double, HostDevice> h(p);
+  HostExec exec;
+  Kokkos::deep_copy(exec, s.x, 0.0);
+  block_async_symbolic(exec, h, s.A);
+  block_async_numeric(exec, h, s.A);
+  const RelaxationResult r = block_async_solve(exec, h, s.b, s.x);
+  return {r.seconds, r.final_residual, static_cast<long long>(r.iterations) * p.local_iters, r.converged()};
+}
+
+enum class Method { JacobiSync, JacobiStatic, JacobiDynamic, BlockSync, BlockAsync, BlockAsyncFused };
+struct MethodInfo {
+  Method m;
+  const char* name;
+  Method sync;  // the synchronous method of the same family
+};
+const std::vector<MethodInfo>& methods() {
+  static const std::vector<MethodInfo> v = {
+      {Method::JacobiSync, "jacobi_sync", Method::JacobiSync},
+      {Method::JacobiStatic, "jacobi_static", Method::JacobiSync},
+      {Method::JacobiDynamic, "jacobi_dynamic", Method::JacobiSync},
+      {Method::BlockSync, "block_sync", Method::BlockSync},
+      {Method::BlockAsync, "block_async", Method::BlockSync},
+      {Method::BlockAsyncFused, "block_async_fused", Method::BlockSync},
+  };
+  return v;
+}
+
+Outcome run(System& s, Method m) {
+  switch (m) {
+    case Method::JacobiSync: return run_jacobi(s, JacobiMode::Sync);
+    case Method::JacobiStatic: return run_jacobi(s, JacobiMode::Static);
+    case Method::JacobiDynamic: return run_jacobi(s, JacobiMode::Dynamic);
+    case Method::BlockSync: return run_block(s, true, BlockAsyncLaunchMode::PerIteration);
+    case Method::BlockAsync: return run_block(s, false, BlockAsyncLaunchMode::PerIteration);
+    case Method::BlockAsyncFused: return run_block(s, false, BlockAsyncLaunchMode::Fused);
+  }
+  return {};
+}
+
+/// Idle times measured earlier in this process, by problem and method (the idle benchmark of a method is
+/// registered right before its loaded one; the synchronous methods before the asynchronous ones).
+std::map<std::string, double>& idle_times() {
+  static std::map<std::string, double> m;
+  return m;
+}
+
+void BM_host_time_to_tol(benchmark::State& state, const std::string& spec, MethodInfo mi, bool loaded) {
+  auto& s = get_system(spec);
+  run(s, mi.m);  // warm-up: first touch of the workspace, thread start-up
+  Outcome o;
+  int core = -1;
+  for (auto _ : state) {
+    std::unique_ptr<CompetingLoad> load;
+    if (loaded) load.reset(new CompetingLoad(600.0));
+    o = run(s, mi.m);
+    if (load) {
+      core = load->core();
+      load->stop();
+    }
+    state.SetIterationTime(o.seconds);
+  }
+  set_matrix_counters(state, s.Ah);
+  state.counters["threads"] = HostExec().concurrency();
+  state.counters["seconds"] = o.seconds;
+  state.counters["updates"] = static_cast<double>(o.updates);
+  state.counters["residual"] = o.residual;
+  state.counters["converged"] = o.converged ? 1 : 0;
+  if (!o.converged) state.SetLabel("not converged");
+  const std::string key = spec + "/" + mi.name;
+  if (!loaded) {
+    idle_times()[key] = o.seconds;
+    const auto it = idle_times().find(spec + "/" + methods()[static_cast<int>(mi.sync)].name);
+    if (it != idle_times().end() && o.seconds > 0) state.counters["speedup_vs_sync"] = it->second / o.seconds;
+  } else {
+    state.counters["load_core"] = core;
+    const auto it = idle_times().find(key);
+    if (it != idle_times().end() && it->second > 0) state.counters["slowdown_under_load"] = o.seconds / it->second;
+  }
+}
+
+int register_all() {
+  for (const auto& spec : problems())
+    for (const auto& mi : methods())
+      for (bool loaded : {false, true})
+        benchmark::RegisterBenchmark(
+            ("BM_host_time_to_tol/" + spec.substr(4) + "/" + mi.name + (loaded ? "/loaded" : "/idle")).c_str(),
+            BM_host_time_to_tol, spec, mi, loaded)
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond)
+            ->Iterations(1);
+  return 0;
+}
+const int registered = register_all();
+
+}  // namespace
