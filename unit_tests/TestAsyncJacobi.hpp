@@ -304,6 +304,46 @@ TEST(TEST_CATEGORY, async_jacobi_dynamic_one_thread_follows_algorithm3_order) {
   for (int i = 0; i < n; ++i) EXPECT_NEAR(r.x[i], xg[i], 1e-14);
 }
 
+TEST(TEST_CATEGORY, async_jacobi_host_block_balancer) {
+  // boundaries of the static host mapping: even at first, then moved halfway toward equal expected times
+  HostBlockBalancer bal(200, 2);
+  EXPECT_EQ(bal.begin(0), 0);
+  EXPECT_EQ(bal.begin(1), 100);
+  EXPECT_EQ(bal.end(1), 200);
+  bal.seconds()[0] = 0.001;
+  bal.seconds()[1] = 0.003;  // block 1 three times slower: target boundary 150, halfway 125
+  bal.rebalance();
+  EXPECT_EQ(bal.begin(1), 125);
+  EXPECT_EQ(bal.rebalances(), 1);
+  bal.seconds()[0] = 0.0002;
+  bal.seconds()[1] = 0.0009;  // launches under 1 ms: timer noise, nothing moves
+  bal.rebalance();
+  EXPECT_EQ(bal.begin(1), 125);
+  bal.seconds()[0] = 0.0100;
+  bal.seconds()[1] = 0.0105;  // within 10 %: nothing moves
+  bal.rebalance();
+  EXPECT_EQ(bal.begin(1), 125);
+  // extreme rates never leave a block empty
+  HostBlockBalancer few(3, 3);
+  few.seconds()[0] = 1.0;
+  few.seconds()[1] = 1e-3;
+  few.seconds()[2] = 1e-3;
+  for (int k = 0; k < 5; ++k) few.rebalance();
+  for (std::int64_t b = 0; b < 3; ++b) EXPECT_EQ(few.end(b) - few.begin(b), 1) << "block " << b;
+  HostBlockBalancer four(1000, 4);
+  for (int k = 0; k < 10; ++k) {
+    for (std::int64_t b = 0; b < 4; ++b)  // block 3 runs at half speed
+      four.seconds()[b] = 1e-5 * static_cast<double>(four.end(b) - four.begin(b)) * (b == 3 ? 2 : 1);
+    four.rebalance();
+  }
+  EXPECT_EQ(four.end(3), 1000);
+  // half the rate: half the rows of the others, up to the 10 % dead band (142.9 and 285.7 rows exactly)
+  EXPECT_NEAR(four.end(3) - four.begin(3), 1000.0 / 7, 0.1 * 1000 / 7 + 1);
+  EXPECT_GT(four.end(3) - four.begin(3), 1000.0 / 7 - 1);  // it moved from above, halfway each time
+  for (std::int64_t b = 0; b < 3; ++b)
+    EXPECT_NEAR(four.end(b) - four.begin(b), 2000.0 / 7, 0.1 * 2000 / 7 + 1) << "block " << b;
+}
+
 TEST(TEST_CATEGORY, async_jacobi_host_row_order) {
   // a host thread sweeps its rows as min(kHostStreams = 4, rows) contiguous sub-blocks in lockstep
   auto order = [](std::int64_t begin, std::int64_t end) {

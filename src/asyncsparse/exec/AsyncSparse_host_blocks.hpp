@@ -21,6 +21,8 @@
 //    model allows: a read may return any value written so far); entries of other blocks are read with relaxed
 //    atomic loads and are whatever their owners stored last (asynchronous block iteration, Chazan & Miranker
 //    1969, Baudet 1978). As on GPUs, every row is updated exactly k times per launch and has one writer.
+//  * the block boundaries are moved between launches toward equal times per block (HostBlockBalancer below), so a
+//    thread slowed down by a competing process gets fewer rows instead of holding up every launch;
 //  * contiguous blocks keep a thread's stores in its own cache lines: only the rows at the P - 1 block ends
 //    are shared with another thread (in natural order, their grid neighbours), so there is no false sharing.
 //  * the GPU kernels' fence after every row update (CUDA __threadfence: it pushes the store out of the SM's
@@ -36,7 +38,9 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 
@@ -83,5 +87,55 @@ inline void record_host_blocks(ResolvedLaunch& r, const HostBlockPartition& part
   r.num_chunks = part.blocks;
   r.chunk_size = static_cast<int>((part.rows + part.blocks - 1) / part.blocks);
 }
+
+/// Block boundaries of the static host mapping for one solve, rebalanced between launches from each thread's
+/// measured rate. A thread that shares its core with another process (or is descheduled) sweeps its block more
+/// slowly, and every launch ends when the slowest block is done: after each launch the rows are redistributed so
+/// that each block's expected time is the same (rows proportional to the measured rows per second, moved halfway
+/// toward that target). Within a launch nothing changes: each row has one writer and gets exactly its `updates`.
+/// Launches shorter than 1 ms, or whose blocks differ by less than 10 %, leave the boundaries as they are (timer
+/// noise). Host code only.
+class HostBlockBalancer {
+ public:
+  HostBlockBalancer(std::int64_t rows, std::int64_t blocks) : bounds_(blocks + 1), seconds_(blocks, 0.0) {
+    const HostBlockPartition even{rows, blocks};
+    for (std::int64_t b = 0; b <= blocks; ++b) bounds_[b] = b < blocks ? even.begin(b) : rows;
+  }
+  std::int64_t blocks() const { return static_cast<std::int64_t>(seconds_.size()); }
+  std::int64_t begin(std::int64_t b) const { return bounds_[b]; }
+  std::int64_t end(std::int64_t b) const { return bounds_[b + 1]; }
+  /// Per-block seconds of the current launch, written by each block's thread.
+  double* seconds() { return seconds_.data(); }
+  const std::int64_t* bounds() const { return bounds_.data(); }
+  /// Times the boundaries moved so far.
+  int rebalances() const { return rebalances_; }
+  /// After a launch: move the boundaries toward equal expected times.
+  void rebalance() {
+    const std::int64_t nb = blocks(), rows = bounds_[nb];
+    double tmin = seconds_[0], tmax = seconds_[0];
+    for (double t : seconds_) tmin = std::min(tmin, t), tmax = std::max(tmax, t);
+    if (nb < 2 || tmax < 1e-3 || tmin <= 0 || tmax < 1.1 * tmin) return;
+    std::vector<double> rate(nb);
+    double total = 0;
+    for (std::int64_t b = 0; b < nb; ++b) total += rate[b] = static_cast<double>(end(b) - begin(b)) / seconds_[b];
+    std::vector<std::int64_t> next(nb + 1, 0);
+    double acc = 0;
+    for (std::int64_t b = 0; b < nb; ++b) {
+      acc += rate[b] / total;
+      const double target = acc * static_cast<double>(rows);
+      next[b + 1] = std::llround(0.5 * static_cast<double>(bounds_[b + 1]) + 0.5 * target);
+    }
+    next[nb] = rows;
+    for (std::int64_t b = 1; b <= nb; ++b) next[b] = std::max(next[b], next[b - 1] + 1);  // no empty block
+    for (std::int64_t b = nb - 1; b >= 1; --b) next[b] = std::min(next[b], next[b + 1] - 1);
+    if (next != bounds_) ++rebalances_;
+    bounds_ = next;
+  }
+
+ private:
+  std::vector<std::int64_t> bounds_;
+  std::vector<double> seconds_;
+  int rebalances_ = 0;
+};
 
 }  // namespace AsyncSparse

@@ -65,6 +65,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <type_traits>
 
@@ -121,11 +122,13 @@ const AsyncJacobiStats& async_jacobi_run(const ExecSpace& exec, AsyncJacobiHandl
   const std::int64_t league = p.mode == JacobiMode::Static ? 0 : dynamic_league<ExecSpace>(st.launch, n);
   st.workers = p.mode == JacobiMode::Static ? n : league * st.launch.team_size;
   if (p.mode == JacobiMode::Dynamic) st.launch.league_size = static_cast<int>(league);
+  std::unique_ptr<HostBlockBalancer> balancer;
   if (p.mode == JacobiMode::Static && is_host_space<ExecSpace>()) {
-    // one block of rows per thread (exec/AsyncSparse_host_blocks.hpp)
+    // one block of rows per thread, rebalanced between launches (exec/AsyncSparse_host_blocks.hpp)
     const HostBlockPartition part = host_block_partition(st.launch, n);
     record_host_blocks(st.launch, part);
     st.workers = part.blocks;
+    balancer.reset(new HostBlockBalancer(n, part.blocks));
   }
   st.assignment = p.assignment != DynamicAssignment::Auto ? p.assignment
                   : is_gpu_space<ExecSpace>()             ? DynamicAssignment::Strided
@@ -158,7 +161,7 @@ const AsyncJacobiStats& async_jacobi_run(const ExecSpace& exec, AsyncJacobiHandl
     const int first = st.updates_done;
     const int last = checks ? std::min(p.updates, first + p.check_interval) : p.updates;
     dispatch_async_jacobi(exec, p.mode, st.assignment, launcher, st.launch, league, p, A, b, diag, x, h.ws.counter, rec,
-                          h.ws.unit_diagonal, trace_on, first, last);
+                          h.ws.unit_diagonal, trace_on, first, last, balancer.get());
     ++st.kernel_launches;
     st.updates_done = last;
     if (checks) {

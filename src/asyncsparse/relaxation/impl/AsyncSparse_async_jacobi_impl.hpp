@@ -229,12 +229,19 @@ struct StaticBody {
 template <class Update, bool SweepFence>
 struct StaticBlockBody {
   Update upd;
-  HostBlockPartition part;
+  const std::int64_t* bounds;  ///< block b = rows [bounds[b], bounds[b + 1]) (HostBlockBalancer)
+  double* seconds;             ///< seconds[b]: time block b's thread took, for the rebalancing
   int first, last;
   template <class Member>
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+  void operator()(const Member& team) const {
+    Kokkos::Timer timer;
+    sweep(team);
+    seconds[team.league_rank()] = timer.seconds();
+  }
+  template <class Member>
+  void sweep(const Member& team) const {
     const std::int64_t b = team.league_rank();
-    const std::int64_t begin = part.begin(b), end = part.end(b);
+    const std::int64_t begin = bounds[b], end = bounds[b + 1];
     const Update u = upd;  // a local copy: its fields can stay in registers across the fences and relaxed accesses
     const bool lean = !Update::traced && u.vector_length == 1;
     for (int iter = first; iter < last; ++iter) {
@@ -339,7 +346,8 @@ void launch_async_jacobi(const ExecSpace& exec, JacobiMode mode, DynamicAssignme
                          const AsyncJacobiParams& p, const Crs<Scalar, Device>& A,
                          const Kokkos::View<const Scalar*, Device>& b, const Kokkos::View<const Scalar*, Device>& diag,
                          const Kokkos::View<Scalar*, Device>& x, const Kokkos::View<std::int64_t, Device>& counter,
-                         const UpdateTraceRecorder<Device>& rec, bool unit_diagonal, int first, int last) {
+                         const UpdateTraceRecorder<Device>& rec, bool unit_diagonal, int first, int last,
+                         HostBlockBalancer* balancer) {
   // The paper's fence after every row update (GPU) becomes one fence per block of rows on host execution spaces
   // (exec/AsyncSparse_host_blocks.hpp): the row updates themselves carry no fence there.
   constexpr bool host = is_host_space<ExecSpace>();
@@ -350,10 +358,11 @@ void launch_async_jacobi(const ExecSpace& exec, JacobiMode mode, DynamicAssignme
     // the backend's mapping (exec/AsyncSparse_host_blocks.hpp): a lane group per row on GPUs, a block of rows per
     // thread on host backends; the host body is not instantiated for GPU execution spaces
     if constexpr (host) {
-      const HostBlockPartition part = host_block_partition(rl, A.numRows());
-      Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(part.blocks), 1, rl.vector_length);
+      Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(balancer->blocks()), 1, rl.vector_length);
       Kokkos::parallel_for("AsyncSparse::async_jacobi::static_blocks", policy,
-                           StaticBlockBody<Upd, Fence>{upd, part, first, last});
+                           StaticBlockBody<Upd, Fence>{upd, balancer->bounds(), balancer->seconds(), first, last});
+      exec.fence();
+      balancer->rebalance();
     } else {
       launcher.run("AsyncSparse::async_jacobi::static", exec, StaticBody<Upd>{upd, first, last});
     }
@@ -376,11 +385,11 @@ void dispatch_async_jacobi(const ExecSpace& exec, JacobiMode mode, DynamicAssign
                            const Kokkos::View<const Scalar*, Device>& b,
                            const Kokkos::View<const Scalar*, Device>& diag, const Kokkos::View<Scalar*, Device>& x,
                            const Kokkos::View<std::int64_t, Device>& counter, const UpdateTraceRecorder<Device>& rec,
-                           bool unit_diagonal, bool trace, int first, int last) {
+                           bool unit_diagonal, bool trace, int first, int last, HostBlockBalancer* balancer) {
   const bool relaxed = p.load_kind == LoadKind::Relaxed;
 #define ASYNCSPARSE_AJ_LAUNCH(R, F, T)                                                                       \
   launch_async_jacobi<R, F, T>(exec, mode, assignment, launcher, rl, league, p, A, b, diag, x, counter, rec, \
-                               unit_diagonal, first, last)
+                               unit_diagonal, first, last, balancer)
   if (trace) {
     if (relaxed) {
       if (p.fence)

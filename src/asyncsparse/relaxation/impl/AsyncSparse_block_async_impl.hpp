@@ -144,7 +144,9 @@ void split_block_values(const Crs<Scalar, Device>& A, int block_size, const Kokk
 /// reproducible (for a fixed vector length, which fixes the summation order).
 template <class Scalar, class ExecSpace, class MemSpace>
 struct BlockAsyncKernel {
-  using policy_type = Kokkos::TeamPolicy<ExecSpace>;
+  // Dynamic schedule: on host backends the blocks of a launch go to whichever thread is free, so a thread slowed down
+  // by a competing process takes fewer of them (GPUs schedule teams dynamically anyway)
+  using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
   using member_type = typename policy_type::member_type;
   using scratch_view =
       Kokkos::View<Scalar*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
