@@ -13,8 +13,10 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #if defined(__linux__)
 #include <pthread.h>
@@ -23,6 +25,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_load.hpp>
+#include <asyncsparse/core/AsyncSparse_scaling.hpp>
 
 #include <support/TestMatrices.hpp>
 
@@ -88,6 +91,34 @@ inline void set_matrix_counters(benchmark::State& state, const CsrHost<double>& 
   state.counters["nnz"] = A.nnz();
 }
 
+
+/// The test system of the asynchronous-Jacobi paper on device type `D`: A scaled to unit diagonal, b uniform in
+/// (-0.125, 0.125) (seed 0), a work vector x; built once per problem spec and device type, freed before
+/// Kokkos::finalize.
+template <class D>
+struct RelaxationSystem {
+  CsrHost<double> Ah;
+  Crs<double, D> A;
+  Kokkos::View<double*, D> b, x;
+};
+template <class D>
+RelaxationSystem<D>& relaxation_system(const std::string& spec) {
+  static std::map<std::string, std::unique_ptr<RelaxationSystem<D>>> cache;
+  static const bool hooked = (Kokkos::push_finalize_hook([] { cache.clear(); }), true);
+  (void)hooked;
+  auto& s = cache[spec];
+  if (!s) {
+    s.reset(new RelaxationSystem<D>);
+    s->Ah = scale_unit_diagonal(host_matrix(spec)).A;
+    std::mt19937_64 rng(0);
+    std::vector<double> b(s->Ah.nrows);
+    for (auto& v : b) v = -0.125 + 0.25 * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
+    s->A = to_device<D>(s->Ah);
+    s->b = to_device<D>(b);
+    s->x = Kokkos::View<double*, D>("x", s->Ah.nrows);
+  }
+  return *s;
+}
 
 /// STREAM-like copy bandwidth of a memory space, measured in this process: c(i) = a(i) over `n` doubles by a
 /// parallel_for of `Exec`, the best of `reps` runs (as STREAM reports), 16 bytes per element (STREAM's count:

@@ -82,28 +82,8 @@ Problem effective(Problem p) {
 std::string short_name(const std::string& spec) { return spec.substr(4); }  // "lap2d:300"
 
 /// Scaled matrix and b on the device, built once per problem.
-struct System {
-  CsrHost<double> Ah;
-  Crs<double, Device> A;
-  Kokkos::View<double*, Device> b, x;
-};
-System& get_system(const std::string& spec) {
-  static std::map<std::string, std::unique_ptr<System>> cache;
-  static const bool hooked = (Kokkos::push_finalize_hook([] { cache.clear(); }), true);  // Views die before finalize
-  (void)hooked;
-  auto& s = cache[spec];
-  if (!s) {
-    s.reset(new System);
-    s->Ah = scale_unit_diagonal(host_matrix(spec)).A;
-    std::mt19937_64 rng(0);
-    std::vector<double> b(s->Ah.nrows);
-    for (auto& v : b) v = -0.125 + 0.25 * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
-    s->A = to_device<Device>(s->Ah);
-    s->b = to_device<Device>(b);
-    s->x = Kokkos::View<double*, Device>("x", s->Ah.nrows);
-  }
-  return *s;
-}
+using System = RelaxationSystem<Device>;
+System& get_system(const std::string& spec) { return relaxation_system<Device>(spec); }
 
 AsyncJacobiHandle<double, Device> make_handle(const Variant& v) {
   AsyncJacobiHandle<double, Device> h;

@@ -59,28 +59,8 @@ std::vector<std::string> problems() {
 /// 166,000 there; a check is a synchronous kernel, which a competing load slows down like the synchronous method).
 int check_interval() { return paper_scale() ? 1000 : 100; }
 
-struct System {
-  CsrHost<double> Ah;
-  Crs<double, HostDevice> A;
-  Kokkos::View<double*, HostDevice> b, x;
-};
-System& get_system(const std::string& spec) {
-  static std::map<std::string, std::unique_ptr<System>> cache;
-  static const bool hooked = (Kokkos::push_finalize_hook([] { cache.clear(); }), true);
-  (void)hooked;
-  auto& s = cache[spec];
-  if (!s) {
-    s.reset(new System);
-    s->Ah = scale_unit_diagonal(host_matrix(spec)).A;
-    std::mt19937_64 rng(0);
-    std::vector<double> b(s->Ah.nrows);
-    for (auto& v : b) v = -0.125 + 0.25 * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
-    s->A = to_device<HostDevice>(s->Ah);
-    s->b = to_device<HostDevice>(b);
-    s->x = Kokkos::View<double*, HostDevice>("x", s->Ah.nrows);
-  }
-  return *s;
-}
+using System = RelaxationSystem<HostDevice>;
+System& get_system(const std::string& spec) { return relaxation_system<HostDevice>(spec); }
 
 struct Outcome {
   double seconds = 0, residual = 0;
