@@ -70,6 +70,53 @@ bool ilut_judge_residual(Handle& h, double residual2, bool stop_on_stagnation) {
   return true;
 }
 
+/// What a phase of sweeps did.
+struct IlutPhase {
+  int sweeps = 0;
+  double residual = -1.0;  ///< pattern residual of the factors the last sweep started from (-1: not computed)
+};
+
+/// The sweeps of one phase on the current pattern: `fixed` >= 0 sweeps, or (fixed = -1) the adaptive rule of
+/// Params::sweep_tolerance / max_sweeps (one sweep when sweep_tolerance is 0). The breakdown flags are reset before
+/// every sweep, so they describe the phase's last sweep.
+template <class ExecSpace, class Handle>
+IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed) {
+  IlutPhase ph;
+  const double tol = h.params.sweep_tolerance;
+  const bool adaptive = fixed < 0 && tol > 0.0;
+  const int most = fixed >= 0 ? fixed : (adaptive ? h.params.max_sweeps : 1);
+  double first = -1.0, prev = -1.0;
+  for (int k = 0; k < most; ++k) {
+    ilut_reset_breakdown(exec, h);
+    const double r = ilut_sweep(exec, h, adaptive);
+    ++ph.sweeps;
+    ph.residual = r;
+    if (!adaptive) continue;
+    if (k == 0) first = r;
+    if (!(r > tol * first) || (k > 0 && !(r < 0.95 * prev))) break;  // converged, or no longer converging
+    prev = r;
+  }
+  return ph;
+}
+
+/// Entries of the factor pattern (nptr, ncol) that are not in the pattern (optr, ocol) of the same rows.
+template <class ExecSpace, class PV, class OV>
+offset_t ilut_count_new(const ExecSpace& exec, ordinal_t n, const PV& nptr, const OV& ncol, const PV& optr,
+                        const OV& ocol) {
+  offset_t c = 0;
+  Kokkos::parallel_reduce(
+      "AsyncSparse::par_ilut::count_new", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i, offset_t& acc) {
+        offset_t q = optr(i);
+        for (offset_t p = nptr(i); p < nptr(i + 1); ++p) {  // both rows sorted
+          while (q < optr(i + 1) && ocol(q) < ncol(p)) ++q;
+          if (!(q < optr(i + 1) && ocol(q) == ncol(p))) ++acc;
+        }
+      },
+      c);
+  return c;
+}
+
 /// Appends the statistics `ss` of a finished step; then a breakdown in its last sweep throws (check_now, and
 /// always in the deterministic mode) or is only counted.
 template <class ExecSpace, class Handle>
@@ -80,6 +127,7 @@ void ilut_finish_step(const ExecSpace& exec, Handle& h, ParIlutStepStats& ss, bo
   ss.nnz_U = st.kind == ParIlutKind::Ict ? st.L.nnz : st.U.nnz;
   stats.steps.push_back(ss);
   stats.steps_done = static_cast<int>(stats.steps.size()) - 1;
+  stats.pivots_replaced = ss.pivots_replaced;
   if (check_now || h.params.mode == SweepMode::Deterministic)
     ilut_check_breakdown(exec, h);
   else if (ilut_read(exec, st.breakdown, 0) != std::numeric_limits<std::int64_t>::max())
@@ -96,6 +144,7 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
   ParIlutStepStats ss;
   ss.step = static_cast<int>(h.stats().steps.size());
   Kokkos::Timer total, timer;
+  const auto old_L = h.state().L, old_U = h.state().U;  // the pattern the step starts from (Views are shared)
   // 1. candidates: pattern(A) ∪ pattern(L·U), with the residual of the current factors
   const auto cand = ilut_any_candidates(exec, h);
   if (!ilut_judge_residual(h, cand.residual2, stop_on_stagnation)) return false;
@@ -108,10 +157,20 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
   ss.sweep_seconds = ilut_lap(exec, timer);
   // 3. + 4. per factor the threshold that keeps its fill budget, and the removal of the entries below it
   ilut_select_and_remove(exec, h, ss);
-  // 5. a fixed-point sweep over the kept pattern (its breakdowns are the step's)
+  {
+    auto& st = h.state();
+    ss.kept_new_L = ilut_count_new(exec, st.n, st.L.ptr, st.L.col, old_L.ptr, old_L.col);
+    if (st.kind == ParIlutKind::Ilut) ss.kept_new_U = ilut_count_new(exec, st.n, st.U.ptr, st.U.col, old_U.ptr, old_U.col);
+    ss.pattern_unchanged = ss.kept_new_L + ss.kept_new_U == 0 && st.L.nnz == old_L.nnz &&
+                           (st.kind == ParIlutKind::Ict || st.U.nnz == old_U.nnz);
+  }
+  // 5. fixed-point sweeps over the kept pattern, adaptive (Params::sweep_tolerance); the last one's breakdowns
+  // are the step's
   timer.reset();
-  ilut_reset_breakdown(exec, h);
-  ilut_sweep(exec, h);
+  const IlutPhase ph = ilut_sweep_phase(exec, h, -1);
+  ss.sweeps = 1 + ph.sweeps;
+  ss.pattern_residual = ph.residual;
+  ss.pivots_replaced = h.stats().last_sweep_replaced;
   ss.sweep_seconds += ilut_lap(exec, timer);
   ss.total_seconds = total.seconds();
   ilut_finish_step(exec, h, ss, check_now);
@@ -147,8 +206,25 @@ template <class ExecSpace, class Handle, class Mat>
 void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
   Kokkos::Timer timer;
   ilut_initialize(exec, h, A);
-  for (int s = 0; s < h.params.max_steps; ++s)
+  ilut_initial_sweeps(exec, h, [&] { return ilut_sweep_phase(exec, h, h.params.initial_sweeps); });
+  for (int s = 0; s < h.params.max_steps; ++s) {
     if (!ilut_step(exec, h, true, false)) break;
+    if (h.params.stagnation_tolerance > 0.0 && h.stats().steps.back().pattern_unchanged) {
+      h.stats().pattern_fixed = true;
+      break;
+    }
+  }
+  if (h.params.final_sweeps != 0) {  // sweeps on the final pattern; the factors' residual is then unknown again
+    const IlutPhase ph = ilut_sweep_phase(exec, h, h.params.final_sweeps);
+    auto& last = h.stats().steps.back();
+    h.stats().final_sweeps = ph.sweeps;
+    last.sweeps += ph.sweeps;
+    last.pattern_residual = ph.residual;
+    last.pivots_replaced = h.stats().last_sweep_replaced;
+    last.residual = -1.0;
+    if (h.params.mode == SweepMode::Deterministic) ilut_check_breakdown(exec, h);
+  }
+  h.stats().pivots_replaced = h.stats().steps.back().pivots_replaced;
   ilut_check_breakdown(exec, h);  // the last sweep's skipped updates and the pivots of the final factors
   const auto& last = h.stats().steps.back();
   if (last.residual < 0) {                                        // not yet computed
@@ -175,6 +251,7 @@ void ilut_update_values(const ExecSpace& exec, Handle& h, const Mat& A) {
     if (s + 1 == h.params.reuse_sweeps) ilut_reset_breakdown(exec, h);
     ilut_sweep(exec, h);
   }
+  stats.pivots_replaced = h.params.reuse_sweeps > 0 ? stats.last_sweep_replaced : 0;
   ++stats.updates;
   st.ready = true;
   ilut_check_breakdown(exec, h);
