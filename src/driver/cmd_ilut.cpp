@@ -257,22 +257,14 @@ struct Baselines {
   Outcome none, level0, serial;  ///< no preconditioner, ILU(0) / IC(0), ILUT / ICT of equal nnz
 };
 
-/// The unpreconditioned solve within Setup::baseline_seconds: a first run of at most 100 iterations measures the
-/// time per iteration; when it has not converged, a second run gets as many iterations as fit in the budget (at
-/// most --max-iters). Not converging within them is reported as hopeless rather than run to the iteration limit.
+/// The unpreconditioned solve within Setup::baseline_seconds (SolverParams::max_seconds): one that cannot converge
+/// within it is reported as hopeless rather than run to the iteration limit.
 Outcome unpreconditioned(const Setup& s) {
   return guarded([&](Outcome& o) {
     SolverParams sp = s.sp;
-    sp.max_iterations = std::min(sp.max_iterations, 100);
+    sp.max_seconds = s.baseline_seconds;
     o.result = solve_ones(s.A, nullptr, s.spd, sp);
-    if (o.result.converged() || sp.max_iterations == s.sp.max_iterations) return;
-    const double per_it = o.result.time_seconds / std::max(1, o.result.iterations);
-    const int fit = static_cast<int>(std::min<double>(s.sp.max_iterations, s.baseline_seconds / std::max(per_it, 1e-9)));
-    if (fit > sp.max_iterations) {
-      sp.max_iterations = fit;
-      o.result = solve_ones(s.A, nullptr, s.spd, sp);
-    }
-    if (!o.result.converged() && sp.max_iterations < s.sp.max_iterations)
+    if (!o.result.converged() && o.result.iterations < s.sp.max_iterations)
       o.note = "no preconditioner: not converged in " + std::to_string(o.result.iterations) + " iterations (" +
                fmt("%.2f", o.result.time_seconds) + " s, budget --baseline-seconds " + fmt("%g", s.baseline_seconds) +
                "); stopped as hopeless instead of running to --max-iters " + std::to_string(s.sp.max_iterations);
@@ -395,7 +387,8 @@ std::vector<StudyRow> pattern_study(Setup& s, offset_t nnzL, offset_t nnzU) {
 // ---------------------------------------------------------------------------------------------------------
 
 std::string its(const Outcome& o) {
-  if (!o.ran) return !o.error.empty() ? (o.diverged ? "diverged" : "breakdown") : (o.note.empty() ? "-" : "skipped");
+  if (!o.ran)
+    return !o.error.empty() ? (o.diverged ? "diverged" : "breakdown") : (o.note.empty() ? "-" : "skipped");
   const auto& r = o.result;
   return std::to_string(r.iterations) + (r.converged() ? "" : std::string("(") + to_string(r.status) + ")");
 }

@@ -54,7 +54,7 @@ inline double ic_pivot(double d, double aii, const FactorOptions& rule, offset_t
 /// Throws TimeLimitExceeded when `timer` has run past rule.max_seconds (checked every 64 rows).
 inline void check_time(const char* fn, const FactorOptions& rule, const std::chrono::steady_clock::time_point& start,
                        ordinal_t row, ordinal_t n) {
-  if (rule.max_seconds <= 0.0 || row % 64 != 0) return;
+  if (rule.max_seconds <= 0.0 || row == 0 || row % 64 != 0) return;
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (s > rule.max_seconds) throw TimeLimitExceeded(fn, row, n, s);
 }
@@ -226,7 +226,8 @@ IluFactors ilut_core(const char* fn, const CsrHost<double>& A, double tau, CapL 
 /// ICT engine (row-wise IKJ on the lower triangle, column lists of L kept for the updates). cap(i, kept) as
 /// in ilut_core for the strict lower part.
 template <class Cap>
-CsrHost<double> ict_core(const char* fn, const CsrHost<double>& A, double tau, Cap cap, const FactorOptions& rule = {}) {
+CsrHost<double> ict_core(const char* fn, const CsrHost<double>& A, double tau, Cap cap,
+                         const FactorOptions& rule = {}) {
   const ordinal_t n = A.nrows;
   CsrHost<double> L(n, n);
   std::vector<std::vector<std::pair<ordinal_t, double>>> colL(n);  // (row m > j, l_mj) per column j

@@ -160,7 +160,8 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
   {
     auto& st = h.state();
     ss.kept_new_L = ilut_count_new(exec, st.n, st.L.ptr, st.L.col, old_L.ptr, old_L.col);
-    if (st.kind == ParIlutKind::Ilut) ss.kept_new_U = ilut_count_new(exec, st.n, st.U.ptr, st.U.col, old_U.ptr, old_U.col);
+    if (st.kind == ParIlutKind::Ilut)
+      ss.kept_new_U = ilut_count_new(exec, st.n, st.U.ptr, st.U.col, old_U.ptr, old_U.col);
     ss.pattern_unchanged = ss.kept_new_L + ss.kept_new_U == 0 && st.L.nnz == old_L.nnz &&
                            (st.kind == ParIlutKind::Ict || st.U.nnz == old_U.nnz);
   }

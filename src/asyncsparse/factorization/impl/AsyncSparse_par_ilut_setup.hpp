@@ -112,7 +112,8 @@ inline void ilut_check_params(int max_steps, double fill, double stag, int reuse
 template <class Params>
 void ilut_check_sweep_params(const Params& p, const std::string& where) {
   if (p.initial_sweeps < -1)
-    throw InvalidInput(where + ": initial_sweeps must be >= -1 (-1: adaptive), got " + std::to_string(p.initial_sweeps));
+    throw InvalidInput(where + ": initial_sweeps must be >= -1 (-1: adaptive), got " +
+                       std::to_string(p.initial_sweeps));
   if (p.final_sweeps < -1)
     throw InvalidInput(where + ": final_sweeps must be >= -1 (-1: adaptive), got " + std::to_string(p.final_sweeps));
   if (p.max_sweeps < 1) throw InvalidInput(where + ": max_sweeps must be >= 1, got " + std::to_string(p.max_sweeps));

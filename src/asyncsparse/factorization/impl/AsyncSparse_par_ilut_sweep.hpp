@@ -138,7 +138,9 @@ struct SweepFunctor {
     } else {
       const Scalar yjj = load_relaxed(&yin(yptr(j + 1) - 1));
       v = (aij - s) / yjj;
-      if (want_r) r = (Kind::ict ? 1.4142135623730951 : 1.0) * static_cast<double>((aij - s) - ilut_mul(load_relaxed(&lin(p)), yjj));
+      if (want_r)  // ParICT: sqrt(2) r, as r^2 counts twice
+        r = (Kind::ict ? 1.4142135623730951 : 1.0) *
+            static_cast<double>((aij - s) - ilut_mul(load_relaxed(&lin(p)), yjj));
     }
     if (code == 0 && !is_finite(v)) code = 1;
     write(team, lin, lout, p, v, i, code, t, r, replace && code == 0);
