@@ -191,7 +191,7 @@ Outcome guarded(F&& f) {
 /// With `tri` given, the resolved triangular-solve mode and the auto rule's reason are written there.
 template <class Factor>
 SolverResult solve_with(const Setup& s, const Factor& L, const Factor& U, bool unit_lower, const std::string& label,
-                        std::pair<std::string, std::string>* tri = nullptr) {
+                        std::pair<std::string, std::string>* tri = nullptr, double max_seconds = 0.0) {
   const auto to_dev = [](const auto& M) {
     if constexpr (std::is_same<std::decay_t<decltype(M)>, CrsD>::value)
       return M;
@@ -202,7 +202,9 @@ SolverResult solve_with(const Setup& s, const Factor& L, const Factor& U, bool u
                                                   label);
   M.compute();
   if (tri) *tri = {M.tri_solve_mode(), M.tri_solve_reason()};
-  return solve_ones(s.A, &M, s.spd, s.sp);
+  SolverParams sp = s.sp;
+  sp.max_seconds = max_seconds;
+  return solve_ones(s.A, &M, s.spd, sp);
 }
 
 /// ParILUT / ParICT, one step at a time, a solve after each; then the residual of the final factors.
@@ -294,7 +296,11 @@ Outcome serial_baseline(const Setup& s, const std::string& label, Factorize&& fa
     if (s.compare)
       o.residual = (s.ict ? Reference::ilu_residual(As, F.L) : Reference::ilu_residual(As, F.L, F.U)) /
                    Reference::frobenius_norm(As);
-    o.result = solve_with(s, F.L, F.U, !s.ict, label);
+    // the solve of a baseline is bounded too (2 x --baseline-seconds; SolverResult::message says so)
+    o.result = solve_with(s, F.L, F.U, !s.ict, label, nullptr, 2.0 * s.baseline_seconds);
+    if (!o.result.converged() && o.result.iterations < s.sp.max_iterations)
+      o.note = label + ": solve stopped after " + std::to_string(o.result.iterations) +
+               " iterations by the time limit (2 x --baseline-seconds)";
   });
 }
 
@@ -438,7 +444,8 @@ Json step_tables(const Setup& s, const std::vector<Outcome>& par_runs, const Bas
             k == 0 ? "-" : std::to_string(ss.kept_new_L + ss.kept_new_U), fmt("%.2e", ss.threshold_L),
             ict ? "-" : fmt("%.2e", ss.threshold_U), std::to_string(ss.sweeps),
             ss.pattern_residual >= 0 ? fmt("%.2e", ss.pattern_residual) : "-", fmt("%.3e", ss.residual),
-            std::to_string(ss.pivots_replaced), k < par_runs.size() ? its(par_runs[k]) : "-", fmt("%.4f", ss.candidates_seconds),
+            std::to_string(ss.pivots_replaced), k < par_runs.size() ? its(par_runs[k]) : "-",
+            fmt("%.4f", ss.candidates_seconds),
             fmt("%.4f", ss.sweep_seconds), fmt("%.4f", ss.select_seconds), fmt("%.4f", ss.remove_seconds),
             fmt("%.4f", ss.total_seconds)});
     Json j = ss;
