@@ -806,6 +806,33 @@ TEST(TEST_CATEGORY, par_ilut_pivot_replacement) {
   EXPECT_EQ(P->handle().stats().pivots_replaced, 1);
 }
 
+// Diagonal shift and retry: IC(0) of [[1, 1.02], [1.02, 1]] does not exist (l_11^2 = 1 - 1.0404 < 0) and neither
+// does that of A + alpha I for alpha = 1e-3, 1e-2; alpha = 0.1 works. ParICT (no pivot replacement) restarts three
+// times and reports the shift, as the serial IC(0) with the same options does; without a shift it throws.
+TEST(TEST_CATEGORY, par_ict_diagonal_shift_and_retry) {
+  const auto Ah = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1.02, 1.02, 1});
+  for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+    Handle h;
+    h.params.mode = mode;
+    h.params.pivot_tolerance = 0.0;
+    ASYNCSPARSE_EXPECT_THROW_MSG(compute_ict(h, to_device<Dev>(Ah)), BreakdownError, "non-positive pivot");
+    h.params.diagonal_shift = 1e-3;
+    compute_ict(h, to_device<Dev>(Ah));
+    EXPECT_TRUE(h.is_computed());
+    EXPECT_NEAR(h.stats().shift, 0.1, 1e-15);
+    EXPECT_EQ(h.stats().shift_retries, 3);
+    EXPECT_NE(h.stats().shift_reason.find("non-positive pivot"), std::string::npos) << h.stats().shift_reason;
+    double used = -1;
+    Reference::FactorOptions o;
+    o.diagonal_shift = 1e-3;
+    o.shift_used = &used;
+    const auto L0 = Reference::ic0(Ah, o);
+    EXPECT_NEAR(used, 0.1, 1e-15);
+    if (mode == SweepMode::Deterministic)
+      EXPECT_LT(factor_difference(to_host(par_ilut_lower(Exec(), h)), L0), 1e-12);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Breakdown and bad input
 // ---------------------------------------------------------------------------------------------------------
@@ -934,6 +961,9 @@ TEST(TEST_CATEGORY, par_ilut_rejects_bad_input) {
   h.params = Handle::Params();
   h.params.sweep_tolerance = 1.0;
   ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "sweep_tolerance must be in [0, 1)");
+  h.params = Handle::Params();
+  h.params.diagonal_shift = 1.0;
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "diagonal_shift must be in [0, 1)");
   h.params = Handle::Params();
   h.params.pivot_tolerance = -1e-3;
   ASYNCSPARSE_EXPECT_THROW_MSG(compute_ict(h, A), InvalidInput, "pivot_tolerance must be in [0, 1)");

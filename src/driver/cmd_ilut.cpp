@@ -47,7 +47,7 @@ struct Options {
   std::string bucket_counting = "team";
   bool no_baselines = false, pattern_study = false, compare = false, all_steps = false;
   int initial_sweeps = -1, max_sweeps = 10;
-  double sweep_tolerance = 0.1, pivot_tolerance = 1e-8;
+  double sweep_tolerance = 0.1, pivot_tolerance = 1e-8, diagonal_shift = 0.0;
   double baseline_seconds = 1.5;
   LaunchOptions launch;
 };
@@ -77,6 +77,9 @@ void define(Cli& cli, Options& o, bool ict) {
   cli.option("pivot-tolerance", o.pivot_tolerance,
              "pivots below this (scaled matrix) are replaced, in the parallel and the serial factorizations alike "
              "(0: a zero / non-positive pivot is a breakdown)");
+  cli.option("diagonal-shift", o.diagonal_shift,
+             "on a breakdown, start over on A_s + alpha I, alpha = this, 10x, ... <= 1 (the parallel and the serial "
+             "factorizations alike; 0: no retry)");
   cli.option("baseline-seconds", o.baseline_seconds,
              "time budget of each baseline: the unpreconditioned solve stops (and says so) when it cannot converge "
              "within it, the serial ILUT/ICT is skipped (with a note) when it has not finished");
@@ -145,6 +148,7 @@ Setup::Setup(bool ict_, const Options& o, Json& rec)
   h.params.sweep_tolerance = o.sweep_tolerance;
   h.params.max_sweeps = o.max_sweeps;
   h.params.pivot_tolerance = o.pivot_tolerance;
+  h.params.diagonal_shift = o.diagonal_shift;
   h.params.max_steps = o.steps;
   h.params.fill_in_limit = o.fill_limit;
   h.params.selection = threshold_selection_from_string(o.select);
@@ -168,6 +172,7 @@ struct Outcome {
   double factor_seconds = -1.0;  ///< time of the factorization (-1: not measured)
   double residual = -1.0;        ///< relative ILU residual of the factors (-1: not computed)
   offset_t pivots_replaced = 0;
+  double shift = 0.0;            ///< diagonal shift of the factors (--diagonal-shift)
   std::string note;              ///< e.g. why a baseline stopped early
 };
 
@@ -210,15 +215,20 @@ SolverResult solve_with(const Setup& s, const Factor& L, const Factor& U, bool u
 /// ParILUT / ParICT, one step at a time, a solve after each; then the residual of the final factors.
 std::vector<Outcome> par_steps(Setup& s, std::string& breakdown, std::string& note) {
   s.h.params.kind = s.ict ? ParIlutKind::Ict : ParIlutKind::Ilut;
-  {  // the initial guess (no step, no residual); the steps one at a time below
+  std::vector<Outcome> runs;
+  {  // the initial guess and its sweeps (step 0, no residual); the steps one at a time below
     const auto params = s.h.params;
     s.h.params.max_steps = 0;
     s.h.params.compute_residual = false;
     par_ilut_symbolic(s.exec, s.h, s.A);
-    par_ilut_numeric(s.exec, s.h, s.A);
+    const auto o = guarded([&](Outcome&) { par_ilut_numeric(s.exec, s.h, s.A); });
     s.h.params = params;
+    if (!o.ran) {  // reported with the baselines, which still run
+      breakdown = o.error;
+      runs.push_back(o);
+      return runs;
+    }
   }
-  std::vector<Outcome> runs;
   {
     Progress prog(s.cmd + " steps", s.h.params.max_steps);
     for (int step = 0; step <= s.h.params.max_steps; ++step) {
@@ -282,6 +292,8 @@ Outcome serial_baseline(const Setup& s, const std::string& label, Factorize&& fa
     rule.pivot_tolerance = s.h.params.pivot_tolerance;
     rule.pivots_replaced = &o.pivots_replaced;
     rule.max_seconds = s.baseline_seconds;
+    rule.diagonal_shift = s.h.params.diagonal_shift;
+    rule.shift_used = &o.shift;
     Kokkos::Timer timer;
     Reference::IluFactors F;
     try {
@@ -406,6 +418,7 @@ Json outcome_json(const Outcome& o) {
   if (!o.note.empty()) j["note"] = o.note;
   j["nnz"] = o.nnz;
   j["pivots_replaced"] = o.pivots_replaced;
+  if (o.shift > 0) j["shift"] = o.shift;
   if (o.factor_seconds >= 0) j["factor_seconds"] = o.factor_seconds;
   if (o.residual >= 0) j["ilu_residual"] = o.residual;
   return j;
@@ -578,8 +591,14 @@ class Threshold : public Command {
       std::cout << s.P << ": " << st.pivots_replaced << " pivot(s) below --pivot-tolerance "
                 << fmt("%g", s.h.params.pivot_tolerance) << " replaced in the final factors\n";
     if (!b.none.note.empty()) std::cout << b.none.note << "\n";
+    if (st.shift > 0)
+      std::cout << s.P << ": factors of A_s + " << fmt("%g", st.shift) << " I after " << st.shift_retries
+                << " restart(s) (--diagonal-shift); the first: " << st.shift_reason << "\n";
     for (const auto* o : {&b.level0, &b.serial}) {
       if (!o->note.empty()) std::cout << o->note << "\n";
+      if (o->shift > 0)
+        std::cout << (o == &b.level0 ? (ict_ ? "IC(0)" : "ILU(0)") : (ict_ ? "ICT" : "ILUT")) << ": factors of A_s + "
+                  << fmt("%g", o->shift) << " diag(|a_ii|) (--diagonal-shift)\n";
       if (o->pivots_replaced > 0)
         std::cout << (o == &b.level0 ? (ict_ ? "IC(0)" : "ILU(0)") : (ict_ ? "ICT" : "ILUT")) << ": "
                   << o->pivots_replaced << " pivot(s) replaced (--pivot-tolerance)\n";
@@ -596,6 +615,7 @@ class Threshold : public Command {
     rec["steps"] = steps;
     rec["pivot_tolerance"] = s.h.params.pivot_tolerance;
     rec["pivots_replaced"] = st.pivots_replaced;
+    rec["diagonal_shift"] = st.shift;
     rec["initial_sweeps"] = st.steps.front().sweeps;
     if (!note.empty()) rec["note"] = note;
     rec["launch"] = st.launch;

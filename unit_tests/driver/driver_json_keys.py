@@ -49,7 +49,8 @@ _TRI_SOLVE = {"tri_solve", "tri_solve.mode", "tri_solve.reason"}
 _TRI_SOLVE_ROWS = {"rows[].tri_solve", "rows[].tri_solve_setup_ms", "rows[].tri_solve_setup_ms.values",
                    "rows[].tri_solve_setup_ms.median", "rows[].tri_solve_setup_ms.min", "rows[].tri_solve_setup_ms.max"}
 # ilut / ict: the start, adaptive sweeps, pivot strategy, bounded baselines and --compare (issue 19)
-_THRESHOLD = {"compare", "initial_sweeps", "pivot_tolerance", "pivots_replaced",
+_THRESHOLD = {"compare", "initial_sweeps", "pivot_tolerance", "pivots_replaced", "diagonal_shift",
+              "options.diagonal-shift",
               "level0.factor_seconds", "level0.ilu_residual", "level0.pivots_replaced",
               "serial_threshold.factor_seconds", "serial_threshold.ilu_residual", "serial_threshold.pivots_replaced",
               "no_preconditioner.pivots_replaced", "pattern_study[].pivots_replaced", "steps[].solve.pivots_replaced",

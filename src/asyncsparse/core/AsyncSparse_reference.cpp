@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <set>
 #include <string>
@@ -315,9 +316,36 @@ struct BudgetCap {
   }
 };
 
+/// factor(A) with the diagonal shift and retry of `rule` (FactorOptions::diagonal_shift).
+template <class Factor>
+auto with_shift(const CsrHost<double>& A, const FactorOptions& rule, Factor factor) -> decltype(factor(A)) {
+  if (rule.shift_used) *rule.shift_used = 0.0;
+  try {
+    return factor(A);
+  } catch (const BreakdownError&) {
+    if (!(rule.diagonal_shift > 0.0)) throw;
+    const std::exception_ptr first = std::current_exception();
+    for (double alpha = rule.diagonal_shift; alpha <= 1.0; alpha *= 10.0) {
+      CsrHost<double> B = A;
+      for (ordinal_t i = 0; i < B.nrows; ++i)
+        for (offset_t p = B.row_ptr[i]; p < B.row_ptr[i + 1]; ++p)
+          if (B.col_idx[p] == i) B.values[p] += alpha * std::abs(B.values[p]);
+      try {
+        auto F = factor(B);
+        if (rule.shift_used) *rule.shift_used = alpha;
+        return F;
+      } catch (const BreakdownError&) {
+      }
+    }
+    std::rethrow_exception(first);
+  }
+}
+
 inline void check_factor_options(const char* fn, const FactorOptions& rule) {
   if (!(rule.pivot_tolerance >= 0.0 && rule.pivot_tolerance < 1.0))
     throw InvalidInput(std::string(fn) + ": pivot tolerance must be in [0, 1), got " + fmt(rule.pivot_tolerance));
+  if (!(rule.diagonal_shift >= 0.0 && rule.diagonal_shift < 1.0))
+    throw InvalidInput(std::string(fn) + ": diagonal shift must be in [0, 1), got " + fmt(rule.diagonal_shift));
   if (!(rule.max_seconds >= 0.0))
     throw InvalidInput(std::string(fn) + ": max_seconds must be >= 0, got " + fmt(rule.max_seconds));
 }
@@ -335,10 +363,12 @@ inline void check_ilut_params(const char* fn, double tau, int p) {
 IluFactors ilu0(const CsrHost<double>& A, FactorOptions options) {
   Impl::check_square("ilu0", "A", A);
   const std::vector<offset_t> diag = Impl::diagonal_positions("ilu0", "A", A);
-  CsrHost<double> P = A;
   Impl::check_factor_options("ilu0", options);
-  Impl::factor_on_pattern("ilu0", P, diag, options);
-  return Impl::split_factors(P, diag);
+  return Impl::with_shift(A, options, [&](const CsrHost<double>& B) {
+    CsrHost<double> Q = B;
+    Impl::factor_on_pattern("ilu0", Q, diag, options);
+    return Impl::split_factors(Q, diag);
+  });
 }
 
 namespace Impl {
@@ -415,8 +445,11 @@ CsrHost<double> ic0(const CsrHost<double>& A, FactorOptions options) {
   }
   L.values.assign(L.col_idx.size(), 0.0);
   Impl::check_factor_options("ic0", options);
-  Impl::ic_factor_on_pattern("ic0", "IC(0)", A, L, options);
-  return L;
+  return Impl::with_shift(A, options, [&](const CsrHost<double>& B) {
+    CsrHost<double> M = L;
+    Impl::ic_factor_on_pattern("ic0", "IC(0)", B, M, options);
+    return M;
+  });
 }
 
 CsrHost<double> ic_on_pattern(const CsrHost<double>& A, const CsrHost<double>& Lpattern) {
@@ -535,7 +568,9 @@ IluFactors ilut_nnz(const CsrHost<double>& A, offset_t target_nnz_L, offset_t ta
       if (A.col_idx[p] > i) ++cu[i];
     }
   Impl::BudgetCap capL(std::move(cl), target_nnz_L - n), capU(std::move(cu), target_nnz_U - n);
-  return Impl::ilut_core("ilut_nnz", A, 0.0, std::cref(capL), std::cref(capU), options);
+  return Impl::with_shift(A, options, [&](const CsrHost<double>& B) {
+    return Impl::ilut_core("ilut_nnz", B, 0.0, std::cref(capL), std::cref(capU), options);
+  });
 }
 
 CsrHost<double> ict(const CsrHost<double>& A, double tau, int p) {
@@ -560,7 +595,9 @@ CsrHost<double> ict_nnz(const CsrHost<double>& A, offset_t target_nnz_L, FactorO
     for (offset_t p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p)
       if (A.col_idx[p] < i) ++cl[i];
   Impl::BudgetCap cap(std::move(cl), target_nnz_L - n);
-  return Impl::ict_core("ict_nnz", A, 0.0, std::cref(cap), options);
+  return Impl::with_shift(A, options, [&](const CsrHost<double>& B) {
+    return Impl::ict_core("ict_nnz", B, 0.0, std::cref(cap), options);
+  });
 }
 
 }  // namespace Reference

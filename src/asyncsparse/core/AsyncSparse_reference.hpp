@@ -56,10 +56,16 @@ struct IluFactors {
 /// Time budget (ilut_nnz, ict_nnz, whose fill during the elimination of a row is not bounded and can make them
 /// take minutes, e.g. on a Trefethen matrix of order 20000): with max_seconds > 0 the factorization throws
 /// TimeLimitExceeded once it has run that long.
+///
+/// Diagonal shift and retry (ParIlutHandle::Params::diagonal_shift): with diagonal_shift alpha > 0 a factorization
+/// that breaks down starts over on A + alpha diag(|a_ii|), then 10 alpha, 100 alpha, ... while alpha <= 1; the first
+/// error is thrown when none succeeds. *shift_used (when given) receives the alpha of the factors (0: none).
 struct FactorOptions {
   double pivot_tolerance = 0.0;
   offset_t* pivots_replaced = nullptr;  ///< when given, set to the number of pivots replaced
   double max_seconds = 0.0;             ///< 0: no limit
+  double diagonal_shift = 0.0;          ///< 0: no retry
+  double* shift_used = nullptr;         ///< when given, set to the shift of the factors
 };
 
 /// A reference factorization stopped by FactorOptions::max_seconds.

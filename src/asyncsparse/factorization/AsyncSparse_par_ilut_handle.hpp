@@ -126,6 +126,13 @@ class ParIlutHandle {
     /// still a breakdown. 0 disables (a non-positive ParICT pivot, a zero ParILUT pivot is a BreakdownError).
     /// >= 0, < 1. Default 1e-8 (replaces only pivots that are zero for practical purposes).
     double pivot_tolerance = 1e-8;
+    /// Diagonal shift and retry (Manteuffel's shifted incomplete factorization, as Ifpack2 / hypre offer it): when
+    /// par_ilut_numeric breaks down (BreakdownError) or diverges (DivergenceError) on A_s, it starts over on
+    /// A_s + alpha I with alpha = diagonal_shift, then 10 alpha, 100 alpha, ... while alpha <= 1; Stats::shift is the
+    /// alpha of the factors (0: none was needed) and Stats::shift_retries the restarts. The factors are then those of
+    /// the shifted matrix (a preconditioner for A all the same). Reference::FactorOptions::diagonal_shift does the
+    /// same for the serial references. 0 (default): no retry, the error is thrown. >= 0, < 1.
+    double diagonal_shift = 0.0;
     /// Exact (default) or Approximate threshold selection (SampleSelect with or without recursion).
     ThresholdSelection selection = ThresholdSelection::Exact;
     /// Stop before step s when residual(s-1) > (1 - stagnation_tolerance) × residual(s-2), i.e. when the
@@ -180,6 +187,9 @@ class ParIlutHandle {
     std::int64_t pivots_replaced = 0;
     std::int64_t last_sweep_replaced = 0;  ///< pivots replaced in the most recent sweep
     bool pattern_fixed = false;            ///< stopped early: a step left the pattern unchanged (stagnation_tolerance)
+    double shift = 0.0;                    ///< diagonal shift alpha of the factors (Params::diagonal_shift; 0: none)
+    int shift_retries = 0;                 ///< restarts with a larger shift
+    std::string shift_reason;              ///< the error that made the first restart necessary
     std::vector<double> residual_history;  ///< steps[s].residual for s = 0..steps_done (where computed)
     double symbolic_seconds = 0.0;         ///< last par_ilut_symbolic
     double setup_seconds = 0.0;            ///< checks, scaling, initial guess
@@ -209,6 +219,7 @@ class ParIlutHandle {
     typename crs_type::index_type a_entries;
     value_view a_val;      ///< scaled values of A
     value_view s;          ///< scaling: A_s = diag(s) A diag(s)
+    double shift = 0.0;    ///< the factors are those of A_s + shift I (Params::diagonal_shift)
     double a_norm2 = 0.0;  ///< ||A_s||_F^2
     /// ParILUT: L by rows (unit diagonal last), U by rows (pattern only, diagonal first; umap: position of each
     /// entry in Ut), Ut = U by columns (row k of Ut is column k of U, diagonal last) holding U's values.

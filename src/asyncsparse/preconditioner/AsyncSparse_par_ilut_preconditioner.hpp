@@ -47,6 +47,7 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
         .add("pivot_tolerance", 1e-8,
              "pivots below this (scaled matrix) are replaced and counted (0: a zero / non-positive pivot is a "
              "breakdown)")
+        .add("diagonal_shift", 0.0, "on a breakdown start over on A_s + alpha I, alpha = this, 10x, ... <= 1 (0: none)")
         .add("reuse_pattern", true, "compute() after setMatrix with the same pattern: sweeps on the old pattern only")
         .add("reuse_sweeps", 3, "sweeps of such a pattern-reusing compute() (>= 0)")
         .add("bucket_counting", std::string("team"), "SampleSelect bucket counts: team (scratch) | global atomics",
@@ -110,6 +111,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     p.max_sweeps = l.get("max_sweeps", 10);
     p.final_sweeps = l.get("final_sweeps", 0);
     p.pivot_tolerance = l.get("pivot_tolerance", 1e-8);
+    p.diagonal_shift = l.get("diagonal_shift", 0.0);
     p.select.counting = l.get("bucket_counting", "team") == std::string("global") ? BucketCounting::GlobalAtomics
                                                                                   : BucketCounting::TeamAtomics;
     p.reuse_pattern = l.get("reuse_pattern", true);

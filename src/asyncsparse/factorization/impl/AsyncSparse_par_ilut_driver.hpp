@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <exception>
 #include <limits>
 #include <string>
 #include <utility>
@@ -74,11 +75,43 @@ bool ilut_judge_residual(Handle& h, double residual2, bool stop_on_stagnation) {
 struct IlutPhase {
   int sweeps = 0;
   double residual = -1.0;  ///< pattern residual of the factors the last sweep started from (-1: not computed)
+  bool stepped_back = false;  ///< the last sweep was undone (it diverged)
 };
+
+/// Values of the factors (L; ParILUT also Ut), for ilut_sweep_phase to step back to.
+template <class Handle>
+struct IlutValues {
+  typename Handle::value_view L, Ut;
+};
+
+template <class ExecSpace, class Handle>
+void ilut_save_values(const ExecSpace& exec, Handle& h, IlutValues<Handle>& v) {
+  auto& st = h.state();
+  using VV = typename Handle::value_view;
+  if (v.L.extent(0) != static_cast<std::size_t>(st.L.nnz))
+    v.L = ilut_alloc<VV>("AsyncSparse::par_ilut::saved_L", st.L.nnz);
+  Kokkos::deep_copy(exec, v.L, Kokkos::subview(st.L.val, std::make_pair(offset_t(0), st.L.nnz)));
+  if (st.kind == ParIlutKind::Ilut) {
+    if (v.Ut.extent(0) != static_cast<std::size_t>(st.Ut.nnz))
+      v.Ut = ilut_alloc<VV>("AsyncSparse::par_ilut::saved_Ut", st.Ut.nnz);
+    Kokkos::deep_copy(exec, v.Ut, Kokkos::subview(st.Ut.val, std::make_pair(offset_t(0), st.Ut.nnz)));
+  }
+}
+
+template <class ExecSpace, class Handle>
+void ilut_restore_values(const ExecSpace& exec, Handle& h, const IlutValues<Handle>& v) {
+  auto& st = h.state();
+  Kokkos::deep_copy(exec, Kokkos::subview(st.L.val, std::make_pair(offset_t(0), st.L.nnz)), v.L);
+  if (st.kind == ParIlutKind::Ilut)
+    Kokkos::deep_copy(exec, Kokkos::subview(st.Ut.val, std::make_pair(offset_t(0), st.Ut.nnz)), v.Ut);
+}
 
 /// The sweeps of one phase on the current pattern: `fixed` >= 0 sweeps, or (fixed = -1) the adaptive rule of
 /// Params::sweep_tolerance / max_sweeps (one sweep when sweep_tolerance is 0). The breakdown flags are reset before
-/// every sweep, so they describe the phase's last sweep.
+/// every sweep, so they describe the phase's last sweep. An adaptive phase also guards against sweeps that diverge
+/// (possible where the fixed point on the pattern does not exist or attracts poorly, e.g. IC(0) of bcsstk13): it keeps
+/// the values each sweep starts from and steps back to them when a sweep after the first skipped a non-finite update,
+/// or when a sweep left a larger residual than it found (IlutPhase::stepped_back).
 template <class ExecSpace, class Handle>
 IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed) {
   IlutPhase ph;
@@ -86,16 +119,32 @@ IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed) {
   const bool adaptive = fixed < 0 && tol > 0.0;
   const int most = fixed >= 0 ? fixed : (adaptive ? h.params.max_sweeps : 1);
   double first = -1.0, prev = -1.0;
+  IlutValues<Handle> snap[2];  // snap[k % 2]: the values sweep k started from (adaptive phases)
   for (int k = 0; k < most; ++k) {
+    if (adaptive) ilut_save_values(exec, h, snap[k % 2]);
     ilut_reset_breakdown(exec, h);
-    const double r = ilut_sweep(exec, h, adaptive);
+    const double r = ilut_sweep(exec, h, adaptive);  // residual of the values sweep k started from
     ++ph.sweeps;
+    if (!adaptive) {
+      ph.residual = r;
+      continue;
+    }
+    if (k > 0 && !(r <= prev)) {  // sweep k - 1 made it worse (or non-finite): back to what it started from
+      ilut_restore_values(exec, h, snap[(k - 1) % 2]);
+      ph.stepped_back = true;
+      break;
+    }
     ph.residual = r;
-    if (!adaptive) continue;
     if (k == 0) first = r;
+    if (ilut_read(exec, h.state().breakdown, 0) != std::numeric_limits<std::int64_t>::max() && k > 0) {
+      ilut_restore_values(exec, h, snap[k % 2]);  // sweep k skipped a non-finite update: back to before it
+      ph.stepped_back = true;
+      break;
+    }
     if (!(r > tol * first) || (k > 0 && !(r < 0.95 * prev))) break;  // converged, or no longer converging
     prev = r;
   }
+  // the breakdown flags stay those of the last sweep run, also after a step back: a breakdown is reported, not hidden
   return ph;
 }
 
@@ -238,6 +287,40 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
   h.stats().total_seconds = timer.seconds();
 }
 
+/// ilut_compute on A_s, and on a breakdown or divergence again on A_s + alpha I (Params::diagonal_shift).
+template <class ExecSpace, class Handle, class Mat>
+void ilut_compute_shifted(const ExecSpace& exec, Handle& h, const Mat& A) {
+  auto& st = h.state();
+  st.shift = 0.0;
+  int retries = 0;
+  std::string reason;
+  std::exception_ptr first;  // the error of A_s itself, thrown when no shift helps
+  for (;;) {
+    try {
+      ilut_compute(exec, h, A);
+      break;
+    } catch (const BreakdownError& e) {
+      if (!first) reason = e.what();
+      if (!first) first = std::current_exception();
+    } catch (const DivergenceError& e) {
+      if (!first) reason = e.what();
+      if (!first) first = std::current_exception();
+    }
+    const double next = st.shift == 0.0 ? h.params.diagonal_shift : 10.0 * st.shift;
+    if (!(next > 0.0) || next > 1.0) {
+      st.shift = 0.0;
+      h.stats().shift_retries = retries;
+      h.stats().shift_reason = reason;
+      std::rethrow_exception(first);
+    }
+    st.shift = next;
+    ++retries;
+  }
+  h.stats().shift = st.shift;
+  h.stats().shift_retries = retries;
+  h.stats().shift_reason = reason;
+}
+
 /// Pattern reuse (Params::reuse_pattern): A has new values on the pattern of the current factors' A; rescale and
 /// run Params::reuse_sweeps sweeps on the current factor pattern, starting from the current factors.
 template <class ExecSpace, class Handle, class Mat>
@@ -281,7 +364,7 @@ void ilut_numeric(const ExecSpace& exec, Handle& h, const Mat& A, const std::str
   if (reuse)
     ilut_update_values(exec, h, A);
   else
-    ilut_compute(exec, h, A);
+    ilut_compute_shifted(exec, h, A);
   h.stats().reused_pattern = reuse;
 }
 

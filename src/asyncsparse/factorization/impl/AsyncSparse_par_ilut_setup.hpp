@@ -119,6 +119,8 @@ void ilut_check_sweep_params(const Params& p, const std::string& where) {
   if (p.max_sweeps < 1) throw InvalidInput(where + ": max_sweeps must be >= 1, got " + std::to_string(p.max_sweeps));
   if (!(p.sweep_tolerance >= 0.0 && p.sweep_tolerance < 1.0))
     throw InvalidInput(where + ": sweep_tolerance must be in [0, 1), got " + std::to_string(p.sweep_tolerance));
+  if (!(p.diagonal_shift >= 0.0 && p.diagonal_shift < 1.0))
+    throw InvalidInput(where + ": diagonal_shift must be in [0, 1), got " + std::to_string(p.diagonal_shift));
   if (!(p.pivot_tolerance >= 0.0 && p.pivot_tolerance < 1.0))
     throw InvalidInput(where + ": pivot_tolerance must be in [0, 1), got " + std::to_string(p.pivot_tolerance));
 }
@@ -242,6 +244,17 @@ void ilut_scale(const ExecSpace& exec, Handle& h, const Mat& A) {
   DV rowsum = ilut_alloc<DV>("AsyncSparse::par_ilut::a_rowsum", st.n);
   auto rm = A.graph.row_map;
   auto v = st.a_val;
+  if (st.shift > 0.0) {  // A_s + shift I (Params::diagonal_shift)
+    auto ent = A.graph.entries;
+    using Scalar = typename Handle::scalar_type;
+    const Scalar alpha = static_cast<Scalar>(st.shift);
+    Kokkos::parallel_for(
+        "AsyncSparse::par_ilut::shift", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+        KOKKOS_LAMBDA(const ordinal_t i) {
+          for (offset_t k = rm(i); k < rm(i + 1); ++k)
+            if (ent(k) == i) v(k) += alpha;
+        });
+  }
   Kokkos::parallel_for(
       "AsyncSparse::par_ilut::a_norm", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n), KOKKOS_LAMBDA(const ordinal_t i) {
         double s = 0;
@@ -303,6 +316,7 @@ void ilut_initialize(const ExecSpace& exec, Handle& h, const Mat& A) {
   stats.n = st.n;
   stats.nnz_A = st.nnz_A;
   stats.symbolic_seconds = symbolic_seconds;
+  stats.shift = st.shift;
   st.ready = false;
   ilut_scale(exec, h, A);
   ilut_initial_guess(exec, h);
