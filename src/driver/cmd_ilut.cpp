@@ -278,7 +278,7 @@ Outcome unpreconditioned(const Setup& s) {
     SolverParams sp = s.sp;
     sp.max_seconds = s.baseline_seconds;
     o.result = solve_ones(s.A, nullptr, s.spd, sp);
-    if (!o.result.converged() && o.result.iterations < s.sp.max_iterations)
+    if (o.result.status == SolverStatus::MaxIterations && o.result.iterations < s.sp.max_iterations)
       o.note = "no preconditioner: not converged in " + std::to_string(o.result.iterations) + " iterations (" +
                fmt("%.2f", o.result.time_seconds) + " s, budget --baseline-seconds " + fmt("%g", s.baseline_seconds) +
                "); stopped as hopeless instead of running to --max-iters " + std::to_string(s.sp.max_iterations);
@@ -312,7 +312,7 @@ Outcome serial_baseline(const Setup& s, const std::string& label, Factorize&& fa
                    Reference::frobenius_norm(As);
     // the solve of a baseline is bounded too (2 x --baseline-seconds; SolverResult::message says so)
     o.result = solve_with(s, F.L, F.U, !s.ict, label, nullptr, 2.0 * s.baseline_seconds);
-    if (!o.result.converged() && o.result.iterations < s.sp.max_iterations)
+    if (o.result.status == SolverStatus::MaxIterations && o.result.iterations < s.sp.max_iterations)
       o.note = label + ": solve stopped after " + std::to_string(o.result.iterations) +
                " iterations by the time limit (2 x --baseline-seconds)";
   });
