@@ -214,6 +214,25 @@ SolverResult solve_with(const Setup& s, const Factor& L, const Factor& U, bool u
   return solve_ones(s.A, &M, s.spd, sp);
 }
 
+/// A breakdown in step `step` (run one at a time): the whole factorization again with `step` steps through
+/// par_ilut_numeric, which restarts on A_s + alpha I (Params::diagonal_shift) where it breaks down; its factors
+/// replace the step's, the note says so. Returns the step's outcome (the old one when this fails too).
+Outcome recompute_with_shift(Setup& s, int step, const Outcome& failed) {
+  const auto params = s.h.params;
+  s.h.params.max_steps = step;
+  s.h.params.compute_residual = false;
+  Outcome o = guarded([&](Outcome& out) {
+    par_ilut_numeric(s.exec, s.h, s.A);
+    out.result = solve_with(s, par_ilut_lower(s.exec, s.h), par_ilut_upper(s.exec, s.h), !s.ict, s.P);
+  });
+  s.h.params = params;
+  if (!o.ran) return failed;
+  o.note = "step " + std::to_string(step) + " broke down (" + failed.error + "); recomputed with " +
+           std::to_string(step) + " steps by par_ilut_numeric" +
+           (s.h.stats().shift > 0 ? ", on A_s + " + fmt("%g", s.h.stats().shift) + " I" : std::string());
+  return o;
+}
+
 /// ParILUT / ParICT, one step at a time, a solve after each; then the residual of the final factors.
 std::vector<Outcome> par_steps(Setup& s, std::string& breakdown, std::string& note) {
   s.h.params.kind = s.ict ? ParIlutKind::Ict : ParIlutKind::Ilut;
@@ -241,6 +260,7 @@ std::vector<Outcome> par_steps(Setup& s, std::string& breakdown, std::string& no
         out.result = solve_with(s, par_ilut_lower(s.exec, s.h), par_ilut_upper(s.exec, s.h), !s.ict, s.P, &tri);
         std::tie(s.tri_mode, s.tri_reason) = tri;
       });
+      if (!o.ran && step > 0 && s.h.params.diagonal_shift > 0) o = recompute_with_shift(s, step, o);
       runs.push_back(o);
       if (!o.ran) {
         breakdown = o.error;
@@ -589,6 +609,8 @@ class Threshold : public Command {
     const Json steps = step_tables(s, par_runs, b);
     if (!breakdown.empty()) std::cout << s.P << ": " << breakdown << "\n";
     if (!note.empty()) std::cout << s.P << ": " << note << "\n";
+    for (const auto& r : par_runs)
+      if (!r.note.empty()) std::cout << s.P << ": " << r.note << "\n";
     if (st.pivots_replaced > 0)
       std::cout << s.P << ": " << st.pivots_replaced << " pivot(s) below --pivot-tolerance "
                 << fmt("%g", s.h.params.pivot_tolerance) << " replaced in the final factors\n";
