@@ -252,7 +252,9 @@ void ref_remove(std::vector<std::map<int, double>>& M, int budget, bool by_colum
   }
 }
 
-RefFactors ref_par_ilut(const CsrHost<double>& A, bool ict, int steps, double fill) {
+/// `initial` sweeps on the initial pattern, `steps` steps with one sweep after each removal (Params::sweep_tolerance
+/// 0), `final` sweeps on the last pattern.
+RefFactors ref_par_ilut(const CsrHost<double>& A, bool ict, int steps, double fill, int initial = 0, int final = 0) {
   RefInput in = ref_input(A);
   RefFactors F;
   F.n = A.nrows;
@@ -271,6 +273,7 @@ RefFactors ref_par_ilut(const CsrHost<double>& A, bool ict, int steps, double fi
     nu += F.U[i].size();
   }
   const int budget_L = static_cast<int>(std::llround(fill * nl)), budget_U = static_cast<int>(std::llround(fill * nu));
+  for (int k = 0; k < initial; ++k) ref_sweep(F, in, ict);
   for (int s = 0; s < steps; ++s) {
     const double r2 = ref_candidates(F, in, ict);
     F.residual.push_back(std::sqrt(r2 / in.a2));
@@ -279,6 +282,7 @@ RefFactors ref_par_ilut(const CsrHost<double>& A, bool ict, int steps, double fi
     if (!ict) ref_remove(F.U, budget_U, true);
     ref_sweep(F, in, ict);
   }
+  for (int k = 0; k < final; ++k) ref_sweep(F, in, ict);
   RefFactors G = F;
   F.residual.push_back(std::sqrt(ref_candidates(G, in, ict) / in.a2));
   return F;
@@ -325,17 +329,21 @@ void expect_same(const std::vector<std::map<int, double>>& a, const std::vector<
   }
 }
 
-void run_against_reference(const CsrHost<double>& Ah, bool ict, int steps, double fill, const LaunchConfig& launch) {
+void run_against_reference(const CsrHost<double>& Ah, bool ict, int steps, double fill, const LaunchConfig& launch,
+                           int initial = 0, int final = 0) {
   Handle h;
   h.params.mode = SweepMode::Deterministic;
   h.params.max_steps = steps;
   h.params.fill_in_limit = fill;
+  h.params.initial_sweeps = initial;  // fixed sweep counts: the reference has no adaptive rule
+  h.params.final_sweeps = final;
+  h.params.sweep_tolerance = 0.0;
   h.launch = launch;
   h.params.select.base_case_size = 7;  // exercise the recursion of SampleSelect too
   h.params.select.num_buckets = 8;
   auto A = to_device<Dev>(Ah);
   compute(h, A, ict);
-  const auto ref = ref_par_ilut(Ah, ict, steps, fill);
+  const auto ref = ref_par_ilut(Ah, ict, steps, fill, initial, final);
   const std::string what =
       std::string(ict ? "ParICT" : "ParILUT") + " steps=" + std::to_string(steps) + " fill=" + std::to_string(fill);
   expect_same(rows_of(par_ilut_lower(Exec(), h)), ref.L, what + " L");
@@ -344,6 +352,10 @@ void run_against_reference(const CsrHost<double>& Ah, bool ict, int steps, doubl
   else
     expect_same(rows_of(par_ilut_upper(Exec(), h)), ref.U, what + " U");
   ASSERT_EQ(static_cast<int>(h.stats().steps.size()), steps + 1);
+  EXPECT_EQ(h.stats().steps[0].sweeps, initial) << what;
+  EXPECT_EQ(h.stats().final_sweeps, final) << what;
+  EXPECT_EQ(h.stats().pivots_replaced, 0) << what;
+  // with final sweeps the residual of the last factors is computed again (the steps' residuals are known)
   for (int s = 0; s <= steps; ++s) EXPECT_EQ(h.stats().steps[s].residual, ref.residual[s]) << what << " step " << s;
 }
 
@@ -353,6 +365,8 @@ TEST(TEST_CATEGORY, par_ilut_deterministic_matches_host_reference) {
   run_against_reference(A, false, 3, 1.0, def);
   run_against_reference(A, false, 2, 2.0, def);
   run_against_reference(aniso2d(7), false, 3, 1.0, def);
+  run_against_reference(A, false, 2, 1.0, def, 3, 2);  // initial and final sweeps
+  run_against_reference(A, false, 0, 1.0, def, 4, 0);
   // launch configuration must not matter: tiny chunks, random block order, one team at a time
   LaunchConfig odd;
   odd.chunk_size = 3;
@@ -368,6 +382,7 @@ TEST(TEST_CATEGORY, par_ict_deterministic_matches_host_reference) {
   LaunchConfig def;
   run_against_reference(aniso2d(8), true, 3, 1.0, def);
   run_against_reference(lap2d(9), true, 2, 2.0, def);
+  run_against_reference(aniso2d(8), true, 2, 1.0, def, 3, 2);
   LaunchConfig odd;
   odd.chunk_size = 5;
   odd.block_order = BlockOrder::Random;
@@ -554,6 +569,7 @@ TEST(TEST_CATEGORY, par_ilut_float) {
   Af.values.assign(Ah.values.begin(), Ah.values.end());
   auto A = to_device<Dev>(Af);
   ParIlutHandle<float, Dev> h;
+  h.params.initial_sweeps = 0;  // against the raw initial guess
   compute_ilut(h, A);
   EXPECT_LT(h.stats().steps.back().residual, 0.5 * h.stats().steps[0].residual);
   ParIlutHandle<float, Dev> g;
@@ -624,6 +640,200 @@ TEST(TEST_CATEGORY, par_ilut_pattern_reuse) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// The start (fixed-point ILU(0) / IC(0)), steps that do not get stuck, the pivot strategy
+// ---------------------------------------------------------------------------------------------------------
+
+/// max |x - y| / max |y| over the entries of two factors with the same pattern.
+double factor_difference(const CsrHost<double>& x, const CsrHost<double>& y) {
+  EXPECT_EQ(x.row_ptr, y.row_ptr);
+  EXPECT_EQ(x.col_idx, y.col_idx);
+  double d = 0, m = 0;
+  for (std::size_t k = 0; k < x.values.size() && k < y.values.size(); ++k) {
+    d = std::max(d, std::abs(x.values[k] - y.values[k]));
+    m = std::max(m, std::abs(y.values[k]));
+  }
+  return d / m;
+}
+
+// Step 0 is the fixed-point ILU(0) / IC(0) of A's pattern: enough deterministic (Jacobi) sweeps reach the exact
+// ILU(0) / IC(0); the adaptive default gets its ILU residual and its Krylov iterations in a few asynchronous sweeps,
+// where the raw initial guess (initial_sweeps = 0, the start before) is far worse.
+TEST(TEST_CATEGORY, par_ilut_starts_from_fixed_point_level0) {
+  for (bool ict : {false, true}) {
+    const auto Ah = ict ? aniso2d(8, 1e-3, 30) : convdiff(8);
+    const auto S = scale_unit_diagonal(Ah).A;
+    auto A = to_device<Dev>(Ah);
+    Handle h;
+    h.params.mode = SweepMode::Deterministic;
+    h.params.max_steps = 0;
+    h.params.initial_sweeps = 60;  // Jacobi sweeps reach the fixed point in finitely many (the depth of the DAG)
+    compute(h, A, ict);
+    EXPECT_EQ(h.stats().steps[0].sweeps, 60);
+    const auto L = to_host(par_ilut_lower(Exec(), h)), U = to_host(par_ilut_upper(Exec(), h));
+    if (ict) {
+      EXPECT_LT(factor_difference(L, Reference::ic0(S)), 1e-13);
+    } else {
+      const auto F0 = Reference::ilu0(S);
+      EXPECT_LT(factor_difference(L, F0.L), 1e-13);
+      EXPECT_LT(factor_difference(U, F0.U), 1e-13);
+    }
+  }
+  for (bool ict : {false, true}) {
+    const auto Ah = ict ? aniso2d(24, 1e-3, 30) : convdiff(20);
+    const std::string what = ict ? "ParICT aniso2d(24)" : "ParILUT convdiff(20)";
+    const auto S = scale_unit_diagonal(Ah).A;
+    auto A = to_device<Dev>(Ah);
+    double res[2], nonlinear[2];
+    int its[2];
+    for (int raw = 0; raw < 2; ++raw) {
+      Handle h;  // asynchronous, adaptive initial sweeps (default)
+      h.params.max_steps = 0;
+      if (raw) h.params.initial_sweeps = 0;
+      compute(h, A, ict);
+      const auto& s0 = h.stats().steps[0];
+      if (!raw) {
+        EXPECT_GE(s0.sweeps, 1) << what;
+        EXPECT_LE(s0.sweeps, h.params.max_sweeps) << what;
+        EXPECT_GE(s0.pattern_residual, 0.0) << what;
+      } else {
+        EXPECT_EQ(s0.sweeps, 0) << what;
+      }
+      res[raw] = s0.residual;
+      const auto L = par_ilut_lower(Exec(), h), U = par_ilut_upper(Exec(), h);
+      nonlinear[raw] = ict ? Reference::nonlinear_residual(S, to_host(L))
+                           : Reference::nonlinear_residual(S, to_host(L), to_host(U));
+      its[raw] = iterations(Ah, L, U, !ict, ict);
+    }
+    double res0;
+    int its0;
+    if (ict) {
+      const auto L0 = Reference::ic0(S);
+      res0 = Reference::ilu_residual(S, L0) / Reference::frobenius_norm(S);
+      its0 = iterations(Ah, to_device<Dev>(L0), to_device<Dev>(Reference::transpose(L0)), false, true);
+    } else {
+      const auto F0 = Reference::ilu0(S);
+      res0 = Reference::ilu_residual(S, F0.L, F0.U) / Reference::frobenius_norm(S);
+      its0 = iterations(Ah, to_device<Dev>(F0.L), to_device<Dev>(F0.U), true, false);
+    }
+    EXPECT_LE(res[0], 1.02 * res0) << what;  // the adaptive start: ILU(0)'s residual
+    EXPECT_LE(its[0], its0) << what;         // and at most its iterations
+    // the raw guess is much further from the fixed point (its ILU residual over all entries need not be larger)
+    EXPECT_LT(nonlinear[0], 0.1 * nonlinear[1]) << what;
+    EXPECT_GT(its[1], its0) << what;
+  }
+}
+
+// On the upwinded convection-diffusion problem every candidate is smaller than the entries of the ILU(0) pattern, so
+// a step adds and removes the same candidates and the pattern iteration is at a fixed point from step 1 on (the
+// "frozen residual" of the issue: nothing is stuck, the fixed point is the ILU(0) pattern). The step reports it
+// (kept_new 0, pattern_unchanged) and a stagnation tolerance stops there. Where the pattern does improve (rotated
+// anisotropic diffusion) the steps keep new entries and the ILU residual falls.
+TEST(TEST_CATEGORY, par_ilut_steps_do_not_stall) {
+  auto C = to_device<Dev>(convdiff2d(16, 1.0));
+  for (auto mode : {SweepMode::Deterministic, SweepMode::Async}) {
+    Handle h;
+    h.params.mode = mode;
+    h.params.stagnation_tolerance = 1e-3;
+    compute_ilut(h, C);
+    const auto& st = h.stats();
+    EXPECT_TRUE(st.pattern_fixed);
+    EXPECT_EQ(st.steps_done, 1);
+    const auto& s1 = st.steps[1];
+    EXPECT_GT(s1.candidates_L + s1.candidates_U, 0);
+    EXPECT_EQ(s1.kept_new_L + s1.kept_new_U, 0);
+    EXPECT_TRUE(s1.pattern_unchanged);
+    EXPECT_LE(s1.residual, st.steps[0].residual * 1.01);  // the fixed point (async: nearly) of step 0
+  }
+  Handle a;
+  a.params.max_steps = 5;
+  compute_ict(a, to_device<Dev>(aniso2d(24, 1e-3, 30)));
+  const auto& st = a.stats();
+  ASSERT_EQ(st.steps_done, 5);
+  EXPECT_FALSE(st.pattern_fixed);
+  EXPECT_GT(st.steps[1].kept_new_L, 0);
+  EXPECT_FALSE(st.steps[1].pattern_unchanged);
+  EXPECT_LT(st.steps[5].residual, 0.5 * st.steps[0].residual);
+  for (int s = 1; s <= 5; ++s) {
+    EXPECT_GE(st.steps[s].sweeps, 2) << "step " << s;  // the sweep on the enlarged pattern + >= 1 after the removal
+    EXPECT_LE(st.steps[s].sweeps, 1 + a.params.max_sweeps) << "step " << s;
+  }
+}
+
+// Pivot replacement: a zero ParILUT pivot (u_11 = 1 - 1 = 0) and a negative ParICT pivot (l_11^2 = 1 - 4) are
+// replaced by the tolerance and counted; the factors are finite and, in the deterministic mode, those of the serial
+// ILU(0) / IC(0) with the same rule (the pattern has no fill, so they are the fixed point).
+TEST(TEST_CATEGORY, par_ilut_pivot_replacement) {
+  const auto Zh = csr_from_triplets<double>(3, 3, {0, 0, 1, 1, 1, 2, 2}, {0, 1, 0, 1, 2, 1, 2}, {1, 1, 1, 1, 1, 1, 1});
+  const auto Ih = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1, 2, 2, 1});
+  for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+    for (bool ict : {false, true}) {
+      const auto& Ah = ict ? Ih : Zh;
+      Handle h;
+      h.params.mode = mode;
+      h.params.pivot_tolerance = 1e-6;
+      compute(h, to_device<Dev>(Ah), ict);
+      EXPECT_TRUE(h.is_computed());
+      EXPECT_EQ(h.stats().pivots_replaced, 1);
+      EXPECT_EQ(h.stats().steps.back().pivots_replaced, 1);
+      const auto L = to_host(par_ilut_lower(Exec(), h)), U = to_host(par_ilut_upper(Exec(), h));
+      for (double v : L.values) EXPECT_TRUE(std::isfinite(v));
+      for (double v : U.values) EXPECT_TRUE(std::isfinite(v));
+      offset_t replaced = -1;
+      Reference::FactorOptions rule;
+      rule.pivot_tolerance = 1e-6;
+      rule.pivots_replaced = &replaced;
+      const auto S = scale_unit_diagonal(Ah).A;
+      if (ict) {
+        const auto L0 = Reference::ic0(S, rule);
+        EXPECT_EQ(replaced, 1);
+        EXPECT_DOUBLE_EQ(L0.values.back(), std::sqrt(1e-6));
+        if (mode == SweepMode::Deterministic) EXPECT_LT(factor_difference(L, L0), 1e-12);
+      } else {
+        const auto F0 = Reference::ilu0(S, rule);
+        EXPECT_EQ(replaced, 1);
+        if (mode == SweepMode::Deterministic) {
+          EXPECT_LT(factor_difference(L, F0.L), 1e-12);
+          EXPECT_LT(factor_difference(U, F0.U), 1e-12);
+        }
+      }
+    }
+  }
+  // the preconditioner with its default tolerance: compute() succeeds, the replacement is in the handle's Stats
+  auto M = make_preconditioner<double, Dev>("par_ilut", to_device<Dev>(Zh));
+  M->compute();
+  auto* P = dynamic_cast<ParThresholdPreconditioner<double, Dev>*>(M.get());
+  ASSERT_NE(P, nullptr);
+  EXPECT_EQ(P->handle().stats().pivots_replaced, 1);
+}
+
+// Diagonal shift and retry: IC(0) of [[1, 1.02], [1.02, 1]] does not exist (l_11^2 = 1 - 1.0404 < 0) and neither
+// does that of A + alpha I for alpha = 1e-3, 1e-2; alpha = 0.1 works. ParICT (no pivot replacement) restarts three
+// times and reports the shift, as the serial IC(0) with the same options does; without a shift it throws.
+TEST(TEST_CATEGORY, par_ict_diagonal_shift_and_retry) {
+  const auto Ah = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1.02, 1.02, 1});
+  for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+    Handle h;
+    h.params.mode = mode;
+    h.params.pivot_tolerance = 0.0;
+    ASYNCSPARSE_EXPECT_THROW_MSG(compute_ict(h, to_device<Dev>(Ah)), BreakdownError, "non-positive pivot");
+    h.params.diagonal_shift = 1e-3;
+    compute_ict(h, to_device<Dev>(Ah));
+    EXPECT_TRUE(h.is_computed());
+    EXPECT_NEAR(h.stats().shift, 0.1, 1e-15);
+    EXPECT_EQ(h.stats().shift_retries, 3);
+    EXPECT_NE(h.stats().shift_reason.find("non-positive pivot"), std::string::npos) << h.stats().shift_reason;
+    double used = -1;
+    Reference::FactorOptions o;
+    o.diagonal_shift = 1e-3;
+    o.shift_used = &used;
+    const auto L0 = Reference::ic0(Ah, o);
+    EXPECT_NEAR(used, 0.1, 1e-15);
+    if (mode == SweepMode::Deterministic)
+      EXPECT_LT(factor_difference(to_host(par_ilut_lower(Exec(), h)), L0), 1e-12);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Breakdown and bad input
 // ---------------------------------------------------------------------------------------------------------
 Crs<double, Dev> dev(int n, std::vector<int> r, std::vector<int> c, std::vector<double> v, bool sort = true) {
@@ -634,6 +844,7 @@ TEST(TEST_CATEGORY, par_ilut_breakdown_reported_by_row) {
   for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
     Handle h;
     h.params.mode = mode;
+    h.params.pivot_tolerance = 0.0;  // no pivot replacement
     // u_11 = a_11 - l_10 u_01 = 1 - 1 = 0: zero pivot in row 1; l_21 = a_21 / u_11 is then not finite
     auto Z = dev(3, {0, 0, 1, 1, 1, 2, 2}, {0, 1, 0, 1, 2, 1, 2}, {1, 1, 1, 1, 1, 1, 1});
     try {
@@ -658,7 +869,8 @@ TEST(TEST_CATEGORY, par_ilut_breakdown_reported_by_row) {
     ASYNCSPARSE_EXPECT_THROW_MSG(compute_ict(h, N), BreakdownError,
                                  "par_ict: breakdown at row 1: non-positive diagonal");
     // the preconditioner reports it from compute()
-    auto M = make_preconditioner<double, Dev>("par_ilut", Z, ParameterList{{"mode", std::string(to_string(mode))}});
+    auto M = make_preconditioner<double, Dev>(
+        "par_ilut", Z, ParameterList{{"mode", std::string(to_string(mode))}, {"pivot_tolerance", 0.0}});
     ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), BreakdownError, "breakdown at row 1");
   }
 }
@@ -673,6 +885,8 @@ TEST(TEST_CATEGORY, par_ilut_divergence_is_reported) {
   auto A = to_device<Dev>(Ah);
   Handle h;
   h.params.mode = SweepMode::Deterministic;
+  h.params.initial_sweeps = 0;  // the algorithm of the papers: no initial sweeps, one sweep after each removal
+  h.params.sweep_tolerance = 0.0;
   try {
     compute_ilut(h, A);
     ADD_FAILURE() << "expected a DivergenceError";
@@ -687,11 +901,14 @@ TEST(TEST_CATEGORY, par_ilut_divergence_is_reported) {
   }
   EXPECT_FALSE(h.is_computed());
   EXPECT_TRUE(h.stats().diverged);
-  auto M = make_preconditioner<double, Dev>("par_ilut", A, ParameterList{{"mode", std::string("deterministic")}});
+  auto M = make_preconditioner<double, Dev>("par_ilut", A,
+                                            ParameterList{{"mode", std::string("deterministic")},
+                                                          {"initial_sweeps", 0},
+                                                          {"sweep_tolerance", 0.0}});
   ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), DivergenceError, "after step 2 exceeds divergence_tolerance");
   // Without the guard: 5 steps complete on factors far from A.
   Handle off;
-  off.params.mode = SweepMode::Deterministic;
+  off.params = h.params;
   off.params.divergence_tolerance = 0.0;
   compute_ilut(off, A);
   EXPECT_FALSE(off.stats().diverged);
@@ -732,6 +949,27 @@ TEST(TEST_CATEGORY, par_ilut_rejects_bad_input) {
   h.params = Handle::Params();
   h.params.reuse_sweeps = -2;
   ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "reuse_sweeps must be >= 0");
+  h.params = Handle::Params();
+  h.params.initial_sweeps = -2;
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "initial_sweeps must be >= -1 (-1: adaptive), got -2");
+  h.params = Handle::Params();
+  h.params.final_sweeps = -3;
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ict(h, A), InvalidInput, "final_sweeps must be >= -1 (-1: adaptive), got -3");
+  h.params = Handle::Params();
+  h.params.max_sweeps = 0;
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "max_sweeps must be >= 1, got 0");
+  h.params = Handle::Params();
+  h.params.sweep_tolerance = 1.0;
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "sweep_tolerance must be in [0, 1)");
+  h.params = Handle::Params();
+  h.params.diagonal_shift = 1.0;
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "diagonal_shift must be in [0, 1)");
+  h.params = Handle::Params();
+  h.params.pivot_tolerance = -1e-3;
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ict(h, A), InvalidInput, "pivot_tolerance must be in [0, 1)");
+  h.params = Handle::Params();
+  h.params.pivot_tolerance = std::numeric_limits<double>::quiet_NaN();
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "pivot_tolerance must be in [0, 1)");
   h.params = Handle::Params();
   h.params.select.num_buckets = 1;
   ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "num_buckets must be in [2, 2048]");

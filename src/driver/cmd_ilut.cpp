@@ -16,6 +16,7 @@
 #include <asyncsparse/factorization/AsyncSparse_par_ilut.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <tuple>
@@ -44,7 +45,12 @@ struct Options {
   std::string tri_solve = "auto";
   int tri_solve_sweeps = -1;
   std::string bucket_counting = "team";
-  bool no_baselines = false, pattern_study = false;
+  bool no_baselines = false, pattern_study = false, compare = false, all_steps = false;
+  int initial_sweeps = -1, max_sweeps = 10;
+  // the driver shifts on a breakdown by default (the library's default is no shift): a study should show what the
+  // method can do, and IC(0) / ParICT starting from it do not exist for e.g. bcsstk14, whose ICT does
+  double sweep_tolerance = 0.1, pivot_tolerance = 1e-8, diagonal_shift = 1e-3;
+  double baseline_seconds = 1.5;
   LaunchOptions launch;
 };
 
@@ -65,6 +71,24 @@ void define(Cli& cli, Options& o, bool ict) {
   cli.tri_solve_options(o.tri_solve, o.tri_solve_sweeps);
   cli.choice("bucket-counting", o.bucket_counting, {"team", "global"}, "SampleSelect bucket counts");
   cli.flag("no-baselines", o.no_baselines, "skip the unpreconditioned solve and the serial ILU(0)/ILUT references");
+  cli.option("initial-sweeps", o.initial_sweeps,
+             "sweeps on the pattern of A before step 1 (toward the fixed-point ILU(0)/IC(0)); -1 adaptive, 0 none");
+  cli.option("sweep-tolerance", o.sweep_tolerance,
+             "adaptive sweeps: sweep again while the pattern residual > this x the phase's first (0: one sweep)");
+  cli.option("max-sweeps", o.max_sweeps, "most sweeps of an adaptive phase");
+  cli.option("pivot-tolerance", o.pivot_tolerance,
+             "pivots below this (scaled matrix) are replaced, in the parallel and the serial factorizations alike "
+             "(0: a zero / non-positive pivot is a breakdown)");
+  cli.option("diagonal-shift", o.diagonal_shift,
+             "on a breakdown, start over on A_s + alpha I, alpha = this, 10x, ... <= 1 (the parallel and the serial "
+             "factorizations alike; 0: no retry; the library's default is 0)");
+  cli.option("baseline-seconds", o.baseline_seconds,
+             "time budget of each baseline: the unpreconditioned solve stops (and says so) when it cannot converge "
+             "within it, the serial ILUT/ICT is skipped (with a note) when it has not finished");
+  cli.flag("all-steps", o.all_steps, "run all S steps even after a step that left the pattern unchanged");
+  cli.flag("compare", o.compare,
+           ict ? "one table: IC(0), serial ICT, ParICT 0..S with iterations, ILU residual, nnz, time"
+               : "one table: ILU(0), serial ILUT, ParILUT 0..S with iterations, ILU residual, nnz, time");
   cli.flag("pattern-study", o.pattern_study,
            ict ? "also solve with the exact IC on the ICT pattern and on the final ParICT pattern (pattern vs values)"
                : "also solve with the exact ILU on the ILUT pattern and on the final ParILUT pattern (pattern vs "
@@ -83,7 +107,8 @@ struct Setup {
   std::string cmd, P;  ///< "ilut" / "ict", "ParILUT" / "ParICT"
   Problem problem;
   std::string ordering, solver;
-  bool spd = false, baselines = true;
+  bool spd = false, baselines = true, all_steps = false, compare = false;
+  double baseline_seconds = 1.5;
   SolverParams sp;
   TriSolveKind tri = TriSolveKind::Auto;
   int tri_sweeps = -1;
@@ -117,6 +142,15 @@ Setup::Setup(bool ict_, const Options& o, Json& rec)
   A = to_device<Device>(problem.A);
   scaled = scale_unit_diagonal(problem.A);
   s = to_device<Device>(scaled.s);
+  all_steps = o.all_steps;
+  compare = o.compare;
+  baseline_seconds = o.baseline_seconds;
+  if (!(baseline_seconds > 0)) throw InvalidInput(cmd + ": --baseline-seconds must be > 0");
+  h.params.initial_sweeps = o.initial_sweeps;
+  h.params.sweep_tolerance = o.sweep_tolerance;
+  h.params.max_sweeps = o.max_sweeps;
+  h.params.pivot_tolerance = o.pivot_tolerance;
+  h.params.diagonal_shift = o.diagonal_shift;
   h.params.max_steps = o.steps;
   h.params.fill_in_limit = o.fill_limit;
   h.params.selection = threshold_selection_from_string(o.select);
@@ -137,6 +171,11 @@ struct Outcome {
   std::string error;  ///< what() of a BreakdownError or DivergenceError
   bool diverged = false;
   offset_t nnz = 0;
+  double factor_seconds = -1.0;  ///< time of the factorization (-1: not measured)
+  double residual = -1.0;        ///< relative ILU residual of the factors (-1: not computed)
+  offset_t pivots_replaced = 0;
+  double shift = 0.0;            ///< diagonal shift of the factors (--diagonal-shift)
+  std::string note;              ///< e.g. why a baseline stopped early
 };
 
 template <class F>
@@ -150,6 +189,7 @@ Outcome guarded(F&& f) {
   } catch (const DivergenceError& e) {
     o.error = e.what();
     o.diverged = true;
+  } catch (const Reference::TimeLimitExceeded&) {  // the note says why
   }
   return o;
 }
@@ -158,7 +198,7 @@ Outcome guarded(F&& f) {
 /// With `tri` given, the resolved triangular-solve mode and the auto rule's reason are written there.
 template <class Factor>
 SolverResult solve_with(const Setup& s, const Factor& L, const Factor& U, bool unit_lower, const std::string& label,
-                        std::pair<std::string, std::string>* tri = nullptr) {
+                        std::pair<std::string, std::string>* tri = nullptr, double max_seconds = 0.0) {
   const auto to_dev = [](const auto& M) {
     if constexpr (std::is_same<std::decay_t<decltype(M)>, CrsD>::value)
       return M;
@@ -169,21 +209,47 @@ SolverResult solve_with(const Setup& s, const Factor& L, const Factor& U, bool u
                                                   label);
   M.compute();
   if (tri) *tri = {M.tri_solve_mode(), M.tri_solve_reason()};
-  return solve_ones(s.A, &M, s.spd, s.sp);
+  SolverParams sp = s.sp;
+  sp.max_seconds = max_seconds;
+  return solve_ones(s.A, &M, s.spd, sp);
+}
+
+/// A breakdown in step `step` (run one at a time): the whole factorization again with `step` steps through
+/// par_ilut_numeric, which restarts on A_s + alpha I (Params::diagonal_shift) where it breaks down; its factors
+/// replace the step's, the note says so. Returns the step's outcome (the old one when this fails too).
+Outcome recompute_with_shift(Setup& s, int step, const Outcome& failed) {
+  const auto params = s.h.params;
+  s.h.params.max_steps = step;
+  s.h.params.compute_residual = false;
+  Outcome o = guarded([&](Outcome& out) {
+    par_ilut_numeric(s.exec, s.h, s.A);
+    out.result = solve_with(s, par_ilut_lower(s.exec, s.h), par_ilut_upper(s.exec, s.h), !s.ict, s.P);
+  });
+  s.h.params = params;
+  if (!o.ran) return failed;
+  o.note = "step " + std::to_string(step) + " broke down (" + failed.error + "); recomputed with " +
+           std::to_string(step) + " steps by par_ilut_numeric" +
+           (s.h.stats().shift > 0 ? ", on A_s + " + fmt("%g", s.h.stats().shift) + " I" : std::string());
+  return o;
 }
 
 /// ParILUT / ParICT, one step at a time, a solve after each; then the residual of the final factors.
-std::vector<Outcome> par_steps(Setup& s, std::string& breakdown) {
+std::vector<Outcome> par_steps(Setup& s, std::string& breakdown, std::string& note) {
   s.h.params.kind = s.ict ? ParIlutKind::Ict : ParIlutKind::Ilut;
-  {  // the initial guess (no step, no residual); the steps one at a time below
+  std::vector<Outcome> runs;
+  {  // the initial guess and its sweeps (step 0, no residual); the steps one at a time below
     const auto params = s.h.params;
     s.h.params.max_steps = 0;
     s.h.params.compute_residual = false;
     par_ilut_symbolic(s.exec, s.h, s.A);
-    par_ilut_numeric(s.exec, s.h, s.A);
+    const auto o = guarded([&](Outcome&) { par_ilut_numeric(s.exec, s.h, s.A); });
     s.h.params = params;
+    if (!o.ran) {  // reported with the baselines, which still run
+      breakdown = o.error;
+      runs.push_back(o);
+      return runs;
+    }
   }
-  std::vector<Outcome> runs;
   {
     Progress prog(s.cmd + " steps", s.h.params.max_steps);
     for (int step = 0; step <= s.h.params.max_steps; ++step) {
@@ -194,9 +260,19 @@ std::vector<Outcome> par_steps(Setup& s, std::string& breakdown) {
         out.result = solve_with(s, par_ilut_lower(s.exec, s.h), par_ilut_upper(s.exec, s.h), !s.ict, s.P, &tri);
         std::tie(s.tri_mode, s.tri_reason) = tri;
       });
+      if (!o.ran && step > 0 && s.h.params.diagonal_shift > 0) o = recompute_with_shift(s, step, o);
       runs.push_back(o);
       if (!o.ran) {
         breakdown = o.error;
+        break;
+      }
+      const auto& last = s.h.stats().steps.back();
+      if (step > 0 && step < s.h.params.max_steps && last.pattern_unchanged && !s.all_steps) {
+        note = "steps " + std::to_string(step + 1) + ".." + std::to_string(s.h.params.max_steps) +
+               " not run: step " + std::to_string(step) + " removed all " +
+               std::to_string(last.candidates_L + last.candidates_U) +
+               " candidates again and left the pattern unchanged (a fixed point of the pattern iteration; "
+               "--all-steps runs them)";
         break;
       }
     }
@@ -215,32 +291,71 @@ struct Baselines {
   Outcome none, level0, serial;  ///< no preconditioner, ILU(0) / IC(0), ILUT / ICT of equal nnz
 };
 
+/// The unpreconditioned solve within Setup::baseline_seconds (SolverParams::max_seconds): one that cannot converge
+/// within it is reported as hopeless rather than run to the iteration limit.
+Outcome unpreconditioned(const Setup& s) {
+  return guarded([&](Outcome& o) {
+    SolverParams sp = s.sp;
+    sp.max_seconds = s.baseline_seconds;
+    o.result = solve_ones(s.A, nullptr, s.spd, sp);
+    if (o.result.status == SolverStatus::MaxIterations && o.result.iterations < s.sp.max_iterations)
+      o.note = "no preconditioner: not converged in " + std::to_string(o.result.iterations) + " iterations (" +
+               fmt("%.2f", o.result.time_seconds) + " s, budget --baseline-seconds " + fmt("%g", s.baseline_seconds) +
+               "); stopped as hopeless instead of running to --max-iters " + std::to_string(s.sp.max_iterations);
+  });
+}
+
+/// A serial reference factorization as a baseline: factors (timed), their ILU residual with --compare, the solve.
+template <class Factorize>
+Outcome serial_baseline(const Setup& s, const std::string& label, Factorize&& factorize) {
+  return guarded([&](Outcome& o) {
+    const auto& As = s.scaled.A;
+    Reference::FactorOptions rule;
+    rule.pivot_tolerance = s.h.params.pivot_tolerance;
+    rule.pivots_replaced = &o.pivots_replaced;
+    rule.max_seconds = s.baseline_seconds;
+    rule.diagonal_shift = s.h.params.diagonal_shift;
+    rule.shift_used = &o.shift;
+    Kokkos::Timer timer;
+    Reference::IluFactors F;
+    try {
+      F = factorize(As, rule);
+    } catch (const Reference::TimeLimitExceeded& e) {
+      o.note = label + ": skipped, " + e.what() + " — its fill during the elimination grows without bound here; "
+               "--baseline-seconds raises the limit";
+      throw;
+    }
+    o.factor_seconds = timer.seconds();
+    o.nnz = F.L.nnz() + (s.ict ? 0 : F.U.nnz());
+    if (s.compare)
+      o.residual = (s.ict ? Reference::ilu_residual(As, F.L) : Reference::ilu_residual(As, F.L, F.U)) /
+                   Reference::frobenius_norm(As);
+    // the solve of a baseline is bounded too (2 x --baseline-seconds; SolverResult::message says so)
+    o.result = solve_with(s, F.L, F.U, !s.ict, label, nullptr, 2.0 * s.baseline_seconds);
+    if (o.result.status == SolverStatus::MaxIterations && o.result.iterations < s.sp.max_iterations)
+      o.note = label + ": solve stopped after " + std::to_string(o.result.iterations) +
+               " iterations by the time limit (2 x --baseline-seconds)";
+  });
+}
+
 Baselines baselines(const Setup& s, offset_t nnzL, offset_t nnzU) {
+  using Rule = Reference::FactorOptions;
+  using CH = CsrHost<double>;
   Baselines b;
-  const auto& As = s.scaled.A;
-  b.none = guarded([&](Outcome& o) { o.result = solve_ones(s.A, nullptr, s.spd, s.sp); });
+  b.none = unpreconditioned(s);
   if (s.ict) {
-    b.level0 = guarded([&](Outcome& o) {
-      const auto L0 = Reference::ic0(As);
-      o.nnz = L0.nnz();
-      o.result = solve_with(s, L0, Reference::transpose(L0), false, "IC(0)");
+    b.level0 = serial_baseline(s, "IC(0)", [](const CH& As, Rule r) {
+      auto L = Reference::ic0(As, r);
+      return Reference::IluFactors{L, Reference::transpose(L)};
     });
-    b.serial = guarded([&](Outcome& o) {
-      const auto Lt = Reference::ict_nnz(As, nnzL);
-      o.nnz = Lt.nnz();
-      o.result = solve_with(s, Lt, Reference::transpose(Lt), false, "ICT");
+    b.serial = serial_baseline(s, "ICT", [nnzL](const CH& As, Rule r) {
+      auto L = Reference::ict_nnz(As, nnzL, r);
+      return Reference::IluFactors{L, Reference::transpose(L)};
     });
   } else {
-    b.level0 = guarded([&](Outcome& o) {
-      const auto F0 = Reference::ilu0(As);
-      o.nnz = F0.L.nnz() + F0.U.nnz();
-      o.result = solve_with(s, F0.L, F0.U, true, "ILU(0)");
-    });
-    b.serial = guarded([&](Outcome& o) {
-      const auto Ft = Reference::ilut_nnz(As, nnzL, nnzU);
-      o.nnz = Ft.L.nnz() + Ft.U.nnz();
-      o.result = solve_with(s, Ft.L, Ft.U, true, "ILUT");
-    });
+    b.level0 = serial_baseline(s, "ILU(0)", [](const CH& As, Rule r) { return Reference::ilu0(As, r); });
+    b.serial = serial_baseline(s, "ILUT",
+                               [nnzL, nnzU](const CH& As, Rule r) { return Reference::ilut_nnz(As, nnzL, nnzU, r); });
   }
   return b;
 }
@@ -312,7 +427,8 @@ std::vector<StudyRow> pattern_study(Setup& s, offset_t nnzL, offset_t nnzU) {
 // ---------------------------------------------------------------------------------------------------------
 
 std::string its(const Outcome& o) {
-  if (!o.ran) return o.error.empty() ? "-" : (o.diverged ? "diverged" : "breakdown");
+  if (!o.ran)
+    return !o.error.empty() ? (o.diverged ? "diverged" : "breakdown") : (o.note.empty() ? "-" : "skipped");
   const auto& r = o.result;
   return std::to_string(r.iterations) + (r.converged() ? "" : std::string("(") + to_string(r.status) + ")");
 }
@@ -321,7 +437,12 @@ Json outcome_json(const Outcome& o) {
   Json j = o.ran ? Json(o.result) : Json::object();
   if (!o.error.empty()) j["breakdown"] = o.error;
   if (o.diverged) j["diverged"] = true;
+  if (!o.note.empty()) j["note"] = o.note;
   j["nnz"] = o.nnz;
+  j["pivots_replaced"] = o.pivots_replaced;
+  if (o.shift > 0) j["shift"] = o.shift;
+  if (o.factor_seconds >= 0) j["factor_seconds"] = o.factor_seconds;
+  if (o.residual >= 0) j["ilu_residual"] = o.residual;
   return j;
 }
 
@@ -345,17 +466,21 @@ Json step_tables(const Setup& s, const std::vector<Outcome>& par_runs, const Bas
   t1.print();
   std::cout << "\n";
   const offset_t budget = st.budget_L + (ict ? 0 : st.budget_U);
-  Table t2({"step", "nnz(L)", "nnz(U)", "nnz/budget", "+cand L", "+cand U", "thresh L", "thresh U", "ILU resid.",
-            "iters", "cand [s]", "sweep [s]", "select [s]", "remove [s]", "step [s]"});
+  Table t2({"step", "nnz(L)", "nnz(U)", "nnz/budget", "+cand L", "+cand U", "kept new", "thresh L", "thresh U",
+            "sweeps", "pattern res.", "ILU resid.", "pivots repl.", "iters", "cand [s]", "sweep [s]", "select [s]",
+            "remove [s]", "step [s]"});
   Json steps = Json::array();
   for (std::size_t k = 0; k < st.steps.size(); ++k) {
     const auto& ss = st.steps[k];
     const offset_t nn = ss.nnz_L + (ict ? 0 : ss.nnz_U);
     t2.row({std::to_string(ss.step), std::to_string(ss.nnz_L), ict ? "-" : std::to_string(ss.nnz_U),
             fmt("%.3f", static_cast<double>(nn) / static_cast<double>(budget)), std::to_string(ss.candidates_L),
-            ict ? "-" : std::to_string(ss.candidates_U), fmt("%.2e", ss.threshold_L),
-            ict ? "-" : fmt("%.2e", ss.threshold_U), fmt("%.3e", ss.residual),
-            k < par_runs.size() ? its(par_runs[k]) : "-", fmt("%.4f", ss.candidates_seconds),
+            ict ? "-" : std::to_string(ss.candidates_U),
+            k == 0 ? "-" : std::to_string(ss.kept_new_L + ss.kept_new_U), fmt("%.2e", ss.threshold_L),
+            ict ? "-" : fmt("%.2e", ss.threshold_U), std::to_string(ss.sweeps),
+            ss.pattern_residual >= 0 ? fmt("%.2e", ss.pattern_residual) : "-", fmt("%.3e", ss.residual),
+            std::to_string(ss.pivots_replaced), k < par_runs.size() ? its(par_runs[k]) : "-",
+            fmt("%.4f", ss.candidates_seconds),
             fmt("%.4f", ss.sweep_seconds), fmt("%.4f", ss.select_seconds), fmt("%.4f", ss.remove_seconds),
             fmt("%.4f", ss.total_seconds)});
     Json j = ss;
@@ -384,6 +509,47 @@ Json study_table(const Setup& s, const std::vector<StudyRow>& study) {
   for (const auto& r : study)
     if (!r.run.error.empty()) std::cout << r.pattern << ", " << r.values << ": " << r.run.error << "\n";
   return js;
+}
+
+/// --compare: one row per preconditioner — none, ILU(0)/IC(0), serial ILUT/ICT, ParILUT/ParICT after 0..S steps —
+/// with iterations, ILU residual ||A_s - L U||_F / ||A_s||_F, nnz, replaced pivots and the times of the
+/// factorization (ParILUT k: set-up and steps 1..k) and of the solve.
+Json compare_table(const Setup& s, const std::vector<Outcome>& par_runs, const Baselines& b) {
+  const auto& st = s.h.stats();
+  const std::string L0 = s.ict ? "IC(0)" : "ILU(0)", T = s.ict ? "ICT" : "ILUT";
+  std::cout << "\ncomparison (" << s.solver << ", b = ones, x0 = 0, tol " << fmt("%g", s.sp.tol)
+            << "; factor time: host reference / device factorization)\n";
+  Table t({"preconditioner", s.ict ? "nnz(L)" : "nnz(L+U)", "ILU resid.", "pivots repl.", "factor [s]", "solve [s]",
+           "iters"});
+  Json rows = Json::array();
+  auto add = [&](const std::string& name, const Outcome& o, offset_t nnz, double residual, double factor_s,
+                 std::int64_t pivots) {
+    const bool solved = o.ran;
+    t.row({name, nnz > 0 ? std::to_string(nnz) : "-", residual >= 0 ? fmt("%.3e", residual) : "-",
+           std::to_string(pivots), factor_s >= 0 ? fmt("%.4f", factor_s) : "-",
+           solved ? fmt("%.4f", o.result.time_seconds) : "-", its(o)});
+    Json j = outcome_json(o);
+    j["preconditioner"] = name;
+    j["nnz"] = nnz;
+    j["ilu_residual"] = residual;
+    j["factor_seconds"] = factor_s;
+    j["pivots_replaced"] = pivots;
+    rows.push_back(j);
+  };
+  if (s.baselines) {
+    add("none", b.none, 0, -1.0, -1.0, 0);
+    add(L0, b.level0, b.level0.nnz, b.level0.residual, b.level0.factor_seconds, b.level0.pivots_replaced);
+    add(T, b.serial, b.serial.nnz, b.serial.residual, b.serial.factor_seconds, b.serial.pivots_replaced);
+  }
+  double factor = st.setup_seconds;
+  for (std::size_t k = 0; k < par_runs.size() && k < st.steps.size(); ++k) {
+    const auto& ss = st.steps[k];
+    factor += ss.total_seconds;
+    add(s.P + " " + std::to_string(k), par_runs[k], ss.nnz_L + (s.ict ? 0 : ss.nnz_U), ss.residual, factor,
+        ss.pivots_replaced);
+  }
+  t.print();
+  return rows;
 }
 
 /// Acceptance-style checks of the final step (a breakdown fails them; a baseline that broke down or did not
@@ -432,8 +598,8 @@ class Threshold : public Command {
   void define(Cli& cli) override { Driver::define(cli, o_, ict_); }
   int run(Json& rec) override {
     Setup s(ict_, o_, rec);
-    std::string breakdown;
-    const std::vector<Outcome> par_runs = par_steps(s, breakdown);
+    std::string breakdown, note;
+    const std::vector<Outcome> par_runs = par_steps(s, breakdown, note);
     const auto& st = s.h.stats();
     const offset_t nnzL = st.steps.back().nnz_L, nnzU = ict_ ? 0 : st.steps.back().nnz_U;
     const Baselines b = s.baselines ? baselines(s, nnzL, nnzU) : Baselines();
@@ -442,6 +608,26 @@ class Threshold : public Command {
     // report
     const Json steps = step_tables(s, par_runs, b);
     if (!breakdown.empty()) std::cout << s.P << ": " << breakdown << "\n";
+    if (!note.empty()) std::cout << s.P << ": " << note << "\n";
+    for (const auto& r : par_runs)
+      if (!r.note.empty()) std::cout << s.P << ": " << r.note << "\n";
+    if (st.pivots_replaced > 0)
+      std::cout << s.P << ": " << st.pivots_replaced << " pivot(s) below --pivot-tolerance "
+                << fmt("%g", s.h.params.pivot_tolerance) << " replaced in the final factors\n";
+    if (!b.none.note.empty()) std::cout << b.none.note << "\n";
+    if (st.shift > 0)
+      std::cout << s.P << ": factors of A_s + " << fmt("%g", st.shift) << " I after " << st.shift_retries
+                << " restart(s) (--diagonal-shift); the first: " << st.shift_reason << "\n";
+    for (const auto* o : {&b.level0, &b.serial}) {
+      if (!o->note.empty()) std::cout << o->note << "\n";
+      if (o->shift > 0)
+        std::cout << (o == &b.level0 ? (ict_ ? "IC(0)" : "ILU(0)") : (ict_ ? "ICT" : "ILUT")) << ": factors of A_s + "
+                  << fmt("%g", o->shift) << " diag(|a_ii|) (--diagonal-shift)\n";
+      if (o->pivots_replaced > 0)
+        std::cout << (o == &b.level0 ? (ict_ ? "IC(0)" : "ILU(0)") : (ict_ ? "ICT" : "ILUT")) << ": "
+                  << o->pivots_replaced << " pivot(s) replaced (--pivot-tolerance)\n";
+    }
+    if (o_.compare) rec["compare"] = compare_table(s, par_runs, b);
     if (study) rec["pattern_study"] = study_table(s, rows);
     if (!b.level0.error.empty()) std::cout << (ict_ ? "IC(0): " : "ILU(0): ") << b.level0.error << "\n";
     if (!b.serial.error.empty()) std::cout << (ict_ ? "ICT: " : "ILUT: ") << b.serial.error << "\n";
@@ -451,6 +637,11 @@ class Threshold : public Command {
     rec["budget_L"] = st.budget_L;
     rec["budget_U"] = st.budget_U;
     rec["steps"] = steps;
+    rec["pivot_tolerance"] = s.h.params.pivot_tolerance;
+    rec["pivots_replaced"] = st.pivots_replaced;
+    rec["diagonal_shift"] = st.shift;
+    rec["initial_sweeps"] = st.steps.front().sweeps;
+    if (!note.empty()) rec["note"] = note;
     rec["launch"] = st.launch;
     rec["checks"] = check_record;
     if (!breakdown.empty()) rec["breakdown"] = breakdown;

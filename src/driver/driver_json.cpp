@@ -187,6 +187,12 @@ void to_json(Json& j, const ParIlutStepStats& s) {
   j["candidates_U"] = s.candidates_U;
   j["threshold_L"] = s.threshold_L;
   j["threshold_U"] = s.threshold_U;
+  j["kept_new_L"] = s.kept_new_L;
+  j["kept_new_U"] = s.kept_new_U;
+  j["pattern_unchanged"] = s.pattern_unchanged;
+  j["sweeps"] = s.sweeps;
+  j["pattern_residual"] = s.pattern_residual;
+  j["pivots_replaced"] = s.pivots_replaced;
   j["residual"] = s.residual;
   j["candidates_seconds"] = s.candidates_seconds;
   j["sweep_seconds"] = s.sweep_seconds;

@@ -30,8 +30,10 @@ CASES = {
     "ic": ["ic", "gen:lap2d:8", "--sweeps", "2", "--mode", "deterministic", "--exact", "host", "--ilu-residual",
            "--factor-error", "--runs", "2"],
     "ilu": ["ilu", "gen:lap2d:8", "--sweeps", "1,3", "--mode", "deterministic", "--exact", "host"],
-    "ilut": ["ilut", "gen:lap2d:8", "--steps", "2", "--mode", "deterministic", "--pattern-study"],
-    "ict": ["ict", "gen:lap2d:8", "--steps", "2", "--mode", "deterministic", "--pattern-study"],
+    "ilut": ["ilut", "gen:lap2d:8", "--steps", "2", "--mode", "deterministic", "--pattern-study", "--compare",
+             "--all-steps"],
+    "ict": ["ict", "gen:lap2d:8", "--steps", "2", "--mode", "deterministic", "--pattern-study", "--compare",
+            "--all-steps"],
     "jacobi": ["jacobi", "gen:lap2d:8", "--updates", "40", "--points", "2", "--runs", "2", "--warmup", "0",
                "--tol", "1e-2", "--trace"],
     "relax": ["relax", "gen:lap2d:8", "--method", "block-async,jacobi,gauss-seidel,jacobi-host,kk-gauss-seidel",
@@ -46,8 +48,21 @@ RENAMED = {}
 _TRI_SOLVE = {"tri_solve", "tri_solve.mode", "tri_solve.reason"}
 _TRI_SOLVE_ROWS = {"rows[].tri_solve", "rows[].tri_solve_setup_ms", "rows[].tri_solve_setup_ms.values",
                    "rows[].tri_solve_setup_ms.median", "rows[].tri_solve_setup_ms.min", "rows[].tri_solve_setup_ms.max"}
-ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS, "ilu": _TRI_SOLVE | _TRI_SOLVE_ROWS, "ilut": _TRI_SOLVE,
-         "ict": _TRI_SOLVE}
+# ilut / ict: the start, adaptive sweeps, pivot strategy, bounded baselines and --compare (issue 19)
+_THRESHOLD = {"compare", "initial_sweeps", "pivot_tolerance", "pivots_replaced", "diagonal_shift",
+              "options.diagonal-shift",
+              "level0.factor_seconds", "level0.ilu_residual", "level0.pivots_replaced",
+              "serial_threshold.factor_seconds", "serial_threshold.ilu_residual", "serial_threshold.pivots_replaced",
+              "no_preconditioner.pivots_replaced", "pattern_study[].pivots_replaced", "steps[].solve.pivots_replaced",
+              "options.all-steps", "options.baseline-seconds", "options.compare", "options.initial-sweeps",
+              "options.max-sweeps", "options.pivot-tolerance", "options.sweep-tolerance"} | {
+    "steps[]." + k for k in ("kept_new_L", "kept_new_U", "pattern_residual", "pattern_unchanged", "pivots_replaced",
+                             "sweeps")} | {
+    "compare[]." + k for k in ("factor_seconds", "final_relative_residual", "ilu_residual", "iterations", "nnz",
+                               "pivots_replaced", "preconditioner", "residual_history", "status", "time_history",
+                               "time_seconds")}
+ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS, "ilu": _TRI_SOLVE | _TRI_SOLVE_ROWS, "ilut": _TRI_SOLVE | _THRESHOLD,
+         "ict": _TRI_SOLVE | _THRESHOLD}
 
 # Keys that depend on the build, not on the driver: present only where the build has a GPU.
 BUILD_DEPENDENT = {"kokkos.device"}

@@ -226,6 +226,70 @@ TEST(reference, ilu0_zero_pivot_throws_with_row) {
   ASYNCSPARSE_EXPECT_THROW_MSG(ilut(A, 0.0, 3), BreakdownError, "ilut: breakdown at row 1: zero pivot u_ii = 0");
 }
 
+// Pivot replacement (FactorOptions::pivot_tolerance): the zero pivot u_11 of the matrix above becomes +t |a_11|, a
+// negative IC pivot becomes t a_ii; each is counted. ilu0, ilut_nnz (the same factors here: no fill is kept beyond the
+// pattern) and ic0 / ict_nnz agree.
+TEST(reference, pivot_replacement_is_counted) {
+  const auto A = from_dense({{1, 1, 0}, {1, 1, 1}, {0, 1, 1}});
+  offset_t replaced = -1;
+  FactorOptions o;
+  o.pivot_tolerance = 1e-6;
+  o.pivots_replaced = &replaced;
+  const auto F = ilu0(A, o);
+  EXPECT_EQ(replaced, 1);
+  EXPECT_EQ(F.U.values[F.U.row_ptr[1]], 1e-6);  // u_11 (diagonal first in U's row)
+  EXPECT_DOUBLE_EQ(F.L.values[F.L.row_ptr[2]], 1e6);  // l_21 = 1 / u_11
+  replaced = -1;
+  const auto T = ilut_nnz(A, 5, 5, o);
+  EXPECT_EQ(replaced, 1);
+  EXPECT_EQ(T.U.values[T.U.row_ptr[1]], 1e-6);
+  const auto S = from_dense({{1, 2}, {2, 1}});  // l_11^2 = 1 - 4 < 0
+  ASYNCSPARSE_EXPECT_THROW_MSG(ic0(S), BreakdownError, "ic0: breakdown at row 1: non-positive pivot");
+  replaced = -1;
+  const auto L = ic0(S, o);
+  EXPECT_EQ(replaced, 1);
+  EXPECT_DOUBLE_EQ(L.values.back(), 1e-3);  // sqrt(1e-6)
+  replaced = -1;
+  const auto Lt = ict_nnz(S, 3, o);
+  EXPECT_EQ(replaced, 1);
+  EXPECT_DOUBLE_EQ(Lt.values.back(), 1e-3);
+  // nothing to replace: the count is 0 and the factors are those without the option
+  replaced = -1;
+  const auto P = from_dense({{4, -1, 0}, {-1, 4, -1}, {0, -1, 4}});
+  EXPECT_EQ(ilu0(P, o).U.values, ilu0(P).U.values);
+  EXPECT_EQ(replaced, 0);
+  // bad options
+  o.pivot_tolerance = -1;
+  ASYNCSPARSE_EXPECT_THROW_MSG(ilu0(A, o), InvalidInput, "ilu0: pivot tolerance must be in [0, 1)");
+  o.pivot_tolerance = 1;
+  ASYNCSPARSE_EXPECT_THROW_MSG(ict_nnz(S, 3, o), InvalidInput, "ict_nnz: pivot tolerance must be in [0, 1)");
+  o.pivot_tolerance = 0;
+  o.max_seconds = -1;
+  ASYNCSPARSE_EXPECT_THROW_MSG(ilut_nnz(A, 5, 5, o), InvalidInput, "ilut_nnz: max_seconds must be >= 0");
+}
+
+// FactorOptions::max_seconds stops ilut_nnz / ict_nnz (checked every 64 rows) with TimeLimitExceeded naming the row.
+TEST(reference, factorization_time_limit) {
+  Dense d(200, std::vector<double>(200, 0.0));
+  for (int i = 0; i < 200; ++i) {
+    d[i][i] = 4;
+    if (i > 0) d[i][i - 1] = d[i - 1][i] = -1;
+  }
+  const auto A = from_dense(d);
+  FactorOptions o;
+  o.max_seconds = 1e-12;
+  try {
+    ilut_nnz(A, 400, 400, o);
+    ADD_FAILURE() << "expected TimeLimitExceeded";
+  } catch (const TimeLimitExceeded& e) {
+    EXPECT_EQ(e.row(), 64);
+    EXPECT_NE(std::string(e.what()).find("ilut_nnz: stopped at row 64 of 200"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(ict_nnz(A, 400, o), TimeLimitExceeded);
+  o.max_seconds = 0;  // no limit
+  EXPECT_EQ(ilut_nnz(A, 399, 399, o).L.nrows, 200);
+}
+
 TEST(reference, ilu0_overflow_reports_non_finite_value) {
   const auto A = from_dense({{1e-300, 1e300}, {1e300, 1.0}});  // l10 = 1e300 / 1e-300 overflows
   ASYNCSPARSE_EXPECT_THROW_MSG(ilu0(A), BreakdownError, "ilu0: breakdown at row 1: non-finite value");

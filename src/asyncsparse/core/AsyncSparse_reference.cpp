@@ -6,7 +6,9 @@
 #include <asyncsparse/core/impl/AsyncSparse_reference_checks.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <set>
 #include <string>
@@ -30,12 +32,47 @@ inline void check_symmetric(const char* fn, const CsrHost<double>& A) {
     }
 }
 
+/// LU pivot u (of a row whose a_ii is `aii`) under `rule`: replaced when |u| < t |a_ii| (counted in `count`).
+inline double lu_pivot(double u, double aii, const FactorOptions& rule, offset_t& count) {
+  const double t = rule.pivot_tolerance * std::abs(aii);
+  if (rule.pivot_tolerance > 0.0 && std::isfinite(u) && std::abs(u) < t) {
+    ++count;
+    return u < 0.0 ? -t : t;
+  }
+  return u;
+}
+
+/// IC pivot d = l_ii^2 under `rule`: replaced when d < t a_ii.
+inline double ic_pivot(double d, double aii, const FactorOptions& rule, offset_t& count) {
+  const double t = rule.pivot_tolerance * aii;
+  if (rule.pivot_tolerance > 0.0 && std::isfinite(d) && !(d >= t) && t > 0.0) {
+    ++count;
+    return t;
+  }
+  return d;
+}
+
+/// Throws TimeLimitExceeded when `timer` has run past rule.max_seconds (checked every 64 rows).
+inline void check_time(const char* fn, const FactorOptions& rule, const std::chrono::steady_clock::time_point& start,
+                       ordinal_t row, ordinal_t n) {
+  if (rule.max_seconds <= 0.0 || row == 0 || row % 64 != 0) return;
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (s > rule.max_seconds) throw TimeLimitExceeded(fn, row, n, s);
+}
+
+inline void report_pivots(const FactorOptions& rule, offset_t count) {
+  if (rule.pivots_replaced) *rule.pivots_replaced = count;
+}
+
 /// In-place IKJ incomplete LU on the combined pattern P (strict lower part = L, rest = U), values of A already
 /// scattered into P. Every update outside the pattern is discarded.
-inline void factor_on_pattern(const char* fn, CsrHost<double>& P, const std::vector<offset_t>& diag) {
+inline void factor_on_pattern(const char* fn, CsrHost<double>& P, const std::vector<offset_t>& diag,
+                              const FactorOptions& rule = {}) {
   const ordinal_t n = P.nrows;
   std::vector<offset_t> pos(n, -1);
+  offset_t replaced = 0;
   for (ordinal_t i = 0; i < n; ++i) {
+    const double aii = P.values[diag[i]];  // row i is modified only while it is eliminated
     for (offset_t p = P.row_ptr[i]; p < P.row_ptr[i + 1]; ++p) pos[P.col_idx[p]] = p;
     for (offset_t p = P.row_ptr[i]; p < diag[i]; ++p) {
       const ordinal_t k = P.col_idx[p];
@@ -54,9 +91,11 @@ inline void factor_on_pattern(const char* fn, CsrHost<double>& P, const std::vec
         throw BreakdownError(fn, i,
                              "non-finite value u(" + std::to_string(i) + ", " + std::to_string(P.col_idx[p]) +
                                  ") = " + fmt(P.values[p]));
+    P.values[diag[i]] = lu_pivot(P.values[diag[i]], aii, rule, replaced);
     if (P.values[diag[i]] == 0.0) throw BreakdownError(fn, i, "zero pivot u_ii = " + fmt(P.values[diag[i]]));
     for (offset_t p = P.row_ptr[i]; p < P.row_ptr[i + 1]; ++p) pos[P.col_idx[p]] = -1;
   }
+  report_pivots(rule, replaced);
 }
 
 /// Splits a combined factor into unit lower L (explicit unit diagonal) and upper U.
@@ -105,7 +144,8 @@ inline void keep_largest(std::vector<std::pair<ordinal_t, double>>& cand, long l
 /// ILUT engine. cap_L(i, kept) / cap_U(i, kept) give the maximum number of strict-lower / strict-upper
 /// entries of row i, `kept` being the number of such entries kept in rows < i.
 template <class CapL, class CapU>
-IluFactors ilut_core(const char* fn, const CsrHost<double>& A, double tau, CapL cap_L, CapU cap_U) {
+IluFactors ilut_core(const char* fn, const CsrHost<double>& A, double tau, CapL cap_L, CapU cap_U,
+                     const FactorOptions& rule = {}) {
   const ordinal_t n = A.nrows;
   IluFactors F;
   F.L = CsrHost<double>(n, n);
@@ -114,12 +154,16 @@ IluFactors ilut_core(const char* fn, const CsrHost<double>& A, double tau, CapL 
   std::vector<char> dropped(n, 0);
   std::set<ordinal_t> cols;
   std::vector<std::pair<ordinal_t, double>> candL, candU;
-  offset_t keptL = 0, keptU = 0;
+  offset_t keptL = 0, keptU = 0, replaced = 0;
+  const auto start = std::chrono::steady_clock::now();
   for (ordinal_t i = 0; i < n; ++i) {
+    check_time(fn, rule, start, i, n);
     const double tau_i = tau * row_norm2(A, i);
+    double aii = 0.0;
     for (offset_t p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p) {
       w[A.col_idx[p]] = A.values[p];
       cols.insert(A.col_idx[p]);
+      if (A.col_idx[p] == i) aii = A.values[p];
     }
     for (auto it = cols.begin(); it != cols.end() && *it < i; ++it) {
       const ordinal_t k = *it;
@@ -151,7 +195,7 @@ IluFactors ilut_core(const char* fn, const CsrHost<double>& A, double tau, CapL 
     }
     keep_largest(candL, cap_L(i, keptL));
     keep_largest(candU, cap_U(i, keptU));
-    const double uii = w[i];
+    const double uii = lu_pivot(w[i], aii, rule, replaced);
     if (!std::isfinite(uii)) throw BreakdownError(fn, i, "non-finite value u_ii = " + fmt(uii));
     if (uii == 0.0) throw BreakdownError(fn, i, "zero pivot u_ii = " + fmt(uii));
     for (const auto& e : candL) {
@@ -176,13 +220,15 @@ IluFactors ilut_core(const char* fn, const CsrHost<double>& A, double tau, CapL 
     }
     cols.clear();
   }
+  report_pivots(rule, replaced);
   return F;
 }
 
 /// ICT engine (row-wise IKJ on the lower triangle, column lists of L kept for the updates). cap(i, kept) as
 /// in ilut_core for the strict lower part.
 template <class Cap>
-CsrHost<double> ict_core(const char* fn, const CsrHost<double>& A, double tau, Cap cap) {
+CsrHost<double> ict_core(const char* fn, const CsrHost<double>& A, double tau, Cap cap,
+                         const FactorOptions& rule = {}) {
   const ordinal_t n = A.nrows;
   CsrHost<double> L(n, n);
   std::vector<std::vector<std::pair<ordinal_t, double>>> colL(n);  // (row m > j, l_mj) per column j
@@ -191,8 +237,10 @@ CsrHost<double> ict_core(const char* fn, const CsrHost<double>& A, double tau, C
   std::vector<char> dropped(n, 0);
   std::set<ordinal_t> cols;
   std::vector<std::pair<ordinal_t, double>> cand;
-  offset_t kept = 0;
+  offset_t kept = 0, replaced = 0;
+  const auto start = std::chrono::steady_clock::now();
   for (ordinal_t i = 0; i < n; ++i) {
+    check_time(fn, rule, start, i, n);
     const double tau_i = tau * row_norm2(A, i);
     double aii = 0.0;
     for (offset_t p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p) {
@@ -227,6 +275,7 @@ CsrHost<double> ict_core(const char* fn, const CsrHost<double>& A, double tau, C
     keep_largest(cand, cap(i, kept));
     double d = aii;
     for (const auto& e : cand) d -= e.second * e.second;
+    d = ic_pivot(d, aii, rule, replaced);
     if (!(d > 0.0) || !std::isfinite(d))
       throw BreakdownError(
           fn, i,
@@ -247,6 +296,7 @@ CsrHost<double> ict_core(const char* fn, const CsrHost<double>& A, double tau, C
     }
     cols.clear();
   }
+  report_pivots(rule, replaced);
   return L;
 }
 
@@ -266,6 +316,40 @@ struct BudgetCap {
   }
 };
 
+/// factor(A) with the diagonal shift and retry of `rule` (FactorOptions::diagonal_shift).
+template <class Factor>
+auto with_shift(const CsrHost<double>& A, const FactorOptions& rule, Factor factor) -> decltype(factor(A)) {
+  if (rule.shift_used) *rule.shift_used = 0.0;
+  try {
+    return factor(A);
+  } catch (const BreakdownError&) {
+    if (!(rule.diagonal_shift > 0.0)) throw;
+    const std::exception_ptr first = std::current_exception();
+    for (double alpha = rule.diagonal_shift; alpha <= 1.0; alpha *= 10.0) {
+      CsrHost<double> B = A;
+      for (ordinal_t i = 0; i < B.nrows; ++i)
+        for (offset_t p = B.row_ptr[i]; p < B.row_ptr[i + 1]; ++p)
+          if (B.col_idx[p] == i) B.values[p] += alpha * std::abs(B.values[p]);
+      try {
+        auto F = factor(B);
+        if (rule.shift_used) *rule.shift_used = alpha;
+        return F;
+      } catch (const BreakdownError&) {
+      }
+    }
+    std::rethrow_exception(first);
+  }
+}
+
+inline void check_factor_options(const char* fn, const FactorOptions& rule) {
+  if (!(rule.pivot_tolerance >= 0.0 && rule.pivot_tolerance < 1.0))
+    throw InvalidInput(std::string(fn) + ": pivot tolerance must be in [0, 1), got " + fmt(rule.pivot_tolerance));
+  if (!(rule.diagonal_shift >= 0.0 && rule.diagonal_shift < 1.0))
+    throw InvalidInput(std::string(fn) + ": diagonal shift must be in [0, 1), got " + fmt(rule.diagonal_shift));
+  if (!(rule.max_seconds >= 0.0))
+    throw InvalidInput(std::string(fn) + ": max_seconds must be >= 0, got " + fmt(rule.max_seconds));
+}
+
 inline void check_ilut_params(const char* fn, double tau, int p) {
   if (!(tau >= 0.0) || !std::isfinite(tau))
     throw InvalidInput(std::string(fn) + ": tau must be finite and >= 0, got " + fmt(tau));
@@ -276,12 +360,15 @@ inline void check_ilut_params(const char* fn, double tau, int p) {
 
 // ---------------------------------------------------------------------------------------------------------
 
-IluFactors ilu0(const CsrHost<double>& A) {
+IluFactors ilu0(const CsrHost<double>& A, FactorOptions options) {
   Impl::check_square("ilu0", "A", A);
   const std::vector<offset_t> diag = Impl::diagonal_positions("ilu0", "A", A);
-  CsrHost<double> P = A;
-  Impl::factor_on_pattern("ilu0", P, diag);
-  return Impl::split_factors(P, diag);
+  Impl::check_factor_options("ilu0", options);
+  return Impl::with_shift(A, options, [&](const CsrHost<double>& B) {
+    CsrHost<double> Q = B;
+    Impl::factor_on_pattern("ilu0", Q, diag, options);
+    return Impl::split_factors(Q, diag);
+  });
 }
 
 namespace Impl {
@@ -305,9 +392,10 @@ inline void check_triangular_pattern(const char* fn, const char* name, const Csr
 /// l_ij = (a_ij - sum_{k<j} l_ik l_jk) / l_jj for j < i ascending and l_ii = sqrt(a_ii - sum_k l_ik^2).
 /// `what` names the factorization in the breakdown message ("IC(0)", "IC on this pattern").
 inline void ic_factor_on_pattern(const char* fn, const std::string& what, const CsrHost<double>& A,
-                                 CsrHost<double>& L) {
+                                 CsrHost<double>& L, const FactorOptions& rule = {}) {
   const ordinal_t n = A.nrows;
   std::vector<offset_t> pos(n, -1);
+  offset_t replaced = 0;
   std::fill(L.values.begin(), L.values.end(), 0.0);
   for (ordinal_t i = 0; i < n; ++i) {
     for (offset_t p = L.row_ptr[i]; p < L.row_ptr[i + 1]; ++p) pos[L.col_idx[p]] = p;
@@ -318,7 +406,8 @@ inline void ic_factor_on_pattern(const char* fn, const std::string& what, const 
   for (ordinal_t i = 0; i < n; ++i) {
     const offset_t di = L.row_ptr[i + 1] - 1;
     for (offset_t p = L.row_ptr[i]; p < di; ++p) pos[L.col_idx[p]] = p;
-    double d = L.values[di];
+    const double aii = L.values[di];
+    double d = aii;
     for (offset_t p = L.row_ptr[i]; p < di; ++p) {
       const ordinal_t j = L.col_idx[p];
       const offset_t dj = L.row_ptr[j + 1] - 1;
@@ -333,16 +422,18 @@ inline void ic_factor_on_pattern(const char* fn, const std::string& what, const 
             fn, i, "non-finite value l(" + std::to_string(i) + ", " + std::to_string(j) + ") = " + fmt(L.values[p]));
       d -= L.values[p] * L.values[p];
     }
+    d = ic_pivot(d, aii, rule, replaced);
     if (!(d > 0.0) || !std::isfinite(d))
       throw BreakdownError(fn, i,
                            "non-positive pivot l_ii^2 = " + fmt(d) + " (matrix not SPD or " + what + " does not exist)");
     L.values[di] = std::sqrt(d);
     for (offset_t p = L.row_ptr[i]; p < di; ++p) pos[L.col_idx[p]] = -1;
   }
+  report_pivots(rule, replaced);
 }
 }  // namespace Impl
 
-CsrHost<double> ic0(const CsrHost<double>& A) {
+CsrHost<double> ic0(const CsrHost<double>& A, FactorOptions options) {
   Impl::check_square("ic0", "A", A);
   const std::vector<offset_t> diag = Impl::diagonal_positions("ic0", "A", A);
   Impl::check_symmetric("ic0", A);
@@ -353,8 +444,12 @@ CsrHost<double> ic0(const CsrHost<double>& A) {
     L.row_ptr[i + 1] = static_cast<offset_t>(L.col_idx.size());
   }
   L.values.assign(L.col_idx.size(), 0.0);
-  Impl::ic_factor_on_pattern("ic0", "IC(0)", A, L);
-  return L;
+  Impl::check_factor_options("ic0", options);
+  return Impl::with_shift(A, options, [&](const CsrHost<double>& B) {
+    CsrHost<double> M = L;
+    Impl::ic_factor_on_pattern("ic0", "IC(0)", B, M, options);
+    return M;
+  });
 }
 
 CsrHost<double> ic_on_pattern(const CsrHost<double>& A, const CsrHost<double>& Lpattern) {
@@ -458,7 +553,8 @@ IluFactors ilut(const CsrHost<double>& A, double tau, int p) {
   return Impl::ilut_core("ilut", A, tau, cap, cap);
 }
 
-IluFactors ilut_nnz(const CsrHost<double>& A, offset_t target_nnz_L, offset_t target_nnz_U) {
+IluFactors ilut_nnz(const CsrHost<double>& A, offset_t target_nnz_L, offset_t target_nnz_U, FactorOptions options) {
+  Impl::check_factor_options("ilut_nnz", options);
   Impl::check_square("ilut_nnz", "A", A);
   Impl::diagonal_positions("ilut_nnz", "A", A);
   const ordinal_t n = A.nrows;
@@ -472,7 +568,9 @@ IluFactors ilut_nnz(const CsrHost<double>& A, offset_t target_nnz_L, offset_t ta
       if (A.col_idx[p] > i) ++cu[i];
     }
   Impl::BudgetCap capL(std::move(cl), target_nnz_L - n), capU(std::move(cu), target_nnz_U - n);
-  return Impl::ilut_core("ilut_nnz", A, 0.0, std::cref(capL), std::cref(capU));
+  return Impl::with_shift(A, options, [&](const CsrHost<double>& B) {
+    return Impl::ilut_core("ilut_nnz", B, 0.0, std::cref(capL), std::cref(capU), options);
+  });
 }
 
 CsrHost<double> ict(const CsrHost<double>& A, double tau, int p) {
@@ -483,7 +581,8 @@ CsrHost<double> ict(const CsrHost<double>& A, double tau, int p) {
   return Impl::ict_core("ict", A, tau, [p](ordinal_t, offset_t) { return static_cast<long long>(p); });
 }
 
-CsrHost<double> ict_nnz(const CsrHost<double>& A, offset_t target_nnz_L) {
+CsrHost<double> ict_nnz(const CsrHost<double>& A, offset_t target_nnz_L, FactorOptions options) {
+  Impl::check_factor_options("ict_nnz", options);
   Impl::check_square("ict_nnz", "A", A);
   Impl::diagonal_positions("ict_nnz", "A", A);
   Impl::check_symmetric("ict_nnz", A);
@@ -496,7 +595,9 @@ CsrHost<double> ict_nnz(const CsrHost<double>& A, offset_t target_nnz_L) {
     for (offset_t p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p)
       if (A.col_idx[p] < i) ++cl[i];
   Impl::BudgetCap cap(std::move(cl), target_nnz_L - n);
-  return Impl::ict_core("ict_nnz", A, 0.0, std::cref(cap));
+  return Impl::with_shift(A, options, [&](const CsrHost<double>& B) {
+    return Impl::ict_core("ict_nnz", B, 0.0, std::cref(cap), options);
+  });
 }
 
 }  // namespace Reference

@@ -32,6 +32,8 @@
 
 #include <asyncsparse/core/AsyncSparse_csr_host.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace AsyncSparse {
@@ -41,6 +43,42 @@ namespace Reference {
 struct IluFactors {
   CsrHost<double> L;  ///< unit lower triangular, unit diagonal stored as the last entry of each row
   CsrHost<double> U;  ///< upper triangular, diagonal stored as the first entry of each row
+};
+
+/// Options of the factorizations ilu0, ic0, ilut_nnz, ict_nnz.
+///
+/// Pivot replacement, the strategy of ParILUT / ParICT (ParIlutHandle::Params::pivot_tolerance) so that the serial
+/// and the parallel factorizations can be compared like for like. With pivot_tolerance t > 0: an LU pivot with
+/// |u_ii| < t |a_ii| becomes sign(u_ii) t |a_ii| (+ for 0); an IC pivot with l_ii^2 = a_ii - sum_k l_ik^2 < t a_ii
+/// (non-positive included) becomes l_ii^2 = t a_ii. A non-finite value is still a breakdown. t = 0 (default): no
+/// replacement, a zero / non-positive pivot is a BreakdownError.
+///
+/// Time budget (ilut_nnz, ict_nnz, whose fill during the elimination of a row is not bounded and can make them
+/// take minutes, e.g. on a Trefethen matrix of order 20000): with max_seconds > 0 the factorization throws
+/// TimeLimitExceeded once it has run that long.
+///
+/// Diagonal shift and retry (ParIlutHandle::Params::diagonal_shift): with diagonal_shift alpha > 0 a factorization
+/// that breaks down starts over on A + alpha diag(|a_ii|), then 10 alpha, 100 alpha, ... while alpha <= 1; the first
+/// error is thrown when none succeeds. *shift_used (when given) receives the alpha of the factors (0: none).
+struct FactorOptions {
+  double pivot_tolerance = 0.0;
+  offset_t* pivots_replaced = nullptr;  ///< when given, set to the number of pivots replaced
+  double max_seconds = 0.0;             ///< 0: no limit
+  double diagonal_shift = 0.0;          ///< 0: no retry
+  double* shift_used = nullptr;         ///< when given, set to the shift of the factors
+};
+
+/// A reference factorization stopped by FactorOptions::max_seconds.
+class TimeLimitExceeded : public std::runtime_error {
+ public:
+  TimeLimitExceeded(const std::string& fn, ordinal_t row, ordinal_t n, double seconds)
+      : std::runtime_error(fn + ": stopped at row " + std::to_string(row) + " of " + std::to_string(n) + " after " +
+                           std::to_string(seconds) + " s (time limit)"),
+        row_(row) {}
+  ordinal_t row() const { return row_; }
+
+ private:
+  ordinal_t row_;
 };
 
 /// Outcome of a relaxation run until a tolerance.
@@ -58,14 +96,15 @@ struct RelaxResult {
 
 /// Exact ILU(0): Gaussian elimination (IKJ variant) with every update outside the pattern of A discarded.
 /// L holds the strict lower part of the pattern of A plus the unit diagonal, U the diagonal and upper part.
-/// Throws BreakdownError("ilu0", row, "zero pivot u_ii = ...") or (..., "non-finite value ...").
-IluFactors ilu0(const CsrHost<double>& A);
+/// Throws BreakdownError("ilu0", row, "zero pivot u_ii = ...") or (..., "non-finite value ...") — with
+/// `options` (FactorOptions) small pivots are replaced instead (ilut_nnz, ic0, ict_nnz likewise).
+IluFactors ilu0(const CsrHost<double>& A, FactorOptions options = {});
 
 /// Exact IC(0) of a symmetric matrix: lower triangular L (with diagonal) on the lower pattern of A such that
 /// (L Lᵀ)_ij = a_ij on that pattern. Only the lower triangle enters the computation, but A must be symmetric
 /// (pattern and values, relative tolerance 1e-12). Throws BreakdownError("ic0", row, "non-positive pivot ...")
 /// when a diagonal would be the square root of a non-positive number.
-CsrHost<double> ic0(const CsrHost<double>& A);
+CsrHost<double> ic0(const CsrHost<double>& A, FactorOptions options = {});
 
 /// Symbolic ILU(k): the level-of-fill pattern. Entries of A have level 0; fill created at (i, j) by
 /// eliminating with row m has level lev(i,m) + lev(m,j) + 1; entries of level <= k are kept.
@@ -111,7 +150,7 @@ IluFactors ilut(const CsrHost<double>& A, double tau, int p);
 /// the rest on to the rows after it. The result has exactly the budget (up to rounding in the last rows)
 /// unless the budget exceeds what unlimited fill can produce (then it has fewer entries: at most the
 /// exact LU factors restricted to rows that have entries in A on that side).
-IluFactors ilut_nnz(const CsrHost<double>& A, offset_t target_nnz_L, offset_t target_nnz_U);
+IluFactors ilut_nnz(const CsrHost<double>& A, offset_t target_nnz_L, offset_t target_nnz_U, FactorOptions options = {});
 
 /// Incomplete Cholesky with threshold of a symmetric matrix (the symmetric counterpart of ILUT, computed
 /// row by row on the lower triangle): multipliers l_ij with |l_ij| < tau * ||a_i||_2 are dropped during the
@@ -123,7 +162,7 @@ CsrHost<double> ict(const CsrHost<double>& A, double tau, int p);
 /// ICT with a nonzero budget: `target_nnz_L` counts every stored entry of L, diagonal included (>= n). The
 /// strict-lower budget is shared out as in ilut_nnz (tau = 0, per-row cap from the unspent budget in
 /// proportion to the row's strict-lower nonzero count in A).
-CsrHost<double> ict_nnz(const CsrHost<double>& A, offset_t target_nnz_L);
+CsrHost<double> ict_nnz(const CsrHost<double>& A, offset_t target_nnz_L, FactorOptions options = {});
 
 // ---------------------------------------------------------------------------------------------------------
 // Triangular solves and preconditioner application

@@ -54,6 +54,15 @@ struct ParIlutStepStats {
   offset_t candidates_U = 0;  ///< entries the candidate phase added to U (ParILUT only)
   double threshold_L = 0.0;   ///< magnitude threshold of the removal in L (0: nothing removed)
   double threshold_U = 0.0;   ///< same for U (ParILUT only)
+  /// entries of the kept pattern that were not in the pattern the step started from (L; U). Both 0 with an
+  /// unchanged nnz: every candidate was removed again, the step left the pattern unchanged.
+  offset_t kept_new_L = 0, kept_new_U = 0;
+  bool pattern_unchanged = false;  ///< kept_new_L + kept_new_U == 0 (step > 0)
+  int sweeps = 0;                  ///< sweeps of the step (step 0: on the initial pattern, Params::initial_sweeps)
+  /// relative nonlinear residual ||(A - L U)_S||_F / ||A||_F on the step's final pattern S, of the factors the
+  /// last sweep of the step started from (-1: not computed — Params::sweep_tolerance 0 and fixed sweep counts)
+  double pattern_residual = -1.0;
+  std::int64_t pivots_replaced = 0;  ///< pivots replaced in the step's last sweep (Params::pivot_tolerance)
   /// ||A - L U||_F / ||A||_F (ParICT: ||A - L Lᵀ||_F / ||A||_F) of the factors after this step, A the scaled
   /// matrix, over every entry of A and of the product; -1 when not computed (see Params::compute_residual).
   double residual = -1.0;
@@ -89,11 +98,48 @@ class ParIlutHandle {
     /// included), > 0. The diagonal is always kept, so a budget below n keeps only the diagonal. Default 1
     /// (nnz(L + U) about nnz(A), as in the slides).
     double fill_in_limit = 1.0;
+    /// Sweeps on the ILU(0) / IC(0) pattern of the initial guess before the first step, so that the steps start
+    /// from (an approximation of) the fixed point ILU(0) / IC(0) of the pattern of A, as the ParILUT paper's
+    /// first step intends; these factors are step 0. -1 (default): adaptive (the rule of sweep_tolerance, at most
+    /// max_sweeps); 0: the raw initial guess L0 = strict lower part + I, U0 = upper part (no sweep); k > 0: k sweeps.
+    int initial_sweeps = -1;
+    /// Adaptive sweeps. A phase that sweeps adaptively (the initial phase with initial_sweeps = -1, the sweeps after
+    /// each removal, the final phase with final_sweeps = -1) computes with every sweep the nonlinear residual
+    /// r_k = ||(A - L U)_S||_F / ||A||_F on the current pattern S of the factors sweep k started from, and sweeps
+    /// again while r_k > sweep_tolerance × r_1 (r_1: of the first sweep of the phase, i.e. the distance from the
+    /// fixed point the pattern change left) and the last sweep still reduced it (r_k < 0.95 r_{k-1}), at most
+    /// max_sweeps sweeps. Stats::steps[s].sweeps and .pattern_residual report what each step did. 0: one sweep
+    /// after each removal (the papers' algorithm), initial_sweeps = -1 and final_sweeps = -1 mean one sweep.
+    /// >= 0, < 1. Default 0.1.
+    double sweep_tolerance = 0.1;
+    /// Most sweeps of an adaptive phase (>= 1). Default 10.
+    int max_sweeps = 10;
+    /// Sweeps on the final pattern after the last step (not after par_ilut_step): 0 (default) none; -1 adaptive;
+    /// k > 0 exactly k. They move the factors toward the fixed point (L U)_S = A_S of the final pattern.
+    int final_sweeps = 0;
+    /// Pivot strategy for tiny or non-positive pivots (in the scaled matrix, whose diagonal is 1): a ParILUT pivot
+    /// with |u_ii| < pivot_tolerance is replaced by ±pivot_tolerance (the sign of u_ii, + for 0); a ParICT pivot
+    /// with l_ii^2 = a_ii - sum_k l_ik^2 < pivot_tolerance (non-positive included) by pivot_tolerance, l_ii =
+    /// sqrt(pivot_tolerance). Never silent: Stats::pivots_replaced (final factors) and
+    /// Stats::steps[s].pivots_replaced count them. The serial references Reference::ilut_nnz / ict_nnz / ilu0 /
+    /// ic0 take the same tolerance (relative to |a_ii|) for a like-for-like comparison. A non-finite update is
+    /// still a breakdown. 0 disables (a non-positive ParICT pivot, a zero ParILUT pivot is a BreakdownError).
+    /// >= 0, < 1. Default 1e-8 (replaces only pivots that are zero for practical purposes).
+    double pivot_tolerance = 1e-8;
+    /// Diagonal shift and retry (Manteuffel's shifted incomplete factorization, as Ifpack2 / hypre offer it): when
+    /// par_ilut_numeric breaks down (BreakdownError) or diverges (DivergenceError) on A_s, it starts over on
+    /// A_s + alpha I with alpha = diagonal_shift, then 10 alpha, 100 alpha, ... while alpha <= 1; Stats::shift is the
+    /// alpha of the factors (0: none was needed) and Stats::shift_retries the restarts. The factors are then those of
+    /// the shifted matrix (a preconditioner for A all the same). Reference::FactorOptions::diagonal_shift does the
+    /// same for the serial references. 0 (default): no retry, the error is thrown. >= 0, < 1.
+    double diagonal_shift = 0.0;
     /// Exact (default) or Approximate threshold selection (SampleSelect with or without recursion).
     ThresholdSelection selection = ThresholdSelection::Exact;
     /// Stop before step s when residual(s-1) > (1 - stagnation_tolerance) × residual(s-2), i.e. when the
     /// last step improved the ILU residual by less than this fraction (>= 0; the residual of a step comes
-    /// for free with the next step's candidate phase). Default 0: always run max_steps steps.
+    /// for free with the next step's candidate phase), or after a step that left the pattern unchanged (every
+    /// candidate removed again: the pattern iteration is at a fixed point, Stats::pattern_fixed). Default 0:
+    /// always run max_steps steps.
     double stagnation_tolerance = 0.0;
     /// Async (default): the sweeps update L and U in place, as the papers' GPU codes. Deterministic:
     /// Jacobi-style double-buffered sweeps; the factors are then bit-identical across runs, thread counts
@@ -135,6 +181,15 @@ class ParIlutHandle {
     bool diverged = false;                 ///< stopped by divergence_tolerance (DivergenceError thrown)
     int breakdown_steps = 0;               ///< asynchronous steps whose last sweep skipped a bad update
     int sweeps = 0;                        ///< sweeps run by the last numeric phase
+    int final_sweeps = 0;                  ///< sweeps of the final phase (Params::final_sweeps)
+    /// pivots replaced in the last sweep of the factors (Params::pivot_tolerance): the final factors hold that many
+    /// replaced pivots
+    std::int64_t pivots_replaced = 0;
+    std::int64_t last_sweep_replaced = 0;  ///< pivots replaced in the most recent sweep
+    bool pattern_fixed = false;            ///< stopped early: a step left the pattern unchanged (stagnation_tolerance)
+    double shift = 0.0;                    ///< diagonal shift alpha of the factors (Params::diagonal_shift; 0: none)
+    int shift_retries = 0;                 ///< restarts with a larger shift
+    std::string shift_reason;              ///< the error that made the first restart necessary
     std::vector<double> residual_history;  ///< steps[s].residual for s = 0..steps_done (where computed)
     double symbolic_seconds = 0.0;         ///< last par_ilut_symbolic
     double setup_seconds = 0.0;            ///< checks, scaling, initial guess
@@ -164,6 +219,7 @@ class ParIlutHandle {
     typename crs_type::index_type a_entries;
     value_view a_val;      ///< scaled values of A
     value_view s;          ///< scaling: A_s = diag(s) A diag(s)
+    double shift = 0.0;    ///< the factors are those of A_s + shift I (Params::diagonal_shift)
     double a_norm2 = 0.0;  ///< ||A_s||_F^2
     /// ParILUT: L by rows (unit diagonal last), U by rows (pattern only, diagonal first; umap: position of each
     /// entry in Ut), Ut = U by columns (row k of Ut is column k of U, diagonal last) holding U's values.
@@ -173,6 +229,7 @@ class ParIlutHandle {
     offset_view umap;
     offset_view tasks;  ///< ParILUT task list: entries of L (strict, < nnz_L) and U (nnz_L + q), row-major
     Kokkos::View<std::int64_t, Device> breakdown;  ///< min of 4 * row + code over non-finite updates
+    Kokkos::View<std::int64_t, Device> replaced;   ///< pivots replaced in the current sweep
     SampleSelectHandle<Scalar, Device> select;
   };
 

@@ -40,6 +40,14 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
         .add("stagnation_tolerance", 0.0, "stop when a step improves the ILU residual by less than this fraction")
         .add("divergence_tolerance", 1e3,
              "DivergenceError when the relative ILU residual of a step exceeds this (>= 0; 0 = no check)")
+        .add("initial_sweeps", -1, "sweeps on the pattern of A before step 1 (-1 adaptive, 0 none, k > 0: k)")
+        .add("sweep_tolerance", 0.1, "adaptive sweeps: again while the pattern residual > this x the first (0: one)")
+        .add("max_sweeps", 10, "most sweeps of an adaptive phase (>= 1)")
+        .add("final_sweeps", 0, "sweeps on the final pattern after the last step (-1 adaptive)")
+        .add("pivot_tolerance", 1e-8,
+             "pivots below this (scaled matrix) are replaced and counted (0: a zero / non-positive pivot is a "
+             "breakdown)")
+        .add("diagonal_shift", 0.0, "on a breakdown start over on A_s + alpha I, alpha = this, 10x, ... <= 1 (0: none)")
         .add("reuse_pattern", true, "compute() after setMatrix with the same pattern: sweeps on the old pattern only")
         .add("reuse_sweeps", 3, "sweeps of such a pattern-reusing compute() (>= 0)")
         .add("bucket_counting", std::string("team"), "SampleSelect bucket counts: team (scratch) | global atomics",
@@ -98,6 +106,12 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     p.stagnation_tolerance = l.get("stagnation_tolerance", 0.0);
     p.divergence_tolerance = l.get("divergence_tolerance", 1e3);
     p.reuse_sweeps = l.get("reuse_sweeps", 3);
+    p.initial_sweeps = l.get("initial_sweeps", -1);
+    p.sweep_tolerance = l.get("sweep_tolerance", 0.1);
+    p.max_sweeps = l.get("max_sweeps", 10);
+    p.final_sweeps = l.get("final_sweeps", 0);
+    p.pivot_tolerance = l.get("pivot_tolerance", 1e-8);
+    p.diagonal_shift = l.get("diagonal_shift", 0.0);
     p.select.counting = l.get("bucket_counting", "team") == std::string("global") ? BucketCounting::GlobalAtomics
                                                                                   : BucketCounting::TeamAtomics;
     p.reuse_pattern = l.get("reuse_pattern", true);

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <exception>
 #include <limits>
 #include <string>
 #include <utility>
@@ -70,6 +71,101 @@ bool ilut_judge_residual(Handle& h, double residual2, bool stop_on_stagnation) {
   return true;
 }
 
+/// What a phase of sweeps did.
+struct IlutPhase {
+  int sweeps = 0;
+  double residual = -1.0;  ///< pattern residual of the factors the last sweep started from (-1: not computed)
+  bool stepped_back = false;  ///< the last sweep was undone (it diverged)
+};
+
+/// Values of the factors (L; ParILUT also Ut), for ilut_sweep_phase to step back to.
+template <class Handle>
+struct IlutValues {
+  typename Handle::value_view L, Ut;
+};
+
+template <class ExecSpace, class Handle>
+void ilut_save_values(const ExecSpace& exec, Handle& h, IlutValues<Handle>& v) {
+  auto& st = h.state();
+  using VV = typename Handle::value_view;
+  if (v.L.extent(0) != static_cast<std::size_t>(st.L.nnz))
+    v.L = ilut_alloc<VV>("AsyncSparse::par_ilut::saved_L", st.L.nnz);
+  Kokkos::deep_copy(exec, v.L, Kokkos::subview(st.L.val, std::make_pair(offset_t(0), st.L.nnz)));
+  if (st.kind == ParIlutKind::Ilut) {
+    if (v.Ut.extent(0) != static_cast<std::size_t>(st.Ut.nnz))
+      v.Ut = ilut_alloc<VV>("AsyncSparse::par_ilut::saved_Ut", st.Ut.nnz);
+    Kokkos::deep_copy(exec, v.Ut, Kokkos::subview(st.Ut.val, std::make_pair(offset_t(0), st.Ut.nnz)));
+  }
+}
+
+template <class ExecSpace, class Handle>
+void ilut_restore_values(const ExecSpace& exec, Handle& h, const IlutValues<Handle>& v) {
+  auto& st = h.state();
+  Kokkos::deep_copy(exec, Kokkos::subview(st.L.val, std::make_pair(offset_t(0), st.L.nnz)), v.L);
+  if (st.kind == ParIlutKind::Ilut)
+    Kokkos::deep_copy(exec, Kokkos::subview(st.Ut.val, std::make_pair(offset_t(0), st.Ut.nnz)), v.Ut);
+}
+
+/// The sweeps of one phase on the current pattern: `fixed` >= 0 sweeps, or (fixed = -1) the adaptive rule of
+/// Params::sweep_tolerance / max_sweeps (one sweep when sweep_tolerance is 0). The breakdown flags are reset before
+/// every sweep, so they describe the phase's last sweep. An adaptive phase also guards against sweeps that diverge
+/// (possible where the fixed point on the pattern does not exist or attracts poorly, e.g. IC(0) of bcsstk13): it keeps
+/// the values each sweep starts from and steps back to them when a sweep after the first skipped a non-finite update,
+/// or when a sweep left a larger residual than it found (IlutPhase::stepped_back).
+template <class ExecSpace, class Handle>
+IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed) {
+  IlutPhase ph;
+  const double tol = h.params.sweep_tolerance;
+  const bool adaptive = fixed < 0 && tol > 0.0;
+  const int most = fixed >= 0 ? fixed : (adaptive ? h.params.max_sweeps : 1);
+  double first = -1.0, prev = -1.0;
+  IlutValues<Handle> snap[2];  // snap[k % 2]: the values sweep k started from (adaptive phases)
+  for (int k = 0; k < most; ++k) {
+    if (adaptive) ilut_save_values(exec, h, snap[k % 2]);
+    ilut_reset_breakdown(exec, h);
+    const double r = ilut_sweep(exec, h, adaptive);  // residual of the values sweep k started from
+    ++ph.sweeps;
+    if (!adaptive) {
+      ph.residual = r;
+      continue;
+    }
+    if (k > 0 && !(r <= prev)) {  // sweep k - 1 made it worse (or non-finite): back to what it started from
+      ilut_restore_values(exec, h, snap[(k - 1) % 2]);
+      ph.stepped_back = true;
+      break;
+    }
+    ph.residual = r;
+    if (k == 0) first = r;
+    if (ilut_read(exec, h.state().breakdown, 0) != std::numeric_limits<std::int64_t>::max() && k > 0) {
+      ilut_restore_values(exec, h, snap[k % 2]);  // sweep k skipped a non-finite update: back to before it
+      ph.stepped_back = true;
+      break;
+    }
+    if (!(r > tol * first) || (k > 0 && !(r < 0.95 * prev))) break;  // converged, or no longer converging
+    prev = r;
+  }
+  // the breakdown flags stay those of the last sweep run, also after a step back: a breakdown is reported, not hidden
+  return ph;
+}
+
+/// Entries of the factor pattern (nptr, ncol) that are not in the pattern (optr, ocol) of the same rows.
+template <class ExecSpace, class PV, class OV>
+offset_t ilut_count_new(const ExecSpace& exec, ordinal_t n, const PV& nptr, const OV& ncol, const PV& optr,
+                        const OV& ocol) {
+  offset_t c = 0;
+  Kokkos::parallel_reduce(
+      "AsyncSparse::par_ilut::count_new", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i, offset_t& acc) {
+        offset_t q = optr(i);
+        for (offset_t p = nptr(i); p < nptr(i + 1); ++p) {  // both rows sorted
+          while (q < optr(i + 1) && ocol(q) < ncol(p)) ++q;
+          if (!(q < optr(i + 1) && ocol(q) == ncol(p))) ++acc;
+        }
+      },
+      c);
+  return c;
+}
+
 /// Appends the statistics `ss` of a finished step; then a breakdown in its last sweep throws (check_now, and
 /// always in the deterministic mode) or is only counted.
 template <class ExecSpace, class Handle>
@@ -80,6 +176,7 @@ void ilut_finish_step(const ExecSpace& exec, Handle& h, ParIlutStepStats& ss, bo
   ss.nnz_U = st.kind == ParIlutKind::Ict ? st.L.nnz : st.U.nnz;
   stats.steps.push_back(ss);
   stats.steps_done = static_cast<int>(stats.steps.size()) - 1;
+  stats.pivots_replaced = ss.pivots_replaced;
   if (check_now || h.params.mode == SweepMode::Deterministic)
     ilut_check_breakdown(exec, h);
   else if (ilut_read(exec, st.breakdown, 0) != std::numeric_limits<std::int64_t>::max())
@@ -96,6 +193,7 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
   ParIlutStepStats ss;
   ss.step = static_cast<int>(h.stats().steps.size());
   Kokkos::Timer total, timer;
+  const auto old_L = h.state().L, old_U = h.state().U;  // the pattern the step starts from (Views are shared)
   // 1. candidates: pattern(A) ∪ pattern(L·U), with the residual of the current factors
   const auto cand = ilut_any_candidates(exec, h);
   if (!ilut_judge_residual(h, cand.residual2, stop_on_stagnation)) return false;
@@ -108,10 +206,21 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
   ss.sweep_seconds = ilut_lap(exec, timer);
   // 3. + 4. per factor the threshold that keeps its fill budget, and the removal of the entries below it
   ilut_select_and_remove(exec, h, ss);
-  // 5. a fixed-point sweep over the kept pattern (its breakdowns are the step's)
+  {
+    auto& st = h.state();
+    ss.kept_new_L = ilut_count_new(exec, st.n, st.L.ptr, st.L.col, old_L.ptr, old_L.col);
+    if (st.kind == ParIlutKind::Ilut)
+      ss.kept_new_U = ilut_count_new(exec, st.n, st.U.ptr, st.U.col, old_U.ptr, old_U.col);
+    ss.pattern_unchanged = ss.kept_new_L + ss.kept_new_U == 0 && st.L.nnz == old_L.nnz &&
+                           (st.kind == ParIlutKind::Ict || st.U.nnz == old_U.nnz);
+  }
+  // 5. fixed-point sweeps over the kept pattern, adaptive (Params::sweep_tolerance); the last one's breakdowns
+  // are the step's
   timer.reset();
-  ilut_reset_breakdown(exec, h);
-  ilut_sweep(exec, h);
+  const IlutPhase ph = ilut_sweep_phase(exec, h, -1);
+  ss.sweeps = 1 + ph.sweeps;
+  ss.pattern_residual = ph.residual;
+  ss.pivots_replaced = h.stats().last_sweep_replaced;
   ss.sweep_seconds += ilut_lap(exec, timer);
   ss.total_seconds = total.seconds();
   ilut_finish_step(exec, h, ss, check_now);
@@ -147,8 +256,25 @@ template <class ExecSpace, class Handle, class Mat>
 void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
   Kokkos::Timer timer;
   ilut_initialize(exec, h, A);
-  for (int s = 0; s < h.params.max_steps; ++s)
+  ilut_initial_sweeps(exec, h, [&] { return ilut_sweep_phase(exec, h, h.params.initial_sweeps); });
+  for (int s = 0; s < h.params.max_steps; ++s) {
     if (!ilut_step(exec, h, true, false)) break;
+    if (h.params.stagnation_tolerance > 0.0 && h.stats().steps.back().pattern_unchanged) {
+      h.stats().pattern_fixed = true;
+      break;
+    }
+  }
+  if (h.params.final_sweeps != 0) {  // sweeps on the final pattern; the factors' residual is then unknown again
+    const IlutPhase ph = ilut_sweep_phase(exec, h, h.params.final_sweeps);
+    auto& last = h.stats().steps.back();
+    h.stats().final_sweeps = ph.sweeps;
+    last.sweeps += ph.sweeps;
+    last.pattern_residual = ph.residual;
+    last.pivots_replaced = h.stats().last_sweep_replaced;
+    last.residual = -1.0;
+    if (h.params.mode == SweepMode::Deterministic) ilut_check_breakdown(exec, h);
+  }
+  h.stats().pivots_replaced = h.stats().steps.back().pivots_replaced;
   ilut_check_breakdown(exec, h);  // the last sweep's skipped updates and the pivots of the final factors
   const auto& last = h.stats().steps.back();
   if (last.residual < 0) {                                        // not yet computed
@@ -159,6 +285,40 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
   ilut_fill_history(h);
   exec.fence();
   h.stats().total_seconds = timer.seconds();
+}
+
+/// ilut_compute on A_s, and on a breakdown or divergence again on A_s + alpha I (Params::diagonal_shift).
+template <class ExecSpace, class Handle, class Mat>
+void ilut_compute_shifted(const ExecSpace& exec, Handle& h, const Mat& A) {
+  auto& st = h.state();
+  st.shift = 0.0;
+  int retries = 0;
+  std::string reason;
+  std::exception_ptr first;  // the error of A_s itself, thrown when no shift helps
+  for (;;) {
+    try {
+      ilut_compute(exec, h, A);
+      break;
+    } catch (const BreakdownError& e) {
+      if (!first) reason = e.what();
+      if (!first) first = std::current_exception();
+    } catch (const DivergenceError& e) {
+      if (!first) reason = e.what();
+      if (!first) first = std::current_exception();
+    }
+    const double next = st.shift == 0.0 ? h.params.diagonal_shift : 10.0 * st.shift;
+    if (!(next > 0.0) || next > 1.0) {
+      st.shift = 0.0;
+      h.stats().shift_retries = retries;
+      h.stats().shift_reason = reason;
+      std::rethrow_exception(first);
+    }
+    st.shift = next;
+    ++retries;
+  }
+  h.stats().shift = st.shift;
+  h.stats().shift_retries = retries;
+  h.stats().shift_reason = reason;
 }
 
 /// Pattern reuse (Params::reuse_pattern): A has new values on the pattern of the current factors' A; rescale and
@@ -175,6 +335,7 @@ void ilut_update_values(const ExecSpace& exec, Handle& h, const Mat& A) {
     if (s + 1 == h.params.reuse_sweeps) ilut_reset_breakdown(exec, h);
     ilut_sweep(exec, h);
   }
+  stats.pivots_replaced = h.params.reuse_sweeps > 0 ? stats.last_sweep_replaced : 0;
   ++stats.updates;
   st.ready = true;
   ilut_check_breakdown(exec, h);
@@ -203,7 +364,7 @@ void ilut_numeric(const ExecSpace& exec, Handle& h, const Mat& A, const std::str
   if (reuse)
     ilut_update_values(exec, h, A);
   else
-    ilut_compute(exec, h, A);
+    ilut_compute_shifted(exec, h, A);
   h.stats().reused_pattern = reuse;
 }
 

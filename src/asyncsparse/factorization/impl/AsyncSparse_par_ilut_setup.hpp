@@ -108,11 +108,29 @@ inline void ilut_check_params(int max_steps, double fill, double stag, int reuse
   if (reuse < 0) throw InvalidInput(where + ": reuse_sweeps must be >= 0, got " + std::to_string(reuse));
 }
 
+/// The sweep and pivot parameters (initial_sweeps, sweep_tolerance, max_sweeps, final_sweeps, pivot_tolerance).
+template <class Params>
+void ilut_check_sweep_params(const Params& p, const std::string& where) {
+  if (p.initial_sweeps < -1)
+    throw InvalidInput(where + ": initial_sweeps must be >= -1 (-1: adaptive), got " +
+                       std::to_string(p.initial_sweeps));
+  if (p.final_sweeps < -1)
+    throw InvalidInput(where + ": final_sweeps must be >= -1 (-1: adaptive), got " + std::to_string(p.final_sweeps));
+  if (p.max_sweeps < 1) throw InvalidInput(where + ": max_sweeps must be >= 1, got " + std::to_string(p.max_sweeps));
+  if (!(p.sweep_tolerance >= 0.0 && p.sweep_tolerance < 1.0))
+    throw InvalidInput(where + ": sweep_tolerance must be in [0, 1), got " + std::to_string(p.sweep_tolerance));
+  if (!(p.diagonal_shift >= 0.0 && p.diagonal_shift < 1.0))
+    throw InvalidInput(where + ": diagonal_shift must be in [0, 1), got " + std::to_string(p.diagonal_shift));
+  if (!(p.pivot_tolerance >= 0.0 && p.pivot_tolerance < 1.0))
+    throw InvalidInput(where + ": pivot_tolerance must be in [0, 1), got " + std::to_string(p.pivot_tolerance));
+}
+
 template <class Handle>
 void ilut_check_handle_params(const Handle& h, const std::string& where) {
   const auto& p = h.params;
   ilut_check_params(p.max_steps, p.fill_in_limit, p.stagnation_tolerance, p.reuse_sweeps, p.divergence_tolerance,
                     where);
+  ilut_check_sweep_params(p, where);
   select_check_params(p.select, where.c_str());
 }
 
@@ -226,6 +244,17 @@ void ilut_scale(const ExecSpace& exec, Handle& h, const Mat& A) {
   DV rowsum = ilut_alloc<DV>("AsyncSparse::par_ilut::a_rowsum", st.n);
   auto rm = A.graph.row_map;
   auto v = st.a_val;
+  if (st.shift > 0.0) {  // A_s + shift I (Params::diagonal_shift)
+    auto ent = A.graph.entries;
+    using Scalar = typename Handle::scalar_type;
+    const Scalar alpha = static_cast<Scalar>(st.shift);
+    Kokkos::parallel_for(
+        "AsyncSparse::par_ilut::shift", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+        KOKKOS_LAMBDA(const ordinal_t i) {
+          for (offset_t k = rm(i); k < rm(i + 1); ++k)
+            if (ent(k) == i) v(k) += alpha;
+        });
+  }
   Kokkos::parallel_for(
       "AsyncSparse::par_ilut::a_norm", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n), KOKKOS_LAMBDA(const ordinal_t i) {
         double s = 0;
@@ -287,6 +316,7 @@ void ilut_initialize(const ExecSpace& exec, Handle& h, const Mat& A) {
   stats.n = st.n;
   stats.nnz_A = st.nnz_A;
   stats.symbolic_seconds = symbolic_seconds;
+  stats.shift = st.shift;
   st.ready = false;
   ilut_scale(exec, h, A);
   ilut_initial_guess(exec, h);
@@ -299,6 +329,26 @@ void ilut_initialize(const ExecSpace& exec, Handle& h, const Mat& A) {
   st.ready = true;
   exec.fence();
   stats.setup_seconds = timer.seconds();
+}
+
+/// Step 0's sweeps on the initial pattern (Params::initial_sweeps): toward the fixed point ILU(0) / IC(0) of A's
+/// pattern. A breakdown in the last of them throws in the deterministic mode and is counted otherwise (as a step's).
+template <class ExecSpace, class Handle, class Phase>
+void ilut_initial_sweeps(const ExecSpace& exec, Handle& h, Phase phase) {
+  if (h.params.initial_sweeps == 0) return;
+  Kokkos::Timer timer;
+  auto& s0 = h.stats().steps.front();
+  const auto ph = phase();
+  s0.sweeps = ph.sweeps;
+  s0.pattern_residual = ph.residual;
+  s0.pivots_replaced = h.stats().last_sweep_replaced;
+  h.stats().pivots_replaced = s0.pivots_replaced;
+  exec.fence();
+  s0.sweep_seconds = s0.total_seconds = timer.seconds();
+  if (h.params.mode == SweepMode::Deterministic)
+    ilut_check_breakdown(exec, h);
+  else if (ilut_read(exec, h.state().breakdown, 0) != std::numeric_limits<std::int64_t>::max())
+    ++h.stats().breakdown_steps;
 }
 
 }  // namespace Impl

@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -79,6 +80,11 @@ struct SweepFunctor {
   OV ycol;
   VV yin, yout;
   Kokkos::View<std::int64_t, Device> breakdown;
+  Kokkos::View<std::int64_t, Device> replaced;  ///< pivots replaced in this sweep (Params::pivot_tolerance)
+  /// per task the squared residual of the factors the update read (the nonlinear residual on the pattern, see
+  /// ilut_sweep); empty: not computed
+  Kokkos::View<double*, Device> r2;
+  Scalar pivot_tolerance;  ///< 0: no replacement
   int vector_length;
   bool deterministic;
 
@@ -91,9 +97,11 @@ struct SweepFunctor {
   /// One lane writes the update v of entry p (row i); an update with a breakdown `code` (> 0) is skipped and
   /// reported.
   KOKKOS_INLINE_FUNCTION void write(const member_type& team, const VV& in, const VV& out, offset_t p, Scalar v,
-                                    ordinal_t i, int code) const {
+                                    ordinal_t i, int code, std::int64_t t, double r, bool pivot_replaced) const {
     Kokkos::single(Kokkos::PerThread(team), [&]() {
       if (code) Kokkos::atomic_fetch_min(&breakdown(), 4 * static_cast<std::int64_t>(i) + code);
+      if (pivot_replaced) Kokkos::atomic_add(&replaced(), std::int64_t(1));
+      if (r2.data() != nullptr) r2(t) = code ? 0.0 : r * r;
       if (deterministic)
         out(p) = code ? in(p) : v;
       else if (!code)
@@ -101,42 +109,68 @@ struct SweepFunctor {
     });
   }
 
-  /// l_ij = (a_ij - sum_{k<j} l_ik y_jk) / y_jj;  ParICT: l_ii = sqrt(a_ii - sum_{k<i} l_ik^2)
-  KOKKOS_INLINE_FUNCTION void update_l(const member_type& team, offset_t p) const {
+  /// l_ij = (a_ij - sum_{k<j} l_ik y_jk) / y_jj;  ParICT: l_ii = sqrt(a_ii - sum_{k<i} l_ik^2), with
+  /// a_ii - sum < pivot_tolerance replaced by pivot_tolerance (a_ii = 1 in the scaled matrix). The residual of the
+  /// entry read: (a - L Y^T)_ij = (a_ij - s) - l_ij y_jj (diagonal of ParICT: (a_ii - s) - l_ii^2; an off-diagonal
+  /// entry of ParICT stands for r_ij and r_ji).
+  KOKKOS_INLINE_FUNCTION void update_l(const member_type& team, offset_t p, std::int64_t t) const {
     using std::sqrt;
     const ordinal_t i = lrow(p), j = lcol(p);
     const Scalar aij = lapos(p) >= 0 ? a(lapos(p)) : Scalar(0);
     const Scalar s = dot(team, i, j, j);
     int code = 0;
+    bool replace = false;
     Scalar v;
+    double r = 0.0;
+    const bool want_r = r2.data() != nullptr;
     if (Kind::ict && i == j) {
-      const Scalar r = aij - s;
-      if (!(r > Scalar(0))) code = 2;
-      v = sqrt(r);
+      Scalar d = aij - s;
+      if (want_r) {
+        const Scalar old = load_relaxed(&lin(p));
+        r = static_cast<double>(d - ilut_mul(old, old));
+      }
+      if (pivot_tolerance > Scalar(0) && !(d >= pivot_tolerance) && is_finite(d)) {
+        d = pivot_tolerance;
+        replace = true;
+      }
+      if (!(d > Scalar(0))) code = 2;
+      v = sqrt(d);
     } else {
-      v = (aij - s) / load_relaxed(&yin(yptr(j + 1) - 1));
+      const Scalar yjj = load_relaxed(&yin(yptr(j + 1) - 1));
+      v = (aij - s) / yjj;
+      if (want_r)  // ParICT: sqrt(2) r, as r^2 counts twice
+        r = (Kind::ict ? 1.4142135623730951 : 1.0) *
+            static_cast<double>((aij - s) - ilut_mul(load_relaxed(&lin(p)), yjj));
     }
     if (code == 0 && !is_finite(v)) code = 1;
-    write(team, lin, lout, p, v, i, code);
+    write(team, lin, lout, p, v, i, code, t, r, replace && code == 0);
   }
 
-  /// ParILUT: u_ij = a_ij - sum_{k<i} l_ik u_kj, U entry q
-  KOKKOS_INLINE_FUNCTION void update_u(const member_type& team, offset_t q) const {
+  /// ParILUT: u_ij = a_ij - sum_{k<i} l_ik u_kj, U entry q; a pivot u_ii with |u_ii| < pivot_tolerance is replaced
+  /// by pivot_tolerance with the sign of u_ii (+ for 0).
+  KOKKOS_INLINE_FUNCTION void update_u(const member_type& team, offset_t q, std::int64_t t) const {
     const ordinal_t i = urow(q), j = ucol(q);
     const Scalar aij = uapos(q) >= 0 ? a(uapos(q)) : Scalar(0);
-    const Scalar v = aij - dot(team, i, j, i);
-    write(team, yin, yout, umap(q), v, i, is_finite(v) ? 0 : 1);
+    Scalar v = aij - dot(team, i, j, i);
+    const double r = r2.data() != nullptr ? static_cast<double>(v - load_relaxed(&yin(umap(q)))) : 0.0;
+    bool replace = false;
+    if (i == j && pivot_tolerance > Scalar(0) && ilut_abs(v) < pivot_tolerance) {
+      v = v < Scalar(0) ? -pivot_tolerance : pivot_tolerance;
+      replace = true;
+    }
+    const int code = is_finite(v) ? 0 : 1;
+    write(team, yin, yout, umap(q), v, i, code, t, r, replace && code == 0);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team, const std::int64_t t) const {
     if constexpr (Kind::ict) {
-      update_l(team, static_cast<offset_t>(t));
+      update_l(team, static_cast<offset_t>(t), t);
     } else {
       const offset_t p = tasks(t);
       if (p < nnzL)
-        update_l(team, p);
+        update_l(team, p, t);
       else
-        update_u(team, p - nnzL);
+        update_u(team, p - nnzL, t);
     }
   }
 };
@@ -144,7 +178,7 @@ struct SweepFunctor {
 /// The sweep functor of Kind on the handle's current factors (deterministic mode: in = val, out = val2).
 template <class Kind, class ExecSpace, class Handle>
 SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::device_type> ilut_sweep_functor(
-    Handle& h, int vector_length) {
+    Handle& h, int vector_length, const Kokkos::View<double*, typename Handle::device_type>& r2) {
   auto& st = h.state();
   const bool det = h.params.mode == SweepMode::Deterministic;
   SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::device_type> f;
@@ -167,14 +201,18 @@ SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::dev
   f.yin = Y.val;
   f.yout = det ? Y.val2 : Y.val;
   f.breakdown = st.breakdown;
+  f.replaced = st.replaced;
+  f.r2 = r2;
+  f.pivot_tolerance = static_cast<typename Handle::scalar_type>(h.params.pivot_tolerance);
   f.vector_length = vector_length;
   f.deterministic = det;
   return f;
 }
 
-/// One sweep of Kind over the current pattern.
+/// One sweep of Kind over the current pattern; returns the squared nonlinear residual ||(A - L U)_S||_F^2 of the
+/// factors it read when `residual` (else -1).
 template <class Kind, class ExecSpace, class Handle>
-void ilut_sweep_kind(const ExecSpace& exec, Handle& h) {
+double ilut_sweep_kind(const ExecSpace& exec, Handle& h, bool residual) {
   auto& st = h.state();
   const bool det = h.params.mode == SweepMode::Deterministic;
   LaunchDefaults d;  // asynchronous sweeps: the generic rules
@@ -188,23 +226,32 @@ void ilut_sweep_kind(const ExecSpace& exec, Handle& h) {
   const ResolvedLaunch r = resolve_launch_config<ExecSpace>(h.launch, ntasks, avg, exec, d);
   h.stats().launch = r;
   ChunkedLaunch<ExecSpace> chunks(r);
-  const auto f = ilut_sweep_functor<Kind, ExecSpace>(h, r.vector_length);
+  Kokkos::View<double*, typename Handle::device_type> r2;
+  if (residual) r2 = ilut_alloc<decltype(r2)>(std::string(Kind::prefix) + "sweep_r2", ntasks);
+  if (st.replaced.data() == nullptr)
+    st.replaced = Kokkos::View<std::int64_t, typename Handle::device_type>("AsyncSparse::par_ilut::replaced");
+  Kokkos::deep_copy(exec, st.replaced, std::int64_t(0));
+  const auto f = ilut_sweep_functor<Kind, ExecSpace>(h, r.vector_length, r2);
   chunks.run(std::string(Kind::prefix) + (det ? "sweep_deterministic" : "sweep"), exec, f);
   if (det) {
     std::swap(st.L.val, st.L.val2);
     if constexpr (!Kind::ict) std::swap(st.Ut.val, st.Ut.val2);
   }
   ++h.stats().sweeps;
+  h.stats().last_sweep_replaced = ilut_read(exec, st.replaced, 0);
+  return residual ? ilut_sum(exec, r2, ntasks, det) : -1.0;
 }
 
 /// One sweep over the current pattern. Resets nothing: the caller resets `breakdown` when it wants the flags
-/// of this sweep only.
+/// of this sweep only. With `residual`, returns the relative nonlinear residual ||(A - L U)_S||_F / ||A||_F of the
+/// factors the sweep read (S the current pattern; asynchronous mode: of the values each update read); else -1.
 template <class ExecSpace, class Handle>
-void ilut_sweep(const ExecSpace& exec, Handle& h) {
-  if (h.state().kind == ParIlutKind::Ict)
-    ilut_sweep_kind<IctKind>(exec, h);
-  else
-    ilut_sweep_kind<IlutKind>(exec, h);
+double ilut_sweep(const ExecSpace& exec, Handle& h, bool residual = false) {
+  const double r2 = h.state().kind == ParIlutKind::Ict ? ilut_sweep_kind<IctKind>(exec, h, residual)
+                                                       : ilut_sweep_kind<IlutKind>(exec, h, residual);
+  if (!residual) return -1.0;
+  const double a2 = h.state().a_norm2;
+  return a2 > 0 ? std::sqrt(r2 / a2) : std::sqrt(r2);
 }
 
 // ------------------------------------------------------------------------------------------------------------
