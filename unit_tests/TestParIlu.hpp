@@ -584,6 +584,117 @@ TEST(TEST_CATEGORY, par_ilu_divergence_is_reported) {
   }
 }
 
+TEST(TEST_CATEGORY, par_ilu_guard_adds_the_sweeps_the_residual_asks_for) {
+  // Deterministic sweeps: the residual after k sweeps is a fixed sequence r_k (taken one sweep at a time with
+  // par_ilu_sweep). With `base` sweeps and the guard at tolerance tol, exactly the sweeps up to the first k >= base
+  // with r_k <= tol are added (at most guard_max_sweeps), and the factors are those of base + added sweeps.
+  for (const auto kind : {ParIluKind::Ilu, ParIluKind::Ic}) {
+    const auto Ah = kind == ParIluKind::Ilu ? nonsymmetric(9) : lap2d(9);
+    const auto A = to_device<Dev>(Ah);
+    const std::string what = kind == ParIluKind::Ilu ? "ILU" : "IC";
+    std::vector<double> r;
+    {
+      Handle h(kind);
+      h.params.mode = SweepMode::Deterministic;
+      h.params.sweeps = 0;
+      par_ilu_symbolic(Exec(), h, A);
+      par_ilu_numeric(Exec(), h, A);
+      for (int k = 0; k <= 30; ++k) {
+        r.push_back(par_ilu_nonlinear_residual(Exec(), h));
+        par_ilu_sweep(Exec(), h, 1);
+      }
+    }
+    const int base = 2;
+    auto expected_added = [&](double tol, int cap) {
+      int k = base;
+      while (!(r[k] <= tol) && k - base < cap) ++k;
+      return k - base;
+    };
+    struct Guarded {
+      CsrHost<double> L, U;
+      Handle::Stats stats;
+    };
+    auto guarded = [&](double tol, int cap, int interval) {
+      Handle h(kind);
+      h.params.mode = SweepMode::Deterministic;
+      h.params.sweeps = base;
+      h.params.guard_tolerance = tol;
+      h.params.guard_max_sweeps = cap;
+      h.params.residual_interval = interval;
+      par_ilu_symbolic(Exec(), h, A);
+      par_ilu_numeric(Exec(), h, A);
+      const auto F = par_ilu_factors(Exec(), h);
+      return Guarded{to_host(F.L), to_host(F.U), h.stats()};
+    };
+    // a tolerance halfway (geometrically) between r_6 and r_7: the guard stops at the first k >= base below it
+    ASSERT_LT(r[7], r[6]) << what;
+    const double tol = std::sqrt(r[6] * r[7]);
+    const int added = expected_added(tol, 20);
+    EXPECT_EQ(added, 5) << what;  // r decreases on these matrices: 5 sweeps after the 2 asked for
+    for (int interval : {0, 1}) {
+      const auto g = guarded(tol, 20, interval);
+      EXPECT_EQ(g.stats.guard_sweeps, added) << what;
+      EXPECT_EQ(g.stats.sweeps, base + added) << what;
+      EXPECT_EQ(g.stats.guard_residual, r[base + added]) << what;
+      EXPECT_LE(g.stats.guard_residual, tol) << what;
+      // every residual was taken once: the guard reuses the check of run_sweeps at the same sweep count
+      const std::size_t checks = interval == 1 ? static_cast<std::size_t>(base + added + 1) : added + 1u;
+      EXPECT_EQ(g.stats.residual_history.size(), checks) << what;
+      EXPECT_EQ(g.stats.residual_history.back(), r[base + added]) << what;
+      const auto ref = run(Ah, kind, base + added, SweepMode::Deterministic);
+      expect_same_bits(g.L, ref.L, what + " guarded L");
+      expect_same_bits(g.U, ref.U, what + " guarded U");
+    }
+    // the cap: one sweep at most, the residual stays above the tolerance and is reported as it is
+    const auto c = guarded(tol, 1, 0);
+    EXPECT_EQ(c.stats.guard_sweeps, 1) << what;
+    EXPECT_EQ(c.stats.sweeps, base + 1) << what;
+    EXPECT_EQ(c.stats.guard_residual, r[base + 1]) << what;
+    EXPECT_GT(c.stats.guard_residual, tol) << what;
+    // already below the tolerance: one check, no sweep
+    const auto m = guarded(2 * r[base], 20, 0);
+    EXPECT_EQ(m.stats.guard_sweeps, 0) << what;
+    EXPECT_EQ(m.stats.sweeps, base) << what;
+    EXPECT_EQ(m.stats.guard_residual, r[base]) << what;
+    EXPECT_EQ(m.stats.residual_history.size(), 1u) << what;
+    // off (the default): nothing added, no residual taken
+    const auto o = guarded(0.0, 20, 0);
+    EXPECT_EQ(o.stats.guard_sweeps, 0) << what;
+    EXPECT_EQ(o.stats.guard_residual, -1.0) << what;
+    EXPECT_TRUE(o.stats.residual_history.empty()) << what;
+  }
+  // asynchronous sweeps: whatever the run, the guard ends below its tolerance (the cap is far away here), and the
+  // residual it reports is the one of the factors it leaves. From the initial guess (0 sweeps): the guard runs
+  // every sweep (one on a single thread, where an in-order asynchronous sweep is the exact IC(0)).
+  const auto A = to_device<Dev>(lap2d(12));
+  for (int rep = 0; rep < 3; ++rep) {
+    Handle h(ParIluKind::Ic);
+    h.params.sweeps = 0;
+    h.params.guard_tolerance = 1e-6;
+    h.params.guard_max_sweeps = 200;
+    h.launch.seed = static_cast<std::uint64_t>(rep);
+    par_ilu_symbolic(Exec(), h, A);
+    par_ilu_numeric(Exec(), h, A);
+    EXPECT_GT(h.stats().guard_sweeps, 0);
+    EXPECT_LT(h.stats().guard_sweeps, 200);
+    EXPECT_LE(h.stats().guard_residual, 1e-6);
+    EXPECT_EQ(h.stats().sweeps, h.stats().guard_sweeps);
+    EXPECT_DOUBLE_EQ(par_ilu_nonlinear_residual(Exec(), h), h.stats().guard_residual);
+  }
+  // bad guard parameters, named
+  Handle p(ParIluKind::Ic);
+  par_ilu_symbolic(Exec(), p, A);
+  for (double bad : {-1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    p.params.guard_tolerance = bad;
+    ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), p, A), InvalidInput,
+                                 "par_ic_numeric: Params::guard_tolerance must be finite and >= 0, got ");
+  }
+  p.params.guard_tolerance = 1e-3;
+  p.params.guard_max_sweeps = -1;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), p, A), InvalidInput,
+                               "par_ic_numeric: Params::guard_max_sweeps must be >= 0, got -1");
+}
+
 TEST(TEST_CATEGORY, par_ilu_bad_inputs) {
   auto sym = [](Handle& h, const CsrHost<double>& A) { par_ilu_symbolic(Exec(), h, to_device<Dev>(A)); };
   Handle ilu(ParIluKind::Ilu), ic(ParIluKind::Ic);

@@ -151,6 +151,28 @@ TEST(TEST_CATEGORY, transpose_sorted_and_round_trip) {
   EXPECT_EQ(Bt.values, (std::vector<double>{2.0, 3.0, 1.0}));
 }
 
+TEST(TEST_CATEGORY, transpose_pattern_of_a_bare_pattern) {
+  // the transpose of a pattern without values (the ILU symbolic phase transposes U's pattern before U has values):
+  // row pointers and sorted columns of the transpose, and the map back to the entries of the original
+  const auto A = random_diag_dominant(200, 7, 11, /*symmetric=*/false);
+  const auto R = Reference::transpose(A);
+  using offsets = Kokkos::View<offset_t*, Dev>;
+  using ordinals = Kokkos::View<ordinal_t*, Dev>;
+  const offsets rm = to_device<Dev>(std::vector<offset_t>(A.row_ptr.begin(), A.row_ptr.end()));
+  const ordinals ent = to_device<Dev>(std::vector<ordinal_t>(A.col_idx.begin(), A.col_idx.end()));
+  offsets tp("tp", A.ncols + 1), map("map", A.nnz());
+  ordinals tent("tent", A.nnz());
+  Impl::transpose_pattern(typename Dev::execution_space(), A.nrows, A.ncols, A.nnz(), rm, ent, tp, tent, map);
+  const auto tp_h = to_std_vector(tp);
+  const auto tent_h = to_std_vector(tent);
+  const auto map_h = to_std_vector(map);
+  EXPECT_EQ(std::vector<int>(tp_h.begin(), tp_h.end()), R.row_ptr);
+  EXPECT_EQ(std::vector<int>(tent_h.begin(), tent_h.end()), R.col_idx);
+  std::vector<double> gathered(map_h.size());
+  for (std::size_t p = 0; p < map_h.size(); ++p) gathered[p] = A.values[map_h[p]];
+  EXPECT_EQ(gathered, R.values);  // the values are distinct enough that a wrong map shows
+}
+
 TEST(TEST_CATEGORY, trisolve_bad_inputs) {
   TriangularSolver<double, Dev> S;
   const auto L = Reference::ic0(lap2d(4));

@@ -5,13 +5,16 @@
 // `ic`, GMRES for `ilu`; b = ones, x0 = 0, relative tolerance 1e-6), the nonlinear residual, optionally the ILU
 // residual, and the factorization time (Table 2), plus rows for the exact factorization (host reference,
 // Kokkos-Kernels spiluk, and cuSPARSE csric02/csrilu02 in CUDA builds; cmd_ilu_exact.cpp). With --runs R the
-// asynchronous runs are repeated and median [min, max] are printed (Table 3); task-list ordering, block order,
-// occupancy and team size are options (Tables 3-5).
+// asynchronous runs are repeated and the median, the quartiles and the worst case (maximum) over them are printed
+// (Table 3); task-list ordering, block order, occupancy and team size are options (Tables 3-5). --guard-tol turns on
+// the tail guard of the sweeps (ParIluParams::guard_tolerance): every row is then a numeric phase of its own (its
+// sweep count plus the sweeps the guard adds, shown in a column), instead of a point on one run's sweep history.
 #include <asyncsparse/core/AsyncSparse_rcm.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 #include "cmd_ilu.hpp"
 
@@ -38,7 +41,12 @@ void define(Cli& cli, Options& o, bool ic) {
   cli.option("ordering-seed", o.ordering_seed, "seed of the random task-list ordering");
   cli.option("fill-level", o.fill_level, "level of fill k of the pattern (ILU(k) / IC(k))");
   cli.launch_options(o.launch);
-  cli.option("runs", o.runs, "asynchronous runs (median [min, max] over them; the block-order seed is --seed + run)");
+  cli.option("runs", o.runs,
+             "asynchronous runs (median [quartiles] and worst case over them; the block-order seed is --seed + run)");
+  cli.option("guard-tol", o.guard_tol,
+             "tail guard: after each row's sweeps, more sweeps while the relative nonlinear residual is above this "
+             "tolerance (0: off)");
+  cli.option("guard-max-sweeps", o.guard_max_sweeps, "most sweeps the guard adds");
   cli.tri_solve_options(o.tri_solve, o.tri_solve_sweeps);
   cli.choice("solver", o.solver, {"cg", "gmres", "auto"}, "Krylov solver (auto: cg for ic, gmres for ilu)");
   cli.option("tol", o.tol, "relative residual tolerance of the solver");
@@ -100,6 +108,11 @@ Setup::Setup(const std::string& cmd, const Options& o, Json& rec)
   sweeps = sweep_list(command, o.sweeps);
   if (o.runs < 1) throw InvalidInput(command + ": --runs must be >= 1");
   runs = o.runs;
+  if (!(o.guard_tol >= 0) || std::isinf(o.guard_tol))
+    throw InvalidInput(command + ": --guard-tol must be finite and >= 0, got " + number_text(o.guard_tol));
+  if (o.guard_max_sweeps < 0)
+    throw InvalidInput(command + ": --guard-max-sweeps must be >= 0, got " + std::to_string(o.guard_max_sweeps));
+  guard = o.guard_tol > 0;
   fill = o.fill_level;
   tri = tri_solve_kind_from_string(o.tri_solve);
   tri_sweeps = o.tri_solve_sweeps;
@@ -119,6 +132,8 @@ Setup::Setup(const std::string& cmd, const Options& o, Json& rec)
   h.params.mode = sweep_mode_from_string(o.mode);
   h.params.fill_level = fill;
   h.params.ordering_seed = o.ordering_seed;
+  h.params.guard_tolerance = o.guard_tol;
+  h.params.guard_max_sweeps = o.guard_max_sweeps;
   h.params.ordering = ordering == "rcm" ? TaskOrdering::RowMajor : task_ordering_from_string(ordering);
   if (h.params.ordering == TaskOrdering::MeshBlocked)
     h.params.mesh = mesh_from_generator_spec(problem.spec, static_cast<ordinal_t>(o.block));
@@ -154,37 +169,59 @@ void symbolic(Setup& s, const Options& o) {
   }
 }
 
-/// One row per listed sweep count, with the values of the given run added.
+/// The values of one row from the handle's current factors (after `sweep_s` seconds of sweeps).
+void fill_row(Setup& s, Row& row, SolveCache& cache, double sweep_s, double extra_s) {
+  const auto& st = s.h.stats();
+  row.sweep_ms.add(1e3 * sweep_s);
+  row.total_ms.add(1e3 * (st.setup_seconds + sweep_s + extra_s));
+  row.nonlinear.add(par_ilu_nonlinear_residual(s.exec, s.h));
+  if (s.want_ilu_residual) row.ilu_residual.add(par_ilu_ilu_residual(s.exec, s.h));
+  const auto F = par_ilu_factors(s.exec, s.h);
+  if (s.want_factor_error) {
+    FactorError fe;
+    add_factor_error(F.L, s.exact_L, 'L', fe);
+    if (!s.ic) add_factor_error(F.U, s.exact_U, 'U', fe);
+    row.factor_error.add(fe.max_rel);
+    if (s.ss.verbose) {
+      std::fprintf(stderr, "  %s: %s\n", row.label.c_str(), fe.describe().c_str());
+      std::fflush(stderr);
+    }
+  }
+  solve_with(s.A, F.L, F.U, !s.ic, s.h.scaling(), s.tri, s.tri_sweeps, s.ss, row, &cache);
+}
+
+double sum_of(const std::vector<double>& v, std::size_t count) {
+  double t = 0;
+  for (std::size_t q = 0; q < count && q < v.size(); ++q) t += v[q];
+  return t;
+}
+
+/// One row per listed sweep count, with the values of the given run added. Without the guard the rows are points
+/// of one sweep history; with it every row is a numeric phase of its own (sweeps + the guard's), whose residual
+/// checks count in its total time.
 void sweep_run(Setup& s, int r, std::vector<Row>& rows, const SolveCache& exact_cache, Json& histories) {
   s.h.launch.seed = s.seed0 + static_cast<std::uint64_t>(r);
-  s.h.params.sweeps = 0;
-  par_ilu_numeric(s.exec, s.h, s.A);
   SolveCache cache = exact_cache;  // this run's sweeps vs. the exact factors and the earlier sweeps
-  std::size_t next = 0;
-  const int max_sweeps = s.sweeps.back();
-  for (int k = 0; k <= max_sweeps && next < s.sweeps.size(); ++k) {
-    if (k > 0) par_ilu_sweep(s.exec, s.h, 1);
-    if (k != s.sweeps[next]) continue;
-    Row& row = rows[next++];
-    const auto& st = s.h.stats();
-    double sweep_s = 0;
-    for (int q = 0; q < k; ++q) sweep_s += st.sweep_times[q];
-    row.sweep_ms.add(1e3 * sweep_s);
-    row.total_ms.add(1e3 * (st.setup_seconds + sweep_s));
-    row.nonlinear.add(par_ilu_nonlinear_residual(s.exec, s.h));
-    if (s.want_ilu_residual) row.ilu_residual.add(par_ilu_ilu_residual(s.exec, s.h));
-    const auto F = par_ilu_factors(s.exec, s.h);
-    if (s.want_factor_error) {
-      FactorError fe;
-      add_factor_error(F.L, s.exact_L, 'L', fe);
-      if (!s.ic) add_factor_error(F.U, s.exact_U, 'U', fe);
-      row.factor_error.add(fe.max_rel);
-      if (s.ss.verbose) {
-        std::fprintf(stderr, "  %s: %s\n", row.label.c_str(), fe.describe().c_str());
-        std::fflush(stderr);
-      }
+  std::vector<int> added;
+  if (s.guard) {
+    for (std::size_t q = 0; q < s.sweeps.size(); ++q) {
+      s.h.params.sweeps = s.sweeps[q];
+      par_ilu_numeric(s.exec, s.h, s.A);
+      const auto& st = s.h.stats();
+      added.push_back(st.guard_sweeps);
+      rows[q].guard_sweeps.add(st.guard_sweeps);
+      fill_row(s, rows[q], cache, sum_of(st.sweep_times, st.sweep_times.size()), st.residual_seconds);
     }
-    solve_with(s.A, F.L, F.U, !s.ic, s.h.scaling(), s.tri, s.tri_sweeps, s.ss, row, &cache);
+  } else {
+    s.h.params.sweeps = 0;
+    par_ilu_numeric(s.exec, s.h, s.A);
+    std::size_t next = 0;
+    const int max_sweeps = s.sweeps.back();
+    for (int k = 0; k <= max_sweeps && next < s.sweeps.size(); ++k) {
+      if (k > 0) par_ilu_sweep(s.exec, s.h, 1);
+      if (k != s.sweeps[next]) continue;
+      fill_row(s, rows[next++], cache, sum_of(s.h.stats().sweep_times, static_cast<std::size_t>(k)), 0.0);
+    }
   }
   const auto& st = s.h.stats();
   Json hist = Json::object();
@@ -192,6 +229,7 @@ void sweep_run(Setup& s, int r, std::vector<Row>& rows, const SolveCache& exact_
   hist["sweep_times"] = st.sweep_times;
   hist["setup_seconds"] = st.setup_seconds;
   hist["breakdown_sweeps"] = st.breakdown_sweeps;
+  if (s.guard) hist["guard_sweeps"] = added;  // per row
   if (st.breakdown_sweeps > 0)
     std::cerr << s.command << ": run " << r << ": " << st.breakdown_sweeps
               << " sweep(s) skipped an update (transient breakdown at row " << st.breakdown_row << ": "
@@ -228,9 +266,8 @@ Json samples_json(const Samples& s) {
   Json j = Json::object();
   j["values"] = s.v;
   if (!s.v.empty()) {
-    j["median"] = s.median();
-    j["min"] = s.min();
-    j["max"] = s.max();
+    const Json summary = s.summary();  // median, min, max, q1, q3
+    for (const auto& item : summary.items()) j[item.key()] = item.value();
   }
   return j;
 }
@@ -243,6 +280,7 @@ Json row_json(const Setup& s, const Row& row) {
   j["nonlinear_residual"] = samples_json(row.nonlinear);
   if (s.want_ilu_residual) j["ilu_residual"] = samples_json(row.ilu_residual);
   if (s.want_factor_error) j["max_factor_error"] = samples_json(row.factor_error);
+  if (s.guard) j["guard_sweeps"] = samples_json(row.guard_sweeps);
   j["sweep_ms"] = samples_json(row.sweep_ms);
   j["total_ms"] = samples_json(row.total_ms);
   j["solve_seconds"] = samples_json(row.solve_s);
@@ -258,6 +296,7 @@ void report(const Setup& s, const std::vector<Row>& rows, Json& histories, Json&
   std::vector<std::string> header = {"factorization", s.ss.spd ? "PCG iters" : "GMRES iters", "nonlin. res."};
   if (s.want_ilu_residual) header.push_back("ILU res.");
   if (s.want_factor_error) header.push_back("max factor err.");
+  if (s.guard) header.push_back("guard sweeps");
   for (const char* h : {"sweeps [ms]", "total [ms]", "tri setup [ms]", "solve [s]"}) header.push_back(h);
   Table table(header);
   std::vector<std::string> notes;
@@ -266,6 +305,7 @@ void report(const Setup& s, const std::vector<Row>& rows, Json& histories, Json&
     std::vector<std::string> cells = {row.label, row.iterations.format("%.0f"), row.nonlinear.format("%.3e")};
     if (s.want_ilu_residual) cells.push_back(row.ilu_residual.format("%.4e"));
     if (s.want_factor_error) cells.push_back(row.factor_error.format("%.2e"));
+    if (s.guard) cells.push_back(row.guard_sweeps.format("%.0f"));
     cells.push_back(row.sweep_ms.format("%.2f"));
     cells.push_back(row.total_ms.format("%.2f"));
     cells.push_back(row.reused ? "=" : row.tri_setup_ms.format("%.2f"));
@@ -279,6 +319,13 @@ void report(const Setup& s, const std::vector<Row>& rows, Json& histories, Json&
     jrows.push_back(row_json(s, row));
   }
   table.print();
+  if (s.runs > 1)
+    std::cout << "cells over the " << s.runs
+              << " runs: median [lower quartile, upper quartile] max worst case (one value: all runs agree)\n";
+  if (s.guard)
+    std::cout << "guard: each row ran its sweeps, then more while the relative nonlinear residual was above "
+              << number_text(s.h.params.guard_tolerance) << " (at most " << s.h.params.guard_max_sweeps
+              << "); 'nonlin. res.' is the residual the guard ended with; total includes its residual checks\n";
   for (const auto& n : notes) std::cout << "note: " << n << "\n";
   const auto& st = s.h.stats();
   std::cout << "sweep launch: " << st.launch.to_string() << "\n";
@@ -304,6 +351,8 @@ void report(const Setup& s, const std::vector<Row>& rows, Json& histories, Json&
   rec["rows"] = jrows;
   rec["runs"] = histories;
   rec["baselines"] = baselines;
+  if (s.guard)
+    rec["guard"] = Json{{"tolerance", s.h.params.guard_tolerance}, {"max_sweeps", s.h.params.guard_max_sweeps}};
 }
 
 class Factorization : public Command {

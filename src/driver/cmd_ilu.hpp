@@ -33,6 +33,8 @@ struct Options {
   int fill_level = 0;
   LaunchOptions launch;
   int runs = 1;
+  double guard_tol = 0;       ///< --guard-tol: ParIluParams::guard_tolerance (0: off)
+  int guard_max_sweeps = 20;  ///< --guard-max-sweeps: ParIluParams::guard_max_sweeps
   std::string tri_solve = "auto";
   int tri_solve_sweeps = -1;
   std::string solver = "auto";
@@ -48,25 +50,15 @@ void define(Cli& cli, Options& o, bool ic);
 struct Samples {
   std::vector<double> v;
   void add(double x) { v.push_back(x); }
-  double median() const {
-    auto s = v;
-    std::sort(s.begin(), s.end());
-    const std::size_t m = s.size() / 2;
-    return s.size() % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]);
-  }
-  double min() const { return *std::min_element(v.begin(), v.end()); }
-  double max() const { return *std::max_element(v.begin(), v.end()); }
-  std::string format(const char* f) const {
-    if (v.empty()) return "-";
-    if (v.size() == 1 || min() == max()) return fmt(f, median());
-    return fmt(f, median()) + " [" + fmt(f, min()) + ", " + fmt(f, max()) + "]";
-  }
+  SampleSummary summary() const { return summarize_samples(v); }
+  std::string format(const char* f) const { return spread_text(summary(), f); }
 };
 
 struct Row {
   std::string label;
   int sweeps = -1;  ///< -1: an exact factorization
   Samples iterations, nonlinear, ilu_residual, sweep_ms, total_ms, factor_error;
+  Samples guard_sweeps;  ///< sweeps the guard added (--guard-tol)
   std::vector<std::string> statuses;
   std::string note;
   Samples solve_s;  ///< solver seconds
@@ -105,6 +97,7 @@ struct Setup {
   int runs = 1, fill = 0, tri_sweeps = -1;
   TriSolveKind tri = TriSolveKind::Auto;
   bool want_ilu_residual = false, want_factor_error = false, solve_all_exact = false;
+  bool guard = false;  ///< --guard-tol > 0: each row is a numeric phase of its own, with the guard
   std::set<std::string> exact;  ///< exact-factorization rows: host, kk, cusparse
   SolveSetup ss;
   std::uint64_t seed0 = 0;  ///< block-order seed of the first run

@@ -3,7 +3,8 @@
 // asyncsparse ilut / ict — ParILUT (GMRES) and ParICT (PCG) preconditioner quality after 0..S steps, next to
 // ILU(0)/IC(0) and a serial ILUT/ICT with the same number of nonzeros: the tables of Anzt, Ribizel, Flegar, Chow
 // & Dongarra (IPDPS 2019 slides, "Convergence: GMRES / CG iterations"), plus the pattern size, the residual and
-// the time of each phase (candidates, sweeps, select, remove) per step.
+// the time of each phase (candidates, sweeps, select, remove) per step. With --runs R the steps (and their solves)
+// run R times: median, quartiles and worst case of the iterations and the ILU residual per step.
 //
 // Conventions (DESIGN.md): b = ones, x0 = 0, relative residual 1e-6; matrix files are RCM-ordered, generators
 // keep their natural order; every factorization is of the unit-diagonal scaled matrix A_s = S A S and applied as
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <tuple>
 #include <utility>
@@ -52,6 +54,7 @@ struct Options {
   double sweep_tolerance = 0.1, pivot_tolerance = 1e-8, diagonal_shift = 1e-3;
   double baseline_seconds = 1.5;
   LaunchOptions launch;
+  int runs = 1;
 };
 
 void define(Cli& cli, Options& o, bool ict) {
@@ -94,6 +97,8 @@ void define(Cli& cli, Options& o, bool ict) {
                : "also solve with the exact ILU on the ILUT pattern and on the final ParILUT pattern (pattern vs "
                  "values)");
   cli.launch_options(o.launch);
+  cli.option("runs", o.runs,
+             "runs of the steps and their solves (median, quartiles and worst case per step; launch seed --seed + run)");
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -592,11 +597,69 @@ bool checks(const Setup& s, const std::vector<Outcome>& par_runs, const Baseline
   return par_ok;
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// --runs: the outcome of the asynchronous steps as statistics
+// ---------------------------------------------------------------------------------------------------------
+
+/// Per step of one run: solver iterations and ILU residual; NaN where the step was not reached, the
+/// factorization broke down or diverged, or the solve did not converge (a failure ranks as the worst case).
+struct RunOutcome {
+  std::vector<double> iterations, residual;
+};
+
+RunOutcome outcome_of(const Setup& s, const std::vector<Outcome>& runs) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto& steps = s.h.stats().steps;
+  RunOutcome o;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const bool ok = runs[k].ran && runs[k].result.converged();
+    o.iterations.push_back(ok ? static_cast<double>(runs[k].result.iterations) : nan);
+    o.residual.push_back(runs[k].ran && k < steps.size() && steps[k].residual >= 0 ? steps[k].residual : nan);
+  }
+  return o;
+}
+
+/// Runs 2..R of the steps (launch seed + run), after the report of the first; prints and returns, per step, the
+/// statistics over all R runs.
+Json repeated_runs(Setup& s, const std::vector<Outcome>& first, int runs) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<RunOutcome> all{outcome_of(s, first)};
+  const std::uint64_t seed0 = s.h.launch.seed;
+  for (int r = 1; r < runs; ++r) {
+    s.h.launch.seed = seed0 + static_cast<std::uint64_t>(r);
+    std::string breakdown;
+    all.push_back(outcome_of(s, par_steps(s, breakdown)));
+  }
+  s.h.launch.seed = seed0;
+  Table t({"step", "iterations median [q1, q3] max", "ILU resid. median [q1, q3] max", "failed runs"});
+  Json steps = Json::array();
+  for (int k = 0; k <= s.h.params.max_steps; ++k) {
+    std::vector<double> its, res;
+    int failed = 0;
+    for (const auto& o : all) {
+      const std::size_t q = static_cast<std::size_t>(k);
+      its.push_back(q < o.iterations.size() ? o.iterations[q] : nan);
+      res.push_back(q < o.residual.size() ? o.residual[q] : nan);
+      failed += std::isnan(its.back()) ? 1 : 0;
+    }
+    const SampleSummary si = summarize_samples(its), sr = summarize_samples(res);
+    t.row({std::to_string(k), spread_text(si, "%.0f"), spread_text(sr, "%.3e"), std::to_string(failed)});
+    steps.push_back(Json{{"step", k}, {"iterations", si}, {"ilu_residual", sr}, {"failed_runs", failed},
+                         {"iterations_values", its}, {"ilu_residual_values", res}});
+  }
+  std::cout << "\n" << s.P << " over " << runs << " runs (launch seed --seed + run; failed: the run broke down, "
+            << "diverged, did not converge or did not reach the step; it counts as the worst case, nan)\n";
+  t.print();
+  return Json{{"runs", runs}, {"steps", steps}};
+}
+
 class Threshold : public Command {
  public:
   explicit Threshold(bool ict) : ict_(ict) {}
   void define(Cli& cli) override { Driver::define(cli, o_, ict_); }
   int run(Json& rec) override {
+    if (o_.runs < 1) throw InvalidInput(std::string(ict_ ? "ict" : "ilut") + ": --runs must be >= 1, got " +
+                                        std::to_string(o_.runs));
     Setup s(ict_, o_, rec);
     std::string breakdown, note;
     const std::vector<Outcome> par_runs = par_steps(s, breakdown, note);
@@ -645,6 +708,7 @@ class Threshold : public Command {
     rec["launch"] = st.launch;
     rec["checks"] = check_record;
     if (!breakdown.empty()) rec["breakdown"] = breakdown;
+    if (o_.runs > 1) rec["run_statistics"] = repeated_runs(s, par_runs, o_.runs);
     return ok ? 0 : 3;
   }
 

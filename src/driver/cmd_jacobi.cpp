@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // asyncsparse jacobi — synchronous vs asynchronous Jacobi (Tsai, Nayak, Chow & Anzt 2022): residual vs
-// updates and vs time (median / min / max over runs), time per update, time to a tolerance, value ages.
+// updates and vs time (median, quartiles and worst case over runs), time per update, time to a tolerance, value
+// ages.
 //
 // Method of the paper (sect. V): the matrix scaled to unit diagonal, b uniform in (-0.125, 0.125), x0 = 0,
 // omega = 1; each point of a residual curve is an independent run with that many updates (so the
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <utility>
 
 #include "driver_device.hpp"
 
@@ -63,7 +65,7 @@ void define(Cli& cli, Options& o) {
              "independent (a run per point, the paper's method) | chunked (one run, residual checked every "
              "--check-interval updates) | none (only --tol / --trace)");
   cli.option("check-interval", o.check_interval, "updates between residual checks (--curve chunked, --tol)");
-  cli.option("runs", o.runs, "measured runs per point (median/min/max)");
+  cli.option("runs", o.runs, "measured runs per point (median, quartiles, worst case)");
   cli.option("warmup", o.warmup, "unmeasured runs before each variant");
   cli.option("tol", o.tol, "time-to-tolerance mode: relative residual target (0: off); at most --updates updates");
   cli.option("omega", o.omega, "relaxation factor alpha");
@@ -143,23 +145,10 @@ AsyncJacobiStats run_once(Setup& s, const AsyncJacobiParams& p) {
   return async_jacobi_solve(s.exec, s.h, s.b, s.x);
 }
 
-struct Spread {
-  double median = 0, min = 0, max = 0;
-};
-Spread spread(std::vector<double> v) {
-  Spread s;
-  if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  s.min = v.front();
-  s.max = v.back();
-  const std::size_t m = v.size() / 2;
-  s.median = v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-  return s;
-}
-Json spread_json(const Spread& s) { return Json{{"median", s.median}, {"min", s.min}, {"max", s.max}}; }
-std::string show(const Spread& s, const char* f) {
-  return fmt(f, s.median) + " [" + fmt(f, s.min) + ", " + fmt(f, s.max) + "]";
-}
+using Spread = SampleSummary;  ///< over the --runs runs: median, quartiles, min and max (the worst case)
+Spread spread(std::vector<double> v) { return summarize_samples(std::move(v)); }
+Json spread_json(const Spread& s) { return s; }
+std::string show(const Spread& s, const char* f) { return spread_text(s, f); }
 
 /// What the runs of one variant (mode) gave.
 struct Variant {
@@ -167,7 +156,7 @@ struct Variant {
   JacobiMode mode;
   AsyncJacobiParams p;
   Json record = Json::object();
-  Table curve{{"updates", "rel. residual median [min, max]", "time [s] median [min, max]", "time/update [us]"}};
+  Table curve{{"updates", "rel. residual median [q1, q3] max", "time [s] median [q1, q3] max", "time/update [us]"}};
   Spread last_res, last_tpu;
   std::string last_status = "-";
   bool ok = true;  ///< no run diverged
@@ -376,7 +365,7 @@ class Jacobi : public Command {
       if (mode == JacobiMode::Sync) sync_tpu = v.last_tpu.median;
       summary.row({v.name, std::to_string(probe.workers), std::to_string(probe.launch.vector_length),
                    fmt("%.4g", v.last_tpu.median), sync_tpu > 0 ? fmt("%.2fx", sync_tpu / v.last_tpu.median) : "-",
-                   o_.curve == "none" ? "-" : fmt("%.3e", v.last_res.median), v.last_status});
+                   o_.curve == "none" ? "-" : show(v.last_res, "%.3e"), v.last_status});
       if ((o_.trace || !o_.timestamps.empty()) && mode != JacobiMode::Sync) {
         value_ages(s, o_, v);
         if (!o_.timestamps.empty()) write_timestamps(s, o_, v);

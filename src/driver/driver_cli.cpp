@@ -393,5 +393,11 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
+std::string spread_text(const SampleSummary& s, const char* f) {
+  if (s.count == 0) return "-";
+  if (s.count == 1 || s.min == s.max) return fmt(f, s.median);
+  return fmt(f, s.median) + " [" + fmt(f, s.q1) + ", " + fmt(f, s.q3) + "] max " + fmt(f, s.max);
+}
+
 }  // namespace Driver
 }  // namespace AsyncSparse

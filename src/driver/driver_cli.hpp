@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include <asyncsparse/diagnostics/AsyncSparse_sample_statistics.hpp>
+
 #include "driver_json.hpp"
 
 namespace CLI {
@@ -198,6 +200,9 @@ class Table {
 std::string number_text(double v);
 /// printf-style formatting of one number.
 std::string fmt(const char* f, double v);
+/// The outcome of repeated runs as one table cell: "median [q1, q3] max M" (quartiles, and the worst case of
+/// iteration counts and residuals: the maximum); the value alone when every run gave the same, "-" for no runs.
+std::string spread_text(const SampleSummary& s, const char* f);
 
 }  // namespace Driver
 }  // namespace AsyncSparse

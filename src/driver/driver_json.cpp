@@ -8,6 +8,7 @@
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
 #include <asyncsparse/diagnostics/AsyncSparse_run_info.hpp>
+#include <asyncsparse/diagnostics/AsyncSparse_sample_statistics.hpp>
 #include <asyncsparse/diagnostics/AsyncSparse_update_trace.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
@@ -84,6 +85,15 @@ void to_json(Json& j, const AgeStats& s) {
   j["max"] = s.max;
   j["mean"] = s.mean;
   j["relative_median"] = s.relative_median;
+}
+
+void to_json(Json& j, const SampleSummary& s) {
+  j = Json::object();
+  j["median"] = s.median;
+  j["min"] = s.min;
+  j["max"] = s.max;
+  j["q1"] = s.q1;
+  j["q3"] = s.q3;
 }
 
 void to_json(Json& j, const ValueAgeSummary& s) {

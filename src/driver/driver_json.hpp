@@ -33,6 +33,7 @@ struct BlockAsyncStats;
 struct RelaxationStatistics;
 struct IterativeRefinementResult;
 struct ParIlutStepStats;
+struct SampleSummary;
 
 void to_json(Driver::Json& j, const KokkosInfo& k);
 void to_json(Driver::Json& j, const ResolvedLaunch& r);
@@ -47,5 +48,7 @@ void to_json(Driver::Json& j, const RelaxationStatistics& s);
 void to_json(Driver::Json& j, const IterativeRefinementResult& r);
 /// One step of ParILUT / ParICT (without the solve after it).
 void to_json(Driver::Json& j, const ParIlutStepStats& s);
+/// Order statistics over repeated runs: median, min, max, q1, q3 (max: the worst case of iterations and residuals).
+void to_json(Driver::Json& j, const SampleSummary& s);
 
 }  // namespace AsyncSparse

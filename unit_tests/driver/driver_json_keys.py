@@ -28,12 +28,12 @@ CASES = {
     "solve": ["solve", "gen:lap2d:8", "--prec", "jacobi"],
     "demo": ["demo", "--matrix", "gen:lap2d:8"],
     "ic": ["ic", "gen:lap2d:8", "--sweeps", "2", "--mode", "deterministic", "--exact", "host", "--ilu-residual",
-           "--factor-error", "--runs", "2"],
+           "--factor-error", "--runs", "2", "--guard-tol", "0.5"],
     "ilu": ["ilu", "gen:lap2d:8", "--sweeps", "1,3", "--mode", "deterministic", "--exact", "host"],
     "ilut": ["ilut", "gen:lap2d:8", "--steps", "2", "--mode", "deterministic", "--pattern-study", "--compare",
-             "--all-steps"],
+             "--all-steps", "--runs", "2"],
     "ict": ["ict", "gen:lap2d:8", "--steps", "2", "--mode", "deterministic", "--pattern-study", "--compare",
-            "--all-steps"],
+            "--all-steps", "--runs", "2"],
     "jacobi": ["jacobi", "gen:lap2d:8", "--updates", "40", "--points", "2", "--runs", "2", "--warmup", "0",
                "--tol", "1e-2", "--trace"],
     "relax": ["relax", "gen:lap2d:8", "--method", "block-async,jacobi,gauss-seidel,jacobi-host,kk-gauss-seidel",
@@ -61,8 +61,35 @@ _THRESHOLD = {"compare", "initial_sweeps", "pivot_tolerance", "pivots_replaced",
     "compare[]." + k for k in ("factor_seconds", "final_relative_residual", "ilu_residual", "iterations", "nnz",
                                "pivots_replaced", "preconditioner", "residual_history", "status", "time_history",
                                "time_seconds")}
-ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS, "ilu": _TRI_SOLVE | _TRI_SOLVE_ROWS, "ilut": _TRI_SOLVE | _THRESHOLD,
-         "ict": _TRI_SOLVE | _THRESHOLD}
+# The quartiles beside every median/min/max of the runs' statistics (q1, q3), the tail guard of ic/ilu
+# (--guard-tol) and the run statistics of ilut/ict (--runs).
+_QUARTILES = (".q1", ".q3")
+_SUMMARY = (".median", ".min", ".max") + _QUARTILES
+
+
+def _with(prefixes, suffixes):
+    return {p + s for p in prefixes for s in suffixes}
+
+
+_ROW_SAMPLES = ["rows[]." + k for k in ("iterations", "nonlinear_residual", "sweep_ms", "total_ms", "solve_seconds",
+                                        "tri_solve_setup_ms")]
+_GUARD = {"options.guard-tol", "options.guard-max-sweeps"}
+_GUARD_RECORD = {"guard", "guard.tolerance", "guard.max_sweeps", "runs[].guard_sweeps", "rows[].guard_sweeps",
+                 "rows[].guard_sweeps.values"} | _with(["rows[].guard_sweeps"], _SUMMARY)
+_RUN_STATISTICS = {"options.runs", "run_statistics", "run_statistics.runs", "run_statistics.steps",
+                   "run_statistics.steps[].step", "run_statistics.steps[].iterations",
+                   "run_statistics.steps[].ilu_residual", "run_statistics.steps[].failed_runs",
+                   "run_statistics.steps[].iterations_values", "run_statistics.steps[].ilu_residual_values"} | \
+    _with(["run_statistics.steps[].iterations", "run_statistics.steps[].ilu_residual"], _SUMMARY)
+_JACOBI_QUARTILES = _with(["variants[].curve[].residual", "variants[].curve[].seconds",
+                           "variants[].curve[].time_per_update_us", "variants[].time_per_update_us",
+                           "variants[].time_to_tol.seconds", "variants[].time_to_tol.update_seconds",
+                           "variants[].time_to_tol.updates", "variants[].value_age.seconds_with",
+                           "variants[].value_age.seconds_without"], _QUARTILES)
+ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _GUARD_RECORD |
+         _with(_ROW_SAMPLES + ["rows[].ilu_residual", "rows[].max_factor_error"], _QUARTILES),
+         "ilu": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _with(_ROW_SAMPLES, _QUARTILES),
+         "ilut": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS, "ict": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS, "jacobi": _JACOBI_QUARTILES}
 
 # Keys that depend on the build, not on the driver: present only where the build has a GPU.
 BUILD_DEPENDENT = {"kokkos.device"}

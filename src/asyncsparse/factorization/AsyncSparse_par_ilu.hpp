@@ -25,7 +25,8 @@
 //   auto F = par_ilu_factors(exec, h);  // L and U (IC: U = Lᵀ) of S A S; apply M^{-1} = S (LU)^{-1} S
 // Parameters each phase reads: par_ilu_symbolic — kind, fill_level, ordering, mesh, ordering_seed;
 // par_ilu_numeric — sweeps, tolerance, residual_interval, divergence_tolerance, mode, reuse_factors, scale,
-// breakdown_patience and the LaunchConfig; par_ilu_sweep(exec, h, count) — the same but `sweeps` (its count).
+// breakdown_patience, guard_tolerance, guard_max_sweeps and the LaunchConfig; par_ilu_sweep(exec, h, count) — the
+// same but `sweeps` (its count) and the guard.
 //
 // Modes: SweepMode::Async updates the factors in place (the paper's method; results vary from run to run);
 // SweepMode::Deterministic reads the previous sweep and writes a second buffer (a synchronous, Jacobi-style
@@ -288,6 +289,42 @@ int run_sweeps(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, int count
   return done;
 }
 
+/// The tail guard (Params::guard_tolerance): more sweeps until the relative nonlinear residual is at most
+/// guard_tolerance or guard_max_sweeps were added; the residual is checked before each added sweep (a check of the
+/// same sweep count by run_sweeps is reused) and judged by divergence_tolerance at the end. Returns the sweeps added.
+template <class ExecSpace, class Scalar, class Device>
+int run_guard(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
+  auto& stats = h.stats();
+  const auto& p = h.params;
+  if (!(p.guard_tolerance > 0)) return 0;
+  auto residual = [&] {
+    if (!stats.residual_sweeps.empty() && stats.residual_sweeps.back() == stats.sweeps)
+      return stats.residual_history.back();
+    Kokkos::Timer t;
+    const double r = task_residual(exec, h);
+    stats.residual_seconds += t.seconds();
+    stats.residual_sweeps.push_back(stats.sweeps);
+    stats.residual_history.push_back(r);
+    return r;
+  };
+  double r = residual();
+  while (!(r <= p.guard_tolerance) && stats.guard_sweeps < p.guard_max_sweeps) {  // NaN: sweep on
+    one_sweep(exec, h);
+    ++stats.sweeps;
+    ++stats.guard_sweeps;
+    r = residual();
+  }
+  stats.guard_residual = r;
+  if (p.divergence_tolerance > 0 && !(r <= p.divergence_tolerance)) {
+    stats.diverged = true;
+    h.state().numeric = false;
+    throw DivergenceError(par_ilu_name(h), stats.sweeps,
+                          divergence_message("nonlinear residual", r, "sweep " + std::to_string(stats.sweeps),
+                                             p.divergence_tolerance, p.mode));
+  }
+  return stats.guard_sweeps;
+}
+
 template <class Handle>
 void check_params(const Handle& h, const std::string& where) {
   const auto& p = h.params;
@@ -301,6 +338,11 @@ void check_params(const Handle& h, const std::string& where) {
     throw InvalidInput(where + ": Params::residual_interval must be >= 0, got " + std::to_string(p.residual_interval));
   if (p.fill_level < 0)
     throw InvalidInput(where + ": Params::fill_level must be >= 0, got " + std::to_string(p.fill_level));
+  if (!(p.guard_tolerance >= 0) || std::isinf(p.guard_tolerance))
+    throw InvalidInput(where + ": Params::guard_tolerance must be finite and >= 0, got " +
+                       std::to_string(p.guard_tolerance));
+  if (p.guard_max_sweeps < 0)
+    throw InvalidInput(where + ": Params::guard_max_sweeps must be >= 0, got " + std::to_string(p.guard_max_sweeps));
   if (p.breakdown_patience < 0)
     throw InvalidInput(where + ": Params::breakdown_patience must be >= 0, got " +
                        std::to_string(p.breakdown_patience));
@@ -488,7 +530,8 @@ void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, co
 
 /// Numeric phase: checks A's values (same pattern as at the symbolic phase), scales A, sets the initial guess
 /// (the paper's; or the previous factors with Params::reuse_factors; or those given to par_ilu_set_factors)
-/// and runs Params::sweeps sweeps (fewer when Params::tolerance is reached). Stats are reset first.
+/// and runs Params::sweeps sweeps (fewer when Params::tolerance is reached; more when Params::guard_tolerance asks
+/// for them). Stats are reset first.
 template <class ExecSpace, class Scalar, class Device>
 void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
   static_assert(std::is_same<ExecSpace, typename Device::execution_space>::value,
@@ -588,6 +631,8 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   stats.breakdown_sweeps = stats.consecutive_breakdowns = 0;
   stats.breakdown_row = -1;
   stats.breakdown_problem.clear();
+  stats.guard_sweeps = 0;
+  stats.guard_residual = -1;
   stats.launch =
       resolve_launch_config<ExecSpace>(h.launch, stats.num_tasks, 1.0, exec, Impl::par_ilu_launch_defaults(where));
   if (!Impl::is_gpu_space<ExecSpace>() && stats.launch.team_size > stats.launch.concurrency)
@@ -598,6 +643,7 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   exec.fence();
   stats.setup_seconds = timer.seconds();
   Impl::run_sweeps(exec, h, h.params.sweeps);
+  Impl::run_guard(exec, h);
   if (stats.consecutive_breakdowns > 0)  // the last sweep skipped an update: the factors are not usable
     throw BreakdownError(Impl::par_ilu_name(h), stats.breakdown_row, stats.breakdown_problem);
   st.numeric = true;

@@ -112,6 +112,15 @@ class ParIluHandle {
     /// computed from stale values (or in an early, far-from-converged sweep) often disappears later. The
     /// deterministic mode throws at the first breakdown.
     int breakdown_patience = 0;
+    /// Tail guard of the asynchronous sweeps (> 0: on). After the `sweeps` sweeps of par_ilu_numeric, while the
+    /// relative nonlinear residual ||(A_s - L U)_S||_F / ||(A_s)_S||_F is above guard_tolerance, one more sweep
+    /// runs, at most guard_max_sweeps of them (Stats::guard_sweeps, Stats::guard_residual). A run whose factors
+    /// stale values left farther from the fixed point than usual gets the sweeps it lacks, so the worst run of
+    /// many is bounded by the tolerance, not by chance. Each check costs about one sweep (one check when the
+    /// residual is already low enough). Not applied by par_ilu_sweep. Default 0: off.
+    double guard_tolerance = 0.0;
+    /// Most sweeps the guard adds (>= 0). Default 20.
+    int guard_max_sweeps = 20;
   };
 
   struct Stats {
@@ -134,6 +143,8 @@ class ParIluHandle {
     std::int64_t breakdown_row = -1;       ///< row of the last skipped update (-1: none)
     std::string breakdown_problem;         ///< what went wrong there
     ResolvedLaunch launch;                 ///< launch used by the sweeps
+    int guard_sweeps = 0;                  ///< sweeps the guard added (Params::guard_tolerance), in `sweeps` too
+    double guard_residual = -1;            ///< relative nonlinear residual the guard ended with (-1: guard off)
   };
 
   /// Internal state shared with the functions of AsyncSparse_par_ilu.hpp. Not part of the stable interface.

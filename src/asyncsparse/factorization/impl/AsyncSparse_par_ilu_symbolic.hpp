@@ -169,14 +169,16 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
           }
         });
   } else {
-    // Ut = transpose of U's pattern; position of each U entry in Ut by inverting the transpose's gather map.
-    typename crs_type::values_type::non_const_type u_val(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::U_values"), nnz_U);
-    const crs_type Upat("AsyncSparse::par_ilu::U_pattern", n, n, nnz_U, u_val, u_rp, u_ci);
-    exec.fence();
-    auto tw = transpose_with_map(Upat);
+    // Ut = transpose of U's pattern; position of each U entry in Ut by inverting the transpose's gather map. The
+    // pattern alone is transposed: U has no values yet (transposing a matrix with placeholder values read
+    // uninitialized device memory, which compute-sanitizer --tool initcheck reported).
+    typename crs_type::row_map_type::non_const_type ut_rp("AsyncSparse::par_ilu::Ut_row_map",
+                                                          static_cast<std::size_t>(n) + 1);
+    typename crs_type::index_type::non_const_type ut_ci(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::Ut_entries"), nnz_U);
+    offsets map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::Ut_map"), nnz_U);
+    transpose_pattern(exec, n, n, nnz_U, u_rp, u_ci, ut_rp, ut_ci, map);
     offsets u_to_ut(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::u_to_ut"), nnz_U);
-    auto map = tw.map;
     Kokkos::parallel_for(
         "AsyncSparse::par_ilu::invert_map", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz_U),
         KOKKOS_LAMBDA(const offset_t q) { u_to_ut(map(q)) = q; });
@@ -193,7 +195,7 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
         });
     s.Ut = crs_type("AsyncSparse::par_ilu::Ut", n, n, nnz_U,
                     typename crs_type::values_type::non_const_type("AsyncSparse::par_ilu::Ut_values", nnz_U),
-                    tw.T.graph.row_map, tw.T.graph.entries);
+                    ut_rp, ut_ci);
   }
   s.a_scaled = typename crs_type::values_type::non_const_type("AsyncSparse::par_ilu::a_scaled", nnz);
   s.s = typename handle_type::value_view("AsyncSparse::par_ilu::s", n);
