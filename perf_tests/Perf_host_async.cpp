@@ -27,11 +27,9 @@
 //   OMP_NUM_THREADS=2 OMP_PROC_BIND=false ASYNCSPARSE_PERF_SCALE=paper AsyncSparse_Perf_host_async
 #include "PerfHelpers.hpp"
 
-#include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_async_jacobi.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
 
-#include <random>
 #include <sstream>
 #include <vector>
 

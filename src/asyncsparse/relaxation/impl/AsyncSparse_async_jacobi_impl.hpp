@@ -203,6 +203,20 @@ KOKKOS_INLINE_FUNCTION void interleaved_rows(const std::int64_t begin, const std
     }
 }
 
+/// One sweep of rows [begin, end) by one host thread in the interleaved order: the lean row update without trace
+/// and with one lane, else the full one (trace, lane groups). Shared by the static and dynamic host mappings.
+template <class Update, class Member>
+KOKKOS_INLINE_FUNCTION void host_sweep_rows(const Update& u, const Member& team, const std::int64_t begin,
+                                            const std::int64_t end, const int iter, const std::int64_t worker) {
+  const bool lean = !Update::traced && u.vector_length == 1;
+  interleaved_rows(begin, end, [&](const std::int64_t row) {
+    if (lean)
+      host_row_update(u, static_cast<ordinal_t>(row));
+    else
+      u(team, static_cast<ordinal_t>(row), iter, iter + 1, worker);
+  });
+}
+
 /// Static assignment (Algorithm 2 with the update loop of the authors' kernel): lane group = row, which
 /// it updates for iter = first .. last-1 without synchronising with anyone.
 template <class Update>
@@ -243,14 +257,8 @@ struct StaticBlockBody {
     const std::int64_t b = team.league_rank();
     const std::int64_t begin = bounds[b], end = bounds[b + 1];
     const Update u = upd;  // a local copy: its fields can stay in registers across the fences and relaxed accesses
-    const bool lean = !Update::traced && u.vector_length == 1;
     for (int iter = first; iter < last; ++iter) {
-      interleaved_rows(begin, end, [&](const std::int64_t row) {
-        if (lean)
-          host_row_update(u, static_cast<ordinal_t>(row));
-        else
-          u(team, static_cast<ordinal_t>(row), iter, iter + 1, b);
-      });
+      host_sweep_rows(u, team, begin, end, iter, b);
       if (SweepFence) AsyncSparse::fence();
     }
   }
@@ -281,12 +289,7 @@ struct DynamicBody {
     const std::int64_t end = begin + chunk < n ? begin + chunk : n;
     const std::int64_t worker = static_cast<std::int64_t>(team.league_rank()) * team_size + team.team_rank();
     if (Host && team_size == 1) {  // interleaved sub-blocks as in StaticBlockBody
-      interleaved_rows(begin, end, [&](const std::int64_t row) {
-        if (!Update::traced && upd.vector_length == 1)
-          host_row_update(upd, static_cast<ordinal_t>(row));
-        else
-          upd(team, static_cast<ordinal_t>(row), iter, iter + 1, worker);
-      });
+      host_sweep_rows(upd, team, begin, end, iter, worker);
       if (ChunkFence) AsyncSparse::fence();
       return;
     }
