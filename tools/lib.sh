@@ -32,7 +32,8 @@ ensure_packages() {
 take_subset_option() {
   SUBSET_ARGS=()
   if [ "${1:-}" = --subset ]; then
-    SUBSET_ARGS=(-DAsyncSparse_PERF_TESTS=time_to_solution -DAsyncSparse_ENABLE_EXAMPLES=OFF)
+    # library (every method, through its explicit instantiations), driver and one unit-test feature
+    SUBSET_ARGS=(-DAsyncSparse_TEST_FEATURES=ParIlu -DAsyncSparse_ENABLE_PERFTESTS=OFF -DAsyncSparse_ENABLE_EXAMPLES=OFF)
     shift
   fi
   REST=("$@")

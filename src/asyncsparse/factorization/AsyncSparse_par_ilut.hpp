@@ -140,4 +140,15 @@ Crs<Scalar, Device> par_ilut_upper(const ExecSpace& exec, const ParIlutHandle<Sc
   return Impl::ilut_upper(exec, handle);
 }
 
+// Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
+// and devices; other types are instantiated from the definitions above.
+#define ASYNCSPARSE_ETI_PAR_ILUT(EXTERN, S, D)                                                                        \
+  EXTERN template void par_ilut_symbolic(const D::execution_space&, ParIlutHandle<S, D>&, const Crs<S, D>&);          \
+  EXTERN template void par_ilut_numeric(const D::execution_space&, ParIlutHandle<S, D>&, const Crs<S, D>&);           \
+  EXTERN template void par_ilut_step(const D::execution_space&, ParIlutHandle<S, D>&);                                \
+  EXTERN template double par_ilut_residual(const D::execution_space&, ParIlutHandle<S, D>&);                          \
+  EXTERN template Crs<S, D> par_ilut_lower(const D::execution_space&, const ParIlutHandle<S, D>&);                    \
+  EXTERN template Crs<S, D> par_ilut_upper(const D::execution_space&, const ParIlutHandle<S, D>&);
+ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_PAR_ILUT)
+
 }  // namespace AsyncSparse

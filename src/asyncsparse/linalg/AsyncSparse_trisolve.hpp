@@ -485,4 +485,10 @@ class TriangularSolver {
 #endif
 };
 
+// Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
+// and devices; other types are instantiated from the definitions above.
+#define ASYNCSPARSE_ETI_TRISOLVE(EXTERN, S, D)                                                                        \
+  EXTERN template class TriangularSolver<S, D>;
+ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_TRISOLVE)
+
 }  // namespace AsyncSparse

@@ -88,4 +88,10 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
   AsyncJacobiHandle<Scalar, Device> handle_;
 };
 
+// Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
+// and devices; other types are instantiated from the definitions above.
+#define ASYNCSPARSE_ETI_ASYNC_JACOBI_PRECONDITIONER(EXTERN, S, D)                                                     \
+  EXTERN template class AsyncJacobiPreconditioner<S, D>;
+ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_ASYNC_JACOBI_PRECONDITIONER)
+
 }  // namespace AsyncSparse

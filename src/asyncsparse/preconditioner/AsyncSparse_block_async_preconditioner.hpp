@@ -84,4 +84,10 @@ class BlockAsyncPreconditioner final : public PreconditionerBase<Scalar, Device>
   BlockAsyncHandle<Scalar, Device> handle_;
 };
 
+// Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
+// and devices; other types are instantiated from the definitions above.
+#define ASYNCSPARSE_ETI_BLOCK_ASYNC_PRECONDITIONER(EXTERN, S, D)                                                      \
+  EXTERN template class BlockAsyncPreconditioner<S, D>;
+ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_BLOCK_ASYNC_PRECONDITIONER)
+
 }  // namespace AsyncSparse

@@ -52,4 +52,11 @@ std::unique_ptr<PreconditionerBase<Scalar, Device>> make_preconditioner(const st
   return M;
 }
 
+// Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
+// and devices; other types are instantiated from the definitions above.
+#define ASYNCSPARSE_ETI_FACTORY(EXTERN, S, D)                                                                         \
+  EXTERN template std::unique_ptr<PreconditionerBase<S, D>> make_preconditioner(const std::string&, const Crs<S, D>&, \
+                                                                                const ParameterList&);
+ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_FACTORY)
+
 }  // namespace AsyncSparse

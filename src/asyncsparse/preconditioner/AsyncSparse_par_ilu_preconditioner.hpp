@@ -307,4 +307,14 @@ class IncompleteFactorPreconditioner final : public PreconditionerBase<Scalar, D
   Impl::FactorApply<Scalar, Device> apply_;
 };
 
+// Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
+// and devices; other types are instantiated from the definitions above.
+#define ASYNCSPARSE_ETI_PAR_ILU_PRECONDITIONER(EXTERN, S, D)                                                          \
+  EXTERN template class Impl::FactorApply<S, D>;                                                                      \
+  EXTERN template class ParIncompletePreconditioner<S, D>;                                                            \
+  EXTERN template class ParIlu<S, D>;                                                                                 \
+  EXTERN template class ParIc<S, D>;                                                                                  \
+  EXTERN template class IncompleteFactorPreconditioner<S, D>;
+ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_PAR_ILU_PRECONDITIONER)
+
 }  // namespace AsyncSparse

@@ -176,4 +176,12 @@ void JacobiPreconditioner<Scalar, Device>::compute_impl() {
   dinv_ = AsyncSparse::inverse_diagonal(this->A_, "Jacobi::compute");
 }
 
+// Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
+// and devices; other types are instantiated from the definitions above.
+#define ASYNCSPARSE_ETI_PRECONDITIONER(EXTERN, S, D)                                                                  \
+  EXTERN template class PreconditionerBase<S, D>;                                                                     \
+  EXTERN template class IdentityPreconditioner<S, D>;                                                                 \
+  EXTERN template class JacobiPreconditioner<S, D>;
+ASYNCSPARSE_ETI_DECLARE(ASYNCSPARSE_ETI_PRECONDITIONER)
+
 }  // namespace AsyncSparse

@@ -649,4 +649,26 @@ RelaxationResult kk_gauss_seidel_solve(const ExecSpace& exec, const Crs<double, 
   return R;
 }
 
+// Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
+// and devices; other types are instantiated from the definitions above.
+#define ASYNCSPARSE_ETI_BLOCK_ASYNC(EXTERN, S, D)                                                                     \
+  EXTERN template void Impl::block_async_run(const D::execution_space&, BlockAsyncHandle<S, D>&,                      \
+                                             const Kokkos::View<const S*, D>&, const Kokkos::View<S*, D>&, int);      \
+  EXTERN template void block_async_symbolic(const D::execution_space&, BlockAsyncHandle<S, D>&, const Crs<S, D>&);    \
+  EXTERN template void block_async_numeric(const D::execution_space&, BlockAsyncHandle<S, D>&, const Crs<S, D>&);     \
+  EXTERN template RelaxationResult block_async_solve(const D::execution_space&, BlockAsyncHandle<S, D>&,              \
+                                                    const Kokkos::View<const S*, D>&, const Kokkos::View<S*, D>&);    \
+  EXTERN template SpectrumEstimate block_async_estimate_spectrum(const D::execution_space&, const Crs<S, D>&, int); \
+  EXTERN template RelaxationStatistics block_async_statistics(const D::execution_space&, BlockAsyncHandle<S, D>&,    \
+                                                              const Kokkos::View<const S*, D>&, int,                 \
+                                                              const std::vector<int>&);
+ASYNCSPARSE_ETI_DECLARE(ASYNCSPARSE_ETI_BLOCK_ASYNC)
+// The Kokkos-Kernels Gauss-Seidel baseline (double; S is not used): its coloring and kernels are the largest part of
+// what a caller would otherwise compile.
+#define ASYNCSPARSE_ETI_KK_GAUSS_SEIDEL(EXTERN, S, D)                                                               \
+  EXTERN template RelaxationResult kk_gauss_seidel_solve(const D::execution_space&, const Crs<double, D>&,            \
+                                                         const Kokkos::View<const double*, D>&,                      \
+                                                         const Kokkos::View<double*, D>&, double, int, int, double*);
+ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_KK_GAUSS_SEIDEL)
+
 }  // namespace AsyncSparse

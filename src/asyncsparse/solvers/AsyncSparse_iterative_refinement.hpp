@@ -447,4 +447,16 @@ IterativeRefinementResult iterative_refinement_solve(
   return h.last_;
 }
 
+// Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured devices
+// (double: S is not used); other types are instantiated from the definitions above.
+#define ASYNCSPARSE_ETI_ITERATIVE_REFINEMENT(EXTERN, S, D)                                                            \
+  EXTERN template void iterative_refinement_symbolic(const D::execution_space&, IterativeRefinementHandle<D>&,        \
+                                                     const Crs<double, D>&);                                          \
+  EXTERN template void iterative_refinement_numeric(const D::execution_space&, IterativeRefinementHandle<D>&,         \
+                                                    const Crs<double, D>&);                                           \
+  EXTERN template IterativeRefinementResult iterative_refinement_solve(                                               \
+      const D::execution_space&, IterativeRefinementHandle<D>&, const Kokkos::View<const double*, D>&,                \
+      const Kokkos::View<double*, D>&);
+ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_ITERATIVE_REFINEMENT)
+
 }  // namespace AsyncSparse
