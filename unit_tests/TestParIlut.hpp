@@ -962,6 +962,12 @@ TEST(TEST_CATEGORY, par_ilut_rejects_bad_input) {
   h.params.sweep_tolerance = 1.0;
   ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "sweep_tolerance must be in [0, 1)");
   h.params = Handle::Params();
+  h.params.initial_max_sweeps = 0;
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ict(h, A), InvalidInput, "initial_max_sweeps must be >= 1, got 0");
+  h.params = Handle::Params();
+  h.params.initial_sweep_tolerance = std::numeric_limits<double>::quiet_NaN();
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "initial_sweep_tolerance must be in [0, 1)");
+  h.params = Handle::Params();
   h.params.diagonal_shift = 1.0;
   ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(h, A), InvalidInput, "diagonal_shift must be in [0, 1)");
   h.params = Handle::Params();

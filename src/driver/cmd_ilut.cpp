@@ -48,10 +48,10 @@ struct Options {
   int tri_solve_sweeps = -1;
   std::string bucket_counting = "team";
   bool no_baselines = false, pattern_study = false, compare = false, all_steps = false;
-  int initial_sweeps = -1, max_sweeps = 10;
+  int initial_sweeps = -1, max_sweeps = 10, initial_max_sweeps = 30;
   // the driver shifts on a breakdown by default (the library's default is no shift): a study should show what the
   // method can do, and IC(0) / ParICT starting from it do not exist for e.g. bcsstk14, whose ICT does
-  double sweep_tolerance = 0.1, pivot_tolerance = 1e-8, diagonal_shift = 1e-3;
+  double sweep_tolerance = 0.1, initial_sweep_tolerance = 1e-3, pivot_tolerance = 1e-8, diagonal_shift = 1e-3;
   double baseline_seconds = 1.5;
   LaunchOptions launch;
   int runs = 1;
@@ -79,6 +79,9 @@ void define(Cli& cli, Options& o, bool ict) {
   cli.option("sweep-tolerance", o.sweep_tolerance,
              "adaptive sweeps: sweep again while the pattern residual > this x the phase's first (0: one sweep)");
   cli.option("max-sweeps", o.max_sweeps, "most sweeps of an adaptive phase");
+  cli.option("initial-sweep-tolerance", o.initial_sweep_tolerance,
+             "the same rule for the adaptive initial sweeps (stricter: step 0 starts far from its fixed point)");
+  cli.option("initial-max-sweeps", o.initial_max_sweeps, "most adaptive initial sweeps");
   cli.option("pivot-tolerance", o.pivot_tolerance,
              "pivots below this (scaled matrix) are replaced, in the parallel and the serial factorizations alike "
              "(0: a zero / non-positive pivot is a breakdown)");
@@ -154,6 +157,8 @@ Setup::Setup(bool ict_, const Options& o, Json& rec)
   h.params.initial_sweeps = o.initial_sweeps;
   h.params.sweep_tolerance = o.sweep_tolerance;
   h.params.max_sweeps = o.max_sweeps;
+  h.params.initial_sweep_tolerance = o.initial_sweep_tolerance;
+  h.params.initial_max_sweeps = o.initial_max_sweeps;
   h.params.pivot_tolerance = o.pivot_tolerance;
   h.params.diagonal_shift = o.diagonal_shift;
   h.params.max_steps = o.steps;

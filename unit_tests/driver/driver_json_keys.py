@@ -55,7 +55,8 @@ _THRESHOLD = {"compare", "initial_sweeps", "pivot_tolerance", "pivots_replaced",
               "serial_threshold.factor_seconds", "serial_threshold.ilu_residual", "serial_threshold.pivots_replaced",
               "no_preconditioner.pivots_replaced", "pattern_study[].pivots_replaced", "steps[].solve.pivots_replaced",
               "options.all-steps", "options.baseline-seconds", "options.compare", "options.initial-sweeps",
-              "options.max-sweeps", "options.pivot-tolerance", "options.sweep-tolerance"} | {
+              "options.max-sweeps", "options.pivot-tolerance", "options.sweep-tolerance",
+              "options.initial-sweep-tolerance", "options.initial-max-sweeps"} | {
     "steps[]." + k for k in ("kept_new_L", "kept_new_U", "pattern_residual", "pattern_unchanged", "pivots_replaced",
                              "sweeps")} | {
     "compare[]." + k for k in ("factor_seconds", "final_relative_residual", "ilu_residual", "iterations", "nnz",

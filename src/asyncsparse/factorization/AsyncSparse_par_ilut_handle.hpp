@@ -100,16 +100,28 @@ class ParIlutHandle {
     double fill_in_limit = 1.0;
     /// Sweeps on the ILU(0) / IC(0) pattern of the initial guess before the first step, so that the steps start
     /// from (an approximation of) the fixed point ILU(0) / IC(0) of the pattern of A, as the ParILUT paper's
-    /// first step intends; these factors are step 0. -1 (default): adaptive (the rule of sweep_tolerance, at most
-    /// max_sweeps); 0: the raw initial guess L0 = strict lower part + I, U0 = upper part (no sweep); k > 0: k sweeps.
+    /// first step intends; these factors are step 0. -1 (default): adaptive (the rule below with
+    /// initial_sweep_tolerance and initial_max_sweeps); 0: the raw initial guess L0 = strict lower part + I,
+    /// U0 = upper part (no sweep); k > 0: k sweeps.
     int initial_sweeps = -1;
-    /// Adaptive sweeps. A phase that sweeps adaptively (the initial phase with initial_sweeps = -1, the sweeps after
-    /// each removal, the final phase with final_sweeps = -1) computes with every sweep the nonlinear residual
+    /// The adaptive rule of the initial phase (initial_sweeps = -1), stricter than the steps' because step 0 starts
+    /// far from its fixed point and every later step starts from it: sweep again while r_k > initial_sweep_tolerance
+    /// x r_1 and still falling, at most initial_max_sweeps sweeps. Measured on an H100 (asynchronous GPU sweeps
+    /// converge like Jacobi sweeps, several times slower per sweep than the host's Gauss-Seidel-like ones): ParICT
+    /// step 0 on gen:lap2d:1024 needs 687 PCG iterations with 0.1 (4 sweeps), 630 with 0.01 (6), 574 with 1e-3 (8;
+    /// IC(0): 563); on the rotated anisotropic gen:aniso2d:24:0.001:30 1e-3 takes 26 sweeps to IC(0)'s ILU residual.
+    /// On the host 1e-3 costs one sweep more than 0.1 (3 sweeps to the fixed point on those matrices).
+    /// In [0, 1) (0: one sweep), default 1e-3; initial_max_sweeps >= 1, default 30.
+    double initial_sweep_tolerance = 1e-3;
+    int initial_max_sweeps = 30;
+    /// Adaptive sweeps. A phase that sweeps adaptively (the sweeps after each removal, the final phase with
+    /// final_sweeps = -1; the initial phase with initial_sweeps = -1 by the same rule with its own tolerance and
+    /// limit above) computes with every sweep the nonlinear residual
     /// r_k = ||(A - L U)_S||_F / ||A||_F on the current pattern S of the factors sweep k started from, and sweeps
     /// again while r_k > sweep_tolerance × r_1 (r_1: of the first sweep of the phase, i.e. the distance from the
     /// fixed point the pattern change left) and the last sweep still reduced it (r_k < 0.95 r_{k-1}), at most
     /// max_sweeps sweeps. Stats::steps[s].sweeps and .pattern_residual report what each step did. 0: one sweep
-    /// after each removal (the papers' algorithm), initial_sweeps = -1 and final_sweeps = -1 mean one sweep.
+    /// after each removal (the papers' algorithm), final_sweeps = -1 means one sweep.
     /// >= 0, < 1. Default 0.1.
     double sweep_tolerance = 0.1;
     /// Most sweeps of an adaptive phase (>= 1). Default 10.

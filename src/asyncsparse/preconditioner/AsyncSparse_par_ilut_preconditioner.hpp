@@ -43,6 +43,8 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
         .add("initial_sweeps", -1, "sweeps on the pattern of A before step 1 (-1 adaptive, 0 none, k > 0: k)")
         .add("sweep_tolerance", 0.1, "adaptive sweeps: again while the pattern residual > this x the first (0: one)")
         .add("max_sweeps", 10, "most sweeps of an adaptive phase (>= 1)")
+        .add("initial_sweep_tolerance", 1e-3, "the same rule for the initial sweeps (initial_sweeps = -1)")
+        .add("initial_max_sweeps", 30, "most adaptive initial sweeps (>= 1)")
         .add("final_sweeps", 0, "sweeps on the final pattern after the last step (-1 adaptive)")
         .add("pivot_tolerance", 1e-8,
              "pivots below this (scaled matrix) are replaced and counted (0: a zero / non-positive pivot is a "
@@ -109,6 +111,8 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     p.initial_sweeps = l.get("initial_sweeps", -1);
     p.sweep_tolerance = l.get("sweep_tolerance", 0.1);
     p.max_sweeps = l.get("max_sweeps", 10);
+    p.initial_sweep_tolerance = l.get("initial_sweep_tolerance", 1e-3);
+    p.initial_max_sweeps = l.get("initial_max_sweeps", 30);
     p.final_sweeps = l.get("final_sweeps", 0);
     p.pivot_tolerance = l.get("pivot_tolerance", 1e-8);
     p.diagonal_shift = l.get("diagonal_shift", 0.0);

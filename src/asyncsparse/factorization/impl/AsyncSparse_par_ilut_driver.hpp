@@ -106,18 +106,18 @@ void ilut_restore_values(const ExecSpace& exec, Handle& h, const IlutValues<Hand
     Kokkos::deep_copy(exec, Kokkos::subview(st.Ut.val, std::make_pair(offset_t(0), st.Ut.nnz)), v.Ut);
 }
 
-/// The sweeps of one phase on the current pattern: `fixed` >= 0 sweeps, or (fixed = -1) the adaptive rule of
-/// Params::sweep_tolerance / max_sweeps (one sweep when sweep_tolerance is 0). The breakdown flags are reset before
+/// The sweeps of one phase on the current pattern: `fixed` >= 0 sweeps, or (fixed = -1) the adaptive rule with
+/// tolerance `tol` and at most `max_adaptive` sweeps (Params::sweep_tolerance / max_sweeps, or the initial phase's
+/// initial_sweep_tolerance / initial_max_sweeps; one sweep when the tolerance is 0). The breakdown flags are reset before
 /// every sweep, so they describe the phase's last sweep. An adaptive phase also guards against sweeps that diverge
 /// (possible where the fixed point on the pattern does not exist or attracts poorly, e.g. IC(0) of bcsstk13): it keeps
 /// the values each sweep starts from and steps back to them when a sweep after the first skipped a non-finite update,
 /// or when a sweep left a larger residual than it found (IlutPhase::stepped_back).
 template <class ExecSpace, class Handle>
-IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed) {
+IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed, double tol, int max_adaptive) {
   IlutPhase ph;
-  const double tol = h.params.sweep_tolerance;
   const bool adaptive = fixed < 0 && tol > 0.0;
-  const int most = fixed >= 0 ? fixed : (adaptive ? h.params.max_sweeps : 1);
+  const int most = fixed >= 0 ? fixed : (adaptive ? max_adaptive : 1);
   double first = -1.0, prev = -1.0;
   IlutValues<Handle> snap[2];  // snap[k % 2]: the values sweep k started from (adaptive phases)
   for (int k = 0; k < most; ++k) {
@@ -217,7 +217,7 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
   // 5. fixed-point sweeps over the kept pattern, adaptive (Params::sweep_tolerance); the last one's breakdowns
   // are the step's
   timer.reset();
-  const IlutPhase ph = ilut_sweep_phase(exec, h, -1);
+  const IlutPhase ph = ilut_sweep_phase(exec, h, -1, h.params.sweep_tolerance, h.params.max_sweeps);
   ss.sweeps = 1 + ph.sweeps;
   ss.pattern_residual = ph.residual;
   ss.pivots_replaced = h.stats().last_sweep_replaced;
@@ -256,7 +256,10 @@ template <class ExecSpace, class Handle, class Mat>
 void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
   Kokkos::Timer timer;
   ilut_initialize(exec, h, A);
-  ilut_initial_sweeps(exec, h, [&] { return ilut_sweep_phase(exec, h, h.params.initial_sweeps); });
+  ilut_initial_sweeps(exec, h, [&] {
+    return ilut_sweep_phase(exec, h, h.params.initial_sweeps, h.params.initial_sweep_tolerance,
+                            h.params.initial_max_sweeps);
+  });
   for (int s = 0; s < h.params.max_steps; ++s) {
     if (!ilut_step(exec, h, true, false)) break;
     if (h.params.stagnation_tolerance > 0.0 && h.stats().steps.back().pattern_unchanged) {
@@ -265,7 +268,7 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
     }
   }
   if (h.params.final_sweeps != 0) {  // sweeps on the final pattern; the factors' residual is then unknown again
-    const IlutPhase ph = ilut_sweep_phase(exec, h, h.params.final_sweeps);
+    const IlutPhase ph = ilut_sweep_phase(exec, h, h.params.final_sweeps, h.params.sweep_tolerance, h.params.max_sweeps);
     auto& last = h.stats().steps.back();
     h.stats().final_sweeps = ph.sweeps;
     last.sweeps += ph.sweeps;

@@ -108,7 +108,8 @@ inline void ilut_check_params(int max_steps, double fill, double stag, int reuse
   if (reuse < 0) throw InvalidInput(where + ": reuse_sweeps must be >= 0, got " + std::to_string(reuse));
 }
 
-/// The sweep and pivot parameters (initial_sweeps, sweep_tolerance, max_sweeps, final_sweeps, pivot_tolerance).
+/// The sweep and pivot parameters (initial_sweeps, initial_sweep_tolerance, initial_max_sweeps, sweep_tolerance,
+/// max_sweeps, final_sweeps, pivot_tolerance).
 template <class Params>
 void ilut_check_sweep_params(const Params& p, const std::string& where) {
   if (p.initial_sweeps < -1)
@@ -119,6 +120,11 @@ void ilut_check_sweep_params(const Params& p, const std::string& where) {
   if (p.max_sweeps < 1) throw InvalidInput(where + ": max_sweeps must be >= 1, got " + std::to_string(p.max_sweeps));
   if (!(p.sweep_tolerance >= 0.0 && p.sweep_tolerance < 1.0))
     throw InvalidInput(where + ": sweep_tolerance must be in [0, 1), got " + std::to_string(p.sweep_tolerance));
+  if (p.initial_max_sweeps < 1)
+    throw InvalidInput(where + ": initial_max_sweeps must be >= 1, got " + std::to_string(p.initial_max_sweeps));
+  if (!(p.initial_sweep_tolerance >= 0.0 && p.initial_sweep_tolerance < 1.0))
+    throw InvalidInput(where + ": initial_sweep_tolerance must be in [0, 1), got " +
+                       std::to_string(p.initial_sweep_tolerance));
   if (!(p.diagonal_shift >= 0.0 && p.diagonal_shift < 1.0))
     throw InvalidInput(where + ": diagonal_shift must be in [0, 1), got " + std::to_string(p.diagonal_shift));
   if (!(p.pivot_tolerance >= 0.0 && p.pivot_tolerance < 1.0))
