@@ -26,13 +26,13 @@ ensure_packages() {
   fi
 }
 
-# The compile-only subset of the GPU builds (tools/build-cuda|build-hip --subset, as CI runs them): library, driver,
-# unit tests and the time-to-solution perf test; the other perf tests and the examples are left out.
+# The compile-only subset of the GPU builds (tools/build-cuda|build-hip --subset, as CI runs them): the library (every
+# method, through its explicit instantiations), the driver and the ParIlu unit tests; the other unit tests, the perf
+# tests and the examples are left out.
 # take_subset_option "$@": consume a leading `--subset` (sets SUBSET_ARGS); the caller continues with REST.
 take_subset_option() {
   SUBSET_ARGS=()
   if [ "${1:-}" = --subset ]; then
-    # library (every method, through its explicit instantiations), driver and one unit-test feature
     SUBSET_ARGS=(-DAsyncSparse_TEST_FEATURES=ParIlu -DAsyncSparse_ENABLE_PERFTESTS=OFF -DAsyncSparse_ENABLE_EXAMPLES=OFF)
     shift
   fi
