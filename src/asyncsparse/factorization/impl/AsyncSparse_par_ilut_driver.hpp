@@ -108,11 +108,11 @@ void ilut_restore_values(const ExecSpace& exec, Handle& h, const IlutValues<Hand
 
 /// The sweeps of one phase on the current pattern: `fixed` >= 0 sweeps, or (fixed = -1) the adaptive rule with
 /// tolerance `tol` and at most `max_adaptive` sweeps (Params::sweep_tolerance / max_sweeps, or the initial phase's
-/// initial_sweep_tolerance / initial_max_sweeps; one sweep when the tolerance is 0). The breakdown flags are reset before
-/// every sweep, so they describe the phase's last sweep. An adaptive phase also guards against sweeps that diverge
-/// (possible where the fixed point on the pattern does not exist or attracts poorly, e.g. IC(0) of bcsstk13): it keeps
-/// the values each sweep starts from and steps back to them when a sweep after the first skipped a non-finite update,
-/// or when a sweep left a larger residual than it found (IlutPhase::stepped_back).
+/// initial_sweep_tolerance / initial_max_sweeps; one sweep when the tolerance is 0). The breakdown flags are reset
+/// before every sweep, so they describe the phase's last sweep. An adaptive phase also guards against sweeps that
+/// diverge (possible where the fixed point on the pattern does not exist or attracts poorly, e.g. IC(0) of bcsstk13):
+/// it keeps the values each sweep starts from and steps back to them when a sweep after the first skipped a non-finite
+/// update, or when a sweep left a larger residual than it found (IlutPhase::stepped_back).
 template <class ExecSpace, class Handle>
 IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed, double tol, int max_adaptive) {
   IlutPhase ph;
@@ -268,7 +268,8 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
     }
   }
   if (h.params.final_sweeps != 0) {  // sweeps on the final pattern; the factors' residual is then unknown again
-    const IlutPhase ph = ilut_sweep_phase(exec, h, h.params.final_sweeps, h.params.sweep_tolerance, h.params.max_sweeps);
+    const IlutPhase ph =
+        ilut_sweep_phase(exec, h, h.params.final_sweeps, h.params.sweep_tolerance, h.params.max_sweeps);
     auto& last = h.stats().steps.back();
     h.stats().final_sweeps = ph.sweeps;
     last.sweeps += ph.sweeps;
