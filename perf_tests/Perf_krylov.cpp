@@ -5,7 +5,9 @@
 // loop) and of one GMRES(30) iteration, on the 2D 5-point and 3D 27-point Laplacians, with the counter
 // iteration_over_spmv = iteration time / one Kokkos-Kernels spmv (the krylov_spmv/<matrix>/kokkos_kernels
 // benchmark of this run). krylov_spmv also times AsyncSparse's own CRS product (the fused kernel without and
-// with its pᵀAp reduction), which must not be slower than Kokkos-Kernels'.
+// with its pᵀAp reduction), which must not be slower than Kokkos-Kernels', and on GPUs the product-and-dot with
+// each vector length (asyncsparse_dot_vl<k>: lanes per row, team size by the launch rule) to check the rule's
+// choice (the counter vector_length of asyncsparse_dot).
 //
 // Iteration time: a solve of K iterations (b = ones, x0 = 0, a tolerance it cannot reach) and the per-iteration
 // times recorded by the solver: (t_K − t_1) / (K − 1), i.e. the steady-state period of the loop without its
@@ -46,17 +48,20 @@ const Crs<double, Device>& device_matrix(const std::string& name) {
 
 enum class SpmvKind { KokkosKernels, Fused, FusedDot };
 
-void BM_krylov_spmv(benchmark::State& state, const std::string& name, SpmvKind kind) {
+void BM_krylov_spmv(benchmark::State& state, const std::string& name, SpmvKind kind, int vector_length = -1) {
   const auto& Ah = host_matrix(name);
   const auto& A = device_matrix(name);
   Vec x("x", Ah.ncols), y("y", Ah.nrows), s("s", 1);
   Kokkos::deep_copy(x, 1.0);
-  const auto launch = Impl::spmv_launch<ExecSpace>(Ah.nrows, Ah.nnz());
+  LaunchConfig cfg;
+  cfg.vector_length = vector_length;
+  const auto launch = Impl::spmv_launch<ExecSpace>(Ah.nrows, Ah.nnz(), cfg);
+  const Impl::TeamSumScratch<Device> team_sums(launch);
   auto run = [&] {
     if (kind == SpmvKind::KokkosKernels)
       KokkosSparse::spmv("N", 1.0, A, x, 0.0, y);
     else
-      Impl::spmv_dot<double, Device>(A, x, y, kind == SpmvKind::FusedDot ? s : Vec(), 0, launch);
+      Impl::spmv_dot<double, Device>(A, x, y, kind == SpmvKind::FusedDot ? s : Vec(), 0, launch, team_sums);
   };
   run();  // warm-up
   const double t = run_timed(state, run);
@@ -124,9 +129,13 @@ void register_all() {
     benchmark::RegisterBenchmark(label.c_str(), args...)->UseManualTime()->Unit(benchmark::kMicrosecond);
   };
   for (const std::string m : {"L2D", "L3D"}) {
-    reg("krylov_spmv/" + m + "/kokkos_kernels", BM_krylov_spmv, m, SpmvKind::KokkosKernels);
-    reg("krylov_spmv/" + m + "/asyncsparse", BM_krylov_spmv, m, SpmvKind::Fused);
-    reg("krylov_spmv/" + m + "/asyncsparse_dot", BM_krylov_spmv, m, SpmvKind::FusedDot);
+    reg("krylov_spmv/" + m + "/kokkos_kernels", BM_krylov_spmv, m, SpmvKind::KokkosKernels, -1);
+    reg("krylov_spmv/" + m + "/asyncsparse", BM_krylov_spmv, m, SpmvKind::Fused, -1);
+    reg("krylov_spmv/" + m + "/asyncsparse_dot", BM_krylov_spmv, m, SpmvKind::FusedDot, -1);
+    if (Impl::is_gpu_space<ExecSpace>())
+      for (int vl : {1, 2, 4, 8, 16, 32})
+        reg("krylov_spmv/" + m + "/asyncsparse_dot_vl" + std::to_string(vl), BM_krylov_spmv, m, SpmvKind::FusedDot,
+            vl);
     const std::pair<const char*, IterationSetup> variants[] = {
         {"cg_iteration/%s/fused", {false, false, KrylovImplementation::Fused}},
         {"cg_iteration/%s/reference", {false, false, KrylovImplementation::Reference}},

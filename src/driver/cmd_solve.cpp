@@ -51,7 +51,14 @@ class Solve : public Command {
            fmt("%.4f", res.time_seconds), to_string(res.status)});
     t.print();
     if (!res.message.empty()) std::cout << "note: " << res.message << "\n";
+    // CG's kernels follow the measured rule (Impl::resolve_krylov_implementation); GMRES always runs fused
+    const std::string kernels =
+        solver == "cg" ? to_string(Impl::resolve_krylov_implementation(params_.implementation,
+                                                                       Impl::is_gpu_space<Device::execution_space>()))
+                       : "fused";
+    std::cout << "Krylov kernels: " << kernels << " (auto rule: fused on GPUs, textbook loop on host backends)\n";
     rec["solver"] = solver;
+    rec["krylov_kernels"] = kernels;
     rec["preconditioner"] = M->description();
     rec["setup_seconds"] = setup;
     rec["result"] = res;

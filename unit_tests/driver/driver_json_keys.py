@@ -90,7 +90,8 @@ _JACOBI_QUARTILES = _with(["variants[].curve[].residual", "variants[].curve[].se
 ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _GUARD_RECORD |
          _with(_ROW_SAMPLES + ["rows[].ilu_residual", "rows[].max_factor_error"], _QUARTILES),
          "ilu": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _with(_ROW_SAMPLES, _QUARTILES),
-         "ilut": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS, "ict": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS, "jacobi": _JACOBI_QUARTILES}
+         "ilut": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS, "ict": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS, "jacobi": _JACOBI_QUARTILES,
+         "solve": {"krylov_kernels"}}
 
 # Keys that depend on the build, not on the driver: present only where the build has a GPU.
 BUILD_DEPENDENT = {"kokkos.device"}

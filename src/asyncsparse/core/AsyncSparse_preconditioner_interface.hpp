@@ -42,6 +42,10 @@ class Preconditioner {
   virtual void apply(const const_vector_type& x, const vector_type& y, Scalar alpha = Scalar(1),
                      Scalar beta = Scalar(0)) = 0;
 
+  /// When M⁻¹ is a diagonal matrix diag(d) (diagonal Jacobi): d, which a solver may apply inside its own vector
+  /// kernels instead of calling apply() (those applications are then not counted by getNumApply/getApplyTime).
+  /// Empty, the default, for every other preconditioner and before compute().
+  virtual const_vector_type diagonal_scaling() const { return const_vector_type(); }
   virtual bool isInitialized() const = 0;
   virtual bool isComputed() const = 0;
   virtual int getNumInitialize() const = 0;

@@ -35,7 +35,7 @@ enum class KrylovImplementation {
   /// One Kokkos-Kernels BLAS call per vector operation, every reduction returned to the host: the textbook
   /// formulation, and the reference of the fused CG.
   Reference,
-  /// The default: Impl::resolve_krylov_implementation picks by backend (today Reference everywhere).
+  /// The default: Impl::resolve_krylov_implementation picks by backend (GPUs: Fused; host backends: Reference).
   Auto
 };
 
@@ -48,13 +48,12 @@ inline const char* to_string(KrylovImplementation k) {
 }
 
 namespace Impl {
-/// The rule behind KrylovImplementation::Auto: the textbook loop on every backend, the faster one in the
-/// cg_iteration/* benchmarks of AsyncSparse_Perf_krylov on the GPUs and hosts measured (figures in
-/// perf_tests/results/MEASUREMENTS.md#cg-implementation). `gpu` stays a parameter for a fused kernel that wins on
-/// one kind of backend.
+/// The rule behind KrylovImplementation::Auto: the fused loop on GPUs, the textbook loop on host backends — the
+/// faster one in the cg_iteration/* benchmarks of AsyncSparse_Perf_krylov (figures in
+/// perf_tests/results/MEASUREMENTS.md#cg-implementation; on the host the two are within the run-to-run spread).
 inline KrylovImplementation resolve_krylov_implementation(KrylovImplementation k, bool gpu) {
-  (void)gpu;
-  return k == KrylovImplementation::Auto ? KrylovImplementation::Reference : k;
+  if (k != KrylovImplementation::Auto) return k;
+  return gpu ? KrylovImplementation::Fused : KrylovImplementation::Reference;
 }
 }  // namespace Impl
 

@@ -17,6 +17,10 @@
 //    reads 0) when s[rz] or s[pq] is not a positive finite number, so a breakdown never corrupts x or r; the
 //    caller checks those two scalars before ‖r‖².
 //  * dot_into: a dot product into a device scalar (preconditioned CG's rᵀz).
+//    The sums of these three are team-policy launches of about one team per resident slot of the device, ended
+//    by finish_team_sums: per-team partials added up by the last team in a fixed order (reproducible, no host
+//    synchronisation). Kokkos 3.4's own reductions end with one warp reading one value per block, which made
+//    the fused product-and-dot cost 3.4x (2D) to 5.5x (3D Laplacian) a plain product on an H100.
 //  * GMRES's classical Gram–Schmidt twice (CGS2) on a column-major basis V: multi_dot (h = Vᵀw),
 //    ortho_update (w −= V h, then either h' = Vᵀw or ‖w‖² of the new w, in the same pass over V) and
 //    scale_by_norm (v = w / ‖w‖ with the norm read on the device). CGS2 then reads V three times per
@@ -27,108 +31,215 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
 
-/// Lanes per row, lane groups per team and rows per team of the CRS kernels, from the launch layer.
+/// Lanes per row, lane groups per team and rows per team of the CRS kernels, from the launch layer; `chunks` row
+/// chunks of `rows_per_team` rows, handled by `league_size` teams (team t: chunks t, t + L, t + 2L, ...).
 struct SpmvLaunch {
   int vector_length = 1;
   int team_size = 1;
   int rows_per_team = 1;
+  std::int64_t chunks = 0;
   std::int64_t league_size = 0;
 };
+
+/// Teams of the CRS and vector kernels: as many as the device holds at once (GPU: concurrency / threads per
+/// team), on host backends four per thread; never more than the chunks. Each team's partial sum is one entry
+/// the last team adds up (finish_team_sums), so this bounds the serial end of a reduction; on an H100/H200 the
+/// product also ran faster than with a team per chunk (L2D: 77 µs with the dot against 84 µs without).
+template <class ExecSpace>
+std::int64_t resident_league_size(std::int64_t chunks, int team_size, int vector_length, std::int64_t concurrency) {
+  const std::int64_t threads = static_cast<std::int64_t>(team_size) * vector_length;
+  const std::int64_t resident =
+      is_gpu_space<ExecSpace>() ? concurrency / (threads > 0 ? threads : 1) : 4 * concurrency;
+  return std::max<std::int64_t>(std::min(chunks, resident), chunks > 0 ? 1 : 0);
+}
+
+/// Lanes per row of the CRS kernels on a GPU (LaunchConfig::vector_length = -1): the largest power of two at most
+/// avg / kSpmvEntriesPerLane, between 1 and 32. Measured on an H200 (krylov_spmv/<m>/asyncsparse_dot_vl<k> of
+/// AsyncSparse_Perf_krylov, perf_tests/results/MEASUREMENTS.md#spmv-lanes): 5 entries per row (L2D) ran fastest with
+/// 2 lanes (64.0 µs; 4 lanes 77.6, 1 lane 65.9), 26 entries per row (L3D) with 8 (65.3 µs; 16 lanes 72.5, 32
+/// lanes 101.9). The generic rule of the launch layer (the power of two nearest the average) took 4 and 32.
+constexpr double kSpmvEntriesPerLane = 2.5;
+
+inline int spmv_vector_length(double avg_nnz_per_row) {
+  int v = 1;
+  while (v < 32 && 2.0 * v * kSpmvEntriesPerLane <= avg_nnz_per_row) v *= 2;
+  return v;
+}
 
 template <class ExecSpace>
 SpmvLaunch spmv_launch(std::int64_t nrows, std::int64_t nnz, const LaunchConfig& cfg = LaunchConfig()) {
   const double avg = nrows > 0 ? static_cast<double>(nnz) / static_cast<double>(nrows) : 1.0;
-  const auto r = resolve_launch_config<ExecSpace>(cfg, nrows, avg);
+  LaunchDefaults d;
+  if (is_gpu_space<ExecSpace>()) d.vector_length = spmv_vector_length(avg);
+  d.method = "spmv";
+  const auto r = resolve_launch_config<ExecSpace>(cfg, nrows, avg, ExecSpace(), d);
   SpmvLaunch l;
   l.vector_length = r.vector_length;
   l.team_size = r.team_size;
   l.rows_per_team = r.chunk_size;
-  l.league_size = r.num_chunks;
+  l.chunks = r.num_chunks;
+  l.league_size = resident_league_size<ExecSpace>(r.num_chunks, r.team_size, r.vector_length, r.concurrency);
   return l;
 }
 
-/// y = A x (Update = false) or p_new = z + β p_old, y = A p_new (Update = true, x = z); with a reduction the
-/// dot product of the vector multiplied and y. β = s(num) / s(den) (0 when `first`).
+/// Scratch of the reducing launches: `values` partial sums per team and the count of teams that have stored
+/// theirs. Made once per solve (the count returns to 0 at the end of every launch); one launch at a time may use
+/// it.
+template <class Device>
+struct TeamSumScratch {
+  Kokkos::View<double*, Device> partials;
+  Kokkos::View<unsigned int, Device> arrivals;
+  TeamSumScratch() = default;
+  /// Room for launches of up to `teams` teams summing up to `values` values each.
+  explicit TeamSumScratch(std::int64_t teams, int values = 1)
+      : partials("AsyncSparse::krylov::team_partials", static_cast<std::size_t>(teams * values)),
+        arrivals("AsyncSparse::krylov::team_arrivals") {}
+  explicit TeamSumScratch(const SpmvLaunch& l) : TeamSumScratch(l.league_size) {}
+  /// Throws InvalidInput naming `who` when a launch of `teams` teams summing `values` values does not fit.
+  void check(const char* who, std::int64_t teams, int values = 1) const {
+    if (static_cast<std::int64_t>(partials.extent(0)) < teams * values)
+      throw InvalidInput(std::string(who) + ": team scratch for " + std::to_string(partials.extent(0)) +
+                         " partial sums, the launch needs " + std::to_string(teams) + " teams x " +
+                         std::to_string(values));
+  }
+};
+
+/// The end of N deterministic sums over a team-policy launch: value[c] is this thread's share of sum c (the same
+/// in each of its vector lanes). The team reduces its threads' shares, stores the team sums in partials and
+/// counts itself in `arrivals`; the team that arrives last adds the partials up in index order and writes
+/// s(out[c]). Every team of the launch must call it. For a given launch shape the summation order is fixed, so
+/// the sums are the same from run to run (an atomic add per team would not be), and no host synchronisation is
+/// needed.
+template <int N, class Member, class Device>
+KOKKOS_INLINE_FUNCTION void finish_team_sums(const Member& t, double (&value)[N], const TeamSumScratch<Device>& scratch,
+                                             const Kokkos::View<double*, Device>& s, const int (&out)[N]) {
+  for (int c = 0; c < N; ++c) t.team_reduce(Kokkos::Sum<double>(value[c]));
+  const int league = t.league_size();
+  bool last = false;
+  Kokkos::single(
+      Kokkos::PerTeam(t),
+      [&](bool& is_last) {
+        for (int c = 0; c < N; ++c) scratch.partials(c * league + t.league_rank()) = value[c];
+        Kokkos::memory_fence();  // the partials are visible before the count says so
+        const unsigned int before = Kokkos::atomic_fetch_add(&scratch.arrivals(), 1u);
+        is_last = before + 1 == static_cast<unsigned int>(league);
+      },
+      last);
+  if (!last) return;
+  Kokkos::memory_fence();
+  const volatile double* partials = scratch.partials.data();  // stored by other teams: no cached copies
+  for (int c = 0; c < N; ++c) {
+    double total = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(t, league), [&](const int k, double& acc) { acc += partials[c * league + k]; },
+        total);
+    Kokkos::single(Kokkos::PerTeam(t), [&]() { s(out[c]) = total; });
+  }
+  Kokkos::single(Kokkos::PerTeam(t), [&]() { scratch.arrivals() = 0; });
+}
+
+/// Shape of the vector kernels with a reduction (cg_update, dot_into): team t handles the contiguous elements
+/// [t * per_team, min(n, (t + 1) * per_team)), its threads interleaved (coalesced on a GPU). GPU teams have
+/// kVectorTeamSize threads; host teams one.
+struct VectorLaunch {
+  static constexpr int kVectorTeamSize = 256;
+  int team_size = 1;
+  std::int64_t league_size = 0;
+  std::int64_t per_team = 0;
+};
+
+template <class ExecSpace>
+VectorLaunch vector_launch(std::int64_t n) {
+  VectorLaunch l;
+  l.team_size = is_gpu_space<ExecSpace>() ? VectorLaunch::kVectorTeamSize : 1;
+  const std::int64_t tiles = (n + l.team_size - 1) / l.team_size;
+  l.league_size = resident_league_size<ExecSpace>(tiles, l.team_size, 1, ExecSpace().concurrency());
+  l.per_team = l.league_size > 0 ? (n + l.league_size - 1) / l.league_size : 0;
+  return l;
+}
+
+/// y = A x (Update = false) or p_new = z + β p_old, y = A p_new (Update = true, x = z); with a reduction
+/// (`reduce`) s(out) = the dot product of the vector multiplied and y. β = s(num) / s(den).
+///
+/// Team t handles row chunks t, t + L, t + 2L, ... (L = league size); with a reduction each thread sums its rows'
+/// products and finish_team_sums adds them up.
 template <class Scalar, class Device, bool Update>
 struct SpmvDotFunctor {
   using exec = typename Device::execution_space;
   using member = typename Kokkos::TeamPolicy<exec>::member_type;
   using crs = Crs<Scalar, Device>;
-  using value_type = double;
   typename crs::row_map_type row_map;
   typename crs::index_type entries;
   typename crs::values_type values;
-  Kokkos::View<const Scalar*, Device> z, p_old;
+  /// gathered through the read-only path, as Kokkos-Kernels' product reads x
+  Kokkos::View<const Scalar*, Device, Kokkos::MemoryTraits<Kokkos::RandomAccess>> z, p_old;
   Kokkos::View<Scalar*, Device> p_new, y;
-  Kokkos::View<const double*, Device> s;
-  int num = 0, den = 0;
+  Kokkos::View<double*, Device> s;
+  TeamSumScratch<Device> scratch;
+  bool reduce = false;
+  int num = 0, den = 0, out = 0;
   ordinal_t n = 0;
   int rows_per_team = 1;
+  std::int64_t chunks = 0;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const member& t, double& dot) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
     Scalar beta = 0;
     if (Update) beta = static_cast<Scalar>(s(num) / s(den));
-    const ordinal_t begin = static_cast<ordinal_t>(t.league_rank()) * rows_per_team;
-    const ordinal_t end = begin + rows_per_team < n ? begin + rows_per_team : n;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, begin, end), [&](const ordinal_t i) {
-      Scalar sum = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(t, row_map(i), row_map(i + 1)),
-          [&](const offset_t k, Scalar& acc) {
-            const ordinal_t j = entries(k);
-            acc += values(k) * (Update ? z(j) + beta * p_old(j) : z(j));
-          },
-          sum);
-      Kokkos::single(Kokkos::PerThread(t), [&]() {
+    double dot[1] = {0};  // this thread's rows, the same in each of its vector lanes
+    for (std::int64_t c = t.league_rank(); c < chunks; c += t.league_size()) {
+      const ordinal_t begin = static_cast<ordinal_t>(c * rows_per_team);
+      const ordinal_t end = begin + rows_per_team < n ? begin + rows_per_team : n;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, begin, end), [&](const ordinal_t i) {
+        Scalar sum = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(t, row_map(i), row_map(i + 1)),
+            [&](const offset_t k, Scalar& acc) {
+              const ordinal_t j = entries(k);
+              acc += values(k) * (Update ? z(j) + beta * p_old(j) : z(j));
+            },
+            sum);
         const Scalar pi = Update ? z(i) + beta * p_old(i) : z(i);
-        if (Update) p_new(i) = pi;
-        y(i) = sum;
-        dot += static_cast<double>(pi) * static_cast<double>(sum);
+        Kokkos::single(Kokkos::PerThread(t), [&]() {
+          if (Update) p_new(i) = pi;
+          y(i) = sum;
+        });
+        dot[0] += static_cast<double>(pi) * static_cast<double>(sum);
       });
-    });
-  }
-};
-
-/// The product without the reduction (parallel_for).
-template <class F>
-struct NoReduce {
-  F f;
-  KOKKOS_INLINE_FUNCTION void operator()(const typename F::member& t) const {
-    double unused = 0;
-    f(t, unused);
+    }
+    if (reduce) finish_team_sums<1>(t, dot, scratch, s, {out});
   }
 };
 
 template <class Scalar, class Device, bool Update>
-void launch_spmv_dot(const SpmvDotFunctor<Scalar, Device, Update>& f, const SpmvLaunch& l, bool reduce,
-                     const Kokkos::View<double, Device>& result) {
+void launch_spmv_dot(SpmvDotFunctor<Scalar, Device, Update> f, const SpmvLaunch& l) {
   using exec = typename Device::execution_space;
+  f.chunks = l.chunks;
   if (l.league_size == 0) {
-    if (reduce) Kokkos::deep_copy(result, 0.0);
+    if (f.reduce) Kokkos::deep_copy(exec(), Kokkos::subview(f.s, f.out), 0.0);
     return;
   }
-  Kokkos::TeamPolicy<exec> policy(static_cast<int>(l.league_size), l.team_size, l.vector_length);
-  if (reduce)
-    Kokkos::parallel_reduce("AsyncSparse::krylov::spmv_dot", policy, f, result);
-  else
-    Kokkos::parallel_for("AsyncSparse::krylov::spmv", policy, NoReduce<SpmvDotFunctor<Scalar, Device, Update>>{f});
+  if (f.reduce) f.scratch.check("spmv_dot", l.league_size);
+  Kokkos::parallel_for(f.reduce ? "AsyncSparse::krylov::spmv_dot" : "AsyncSparse::krylov::spmv",
+                       Kokkos::TeamPolicy<exec>(static_cast<int>(l.league_size), l.team_size, l.vector_length), f);
 }
 
-/// y = A x; with `s` non-empty also s(out) = x·y. One pass.
+/// y = A x; with `s` non-empty also s(out) = x·y, summed through `scratch` (made for the same launch). One pass.
 template <class Scalar, class Device>
 void spmv_dot(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, Device>& x,
               const Kokkos::View<Scalar*, Device>& y, const Kokkos::View<double*, Device>& s, int out,
-              const SpmvLaunch& l) {
+              const SpmvLaunch& l, const TeamSumScratch<Device>& scratch = TeamSumScratch<Device>()) {
   SpmvDotFunctor<Scalar, Device, false> f;
   f.row_map = A.graph.row_map;
   f.entries = A.graph.entries;
@@ -137,18 +248,20 @@ void spmv_dot(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, De
   f.y = y;
   f.n = A.numRows();
   f.rows_per_team = l.rows_per_team;
-  const bool reduce = s.extent(0) > 0;
-  Kokkos::View<double, Device> result;
-  if (reduce) result = Kokkos::subview(s, out);
-  launch_spmv_dot(f, l, reduce, result);
+  f.reduce = s.extent(0) > 0;
+  f.s = s;
+  f.out = out;
+  f.scratch = scratch;
+  launch_spmv_dot(f, l);
 }
 
-/// CG direction and product: p_new = z + β p_old with β = s(num) / s(den), y = A p_new, s(out) = p_new·y.
+/// CG direction and product: p_new = z + β p_old with β = s(num) / s(den), y = A p_new, s(out) = p_new·y (summed
+/// through `scratch`, made for the same launch).
 template <class Scalar, class Device>
 void cg_direction_spmv(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, Device>& z,
                        const Kokkos::View<const Scalar*, Device>& p_old, const Kokkos::View<Scalar*, Device>& p_new,
                        const Kokkos::View<Scalar*, Device>& y, const Kokkos::View<double*, Device>& s, int num, int den,
-                       int out, const SpmvLaunch& l) {
+                       int out, const SpmvLaunch& l, const TeamSumScratch<Device>& scratch) {
   SpmvDotFunctor<Scalar, Device, true> f;
   f.row_map = A.graph.row_map;
   f.entries = A.graph.entries;
@@ -160,57 +273,144 @@ void cg_direction_spmv(const Crs<Scalar, Device>& A, const Kokkos::View<const Sc
   f.s = s;
   f.num = num;
   f.den = den;
+  f.out = out;
+  f.reduce = true;
   f.n = A.numRows();
   f.rows_per_team = l.rows_per_team;
-  launch_spmv_dot(f, l, true, Kokkos::View<double, Device>(Kokkos::subview(s, out)));
+  f.scratch = scratch;
+  launch_spmv_dot(f, l);
 }
 
-template <class Scalar, class Device>
+/// Runs `f` (a team functor with members n and per_team) as a VectorLaunch; with no elements writes 0 to the
+/// slots `outs` of s instead.
+template <class Device, class F, int N>
+void launch_vector(const char* name, F f, const VectorLaunch& l, const Kokkos::View<double*, Device>& s,
+                   const int (&outs)[N]) {
+  using exec = typename Device::execution_space;
+  f.per_team = l.per_team;
+  if (l.league_size == 0) {
+    for (int c = 0; c < N; ++c) Kokkos::deep_copy(exec(), Kokkos::subview(s, outs[c]), 0.0);
+    return;
+  }
+  f.scratch.check(name, l.league_size, N);
+  Kokkos::parallel_for(name, Kokkos::TeamPolicy<exec>(static_cast<int>(l.league_size), l.team_size, 1), f);
+}
+
+/// cg_update's kernel; with a diagonal preconditioner (Diag) also z = dinv ∘ r and rᵀz.
+template <class Scalar, class Device, bool Diag>
 struct CgUpdateFunctor {
-  Kokkos::View<Scalar*, Device> x, r;
-  Kokkos::View<const Scalar*, Device> p, q;
-  Kokkos::View<const double*, Device> s;
+  using member = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
+  static constexpr int N = Diag ? 2 : 1;
+  Kokkos::View<Scalar*, Device> x, r, z;
+  Kokkos::View<const Scalar*, Device> p, q, dinv;
+  Kokkos::View<double*, Device> s;
   int rz = 0, pq = 0;
-  KOKKOS_INLINE_FUNCTION bool usable(double v) const { return v > 0 && v - v == 0; }
-  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, double& rr) const {
+  int outs[N] = {};
+  TeamSumScratch<Device> scratch;
+  std::int64_t n = 0, per_team = 0;
+  KOKKOS_INLINE_FUNCTION static bool usable(double v) { return v > 0 && v - v == 0; }
+  KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
     const double a = s(rz), b = s(pq);
-    if (!usable(a) || !usable(b)) return;  // breakdown: x and r stay as they are; the host reports it
-    const Scalar alpha = static_cast<Scalar>(a / b);
-    x(i) += alpha * p(i);
-    const Scalar ri = r(i) - alpha * q(i);
-    r(i) = ri;
-    rr += static_cast<double>(ri) * static_cast<double>(ri);
+    double sums[N] = {};  // ‖r‖², then rᵀz
+    if (usable(a) && usable(b)) {  // otherwise (breakdown) x and r stay as they are; the host reports it
+      const Scalar alpha = static_cast<Scalar>(a / b);
+      const std::int64_t begin = t.league_rank() * per_team;
+      const std::int64_t end = begin + per_team < n ? begin + per_team : n;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(t, begin, end), [&](const std::int64_t i) {
+        x(i) += alpha * p(i);
+        const Scalar ri = r(i) - alpha * q(i);
+        r(i) = ri;
+        sums[0] += static_cast<double>(ri) * static_cast<double>(ri);
+        if (Diag) {
+          const Scalar zi = dinv(i) * ri;
+          z(i) = zi;
+          sums[N - 1] += static_cast<double>(ri) * static_cast<double>(zi);
+        }
+      });
+    }
+    finish_team_sums<N>(t, sums, scratch, s, outs);
   }
 };
 
-/// α = s(rz) / s(pq); x += α p; r −= α q; s(out) = ‖r‖². When s(rz) or s(pq) is not a positive finite number,
-/// x and r are left unchanged and s(out) = 0 (the caller reports the breakdown from s(rz) and s(pq)).
+/// α = s(rz) / s(pq); x += α p; r −= α q; s(out) = ‖r‖² (summed through `scratch`, room for l.league_size
+/// teams). When s(rz) or s(pq) is not a positive finite number, x and r are left unchanged and s(out) = 0 (the
+/// caller reports the breakdown from s(rz) and s(pq)).
 template <class Scalar, class Device>
 void cg_update(const Kokkos::View<Scalar*, Device>& x, const Kokkos::View<Scalar*, Device>& r,
                const Kokkos::View<const Scalar*, Device>& p, const Kokkos::View<const Scalar*, Device>& q,
-               const Kokkos::View<double*, Device>& s, int rz, int pq, int out) {
-  using exec = typename Device::execution_space;
-  CgUpdateFunctor<Scalar, Device> f{x, r, p, q, s, rz, pq};
-  Kokkos::parallel_reduce("AsyncSparse::krylov::cg_update",
-                          Kokkos::RangePolicy<exec>(0, static_cast<ordinal_t>(x.extent(0))), f,
-                          Kokkos::subview(s, out));
+               const Kokkos::View<double*, Device>& s, int rz, int pq, int out, const VectorLaunch& l,
+               const TeamSumScratch<Device>& scratch) {
+  CgUpdateFunctor<Scalar, Device, false> f;
+  f.x = x;
+  f.r = r;
+  f.p = p;
+  f.q = q;
+  f.s = s;
+  f.rz = rz;
+  f.pq = pq;
+  f.outs[0] = out;
+  f.scratch = scratch;
+  f.n = static_cast<std::int64_t>(x.extent(0));
+  launch_vector<Device>("AsyncSparse::krylov::cg_update", f, l, s, {out});
+}
+
+/// cg_update with a diagonal preconditioner applied in the same pass: besides x and r, z = dinv ∘ r,
+/// s(out_rr) = ‖r‖² and s(out_rz) = rᵀz (scratch: room for l.league_size teams x 2 sums).
+template <class Scalar, class Device>
+void cg_update_diagonal(const Kokkos::View<Scalar*, Device>& x, const Kokkos::View<Scalar*, Device>& r,
+                        const Kokkos::View<const Scalar*, Device>& p, const Kokkos::View<const Scalar*, Device>& q,
+                        const Kokkos::View<const Scalar*, Device>& dinv, const Kokkos::View<Scalar*, Device>& z,
+                        const Kokkos::View<double*, Device>& s, int rz, int pq, int out_rr, int out_rz,
+                        const VectorLaunch& l, const TeamSumScratch<Device>& scratch) {
+  CgUpdateFunctor<Scalar, Device, true> f;
+  f.x = x;
+  f.r = r;
+  f.z = z;
+  f.p = p;
+  f.q = q;
+  f.dinv = dinv;
+  f.s = s;
+  f.rz = rz;
+  f.pq = pq;
+  f.outs[0] = out_rr;
+  f.outs[1] = out_rz;
+  f.scratch = scratch;
+  f.n = static_cast<std::int64_t>(x.extent(0));
+  launch_vector<Device>("AsyncSparse::krylov::cg_update_diagonal", f, l, s, {out_rr, out_rz});
 }
 
 template <class Scalar, class Device>
 struct DotFunctor {
+  using member = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
   Kokkos::View<const Scalar*, Device> a, b;
-  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, double& d) const {
-    d += static_cast<double>(a(i)) * static_cast<double>(b(i));
+  Kokkos::View<double*, Device> s;
+  int out = 0;
+  TeamSumScratch<Device> scratch;
+  std::int64_t n = 0, per_team = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
+    const std::int64_t begin = t.league_rank() * per_team;
+    const std::int64_t end = begin + per_team < n ? begin + per_team : n;
+    double d[1] = {0};
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, begin, end), [&](const std::int64_t i) {
+      d[0] += static_cast<double>(a(i)) * static_cast<double>(b(i));
+    });
+    finish_team_sums<1>(t, d, scratch, s, {out});
   }
 };
 
-/// s(out) = a·b, asynchronously.
+/// s(out) = a·b, asynchronously (summed through `scratch`, room for l.league_size teams).
 template <class Scalar, class Device>
 void dot_into(const Kokkos::View<const Scalar*, Device>& a, const Kokkos::View<const Scalar*, Device>& b,
-              const Kokkos::View<double*, Device>& s, int out) {
-  using exec = typename Device::execution_space;
-  Kokkos::parallel_reduce("AsyncSparse::krylov::dot", Kokkos::RangePolicy<exec>(0, static_cast<ordinal_t>(a.extent(0))),
-                          DotFunctor<Scalar, Device>{a, b}, Kokkos::subview(s, out));
+              const Kokkos::View<double*, Device>& s, int out, const VectorLaunch& l,
+              const TeamSumScratch<Device>& scratch) {
+  DotFunctor<Scalar, Device> f;
+  f.a = a;
+  f.b = b;
+  f.s = s;
+  f.out = out;
+  f.scratch = scratch;
+  f.n = static_cast<std::int64_t>(a.extent(0));
+  launch_vector<Device>("AsyncSparse::krylov::dot", f, l, s, {out});
 }
 
 // ------------------------------------------------------------------------------------------ GMRES (CGS2)

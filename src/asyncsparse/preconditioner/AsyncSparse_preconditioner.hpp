@@ -160,6 +160,7 @@ class JacobiPreconditioner final : public PreconditionerBase<Scalar, Device> {
     return spec;
   }
   const typename B::vector_type& inverse_diagonal() const { return dinv_; }
+  typename B::const_vector_type diagonal_scaling() const override { return dinv_; }
 
  protected:
   void compute_impl() override;

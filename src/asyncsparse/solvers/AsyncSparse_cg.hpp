@@ -8,14 +8,16 @@
 // divergence and non-finite values stop the iteration with a status instead of looping or returning
 // NaN silently. x holds the initial guess on entry and the iterate on exit.
 //
-// Two implementations of the same recurrences (SolverParams::implementation; the default Auto takes Reference,
-// which measured faster on the GPUs and hosts benchmarked, see Impl::resolve_krylov_implementation and
+// Two implementations of the same recurrences (SolverParams::implementation; the default Auto takes Fused on GPUs
+// and Reference on host backends, the faster ones measured, see Impl::resolve_krylov_implementation and
 // perf_tests/results/MEASUREMENTS.md#cg-implementation):
 //
 //  * Fused. Per iteration three kernels without a preconditioner: (1) p = z + β p, q = A p and
 //    pᵀq in one pass over A (β read from device scalars; p double-buffered so rows can read their
 //    neighbours' old p), (2) α = rᵀz / pᵀq, x += α p, r −= α q and ‖r‖² in one pass, and with a
-//    preconditioner (3) z = M⁻¹ r and rᵀz. Without a preconditioner z is r itself (rᵀz = ‖r‖², no copy).
+//    preconditioner (3) z = M⁻¹ r and rᵀz. Without a preconditioner z is r itself (rᵀz = ‖r‖², no copy); a
+//    diagonal preconditioner (Preconditioner::diagonal_scaling, diagonal Jacobi) is applied in (2): z = d ∘ r
+//    and rᵀz in the same pass, so diagonal PCG runs the two kernels of plain CG.
 //    The scalars stay on the device; the host reads them once per iteration (ScalarReadback), after it
 //    has already launched the next iteration's preconditioner and product, which do not depend on its
 //    decision (they write only z, p, q; x and r change only in (2)). The device thus never waits for the
@@ -28,7 +30,8 @@
 // The fused loop computes the same iterates: the reductions sum in another order (in double), so the
 // residual histories agree to rounding. Pipelined / s-step variants (Chronopoulos–Gear, Ghysels–Vanroose)
 // would save reductions, not bytes: with the reductions already on the device and the one host read
-// overlapped, classical CG moves the fewest bytes and keeps its stability, so it is the default.
+// overlapped, classical CG moves the fewest bytes and keeps its stability. The reductions end on the device in
+// a fixed order (finish_team_sum), so a fused solve repeats bit for bit.
 #pragma once
 
 #include <KokkosBlas1_axpby.hpp>
@@ -37,6 +40,7 @@
 #include <KokkosSparse_spmv.hpp>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -102,6 +106,11 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
   constexpr int PQ = 2, RR = 3;
   const auto n = static_cast<std::size_t>(A.numRows());
   const auto launch = spmv_launch<exec>(A.numRows(), A.nnz());
+  const auto vlaunch = vector_launch<exec>(A.numRows());
+  const TeamSumScratch<Device> team_sums(std::max(launch.league_size, vlaunch.league_size), 2);
+  // a diagonal preconditioner is applied inside the update kernel (z = d ∘ r, rᵀz with ‖r‖²)
+  const CV dinv = M ? M->diagonal_scaling() : CV();
+  const bool diagonal = M && dinv.extent(0) == n;
   ScalarReadback<Device> sc(4, "AsyncSparse::cg::scalars");
   const auto s = sc.device();
   const V z = M ? V("cg_z", n) : r;  // without a preconditioner z is r
@@ -110,20 +119,24 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
 
   // rᵀz of iteration 0 into slot 0; p_1 = z_0; launch iteration 1's product.
   if (M) M->apply(r, z);
-  dot_into<Scalar, Device>(r, z, s, 0);
+  dot_into<Scalar, Device>(r, z, s, 0, vlaunch, team_sums);
   Kokkos::deep_copy(exec(), p[0], z);
-  spmv_dot<Scalar, Device>(A, p[0], q, s, PQ, launch);
+  spmv_dot<Scalar, Device>(A, p[0], q, s, PQ, launch, team_sums);
   for (int it = 1; it <= params.max_iterations; ++it) {
     const int cur = (it - 1) % 2, next = it % 2;  // slots of rᵀz_{it-1} and rᵀz_{it}
     const V pk = p[cur];
-    cg_update<Scalar, Device>(x, r, pk, q, s, cur, PQ, M ? RR : next);
+    if (diagonal)
+      cg_update_diagonal<Scalar, Device>(x, r, pk, q, dinv, z, s, cur, PQ, RR, next, vlaunch, team_sums);
+    else
+      cg_update<Scalar, Device>(x, r, pk, q, s, cur, PQ, M ? RR : next, vlaunch, team_sums);
     sc.post();
     if (it < params.max_iterations) {  // the next iteration's work, launched before the host decides
-      if (M) {
+      if (M && !diagonal) {
         M->apply(r, z);
-        dot_into<Scalar, Device>(r, z, s, next);
+        dot_into<Scalar, Device>(r, z, s, next, vlaunch, team_sums);
       }
-      cg_direction_spmv<Scalar, Device>(A, CV(z), CV(pk), p[next], q, s, next, cur, PQ, launch);
+      cg_direction_spmv<Scalar, Device>(A, CV(z), CV(pk), p[next], q, s, next, cur, PQ, launch,
+                                        team_sums);
     }
     const double* h = sc.wait();
     if (cg_breakdown(res, h[cur], true) || cg_breakdown(res, h[PQ], false)) break;
