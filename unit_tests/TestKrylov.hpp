@@ -352,6 +352,8 @@ TEST(TEST_CATEGORY, krylov_kernels_cg_update_diagonal_and_lane_rule) {
   // the lanes-per-row rule of the CRS kernels on GPUs (MEASUREMENTS.md#spmv-lanes)
   EXPECT_EQ(Impl::spmv_vector_length(1.0), 1);
   EXPECT_EQ(Impl::spmv_vector_length(5.0), 2);
+  EXPECT_EQ(Impl::spmv_vector_length(5238784.0 / 1048576.0), 2);  // L2D 1024²
+  EXPECT_EQ(Impl::spmv_vector_length(3.9), 1);
   EXPECT_EQ(Impl::spmv_vector_length(26.2), 8);
   EXPECT_EQ(Impl::spmv_vector_length(1000.0), 32);
 

@@ -67,10 +67,10 @@ std::int64_t resident_league_size(std::int64_t chunks, int team_size, int vector
 
 /// Lanes per row of the CRS kernels on a GPU (LaunchConfig::vector_length = -1): the largest power of two at most
 /// avg / kSpmvEntriesPerLane, between 1 and 32. Measured on an H200 (krylov_spmv/<m>/asyncsparse_dot_vl<k> of
-/// AsyncSparse_Perf_krylov, perf_tests/results/MEASUREMENTS.md#spmv-lanes): 5 entries per row (L2D) ran fastest with
-/// 2 lanes (64.0 µs; 4 lanes 77.6, 1 lane 65.9), 26 entries per row (L3D) with 8 (65.3 µs; 16 lanes 72.5, 32
-/// lanes 101.9). The generic rule of the launch layer (the power of two nearest the average) took 4 and 32.
-constexpr double kSpmvEntriesPerLane = 2.5;
+/// AsyncSparse_Perf_krylov, perf_tests/results/MEASUREMENTS.md#spmv-lanes): 4.996 entries per row (L2D) ran
+/// fastest with 2 lanes (59.8 µs; 1 lane 62.6, 4 lanes 75.6), 26.2 per row (L3D) with 8 (65.2 µs; 4 lanes 77.0,
+/// 16 lanes 73.2). The generic rule of the launch layer (the power of two nearest the average) took 4 and 32.
+constexpr double kSpmvEntriesPerLane = 2.0;
 
 inline int spmv_vector_length(double avg_nnz_per_row) {
   int v = 1;
@@ -125,7 +125,13 @@ struct TeamSumScratch {
 template <int N, class Member, class Device>
 KOKKOS_INLINE_FUNCTION void finish_team_sums(const Member& t, double (&value)[N], const TeamSumScratch<Device>& scratch,
                                              const Kokkos::View<double*, Device>& s, const int (&out)[N]) {
-  for (int c = 0; c < N; ++c) t.team_reduce(Kokkos::Sum<double>(value[c]));
+  // Kokkos' team reduction and broadcast pass their result through the same team scratch word and do not wait
+  // after reading it: a barrier after each keeps the next one from overwriting a result a thread has not read
+  // (without them two sums in a row came out wrong under compute-sanitizer's scheduling on an H200).
+  for (int c = 0; c < N; ++c) {
+    t.team_reduce(Kokkos::Sum<double>(value[c]));
+    t.team_barrier();
+  }
   const int league = t.league_size();
   bool last = false;
   Kokkos::single(
@@ -137,6 +143,7 @@ KOKKOS_INLINE_FUNCTION void finish_team_sums(const Member& t, double (&value)[N]
         is_last = before + 1 == static_cast<unsigned int>(league);
       },
       last);
+  t.team_barrier();
   if (!last) return;
   Kokkos::memory_fence();
   const volatile double* partials = scratch.partials.data();  // stored by other teams: no cached copies
@@ -146,6 +153,7 @@ KOKKOS_INLINE_FUNCTION void finish_team_sums(const Member& t, double (&value)[N]
         Kokkos::TeamThreadRange(t, league), [&](const int k, double& acc) { acc += partials[c * league + k]; },
         total);
     Kokkos::single(Kokkos::PerTeam(t), [&]() { s(out[c]) = total; });
+    t.team_barrier();
   }
   Kokkos::single(Kokkos::PerTeam(t), [&]() { scratch.arrivals() = 0; });
 }
@@ -332,6 +340,30 @@ struct CgUpdateFunctor {
   }
 };
 
+/// The launch behind cg_update and cg_update_diagonal (Diag: dinv and z are used, outs has two slots).
+template <bool Diag, class Scalar, class Device>
+void launch_cg_update(const Kokkos::View<Scalar*, Device>& x, const Kokkos::View<Scalar*, Device>& r,
+                      const Kokkos::View<const Scalar*, Device>& p, const Kokkos::View<const Scalar*, Device>& q,
+                      const Kokkos::View<const Scalar*, Device>& dinv, const Kokkos::View<Scalar*, Device>& z,
+                      const Kokkos::View<double*, Device>& s, int rz, int pq, const int (&outs)[Diag ? 2 : 1],
+                      const VectorLaunch& l, const TeamSumScratch<Device>& scratch) {
+  CgUpdateFunctor<Scalar, Device, Diag> f;
+  f.x = x;
+  f.r = r;
+  f.z = z;
+  f.p = p;
+  f.q = q;
+  f.dinv = dinv;
+  f.s = s;
+  f.rz = rz;
+  f.pq = pq;
+  for (int c = 0; c < (Diag ? 2 : 1); ++c) f.outs[c] = outs[c];
+  f.scratch = scratch;
+  f.n = static_cast<std::int64_t>(x.extent(0));
+  launch_vector<Device>(Diag ? "AsyncSparse::krylov::cg_update_diagonal" : "AsyncSparse::krylov::cg_update", f, l, s,
+                        outs);
+}
+
 /// α = s(rz) / s(pq); x += α p; r −= α q; s(out) = ‖r‖² (summed through `scratch`, room for l.league_size
 /// teams). When s(rz) or s(pq) is not a positive finite number, x and r are left unchanged and s(out) = 0 (the
 /// caller reports the breakdown from s(rz) and s(pq)).
@@ -340,18 +372,7 @@ void cg_update(const Kokkos::View<Scalar*, Device>& x, const Kokkos::View<Scalar
                const Kokkos::View<const Scalar*, Device>& p, const Kokkos::View<const Scalar*, Device>& q,
                const Kokkos::View<double*, Device>& s, int rz, int pq, int out, const VectorLaunch& l,
                const TeamSumScratch<Device>& scratch) {
-  CgUpdateFunctor<Scalar, Device, false> f;
-  f.x = x;
-  f.r = r;
-  f.p = p;
-  f.q = q;
-  f.s = s;
-  f.rz = rz;
-  f.pq = pq;
-  f.outs[0] = out;
-  f.scratch = scratch;
-  f.n = static_cast<std::int64_t>(x.extent(0));
-  launch_vector<Device>("AsyncSparse::krylov::cg_update", f, l, s, {out});
+  launch_cg_update<false, Scalar, Device>(x, r, p, q, {}, {}, s, rz, pq, {out}, l, scratch);
 }
 
 /// cg_update with a diagonal preconditioner applied in the same pass: besides x and r, z = dinv ∘ r,
@@ -362,21 +383,7 @@ void cg_update_diagonal(const Kokkos::View<Scalar*, Device>& x, const Kokkos::Vi
                         const Kokkos::View<const Scalar*, Device>& dinv, const Kokkos::View<Scalar*, Device>& z,
                         const Kokkos::View<double*, Device>& s, int rz, int pq, int out_rr, int out_rz,
                         const VectorLaunch& l, const TeamSumScratch<Device>& scratch) {
-  CgUpdateFunctor<Scalar, Device, true> f;
-  f.x = x;
-  f.r = r;
-  f.z = z;
-  f.p = p;
-  f.q = q;
-  f.dinv = dinv;
-  f.s = s;
-  f.rz = rz;
-  f.pq = pq;
-  f.outs[0] = out_rr;
-  f.outs[1] = out_rz;
-  f.scratch = scratch;
-  f.n = static_cast<std::int64_t>(x.extent(0));
-  launch_vector<Device>("AsyncSparse::krylov::cg_update_diagonal", f, l, s, {out_rr, out_rz});
+  launch_cg_update<true, Scalar, Device>(x, r, p, q, dinv, z, s, rz, pq, {out_rr, out_rz}, l, scratch);
 }
 
 template <class Scalar, class Device>
