@@ -48,7 +48,7 @@ const Crs<double, Device>& device_matrix(const std::string& name) {
 
 enum class SpmvKind { KokkosKernels, Fused, FusedDot };
 
-void BM_krylov_spmv(benchmark::State& state, const std::string& name, SpmvKind kind, int vector_length = -1) {
+void BM_krylov_spmv(benchmark::State& state, const std::string& name, SpmvKind kind, int vector_length) {
   const auto& Ah = host_matrix(name);
   const auto& A = device_matrix(name);
   Vec x("x", Ah.ncols), y("y", Ah.nrows), s("s", 1);

@@ -243,23 +243,33 @@ void launch_spmv_dot(SpmvDotFunctor<Scalar, Device, Update> f, const SpmvLaunch&
                        Kokkos::TeamPolicy<exec>(static_cast<int>(l.league_size), l.team_size, l.vector_length), f);
 }
 
+/// The product's functor with the fields spmv_dot and cg_direction_spmv share: A, y, the scalars s, the slot
+/// `out` of the reduction (when `reduce`) and the launch's rows per team.
+template <bool Update, class Scalar, class Device>
+SpmvDotFunctor<Scalar, Device, Update> spmv_functor(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>& y,
+                                                    const Kokkos::View<double*, Device>& s, int out, bool reduce,
+                                                    const SpmvLaunch& l, const TeamSumScratch<Device>& scratch) {
+  SpmvDotFunctor<Scalar, Device, Update> f;
+  f.row_map = A.graph.row_map;
+  f.entries = A.graph.entries;
+  f.values = A.values;
+  f.y = y;
+  f.s = s;
+  f.out = out;
+  f.reduce = reduce;
+  f.scratch = scratch;
+  f.n = A.numRows();
+  f.rows_per_team = l.rows_per_team;
+  return f;
+}
+
 /// y = A x; with `s` non-empty also s(out) = x·y, summed through `scratch` (made for the same launch). One pass.
 template <class Scalar, class Device>
 void spmv_dot(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, Device>& x,
               const Kokkos::View<Scalar*, Device>& y, const Kokkos::View<double*, Device>& s, int out,
               const SpmvLaunch& l, const TeamSumScratch<Device>& scratch = TeamSumScratch<Device>()) {
-  SpmvDotFunctor<Scalar, Device, false> f;
-  f.row_map = A.graph.row_map;
-  f.entries = A.graph.entries;
-  f.values = A.values;
+  auto f = spmv_functor<false>(A, y, s, out, s.extent(0) > 0, l, scratch);
   f.z = x;
-  f.y = y;
-  f.n = A.numRows();
-  f.rows_per_team = l.rows_per_team;
-  f.reduce = s.extent(0) > 0;
-  f.s = s;
-  f.out = out;
-  f.scratch = scratch;
   launch_spmv_dot(f, l);
 }
 
@@ -270,22 +280,12 @@ void cg_direction_spmv(const Crs<Scalar, Device>& A, const Kokkos::View<const Sc
                        const Kokkos::View<const Scalar*, Device>& p_old, const Kokkos::View<Scalar*, Device>& p_new,
                        const Kokkos::View<Scalar*, Device>& y, const Kokkos::View<double*, Device>& s, int num, int den,
                        int out, const SpmvLaunch& l, const TeamSumScratch<Device>& scratch) {
-  SpmvDotFunctor<Scalar, Device, true> f;
-  f.row_map = A.graph.row_map;
-  f.entries = A.graph.entries;
-  f.values = A.values;
+  auto f = spmv_functor<true>(A, y, s, out, true, l, scratch);
   f.z = z;
   f.p_old = p_old;
   f.p_new = p_new;
-  f.y = y;
-  f.s = s;
   f.num = num;
   f.den = den;
-  f.out = out;
-  f.reduce = true;
-  f.n = A.numRows();
-  f.rows_per_team = l.rows_per_team;
-  f.scratch = scratch;
   launch_spmv_dot(f, l);
 }
 
