@@ -27,13 +27,14 @@ ensure_packages() {
 }
 
 # The compile-only subset of the GPU builds (tools/build-cuda|build-hip --subset, as CI runs them): the library (every
-# method, through its explicit instantiations), the driver and the ParIlu unit tests; the other unit tests, the perf
-# tests and the examples are left out.
+# method, through its explicit instantiations), the driver and the ParIlu unit tests; the other unit tests, the
+# backend-independent host tests (built and run by tools/test), the perf tests and the examples are left out.
 # take_subset_option "$@": consume a leading `--subset` (sets SUBSET_ARGS); the caller continues with REST.
 take_subset_option() {
-  SUBSET_ARGS=()
+  SUBSET_ARGS=(-DAsyncSparse_ENABLE_HOST_TESTS=ON)
   if [ "${1:-}" = --subset ]; then
-    SUBSET_ARGS=(-DAsyncSparse_TEST_FEATURES=ParIlu -DAsyncSparse_ENABLE_PERFTESTS=OFF -DAsyncSparse_ENABLE_EXAMPLES=OFF)
+    SUBSET_ARGS=(-DAsyncSparse_TEST_FEATURES=ParIlu -DAsyncSparse_ENABLE_HOST_TESTS=OFF -DAsyncSparse_ENABLE_PERFTESTS=OFF
+      -DAsyncSparse_ENABLE_EXAMPLES=OFF)
     shift
   fi
   REST=("$@")
