@@ -14,7 +14,8 @@
 //   none                   no preconditioner
 //   diagonal               point Jacobi (make_preconditioner("jacobi"))
 //   par_ic / par_ilu       make_preconditioner("par_ic" / "par_ilu", A) with no parameters: what a user gets
-//   par_ic_exact, _jacobi, _isai (par_ilu_* alike)   tri_solve=exact | jacobi (3 sweeps) | isai; a parameter
+//   par_ic_exact, _jacobi, _isai, _isai1 (par_ilu_* alike)   tri_solve=exact | jacobi (3 sweeps) | isai | isai with
+//                          one correction step; a parameter
 //                          the build does not know makes the benchmark skip itself with the message
 //   par_ict / par_ilut     make_preconditioner("par_ict" / "par_ilut", A), defaults
 //   kk_spiluk              Kokkos-Kernels spiluk(0) (symbolic + numeric) and the exact triangular solves of
@@ -115,6 +116,8 @@ bool factory_method(const std::string& method, std::string& factory, std::string
       {"par_ilu_jacobi", {"par_ilu", "tri_solve=jacobi,tri_solve_sweeps=3"}},
       {"par_ic_isai", {"par_ic", "tri_solve=isai"}},
       {"par_ilu_isai", {"par_ilu", "tri_solve=isai"}},
+      {"par_ic_isai1", {"par_ic", "tri_solve=isai,tri_solve_sweeps=1"}},
+      {"par_ilu_isai1", {"par_ilu", "tri_solve=isai,tri_solve_sweeps=1"}},
       {"par_ict", {"par_ict", ""}},
       {"par_ilut", {"par_ilut", ""}},
   };
@@ -255,7 +258,8 @@ std::vector<std::string> methods(bool spd) {
   m.push_back("cusparse_" + f);
 #endif
   for (const std::string s : {std::string("none"), std::string("diagonal"), "par_" + f, "par_" + f + "_exact",
-                              "par_" + f + "_jacobi", "par_" + f + "_isai", std::string(spd ? "par_ict" : "par_ilut")})
+                              "par_" + f + "_jacobi", "par_" + f + "_isai", "par_" + f + "_isai1",
+                              std::string(spd ? "par_ict" : "par_ilut")})
     m.push_back(s);
   return m;
 }

@@ -547,42 +547,39 @@ TEST(TEST_CATEGORY, trisolve_auto_rule) {
   TriSolveRuleInputs gpu = host;
   gpu.gpu = true;
   gpu.cusparse = true;
-  c = choose_tri_solve(gpu);  // levels not counted, a large triangle with short rows
+  c = choose_tri_solve(gpu);  // a large triangle with short rows: ISAI, no probe
+  EXPECT_FALSE(tri_solve_rule_probes_jacobi(true, gpu.n, gpu.nnz));
   EXPECT_EQ(c.kind, TriSolveKind::Isai);
   EXPECT_EQ(c.sweeps, kGpuAutoIsaiCorrectionSteps);
   EXPECT_NE(c.reason.find("3.0 entries/row"), std::string::npos) << c.reason;
-  gpu.levels = 2047;
-  EXPECT_EQ(choose_tri_solve(gpu).kind, TriSolveKind::Isai);
-  TriSolveRuleInputs small = gpu;  // a small triangle: Jacobi sweeps
+  TriSolveRuleInputs small = gpu;  // a small triangle: Jacobi sweeps while the probe is low
   small.n = 20000;
   small.nnz = 80000;
-  small.levels = 900;
+  EXPECT_TRUE(tri_solve_rule_probes_jacobi(true, small.n, small.nnz));
+  EXPECT_FALSE(tri_solve_rule_probes_jacobi(false, small.n, small.nnz));
+  small.jacobi_probe = 0.2;
   c = choose_tri_solve(small);
   EXPECT_EQ(c.kind, TriSolveKind::Jacobi);
   EXPECT_EQ(c.sweeps, kDefaultJacobiSweeps);
   EXPECT_NE(c.reason.find("small triangle"), std::string::npos) << c.reason;
-  gpu.levels = 12;  // few levels: exact
-  c = choose_tri_solve(gpu);
+  EXPECT_NE(c.reason.find("probe 0.2"), std::string::npos) << c.reason;
+  small.jacobi_probe = 0.6;  // the sweeps leave most of the residual: exact
+  c = choose_tri_solve(small);
   EXPECT_EQ(c.kind, TriSolveKind::Exact);
   EXPECT_NE(c.reason.find("cuSPARSE"), std::string::npos) << c.reason;
-  gpu.levels = -1;
+  small.jacobi_probe = std::numeric_limits<double>::quiet_NaN();  // zero diagonal: exact (whose checks report it)
+  EXPECT_EQ(choose_tri_solve(small).kind, TriSolveKind::Exact);
+  small.jacobi_probe = -1;  // not measured: Jacobi
+  EXPECT_EQ(choose_tri_solve(small).kind, TriSolveKind::Jacobi);
   gpu.nnz = 40 * gpu.n;  // long rows: Jacobi
+  gpu.jacobi_probe = 0.1;
   c = choose_tri_solve(gpu);
   EXPECT_EQ(c.kind, TriSolveKind::Jacobi);
   EXPECT_EQ(c.sweeps, kDefaultJacobiSweeps);
   EXPECT_NE(c.reason.find("long rows"), std::string::npos) << c.reason;
-  EXPECT_TRUE(tri_solve_rule_counts_levels(true, 1000));
-  EXPECT_FALSE(tri_solve_rule_counts_levels(true, 10000000));
-  EXPECT_FALSE(tri_solve_rule_counts_levels(false, 1000));
-  // level counts: 2D Laplacian k x k: 2k - 1 levels; a bidiagonal: n; a diagonal: 1 (lower and upper)
+  // a solver with Auto resolves the rule on this backend and says why
   const auto L = Reference::ic0(lap2d(7));
   auto Ld = to_device<Dev>(L);
-  EXPECT_EQ(count_levels(Ld.graph.row_map, Ld.graph.entries, true), 13);
-  auto Ud = to_device<Dev>(Reference::transpose(L));
-  EXPECT_EQ(count_levels(Ud.graph.row_map, Ud.graph.entries, false), 13);
-  auto Bd = to_device<Dev>(bidiagonal(17, 1.0));
-  EXPECT_EQ(count_levels(Bd.graph.row_map, Bd.graph.entries, true), 17);
-  // a solver with Auto resolves the rule on this backend and says why
   TriangularSolver<double, Dev> S;
   const auto b = rhs(L.nrows);
   const auto x = solve_opts(L, true, false, opts(TriSolveKind::Auto), b, &S);
@@ -592,11 +589,59 @@ TEST(TEST_CATEGORY, trisolve_auto_rule) {
   EXPECT_EQ(S.stats().reason, expect.reason);
   EXPECT_NE(S.kind(), TriSolveKind::Auto);
   if (!in.gpu) {
+    EXPECT_EQ(in.jacobi_probe, -1);  // not run on host backends
     EXPECT_EQ(S.stats().exact_algorithm, ExactAlgorithm::Serial);
     EXPECT_LT(max_diff(x, Reference::lower_solve(L, b, false)), 1e-12);
   } else {
-    EXPECT_EQ(in.levels, 13);  // small: counted
+    EXPECT_GT(in.jacobi_probe, 0.0);  // small: probed
+    EXPECT_EQ(S.stats().jacobi_probe, in.jacobi_probe);
   }
+}
+
+TEST(TEST_CATEGORY, trisolve_jacobi_probe) {
+  using Exec = typename Dev::execution_space;
+  // the probe against a host computation: ||1 - T x_k|| / ||1|| after k sweeps from x_0 = D^-1 1
+  auto host_probe = [](const CsrHost<double>& T, bool lower, bool unit, int k) {
+    const auto n = static_cast<std::size_t>(T.nrows);
+    std::vector<double> d(n), x(n), y(n);
+    for (std::size_t i = 0; i < n; ++i) d[i] = unit ? 1.0 : T.values[lower ? T.row_ptr[i + 1] - 1 : T.row_ptr[i]];
+    for (std::size_t i = 0; i < n; ++i) x[i] = 1.0 / d[i];
+    for (int s = 0; s <= k; ++s) {
+      double rr = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        double off = 0;
+        for (auto p = T.row_ptr[i]; p < T.row_ptr[i + 1]; ++p)
+          if (static_cast<std::size_t>(T.col_idx[p]) != i) off += T.values[p] * x[T.col_idx[p]];
+        const double r = 1.0 - off - d[i] * x[i];
+        rr += r * r;
+        y[i] = (1.0 - off) / d[i];
+      }
+      if (s == k) return std::sqrt(rr / static_cast<double>(n));
+      x.swap(y);
+    }
+    return 0.0;
+  };
+  const auto L = Reference::ic0(lap2d(9));
+  const auto U = Reference::transpose(L);
+  const auto Ld = to_device<Dev>(L), Ud = to_device<Dev>(U);
+  for (int k : {0, 1, 3, 4}) {
+    const double pl = Impl::jacobi_probe<Exec>(Ld.graph.row_map, Ld.graph.entries, Ld.values, L.nrows, true, false, k);
+    const double pu = Impl::jacobi_probe<Exec>(Ud.graph.row_map, Ud.graph.entries, Ud.values, U.nrows, false, false, k);
+    EXPECT_NEAR(pl, host_probe(L, true, false, k), 1e-12) << k;
+    EXPECT_NEAR(pu, host_probe(U, false, false, k), 1e-12) << k;
+    const double pn = Impl::jacobi_probe<Exec>(Ld.graph.row_map, Ld.graph.entries, Ld.values, L.nrows, true, true, k);
+    EXPECT_NEAR(pn, host_probe(L, true, true, k), 1e-12) << k;
+  }
+  // the 2D Laplacian's IC(0) factor is diagonally dominant: the probe falls with the sweeps, below the rule's bound
+  const double p3 = Impl::jacobi_probe<Exec>(Ld.graph.row_map, Ld.graph.entries, Ld.values, L.nrows, true, false, 3);
+  EXPECT_LT(p3, Impl::jacobi_probe<Exec>(Ld.graph.row_map, Ld.graph.entries, Ld.values, L.nrows, true, false, 1));
+  EXPECT_LT(p3, kGpuJacobiProbeMax);
+  // a zero diagonal: NaN (the rule then picks the exact solve, whose checks report the row)
+  auto Z = L;
+  Z.values[Z.row_ptr[4] - 1] = 0.0;  // diagonal of row 3 (stored last)
+  const auto Zd = to_device<Dev>(Z);
+  const double pz = Impl::jacobi_probe<Exec>(Zd.graph.row_map, Zd.graph.entries, Zd.values, Z.nrows, true, false, 3);
+  EXPECT_TRUE(std::isnan(pz)) << pz;
 }
 
 TEST(TEST_CATEGORY, trisolve_bad_options_and_isai_overflow) {

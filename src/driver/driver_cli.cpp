@@ -142,7 +142,7 @@ void Cli::launch_options(LaunchOptions& o) {
 void Cli::tri_solve_options(std::string& kind, int& sweeps) {
   choice("tri-solve", kind, tri_solve_kind_names(),
          "triangular solves of the preconditioners: auto (the measured rule choose_tri_solve: exact on host "
-         "backends; exact, isai or jacobi on GPUs by levels and size), exact, jacobi, jacobi_adaptive or isai");
+         "backends; isai, jacobi or exact on GPUs by size and a Jacobi probe), exact, jacobi, jacobi_adaptive or isai");
   option("tri-solve-sweeps", sweeps,
          "jacobi: sweeps per solve; jacobi_adaptive: maximum sweeps; isai: correction steps; -1: the default "
          "(jacobi 3, jacobi_adaptive 10, isai 0; auto: the rule's)");

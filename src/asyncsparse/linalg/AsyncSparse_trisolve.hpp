@@ -105,7 +105,7 @@ struct TriSolveStats {
   ExactAlgorithm exact_algorithm = ExactAlgorithm::Auto;  ///< Exact: the algorithm used
   int sweeps = 0;                                         ///< resolved sweep count (see TriSolveOptions::sweeps)
   std::string reason;                                     ///< why Auto chose this mode ("" when not Auto)
-  std::int64_t levels = -1;                               ///< level count given to the rule (-1: not counted)
+  double jacobi_probe = -1;                               ///< Jacobi probe given to the rule (-1: not measured)
   std::int64_t solves = 0;                                ///< solve() calls since setup
   std::int64_t total_sweeps = 0;                          ///< Jacobi modes: sweeps run since setup
   int last_sweeps = 0;                                    ///< Jacobi modes: sweeps of the last solve
@@ -134,16 +134,21 @@ struct TriSolveStats {
   }
 };
 
-/// Facts about a triangle for choose_tri_solve on ExecSpace (levels counted when the rule wants them).
+/// Facts about a triangle for choose_tri_solve on ExecSpace; the Jacobi probe is run (on T's values, as stored)
+/// when the rule reads it. `nnz` (>= 0) replaces T's entry count in the facts (a preconditioner passes the larger
+/// of its two triangles'). T must have passed Impl::tri_check_structure.
 template <class ExecSpace, class Scalar, class Device>
-TriSolveRuleInputs tri_solve_rule_inputs(const Crs<Scalar, Device>& T, bool lower) {
+TriSolveRuleInputs tri_solve_rule_inputs(const Crs<Scalar, Device>& T, bool lower, bool unit_diagonal = false,
+                                         std::int64_t nnz = -1) {
   TriSolveRuleInputs in;
   in.gpu = Impl::is_gpu_space<ExecSpace>();
   in.cusparse = cusparse_spsv_supports<Scalar, Device>();
   in.concurrency = static_cast<int>(ExecSpace().concurrency());
   in.n = T.numRows();
-  in.nnz = T.nnz();
-  if (tri_solve_rule_counts_levels(in.gpu, in.n)) in.levels = count_levels(T.graph.row_map, T.graph.entries, lower);
+  in.nnz = nnz >= 0 ? nnz : T.nnz();
+  if (tri_solve_rule_probes_jacobi(in.gpu, in.n, in.nnz))
+    in.jacobi_probe = Impl::jacobi_probe<ExecSpace>(T.graph.row_map, T.graph.entries, T.values, T.numRows(), lower,
+                                                    unit_diagonal, kGpuJacobiProbeSweeps);
   return in;
 }
 
@@ -323,10 +328,11 @@ class TriangularSolver {
     stats_.kind = opt_.kind;
     stats_.sweeps = opt_.sweeps;
     if (opt_.kind == TriSolveKind::Auto) {
-      const TriSolveRuleInputs in = rule_inputs ? *rule_inputs : tri_solve_rule_inputs<execution_space>(T, lower_);
+      const TriSolveRuleInputs in =
+          rule_inputs ? *rule_inputs : tri_solve_rule_inputs<execution_space>(T, lower_, unit_);
       const TriSolveChoice c = choose_tri_solve(in);
       stats_.kind = c.kind;
-      stats_.levels = in.levels;
+      stats_.jacobi_probe = in.jacobi_probe;
       stats_.reason = c.reason;
       if (opt_.sweeps < 0) stats_.sweeps = c.sweeps;
     }

@@ -20,15 +20,11 @@
 // perf_tests/results/MEASUREMENTS.md#tri-solve-auto-rule.
 #pragma once
 
-#include <Kokkos_Core.hpp>
-
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 
 namespace AsyncSparse {
@@ -64,14 +60,16 @@ inline TriSolveKind tri_solve_kind_from_string(const std::string& s) {
   throw InvalidInput("triangular solve kind '" + s + "' unknown (valid: auto, exact, jacobi, jacobi_adaptive, isai)");
 }
 
-/// What the rule looks at. Everything but `levels` is known without touching the triangle's values.
+/// What the rule looks at. Everything but `jacobi_probe` is known without touching the triangle's values.
 struct TriSolveRuleInputs {
   bool gpu = false;          ///< the execution space is a GPU (CUDA or HIP)
   bool cusparse = false;     ///< exact solves run as cuSPARSE SpSV (CUDA build, float or double)
   int concurrency = 1;       ///< ExecSpace::concurrency() (host: threads)
   std::int64_t n = 0;        ///< rows of the triangles
   std::int64_t nnz = 0;      ///< stored entries of the larger triangle, diagonal included
-  std::int64_t levels = -1;  ///< levels of the lower triangle's dependency graph (-1: not counted)
+  /// ||1 - T x_3|| / ||1|| after kGpuJacobiProbeSweeps Jacobi sweeps on T x = 1 from x_0 = D^{-1} 1, T the lower
+  /// triangle (Impl::jacobi_probe; -1: not measured, NaN: T has a zero or non-finite diagonal)
+  double jacobi_probe = -1;
 };
 
 /// The rule's answer: the mode, its sweep count (Jacobi: sweeps; JacobiAdaptive: maximum sweeps; Isai: correction
@@ -86,19 +84,34 @@ struct TriSolveChoice {
 constexpr int kDefaultJacobiSweeps = 3;         ///< "jacobi": the setting measured best on the 2D Laplacian
 constexpr int kDefaultAdaptiveMaxSweeps = 10;   ///< "jacobi_adaptive": upper bound on the sweeps
 constexpr int kDefaultIsaiCorrectionSteps = 0;  ///< "isai": plain x = M b
-/// Correction steps when the auto rule picks ISAI on a GPU: one step x += M (b - T x) made ParIC(5) + PCG reach
-/// 1e-6 sooner than plain ISAI on the Laplacians (BM_pcg_par_ic of AsyncSparse_Perf_trisolve;
-/// perf_tests/results/MEASUREMENTS.md#tri-solve-auto-rule).
-constexpr int kGpuAutoIsaiCorrectionSteps = 1;
+/// Correction steps when the auto rule picks ISAI on a GPU. With the fused CG (one CG iteration 1.33x one spmv on
+/// an H200) plain ISAI reached 1e-6 sooner than ISAI with one step x += M (b - T x) on both Laplacians (L2D 165 ms,
+/// 870 iterations, against 176 ms, 565 iterations; L3D 20.9 ms against 23.4 ms): the step costs a residual and a
+/// second product per solve (perf_tests/results/MEASUREMENTS.md#tri-solve-auto-rule).
+constexpr int kGpuAutoIsaiCorrectionSteps = 0;
 
-/// True when the rule wants the level count of the lower triangle for a backend and size. Counting runs on the
-/// host (O(nnz) after copying the pattern there): free on host backends, where the rule does not need it, and
-/// worth it on a GPU only while the copy is small next to the setup.
-inline bool tri_solve_rule_counts_levels(bool gpu, std::int64_t n) {
-  // Rows up to which a GPU setup copies the pattern to the host to count levels. Depends on the PCIe bandwidth
-  // and on the cost of the rest of the setup (the factorization sweeps), which grows with n as the copy does.
-  constexpr std::int64_t kGpuLevelCountMaxRows = 200000;
-  return gpu && n <= kGpuLevelCountMaxRows;
+// Thresholds of the GPU branch of choose_tri_solve; what each depends on is said beside it.
+/// Entries of a triangle from which a GPU uses ISAI rather than Jacobi sweeps. Depends on the GPU's memory bandwidth
+/// times its kernel-launch latency (the size at which a pass stops being launch-bound) and on the Krylov solver's
+/// own cost per iteration.
+constexpr std::int64_t kGpuIsaiMinNnz = 1000000;
+/// Average entries per row of a triangle up to which a GPU uses ISAI. Depends on the cost of the ISAI setup
+/// (quadratic in the row length) against the sweeps it saves per solve.
+constexpr double kGpuIsaiMaxAvgRowNnz = 32.0;
+/// Sweeps of the Jacobi probe: those of the "jacobi" mode the rule would pick.
+constexpr int kGpuJacobiProbeSweeps = kDefaultJacobiSweeps;
+/// Probe residual above which Jacobi sweeps are judged too slow and the GPU solves exactly. Measured on the
+/// ParIC/ParILU factors of the shared matrices (RCM order): the probe was at most 0.31 (nos3) where Jacobi(3) cost at
+/// most 1.7x the PCG iterations of the exact solve (and won in time: an exact cuSPARSE solve cost 2.5x to 3x a
+/// Jacobi(3) apply per iteration on an H200), and 0.60 / 0.76 on 1138_bus / 494_bus, where Jacobi(3) took 5.9x /
+/// 4.5x the iterations and lost (perf_tests/results/MEASUREMENTS.md#tri-solve-auto-rule). Depends on the ratio of an
+/// exact solve's cost to a Jacobi apply's on the device.
+constexpr double kGpuJacobiProbeMax = 0.45;
+
+/// True when the GPU branch of the rule reads the Jacobi probe: a GPU and a triangle the ISAI branch does not take.
+inline bool tri_solve_rule_probes_jacobi(bool gpu, std::int64_t n, std::int64_t nnz) {
+  const double avg_row = n > 0 ? static_cast<double>(nnz) / static_cast<double>(n) : 0.0;
+  return gpu && n > 0 && !(nnz >= kGpuIsaiMinNnz && avg_row <= kGpuIsaiMaxAvgRowNnz);
 }
 
 /// THE auto rule: picks the triangular-solve mode of the incomplete-factorization preconditioners.
@@ -108,38 +121,30 @@ inline bool tri_solve_rule_counts_levels(bool gpu, std::int64_t n) {
 /// threads, and they also cost Krylov iterations. With kHostIterativeMinThreads threads or more ISAI is chosen.
 ///
 /// GPU backends: an exact solve is a chain of dependent steps, one per level of the dependency graph, each
-/// taking a synchronisation (a kernel launch per level in Kokkos-Kernels; a device-wide wait in cuSPARSE), while an
+/// taking a synchronisation (a device-wide wait in cuSPARSE; a kernel launch per level in Kokkos-Kernels), while an
 /// iterative solve takes a fixed number of fully parallel passes over the triangle. So:
-///  - exact when the levels are known and few (at most kGpuExactMaxLevels): then the exact solve is a few passes
-///    too, and the preconditioner is the best one of its pattern;
 ///  - ISAI when the triangle is large (at least kGpuIsaiMinNnz entries) and its rows short (at most
 ///    kGpuIsaiMaxAvgRowNnz on average): a pass then costs memory bandwidth, not launch latency, and ISAI makes one
 ///    pass per solve where Jacobi(k) makes k; its preconditioner is weaker (it equals the inverse on T's pattern
 ///    only), but the extra Krylov iterations cost less than the passes saved;
-///  - otherwise Jacobi with kDefaultJacobiSweeps sweeps: on small triangles a sweep costs about a kernel launch,
-///    so the better preconditioner of more sweeps pays for itself.
+///  - otherwise Jacobi with kDefaultJacobiSweeps sweeps, unless the Jacobi probe says those sweeps leave most of the
+///    triangular residual (above kGpuJacobiProbeMax, or not finite): then the exact solve, whose extra cost per
+///    Krylov iteration is then smaller than the iterations Jacobi sweeps would add.
 inline TriSolveChoice choose_tri_solve(const TriSolveRuleInputs& in) {
   // Host threads from which the iterative modes are chosen on a host backend. Depends on the core count and
   // the memory bandwidth per core of the host.
   constexpr int kHostIterativeMinThreads = 1 << 30;  // not reached: no host measured where they win
-  // Levels up to which a GPU solves exactly. Depends on the GPU's synchronisation latency per level relative to
-  // the time of one pass over the triangle.
-  constexpr std::int64_t kGpuExactMaxLevels = 64;
-  // Entries of a triangle from which a GPU uses ISAI rather than Jacobi sweeps. Depends on the GPU's memory
-  // bandwidth times its kernel-launch latency (the size at which a pass stops being launch-bound) and on the
-  // Krylov solver's own cost per iteration.
-  constexpr std::int64_t kGpuIsaiMinNnz = 1000000;
-  // Average entries per row of a triangle up to which a GPU uses ISAI. Depends on the cost of the ISAI setup
-  // (quadratic in the row length) against the sweeps it saves per solve.
-  constexpr double kGpuIsaiMaxAvgRowNnz = 32.0;
 
   const double avg_row = in.n > 0 ? static_cast<double>(in.nnz) / static_cast<double>(in.n) : 0.0;
   auto facts = [&] {
-    char row[32];
+    char row[64];
     std::snprintf(row, sizeof row, "%.1f", avg_row);
     std::string s = std::string(in.gpu ? "gpu" : "host") + ", n " + std::to_string(in.n) + ", nnz " +
                     std::to_string(in.nnz) + ", " + row + " entries/row";
-    if (in.levels >= 0) s += ", " + std::to_string(in.levels) + " levels";
+    if (in.jacobi_probe != -1) {
+      std::snprintf(row, sizeof row, ", jacobi(%d) probe %.2g", kGpuJacobiProbeSweeps, in.jacobi_probe);
+      s += row;
+    }
     if (!in.gpu) s += ", " + std::to_string(in.concurrency) + " threads";
     return s;
   };
@@ -155,13 +160,16 @@ inline TriSolveChoice choose_tri_solve(const TriSolveRuleInputs& in) {
     }
     return c;
   }
-  if (in.levels >= 0 && in.levels <= kGpuExactMaxLevels) {
-    c.kind = TriSolveKind::Exact;
-    c.reason = facts() + ": few levels -> exact" + (in.cusparse ? " (cuSPARSE SpSV)" : " (level sets)");
-  } else if (in.nnz >= kGpuIsaiMinNnz && avg_row <= kGpuIsaiMaxAvgRowNnz) {
+  const bool slow_jacobi = !(in.jacobi_probe <= kGpuJacobiProbeMax);  // NaN included; -1 (not measured) is not
+  if (in.nnz >= kGpuIsaiMinNnz && avg_row <= kGpuIsaiMaxAvgRowNnz) {
     c.kind = TriSolveKind::Isai;
     c.sweeps = kGpuAutoIsaiCorrectionSteps;
-    c.reason = facts() + ": large triangle, short rows -> isai(" + std::to_string(c.sweeps) + " correction step)";
+    c.reason = facts() + ": large triangle, short rows -> isai";
+    if (c.sweeps > 0) c.reason += "(" + std::to_string(c.sweeps) + " correction steps)";
+  } else if (slow_jacobi) {
+    c.kind = TriSolveKind::Exact;
+    c.reason = facts() + ": jacobi sweeps converge slowly -> exact" +
+               (in.cusparse ? " (cuSPARSE SpSV)" : " (level sets)");
   } else {
     c.kind = TriSolveKind::Jacobi;
     c.sweeps = kDefaultJacobiSweeps;
@@ -169,29 +177,6 @@ inline TriSolveChoice choose_tri_solve(const TriSolveRuleInputs& in) {
                std::to_string(c.sweeps) + ")";
   }
   return c;
-}
-
-/// Number of levels of the dependency graph of a triangle with sorted rows (row i waits for the rows its
-/// off-diagonal entries name): level(i) = 1 + max level(j). Runs on the host; copies the pattern there when it
-/// lives elsewhere. Entries on the wrong side of the diagonal are ignored.
-template <class RowMap, class Entries>
-std::int64_t count_levels(const RowMap& row_map, const Entries& entries, bool lower) {
-  const auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_map);
-  const auto ent = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), entries);
-  const std::int64_t n = rm.extent(0) > 0 ? static_cast<std::int64_t>(rm.extent(0)) - 1 : 0;
-  std::vector<std::int32_t> level(static_cast<std::size_t>(n), 0);
-  std::int32_t deepest = 0;
-  for (std::int64_t r = 0; r < n; ++r) {
-    const std::int64_t i = lower ? r : n - 1 - r;
-    std::int32_t l = 0;
-    for (auto k = rm(i); k < rm(i + 1); ++k) {
-      const std::int64_t j = ent(k);
-      if (lower ? j < i : j > i) l = std::max(l, level[static_cast<std::size_t>(j)]);
-    }
-    level[static_cast<std::size_t>(i)] = l + 1;
-    deepest = std::max(deepest, l + 1);
-  }
-  return deepest;
 }
 
 }  // namespace AsyncSparse

@@ -46,10 +46,8 @@ class FactorApply {
 
   void setup(const crs_type& L, const crs_type& U, bool unit_lower, const vector_type& s, const TriSolveOptions& opt) {
     TriSolveRuleInputs in;
-    if (opt.kind == TriSolveKind::Auto) {
-      in = tri_solve_rule_inputs<execution_space>(L, true);
-      in.nnz = std::max<std::int64_t>(L.nnz(), U.nnz());
-    }
+    if (opt.kind == TriSolveKind::Auto)
+      in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, std::max<std::int64_t>(L.nnz(), U.nnz()));
     set_inverse_scaling(s, L.numRows());
     lower_.setup(L, true, unit_lower, opt, inv_s_, const_vector_type(), &in);
     upper_.setup(U, false, false, opt, const_vector_type(), inv_s_, &in);
@@ -106,7 +104,8 @@ class FactorApply {
 inline void add_tri_solve_parameters(ParameterSpec& s) {
   s.add("tri_solve", std::string("auto"),
         "triangular solves in apply: auto (choose_tri_solve: exact on host backends; isai, jacobi or exact on GPUs "
-        "by size and levels) | exact (cuSPARSE SpSV on CUDA, serial substitution on host, KK level sets on HIP) | "
+        "by size and a Jacobi probe) | exact (cuSPARSE SpSV on CUDA, serial substitution on host, KK level sets on "
+        "HIP) | "
         "jacobi (tri_solve_sweeps Jacobi sweeps) | jacobi_adaptive (sweeps until the triangular residual drops by "
         "tri_solve_tolerance or stagnates) | isai (one spmv with the incomplete sparse approximate inverse)",
         tri_solve_kind_names())

@@ -10,8 +10,10 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
@@ -228,6 +230,80 @@ double jacobi_sweep(const ResolvedLaunch& launch, const RowMap& rm, const Entrie
   else
     Kokkos::parallel_for("AsyncSparse::trisolve::jacobi_sweep", policy, f);
   return rr;
+}
+
+/// One sweep of the auto rule's Jacobi probe on T x = 1 (see jacobi_probe): x_out = D^{-1} (1 - N x_in), with
+/// x_in = D^{-1} 1 formed on the fly when First. D = I for a unit-diagonal solve.
+template <class RowMap, class Entries, class Values, class X, bool First>
+struct JacobiProbeSweep {
+  using Scalar = typename X::non_const_value_type;
+  RowMap rm;
+  Entries ent;
+  Values val;
+  X xin, xout;
+  ordinal_t n;
+  bool lower, unit;
+  // The probe runs before the solver's structure checks: an empty row reads as a zero diagonal and a column out of
+  // range is skipped (the result is then NaN or meaningless, and the checks that follow report the matrix).
+  KOKKOS_INLINE_FUNCTION Scalar diag(ordinal_t i) const {
+    if (unit) return Scalar(1);
+    return rm(i + 1) > rm(i) ? val(lower ? rm(i + 1) - 1 : rm(i)) : Scalar(0);
+  }
+  KOKKOS_INLINE_FUNCTION Scalar x_in(ordinal_t j) const { return First ? Scalar(1) / diag(j) : xin(j); }
+  KOKKOS_INLINE_FUNCTION Scalar off_sum(ordinal_t i) const {
+    offset_t beg, end;
+    off_diagonal_range(rm, i, lower, beg, end);
+    Scalar s = 0;
+    for (offset_t k = beg; k < end; ++k) {
+      const ordinal_t j = ent(k);
+      if (j >= 0 && j < n) s += val(k) * x_in(j);
+    }
+    return s;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i) const { xout(i) = (Scalar(1) - off_sum(i)) / diag(i); }
+};
+
+/// ||1 - T x_in||_2^2 for a JacobiProbeSweep's x_in (a functor of its own: Kokkos 3.4's host backends cannot tell a
+/// reduction's operator from an overloaded one).
+template <class Sweep>
+struct JacobiProbeResidual {
+  using value_type = double;
+  Sweep sweep;
+  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, double& rr) const {
+    const double r = static_cast<double>(1 - sweep.off_sum(i) - sweep.diag(i) * sweep.x_in(i));
+    rr += r * r;
+  }
+};
+
+/// The Jacobi probe of the auto rule (choose_tri_solve): ||1 - T x_k||_2 / ||1||_2 after k Jacobi sweeps on T x = 1
+/// from x_0 = D^{-1} 1, on T's stored values (unit: D = I). k + 1 kernels and one device-to-host transfer; NaN when
+/// T has a zero or non-finite diagonal.
+template <class ExecSpace, class RowMap, class Entries, class Values>
+double jacobi_probe(const RowMap& rm, const Entries& ent, const Values& val, ordinal_t n, bool lower, bool unit,
+                    int sweeps) {
+  using Scalar = typename Values::non_const_value_type;
+  using X = Kokkos::View<Scalar*, typename Values::device_type>;
+  if (n == 0) return 0.0;
+  const X a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::probe_a"), n);
+  const X b(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::probe_b"), n);
+  const Kokkos::RangePolicy<ExecSpace> policy(0, n);
+  double rr = 0;
+  if (sweeps == 0) {
+    using First = JacobiProbeSweep<RowMap, Entries, Values, X, true>;
+    Kokkos::parallel_reduce("AsyncSparse::trisolve::jacobi_probe_residual", policy,
+                            JacobiProbeResidual<First>{First{rm, ent, val, a, a, n, lower, unit}}, rr);
+    return std::sqrt(rr / static_cast<double>(n));
+  }
+  Kokkos::parallel_for("AsyncSparse::trisolve::jacobi_probe", policy,
+                       JacobiProbeSweep<RowMap, Entries, Values, X, true>{rm, ent, val, a, a, n, lower, unit});
+  X cur = a, next = b;
+  for (int k = 2; k <= sweeps; ++k, std::swap(cur, next))
+    Kokkos::parallel_for("AsyncSparse::trisolve::jacobi_probe", policy,
+                         JacobiProbeSweep<RowMap, Entries, Values, X, false>{rm, ent, val, cur, next, n, lower, unit});
+  using Next = JacobiProbeSweep<RowMap, Entries, Values, X, false>;
+  Kokkos::parallel_reduce("AsyncSparse::trisolve::jacobi_probe_residual", policy,
+                          JacobiProbeResidual<Next>{Next{rm, ent, val, cur, next, n, lower, unit}}, rr);
+  return std::sqrt(rr / static_cast<double>(n));
 }
 
 /// r = b - T x, one thread per row (the residual of the ISAI correction steps).
