@@ -136,7 +136,8 @@ struct TriSolveStats {
 
 /// Facts about a triangle for choose_tri_solve on ExecSpace; the Jacobi probe is run (on T's values, as stored)
 /// when the rule reads it. `nnz` (>= 0) replaces T's entry count in the facts (a preconditioner passes the larger
-/// of its two triangles'). T must have passed Impl::tri_check_structure.
+/// of its two triangles'). T need not have passed the structure checks yet (the probe tolerates empty rows and
+/// columns out of range; see Impl::JacobiProbeSweep).
 template <class ExecSpace, class Scalar, class Device>
 TriSolveRuleInputs tri_solve_rule_inputs(const Crs<Scalar, Device>& T, bool lower, bool unit_diagonal = false,
                                          std::int64_t nnz = -1) {
