@@ -27,6 +27,7 @@ class ChunkedLaunch {
 
   ChunkedLaunch() = default;
   explicit ChunkedLaunch(const ResolvedLaunch& r) : launch_(r) {
+    if (r.block_order == BlockOrder::Forward) return;  // identity: no permutation (order() stays empty)
     auto host = block_order_permutation(r.num_chunks, r.block_order, r.seed);
     order_ = order_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::block_order"), host.size());
     Kokkos::deep_copy(order_, Kokkos::View<const std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
@@ -34,6 +35,7 @@ class ChunkedLaunch {
   }
 
   const ResolvedLaunch& resolved() const { return launch_; }
+  /// The block-order permutation on the device; empty for BlockOrder::Forward (launch position = chunk).
   const order_view& order() const { return order_; }
 
   template <class Functor>
@@ -41,8 +43,9 @@ class ChunkedLaunch {
     if (launch_.num_chunks == 0) return;
     policy_type policy(exec, launch_.league_size, launch_.team_size, launch_.vector_length);
     if (launch_.scratch_pad_bytes > 0) policy = policy.set_scratch_size(0, Kokkos::PerTeam(launch_.scratch_pad_bytes));
-    Kokkos::parallel_for(label, policy, Body<Functor>{f, order_, launch_.work_items, launch_.num_chunks,
-                                                      launch_.chunk_size, launch_.league_size});
+    Kokkos::parallel_for(label, policy,
+                         Body<Functor>{f, order_, launch_.work_items, launch_.num_chunks, launch_.chunk_size,
+                                       launch_.league_size, order_.data() == nullptr});
   }
 
  public:
@@ -53,9 +56,10 @@ class ChunkedLaunch {
     order_view order;
     std::int64_t work_items, num_chunks;
     int chunk_size, league;
+    bool identity;
     KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
       for (std::int64_t pos = team.league_rank(); pos < num_chunks; pos += league) {
-        const std::int64_t chunk = order(pos);
+        const std::int64_t chunk = identity ? pos : order(pos);
         const std::int64_t begin = chunk * chunk_size;
         const std::int64_t end = begin + chunk_size < work_items ? begin + chunk_size : work_items;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t unit) { f(team, unit); });

@@ -173,8 +173,8 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   auto& st = h.state();
   auto& stats = h.stats();
   const bool async = h.params.mode == SweepMode::Async;
-  Kokkos::deep_copy(exec, st.breakdown, kNoBreakdown);
-  exec.fence();
+  // st.breakdown holds kNoBreakdown here: set by par_ilu_numeric, reset below after a sweep that skipped an update
+  // (one device-to-host transfer per sweep, none the other way unless a sweep reported something).
   Kokkos::Timer timer;
   const bool ilu = st.kind == ParIluKind::Ilu;
   Scalar* lr = st.L.values.data();
@@ -228,6 +228,8 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   if (flag == kNoBreakdown) {
     stats.consecutive_breakdowns = 0;
   } else {
+    Kokkos::deep_copy(exec, st.breakdown, kNoBreakdown);
+    exec.fence();
     // The offending update was not written; every entry keeps a finite value.
     ++stats.breakdown_sweeps;
     ++stats.consecutive_breakdowns;
@@ -640,6 +642,7 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
                        " exceeds the threads of " + ExecSpace::name() + " (" +
                        std::to_string(stats.launch.concurrency) + ")");
   st.chunks = ChunkedLaunch<ExecSpace>(stats.launch);
+  Kokkos::deep_copy(exec, st.breakdown, Impl::kNoBreakdown);  // see Impl::one_sweep
   exec.fence();
   stats.setup_seconds = timer.seconds();
   Impl::run_sweeps(exec, h, h.params.sweeps);

@@ -201,8 +201,9 @@ class TriangularSolver {
     values_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::values"), T.nnz());
     inv_diag_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::inv_diag"), n_);
     const bool jacobi = stats_.kind == TriSolveKind::Jacobi || stats_.kind == TriSolveKind::JacobiAdaptive;
+    // Every mode writes the work vector before reading it.
     work_ = jacobi || (stats_.kind == TriSolveKind::Isai && stats_.sweeps > 0)
-                ? vector_type("AsyncSparse::trisolve::work", n_)
+                ? vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::work"), n_)
                 : vector_type();
     isai_values_ =
         stats_.kind == TriSolveKind::Isai

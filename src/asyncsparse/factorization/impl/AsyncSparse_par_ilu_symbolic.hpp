@@ -91,28 +91,37 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   auto rm = A.graph.row_map;
   auto ent = A.graph.entries;
 
-  // L: row i of A up to and including its diagonal. l_rp by an exclusive scan of the row lengths.
-  typename crs_type::row_map_type::non_const_type l_rp("AsyncSparse::par_ilu::L_row_map",
-                                                       static_cast<std::size_t>(n) + 1);
+  // L: row i of A up to and including its diagonal. l_rp by an exclusive scan of the row lengths (the scan writes
+  // every entry, l_rp(0) included).
+  typename crs_type::row_map_type::non_const_type l_rp(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::L_row_map"),
+      static_cast<std::size_t>(n) + 1);
   Kokkos::parallel_scan(
       "AsyncSparse::par_ilu::L_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, offset_t& sum, const bool final) {
         sum += diag(i) - rm(i) + 1;
-        if (final) l_rp(i + 1) = sum;
+        if (final) {
+          l_rp(i + 1) = sum;
+          if (i == 0) l_rp(0) = 0;
+        }
       });
   offset_t nnz_L = 0;
   Kokkos::deep_copy(exec, nnz_L, Kokkos::subview(l_rp, n));
   exec.fence();
   typename crs_type::index_type::non_const_type l_ci(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::L_entries"), nnz_L);
-  offsets s_row(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::s_row"), ic ? 0 : nnz);
   // U's pattern by rows (ILU): row i of A from its diagonal on, positions into A kept as the values to
-  // follow them through the transpose.
+  // follow them through the transpose. IC needs neither U nor the row of each entry: those Views stay unallocated
+  // (Kokkos allocates device memory even for an extent of 0).
   const offset_t nnz_U = ic ? 0 : nnz - nnz_L + n;
-  typename crs_type::row_map_type::non_const_type u_rp("AsyncSparse::par_ilu::U_row_map",
-                                                       ic ? 0 : static_cast<std::size_t>(n) + 1);
-  typename crs_type::index_type::non_const_type u_ci(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::U_entries"), nnz_U);
+  offsets s_row;
+  typename crs_type::row_map_type::non_const_type u_rp;
+  typename crs_type::index_type::non_const_type u_ci;
+  if (!ic) {
+    s_row = offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::s_row"), nnz);
+    u_rp = decltype(u_rp)("AsyncSparse::par_ilu::U_row_map", static_cast<std::size_t>(n) + 1);
+    u_ci = decltype(u_ci)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::U_entries"), nnz_U);
+  }
   Kokkos::parallel_for(
       "AsyncSparse::par_ilu::L_fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
         const offset_t beg = rm(i), d = diag(i), l0 = l_rp(i);
@@ -138,7 +147,10 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   s.task_col = ordinals(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::task_col"), ntasks);
   s.task_dst = offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::task_dst"), ntasks);
   s.task_src = offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::task_src"), ntasks);
-  s.task_a = typename handle_type::value_view("AsyncSparse::par_ilu::task_a", ntasks);
+  // Written in full by every numeric phase before the sweeps read them: task_a, a_scaled, s, s_factors (the
+  // breakdown word is reset before every sweep).
+  s.task_a = typename handle_type::value_view(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::task_a"), ntasks);
   auto t_row = s.task_row;
   auto t_col = s.task_col;
   auto t_dst = s.task_dst;
@@ -197,10 +209,13 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
                     typename crs_type::values_type::non_const_type("AsyncSparse::par_ilu::Ut_values", nnz_U),
                     ut_rp, ut_ci);
   }
-  s.a_scaled = typename crs_type::values_type::non_const_type("AsyncSparse::par_ilu::a_scaled", nnz);
-  s.s = typename handle_type::value_view("AsyncSparse::par_ilu::s", n);
-  s.s_factors = typename handle_type::value_view("AsyncSparse::par_ilu::s_factors", n);
-  s.breakdown = Kokkos::View<unsigned long long, Device>("AsyncSparse::par_ilu::breakdown");
+  const auto uninitialized = [](const char* label) {
+    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+  };
+  s.a_scaled = typename crs_type::values_type::non_const_type(uninitialized("AsyncSparse::par_ilu::a_scaled"), nnz);
+  s.s = typename handle_type::value_view(uninitialized("AsyncSparse::par_ilu::s"), n);
+  s.s_factors = typename handle_type::value_view(uninitialized("AsyncSparse::par_ilu::s_factors"), n);
+  s.breakdown = Kokkos::View<unsigned long long, Device>(uninitialized("AsyncSparse::par_ilu::breakdown"));
   s.symbolic = true;
   exec.fence();
   st = s;
