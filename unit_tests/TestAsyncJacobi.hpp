@@ -20,7 +20,7 @@
 #include <limits>
 #include <random>
 
-namespace {
+namespace test_async_jacobi {
 using namespace AsyncSparse;
 using Dev = TEST_DEVICE;
 using Exec = TEST_EXECSPACE;
@@ -989,4 +989,4 @@ TEST(TEST_CATEGORY, async_jacobi_zero_updates_and_exact_initial_guess) {
   }
 }
 
-}  // namespace
+}  // namespace test_async_jacobi

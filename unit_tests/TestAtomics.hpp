@@ -6,7 +6,7 @@
 
 #include <limits>
 
-namespace {
+namespace test_atomics {
 using namespace AsyncSparse;
 
 // (device lambdas live in free functions: CUDA forbids them inside a TEST body, a private member)
@@ -81,4 +81,4 @@ TEST(TEST_CATEGORY, two_teams_see_each_others_writes) {
     EXPECT_EQ(s(1), 1) << "team 1 never saw team 0's write (polls " << p(1) << ")";
   }
 }
-}  // namespace
+}  // namespace test_atomics

@@ -14,7 +14,7 @@
 #include <cmath>
 #include <limits>
 
-namespace {
+namespace test_block_async {
 using namespace AsyncSparse;
 using Dev = TEST_DEVICE;
 using Exec = TEST_EXECSPACE;
@@ -530,4 +530,4 @@ TEST(TEST_CATEGORY, block_async_bad_inputs) {
   EXPECT_EQ(r.iterations, 0);
 }
 
-}  // namespace
+}  // namespace test_block_async

@@ -12,7 +12,7 @@
 #include <limits>
 #include <numeric>
 
-namespace {
+namespace test_iterative_refinement {
 using namespace AsyncSparse;
 using Dev = TEST_DEVICE;
 using Exec = TEST_EXECSPACE;
@@ -231,4 +231,4 @@ TEST(TEST_CATEGORY, ir_bad_inputs) {
   EXPECT_EQ(r.outer_iterations, 0);
 }
 
-}  // namespace
+}  // namespace test_iterative_refinement

@@ -14,7 +14,7 @@
 #include <limits>
 #include <random>
 
-namespace {
+namespace test_krylov {
 using namespace AsyncSparse;
 using Dev = TEST_DEVICE;
 using V = Kokkos::View<double*, Dev>;
@@ -173,9 +173,9 @@ TEST(TEST_CATEGORY, jacobi_preconditioner_errors_and_interface) {
   EXPECT_EQ(M3.getNumCompute(), 1);
   EXPECT_EQ(M3.getNumInitialize(), 1);
 }
-}  // namespace
+}  // namespace test_krylov
 
-namespace {
+namespace test_krylov {
 using namespace AsyncSparse;
 using Dev = TEST_DEVICE;
 using V = Kokkos::View<double*, Dev>;
@@ -604,9 +604,9 @@ TEST(TEST_CATEGORY, gmres_fused_reports_failures) {
   EXPECT_NE(r.message.find("time limit"), std::string::npos) << r.message;
   EXPECT_LT(r.final_relative_residual, 1.0);  // the one step was applied to x
 }
-}  // namespace
+}  // namespace test_krylov
 
-namespace {
+namespace test_krylov {
 // The default CG implementation: the measured rule (fused kernels on GPUs, the textbook loop on host backends);
 // explicit choices pass through.
 TEST(TEST_CATEGORY, krylov_implementation_auto_rule) {
@@ -621,4 +621,4 @@ TEST(TEST_CATEGORY, krylov_implementation_auto_rule) {
   }
   EXPECT_STREQ(AsyncSparse::to_string(KrylovImplementation::Auto), "auto");
 }
-}  // namespace
+}  // namespace test_krylov

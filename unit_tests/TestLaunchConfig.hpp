@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-namespace {
+namespace test_launch_config {
 using namespace AsyncSparse;
 
 TEST(TEST_CATEGORY, launch_config_resolves_auto_values) {
@@ -183,4 +183,4 @@ TEST(TEST_CATEGORY, host_block_partition_is_contiguous_and_balanced) {
   EXPECT_EQ(host_block_partition(r, 1000).blocks, std::min<std::int64_t>(TEST_EXECSPACE().concurrency(), 1000));
 }
 
-}  // namespace
+}  // namespace test_launch_config

@@ -21,7 +21,7 @@
 #include <limits>
 #include <set>
 
-namespace {
+namespace test_par_ilu {
 using namespace AsyncSparse;
 using Dev = TEST_DEVICE;
 using Exec = TEST_EXECSPACE;
@@ -967,4 +967,4 @@ TEST(TEST_CATEGORY, par_ic_tri_solve_modes_in_pcg) {
                                InvalidInput, "ParIct: parameter 'tri_solve_check_interval' must be >= 1");
 }
 
-}  // namespace
+}  // namespace test_par_ilu

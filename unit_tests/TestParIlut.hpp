@@ -26,7 +26,7 @@
 #include <set>
 #include <vector>
 
-namespace {
+namespace test_par_ilut {
 using namespace AsyncSparse;
 using Dev = TEST_DEVICE;
 using Exec = TEST_EXECSPACE;
@@ -1061,4 +1061,4 @@ TEST(TEST_CATEGORY, par_ilut_preconditioners) {
       "fill_in_limit must be finite and > 0");
 }
 
-}  // namespace
+}  // namespace test_par_ilut

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace test_sample_select {
 using namespace AsyncSparse;
 using Dev = TEST_DEVICE;
 
@@ -233,4 +233,4 @@ TEST(TEST_CATEGORY, sample_select_rejects_bad_input) {
   EXPECT_EQ(sample_select(TEST_EXECSPACE(), h, d, 1), 2.0);
 }
 
-}  // namespace
+}  // namespace test_sample_select

@@ -13,7 +13,7 @@
 #include <cmath>
 #include <limits>
 
-namespace {
+namespace test_scaling {
 
 using namespace AsyncSparse;
 
@@ -42,8 +42,6 @@ CsrHost<double> drop_diagonal(const CsrHost<double>& A, ordinal_t r) {
       if (!(i == r && A.col_idx[k] == r)) rows.push_back(i), cols.push_back(A.col_idx[k]), vals.push_back(A.values[k]);
   return csr_from_triplets(A.nrows, A.ncols, rows, cols, vals);
 }
-
-}  // namespace
 
 TEST(TEST_CATEGORY, scaling_host_reference) {
   auto A = scaling_test_matrix();
@@ -211,3 +209,5 @@ TEST(TEST_CATEGORY, scaling_vectors) {
     EXPECT_NEAR(lhs, sc.s[i] * ax, 1e-13 * (1 + std::fabs(sc.s[i] * ax)));
   }
 }
+
+}  // namespace test_scaling

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <limits>
 
-namespace {
+namespace test_trisolve {
 using namespace AsyncSparse;
 using Dev = TEST_DEVICE;
 using V = Kokkos::View<double*, Dev>;
@@ -685,4 +685,4 @@ TEST(TEST_CATEGORY, trisolve_bad_options_and_isai_overflow) {
   ASYNCSPARSE_EXPECT_THROW_MSG(S.update_values(to_device<Dev>(Z)), BreakdownError, "breakdown at row 3");
 }
 
-}  // namespace
+}  // namespace test_trisolve

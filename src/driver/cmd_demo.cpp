@@ -12,7 +12,7 @@
 
 namespace AsyncSparse {
 namespace Driver {
-namespace {
+namespace cmd_demo_local {
 
 class Demo : public Command {
  public:
@@ -63,6 +63,7 @@ class Demo : public Command {
 Registrar reg("demo", "PCG on the embedded default problem with each preconditioner",
               [] { return std::unique_ptr<Command>(new Demo); });
 
-}  // namespace
+}  // namespace cmd_demo_local
+using namespace cmd_demo_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

@@ -71,7 +71,7 @@ void define(Cli& cli, Options& o, bool ic) {
 // prepare
 // ---------------------------------------------------------------------------------------------------------
 
-namespace {
+namespace cmd_ilu_local {
 std::vector<int> sweep_list(const std::string& command, const std::string& s) {
   std::vector<int> list;
   if (s.find(',') == std::string::npos) {  // N: the rows 0..N
@@ -98,7 +98,8 @@ std::set<std::string> exact_rows(const std::string& command, std::string spec) {
       throw InvalidInput(command + ": --exact takes host, kk, cusparse or none, got '" + item + "'");
   return rows;
 }
-}  // namespace
+}  // namespace cmd_ilu_local
+using namespace cmd_ilu_local;  // named, not anonymous: the driver's files share unity batches
 
 Setup::Setup(const std::string& cmd, const Options& o, Json& rec)
     : command(cmd), ic(cmd == "ic"), h(cmd == "ic" ? ParIluKind::Ic : ParIluKind::Ilu) {
@@ -146,7 +147,7 @@ Setup::Setup(const std::string& cmd, const Options& o, Json& rec)
 // run
 // ---------------------------------------------------------------------------------------------------------
 
-namespace {
+namespace cmd_ilu_local {
 /// Symbolic phase of the iterative factorization and the scaled matrix of the exact rows.
 void symbolic(Setup& s, const Options& o) {
   std::cout << "asyncsparse " << s.command << ": " << s.problem.name << ", n = " << s.problem.A.nrows
@@ -255,13 +256,13 @@ std::vector<Row> sweep_rows(Setup& s, const SolveCache& exact_cache, Json& histo
   }
   return rows;
 }
-}  // namespace
+}  // namespace cmd_ilu_local
 
 // ---------------------------------------------------------------------------------------------------------
 // report
 // ---------------------------------------------------------------------------------------------------------
 
-namespace {
+namespace cmd_ilu_local {
 Json samples_json(const Samples& s) {
   Json j = Json::object();
   j["values"] = s.v;
@@ -380,7 +381,7 @@ Registrar reg_ilu("ilu", "iterative ILU(0) by asynchronous sweeps: GMRES iterati
                   [] { return std::unique_ptr<Command>(new Factorization("ilu")); });
 Registrar reg_ic("ic", "iterative IC(0) by asynchronous sweeps: PCG iterations / residuals / time vs. sweeps (Table 2)",
                  [] { return std::unique_ptr<Command>(new Factorization("ic")); });
-}  // namespace
+}  // namespace cmd_ilu_local
 
 }  // namespace Ilu
 }  // namespace Driver

@@ -16,7 +16,7 @@ namespace AsyncSparse {
 namespace Driver {
 namespace Ilu {
 
-namespace {
+namespace cmd_ilu_exact_local {
 bool same_factor(const CrsD& a, const CrsD& b) {
   if (a.numRows() != b.numRows() || a.nnz() != b.nnz()) return false;
   auto ra = a.graph.row_map, rb = b.graph.row_map;
@@ -56,7 +56,8 @@ void record(const SolverResult& r, Row& row, bool verbose, bool ran = true) {
   else
     row.note = std::string("solver ") + to_string(r.status) + (r.message.empty() ? "" : ": " + r.message);
 }
-}  // namespace
+}  // namespace cmd_ilu_exact_local
+using namespace cmd_ilu_exact_local;  // named, not anonymous: the driver's files share unity batches
 
 void solve_with(const CrsD& A, const CrsD& L, const CrsD& U, bool unit_lower, const Kokkos::View<double*, Device>& s,
                 TriSolveKind tri, int tri_sweeps, const SolveSetup& ss, Row& row, SolveCache* cache) {
@@ -131,7 +132,7 @@ void add_factor_error(const CrsD& F, const CsrHost<double>& X, char name, Factor
   }
 }
 
-namespace {
+namespace cmd_ilu_exact_local {
 /// Nonlinear residual (and ILU residual) of exact factors of the scaled matrix.
 void residuals(const Setup& s, const CrsD& L, const CrsD& U, bool ic_form, Row& row) {
   row.nonlinear.add(ic_form ? nonlinear_residual_ic(s.exec, s.scaled.A, L)
@@ -205,7 +206,7 @@ Row cusparse_row(const Setup& s, SolveCache& cache) {
   return row;
 }
 #endif
-}  // namespace
+}  // namespace cmd_ilu_exact_local
 
 std::vector<Row> exact_factorization_rows(const Setup& s, SolveCache& cache, Json& baselines) {
   std::vector<Row> rows;

@@ -28,7 +28,7 @@
 
 namespace AsyncSparse {
 namespace Driver {
-namespace {
+namespace cmd_ilut_local {
 
 using CrsD = Crs<double, Device>;
 using Prec = PreconditionerBase<double, Device>;
@@ -661,7 +661,7 @@ Json repeated_runs(Setup& s, const std::vector<Outcome>& first, int runs) {
 class Threshold : public Command {
  public:
   explicit Threshold(bool ict) : ict_(ict) {}
-  void define(Cli& cli) override { Driver::define(cli, o_, ict_); }
+  void define(Cli& cli) override { cmd_ilut_local::define(cli, o_, ict_); }
   int run(Json& rec) override {
     if (o_.runs < 1) throw InvalidInput(std::string(ict_ ? "ict" : "ilut") + ": --runs must be >= 1, got " +
                                         std::to_string(o_.runs));
@@ -727,6 +727,7 @@ Registrar reg_ilut("ilut", "ParILUT steps vs ILU(0) and serial ILUT of equal nnz
 Registrar reg_ict("ict", "ParICT steps vs IC(0) and serial ICT of equal nnz (PCG iterations, phase times)",
                   [] { return std::unique_ptr<Command>(new Threshold(true)); });
 
-}  // namespace
+}  // namespace cmd_ilut_local
+using namespace cmd_ilut_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

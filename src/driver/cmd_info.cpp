@@ -12,7 +12,7 @@
 
 namespace AsyncSparse {
 namespace Driver {
-namespace {
+namespace cmd_info_local {
 
 class Info : public Command {
  public:
@@ -82,6 +82,7 @@ Registrar reg("info",
               "matrix properties: size, symmetry, diagonal dominance, bandwidth before/after RCM (no GPU needed)",
               [] { return std::unique_ptr<Command>(new Info); });
 
-}  // namespace
+}  // namespace cmd_info_local
+using namespace cmd_info_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

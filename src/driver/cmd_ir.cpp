@@ -14,7 +14,7 @@
 
 namespace AsyncSparse {
 namespace Driver {
-namespace {
+namespace cmd_ir_local {
 
 struct Options {
   ProblemOptions problem;
@@ -135,7 +135,7 @@ Json run_refinement(Setup& s, const std::string& v, Table& t, bool& ok) {
 
 class Ir : public Command {
  public:
-  void define(Cli& cli) override { Driver::define(cli, o_); }
+  void define(Cli& cli) override { cmd_ir_local::define(cli, o_); }
   int run(Json& rec) override {
     Setup s;
     prepare(s, o_, rec);
@@ -166,6 +166,7 @@ class Ir : public Command {
 Registrar reg("ir", "mixed-precision iterative refinement with block-asynchronous inner solver",
               [] { return std::unique_ptr<Command>(new Ir); });
 
-}  // namespace
+}  // namespace cmd_ir_local
+using namespace cmd_ir_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

@@ -18,7 +18,7 @@
 
 namespace AsyncSparse {
 namespace Driver {
-namespace {
+namespace cmd_jacobi_local {
 
 // ---------------------------------------------------------------------------------------------------------
 // parse
@@ -341,7 +341,7 @@ void write_timestamps(Setup& s, const Options& o, Variant& v) {
 
 class Jacobi : public Command {
  public:
-  void define(Cli& cli) override { Driver::define(cli, o_); }
+  void define(Cli& cli) override { cmd_jacobi_local::define(cli, o_); }
   int run(Json& rec) override {
     Setup s(o_, rec);
     std::cout << "matrix " << s.problem.name << ": n = " << s.problem.A.nrows << ", nnz = " << s.problem.A.nnz()
@@ -418,6 +418,7 @@ class Jacobi : public Command {
 Registrar reg("jacobi", "synchronous vs asynchronous Jacobi: residual vs updates/time, value ages",
               [] { return std::unique_ptr<Command>(new Jacobi); });
 
-}  // namespace
+}  // namespace cmd_jacobi_local
+using namespace cmd_jacobi_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

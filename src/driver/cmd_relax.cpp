@@ -17,7 +17,7 @@
 
 namespace AsyncSparse {
 namespace Driver {
-namespace {
+namespace cmd_relax_local {
 
 struct Options {
   ProblemOptions problem;
@@ -156,7 +156,7 @@ RelaxationResult run_method(const Setup& s, const Options& o, const std::string&
 
 class Relax : public Command {
  public:
-  void define(Cli& cli) override { Driver::define(cli, o_); }
+  void define(Cli& cli) override { cmd_relax_local::define(cli, o_); }
   int run(Json& rec) override {
     const Setup s = prepare(o_, rec);
     Table st({"# iters", "avg. residual", "max res.", "min res.", "variation", "rel. spread", "variance", "std. dev.",
@@ -220,6 +220,7 @@ class Relax : public Command {
 Registrar reg("relax", "block-asynchronous relaxation async-(k) and Jacobi / Gauss-Seidel baselines",
               [] { return std::unique_ptr<Command>(new Relax); });
 
-}  // namespace
+}  // namespace cmd_relax_local
+using namespace cmd_relax_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

@@ -8,7 +8,7 @@
 
 namespace AsyncSparse {
 namespace Driver {
-namespace {
+namespace cmd_solve_local {
 
 class Solve : public Command {
  public:
@@ -82,6 +82,7 @@ class Solve : public Command {
 Registrar reg("solve", "PCG / GMRES solve with a preconditioner (none, jacobi, ...)",
               [] { return std::unique_ptr<Command>(new Solve); });
 
-}  // namespace
+}  // namespace cmd_solve_local
+using namespace cmd_solve_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

@@ -25,7 +25,7 @@
 namespace AsyncSparse {
 namespace Driver {
 
-namespace {
+namespace driver_cli_local {
 // Validators run on the text before CLI11 converts it; their message follows the option's name
 // ("--steps: expects an integer, got 'x'").
 CLI::Validator integer_check(long long lo, long long hi) {
@@ -68,7 +68,8 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
   for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
   return s;
 }
-}  // namespace
+}  // namespace driver_cli_local
+using namespace driver_cli_local;  // named, not anonymous: the driver's files share unity batches
 
 LaunchConfig launch_config(const LaunchOptions& o) {
   LaunchConfig c;
@@ -205,7 +206,7 @@ Registrar::Registrar(std::string name, std::string summary, std::function<std::u
   commands().push_back({std::move(name), std::move(summary), std::move(make)});
 }
 
-namespace {
+namespace driver_cli_local {
 const char* const kFooter =
     "Matrices: a Matrix Market file (.mtx or .mtx.gz) or a generator, e.g. gen:lap2d:1024,\n"
     "gen:lap3d7:64, gen:lap3d27:64, gen:aniso2d:256:0.01:30, gen:convdiff2d:150:1, gen:trefethen:2000,\n"
@@ -234,7 +235,7 @@ std::vector<Subcommand> declare_subcommands(CLI::App& app) {
   }
   return subs;
 }
-}  // namespace
+}  // namespace driver_cli_local
 
 CommandLine::CommandLine() = default;
 CommandLine::~CommandLine() = default;
@@ -326,7 +327,7 @@ std::vector<int> parse_int_list(const std::string& what, const std::string& text
   return out;
 }
 
-namespace {
+namespace driver_cli_local {
 bool progress_enabled = true;
 }
 void Progress::enable(bool on) { progress_enabled = on; }

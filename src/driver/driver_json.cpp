@@ -30,10 +30,11 @@ void save_json(const Json& j, const std::string& path) {
 
 using Driver::Json;
 
-namespace {
+namespace driver_json_local {
 /// -1 ("unknown") as null.
 Json known(long long v) { return v < 0 ? Json(nullptr) : Json(v); }
-}  // namespace
+}  // namespace driver_json_local
+using namespace driver_json_local;  // named, not anonymous: the driver's files share unity batches
 
 void to_json(Json& j, const KokkosInfo& k) {
   j = Json::object();

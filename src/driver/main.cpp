@@ -30,7 +30,7 @@
 
 #include "driver_cli.hpp"
 
-namespace {
+namespace main_local {
 
 using namespace AsyncSparse::Driver;
 
@@ -89,7 +89,8 @@ int run_subcommand(Subcommand& s, const std::vector<char*>& kokkos_args, bool ko
   return 2;
 }
 
-}  // namespace
+}  // namespace main_local
+using namespace main_local;  // named, not anonymous: the driver's files share unity batches
 
 int main(int argc, char* argv[]) {
   // Thread binding for the OpenMP backend unless the user chose one (Kokkos warns when unset).

@@ -74,6 +74,11 @@ bool par_ilu_device_checks(const ExecSpace& exec, const Mat& A, bool ic, const D
   return bad == 0;
 }
 
+/// Allocation properties of a View the numeric phase overwrites before anything reads it.
+inline auto uninitialized(const char* label) {
+  return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+}
+
 /// The device symbolic phase (level 0, row-major tasks). Returns false without touching the handle when A fails
 /// a check; true after filling the handle's State and the pattern counts of its Stats.
 template <class ExecSpace, class Scalar, class Device>
@@ -209,9 +214,6 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
                     typename crs_type::values_type::non_const_type("AsyncSparse::par_ilu::Ut_values", nnz_U),
                     ut_rp, ut_ci);
   }
-  const auto uninitialized = [](const char* label) {
-    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
-  };
   s.a_scaled = typename crs_type::values_type::non_const_type(uninitialized("AsyncSparse::par_ilu::a_scaled"), nnz);
   s.s = typename handle_type::value_view(uninitialized("AsyncSparse::par_ilu::s"), n);
   s.s_factors = typename handle_type::value_view(uninitialized("AsyncSparse::par_ilu::s_factors"), n);
