@@ -25,8 +25,8 @@ configure_file(${_root}/cmake/AsyncSparse_config.hpp.in ${CMAKE_CURRENT_BINARY_D
                @ONLY)
 
 set(_driver ${_root}/src/driver)
-set(_cli_sources ${_driver}/driver_cli.cpp ${_driver}/driver_json.cpp ${_driver}/driver_problem.cpp
-                 ${_root}/src/asyncsparse/core/AsyncSparse_reference.cpp)
+# Every shared driver file and the library's serial references (what the subcommand files call besides templates).
+file(GLOB _cli_sources ${_driver}/driver_*.cpp ${_root}/src/asyncsparse/core/AsyncSparse_reference*.cpp)
 if(AsyncSparse_FUZZ_DRIVER_COMMANDS STREQUAL "all")
   file(GLOB _cmd ${_driver}/cmd_*.cpp)
   list(APPEND _cli_sources ${_cmd})
