@@ -64,6 +64,5 @@ Registrar reg("demo", "PCG on the embedded default problem with each preconditio
               [] { return std::unique_ptr<Command>(new Demo); });
 
 }  // namespace cmd_demo_local
-using namespace cmd_demo_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

@@ -728,6 +728,5 @@ Registrar reg_ict("ict", "ParICT steps vs IC(0) and serial ICT of equal nnz (PCG
                   [] { return std::unique_ptr<Command>(new Threshold(true)); });
 
 }  // namespace cmd_ilut_local
-using namespace cmd_ilut_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

@@ -83,6 +83,5 @@ Registrar reg("info",
               [] { return std::unique_ptr<Command>(new Info); });
 
 }  // namespace cmd_info_local
-using namespace cmd_info_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

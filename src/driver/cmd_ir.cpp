@@ -167,6 +167,5 @@ Registrar reg("ir", "mixed-precision iterative refinement with block-asynchronou
               [] { return std::unique_ptr<Command>(new Ir); });
 
 }  // namespace cmd_ir_local
-using namespace cmd_ir_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

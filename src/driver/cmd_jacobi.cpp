@@ -419,6 +419,5 @@ Registrar reg("jacobi", "synchronous vs asynchronous Jacobi: residual vs updates
               [] { return std::unique_ptr<Command>(new Jacobi); });
 
 }  // namespace cmd_jacobi_local
-using namespace cmd_jacobi_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

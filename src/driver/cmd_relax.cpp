@@ -221,6 +221,5 @@ Registrar reg("relax", "block-asynchronous relaxation async-(k) and Jacobi / Gau
               [] { return std::unique_ptr<Command>(new Relax); });
 
 }  // namespace cmd_relax_local
-using namespace cmd_relax_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

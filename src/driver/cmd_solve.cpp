@@ -83,6 +83,5 @@ Registrar reg("solve", "PCG / GMRES solve with a preconditioner (none, jacobi, .
               [] { return std::unique_ptr<Command>(new Solve); });
 
 }  // namespace cmd_solve_local
-using namespace cmd_solve_local;  // named, not anonymous: the driver's files share unity batches
 }  // namespace Driver
 }  // namespace AsyncSparse

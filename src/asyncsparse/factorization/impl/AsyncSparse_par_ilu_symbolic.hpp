@@ -74,7 +74,8 @@ bool par_ilu_device_checks(const ExecSpace& exec, const Mat& A, bool ic, const D
   return bad == 0;
 }
 
-/// Allocation properties of a View the numeric phase overwrites before anything reads it.
+/// Allocation properties of a View without its initialization kernel (for Views written in full before they are
+/// read). The label goes in as a std::string: Kokkos would take a bare const char* for memory to wrap.
 inline auto uninitialized(const char* label) {
   return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
 }
@@ -91,16 +92,15 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   const ordinal_t n = A.numRows();
   const offset_t nnz = A.nnz();
   if (n <= 0 || A.numCols() != n) return false;
-  offsets diag(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::diag"), n);
+  offsets diag(uninitialized("AsyncSparse::par_ilu::diag"), n);
   if (!par_ilu_device_checks(exec, A, ic, diag)) return false;
   auto rm = A.graph.row_map;
   auto ent = A.graph.entries;
 
   // L: row i of A up to and including its diagonal. l_rp by an exclusive scan of the row lengths (the scan writes
   // every entry, l_rp(0) included).
-  typename crs_type::row_map_type::non_const_type l_rp(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::L_row_map"),
-      static_cast<std::size_t>(n) + 1);
+  typename crs_type::row_map_type::non_const_type l_rp(uninitialized("AsyncSparse::par_ilu::L_row_map"),
+                                                       static_cast<std::size_t>(n) + 1);
   Kokkos::parallel_scan(
       "AsyncSparse::par_ilu::L_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, offset_t& sum, const bool final) {
@@ -113,8 +113,7 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   offset_t nnz_L = 0;
   Kokkos::deep_copy(exec, nnz_L, Kokkos::subview(l_rp, n));
   exec.fence();
-  typename crs_type::index_type::non_const_type l_ci(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::L_entries"), nnz_L);
+  typename crs_type::index_type::non_const_type l_ci(uninitialized("AsyncSparse::par_ilu::L_entries"), nnz_L);
   // U's pattern by rows (ILU): row i of A from its diagonal on, positions into A kept as the values to
   // follow them through the transpose. IC needs neither U nor the row of each entry: those Views stay unallocated
   // (Kokkos allocates device memory even for an extent of 0).
@@ -123,9 +122,9 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   typename crs_type::row_map_type::non_const_type u_rp;
   typename crs_type::index_type::non_const_type u_ci;
   if (!ic) {
-    s_row = offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::s_row"), nnz);
+    s_row = offsets(uninitialized("AsyncSparse::par_ilu::s_row"), nnz);
     u_rp = decltype(u_rp)("AsyncSparse::par_ilu::U_row_map", static_cast<std::size_t>(n) + 1);
-    u_ci = decltype(u_ci)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::U_entries"), nnz_U);
+    u_ci = decltype(u_ci)(uninitialized("AsyncSparse::par_ilu::U_entries"), nnz_U);
   }
   Kokkos::parallel_for(
       "AsyncSparse::par_ilu::L_fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
@@ -148,14 +147,13 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   s.a_entries = ent;
   s.identity_tasks = ic;
   const offset_t ntasks = ic ? nnz_L : nnz;
-  s.task_row = ordinals(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::task_row"), ntasks);
-  s.task_col = ordinals(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::task_col"), ntasks);
-  s.task_dst = offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::task_dst"), ntasks);
-  s.task_src = offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::task_src"), ntasks);
+  s.task_row = ordinals(uninitialized("AsyncSparse::par_ilu::task_row"), ntasks);
+  s.task_col = ordinals(uninitialized("AsyncSparse::par_ilu::task_col"), ntasks);
+  s.task_dst = offsets(uninitialized("AsyncSparse::par_ilu::task_dst"), ntasks);
+  s.task_src = offsets(uninitialized("AsyncSparse::par_ilu::task_src"), ntasks);
   // Written in full by every numeric phase before the sweeps read them: task_a, a_scaled, s, s_factors (the
-  // breakdown word is reset before every sweep).
-  s.task_a = typename handle_type::value_view(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::task_a"), ntasks);
+  // breakdown word is set by par_ilu_numeric before its sweeps).
+  s.task_a = typename handle_type::value_view(uninitialized("AsyncSparse::par_ilu::task_a"), ntasks);
   auto t_row = s.task_row;
   auto t_col = s.task_col;
   auto t_dst = s.task_dst;
@@ -164,10 +162,8 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
                  typename crs_type::values_type::non_const_type("AsyncSparse::par_ilu::L_values", nnz_L), l_rp, l_ci);
   if (ic) {
     // Tasks: the entries of L in storage order. Symmetry pairs: the strictly lower entries of A, rows ascending.
-    s.sym_lower =
-        offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::sym_lower"), nnz_L - n);
-    s.sym_upper =
-        offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::sym_upper"), nnz_L - n);
+    s.sym_lower = offsets(uninitialized("AsyncSparse::par_ilu::sym_lower"), nnz_L - n);
+    s.sym_upper = offsets(uninitialized("AsyncSparse::par_ilu::sym_upper"), nnz_L - n);
     auto lo = s.sym_lower;
     auto up = s.sym_upper;
     Kokkos::parallel_for(
@@ -191,11 +187,10 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
     // uninitialized device memory, which compute-sanitizer --tool initcheck reported).
     typename crs_type::row_map_type::non_const_type ut_rp("AsyncSparse::par_ilu::Ut_row_map",
                                                           static_cast<std::size_t>(n) + 1);
-    typename crs_type::index_type::non_const_type ut_ci(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::Ut_entries"), nnz_U);
-    offsets map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::Ut_map"), nnz_U);
+    typename crs_type::index_type::non_const_type ut_ci(uninitialized("AsyncSparse::par_ilu::Ut_entries"), nnz_U);
+    offsets map(uninitialized("AsyncSparse::par_ilu::Ut_map"), nnz_U);
     transpose_pattern(exec, n, n, nnz_U, u_rp, u_ci, ut_rp, ut_ci, map);
-    offsets u_to_ut(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::u_to_ut"), nnz_U);
+    offsets u_to_ut(uninitialized("AsyncSparse::par_ilu::u_to_ut"), nnz_U);
     Kokkos::parallel_for(
         "AsyncSparse::par_ilu::invert_map", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz_U),
         KOKKOS_LAMBDA(const offset_t q) { u_to_ut(map(q)) = q; });
@@ -211,8 +206,8 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
           t_dst(p) = j < i ? l_rp(i) + p - rm(i) : u_to_ut(rm(i) - l_rp(i) + i + p - d);
         });
     s.Ut = crs_type("AsyncSparse::par_ilu::Ut", n, n, nnz_U,
-                    typename crs_type::values_type::non_const_type("AsyncSparse::par_ilu::Ut_values", nnz_U),
-                    ut_rp, ut_ci);
+                    typename crs_type::values_type::non_const_type("AsyncSparse::par_ilu::Ut_values", nnz_U), ut_rp,
+                    ut_ci);
   }
   s.a_scaled = typename crs_type::values_type::non_const_type(uninitialized("AsyncSparse::par_ilu::a_scaled"), nnz);
   s.s = typename handle_type::value_view(uninitialized("AsyncSparse::par_ilu::s"), n);
