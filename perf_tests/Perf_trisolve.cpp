@@ -166,9 +166,11 @@ void BM_cusparse_spsv(benchmark::State& state, const std::string& name, bool ana
     return;
   }
   const int n = p.L.numRows();
+  const auto l_rm = row_map_as_int(p.L.graph.row_map, p.L.nnz(), "BM_cusparse_spsv");
+  const auto u_rm = row_map_as_int(p.U.graph.row_map, p.U.nnz(), "BM_cusparse_spsv");
   auto setup = [&](CusparseSpsv<double>& l, CusparseSpsv<double>& u) {
-    l.setup(n, p.L.nnz(), p.L.graph.row_map.data(), p.L.graph.entries.data(), p.L.values.data(), true, false);
-    u.setup(n, p.U.nnz(), p.U.graph.row_map.data(), p.U.graph.entries.data(), p.U.values.data(), false, false);
+    l.setup(n, static_cast<int>(p.L.nnz()), l_rm.data(), p.L.graph.entries.data(), p.L.values.data(), true, false);
+    u.setup(n, static_cast<int>(p.U.nnz()), u_rm.data(), p.U.graph.entries.data(), p.U.values.data(), false, false);
   };
   if (analysis) {
     run_timed(state, [&] {

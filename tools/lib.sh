@@ -43,19 +43,24 @@ take_subset_option() {
 # The Kokkos stack of tools/bootstrap: 3 (Kokkos 3.4.01, default) or 4 (Kokkos 4.6.01 + Kokkos-Kernels 4.7.00).
 ASYNCSPARSE_KOKKOS="${ASYNCSPARSE_KOKKOS:-3}"
 
-# take_kokkos_option "$@": consume a leading `--kokkos N` / `--kokkos=N` (sets ASYNCSPARSE_KOKKOS); the caller
-# continues with the arguments in REST.
-take_kokkos_option() {
+# The offset (row pointer) type of the build (CMake AsyncSparse_OFFSET_TYPE): int (default) or int64.
+ASYNCSPARSE_OFFSETS="${ASYNCSPARSE_OFFSETS:-int}"
+
+# take_option NAME VARIABLE "$@": consume `NAME VALUE` / `NAME=VALUE` anywhere in the arguments (sets and exports
+# VARIABLE); the caller continues with the arguments in REST.
+take_option() {
+  local name="$1" var="$2"
+  shift 2
   REST=()
   while [ $# -gt 0 ]; do
     case "$1" in
-      --kokkos)
-        [ $# -ge 2 ] || { echo "error: --kokkos needs a value (3 or 4)" >&2; exit 2; }
-        ASYNCSPARSE_KOKKOS="$2"
+      "$name")
+        [ $# -ge 2 ] || { echo "error: $name needs a value" >&2; exit 2; }
+        printf -v "$var" '%s' "$2"
         shift 2
         ;;
-      --kokkos=*)
-        ASYNCSPARSE_KOKKOS="${1#--kokkos=}"
+      "$name"=*)
+        printf -v "$var" '%s' "${1#"$name"=}"
         shift
         ;;
       *)
@@ -64,12 +69,24 @@ take_kokkos_option() {
         ;;
     esac
   done
-  export ASYNCSPARSE_KOKKOS
+  export "${var?}"
 }
+
+# take_kokkos_option "$@": --kokkos 3|4 (ASYNCSPARSE_KOKKOS); the other arguments in REST.
+take_kokkos_option() { take_option --kokkos ASYNCSPARSE_KOKKOS "$@"; }
 
 # build_suffix: "" for the default stack, "-kokkos4" for stack 4 (build folders of both stacks coexist).
 build_suffix() {
-  case "$ASYNCSPARSE_KOKKOS" in 4 | 4.6 | 4.6.01) echo "-kokkos4" ;; *) echo "" ;; esac
+  local s=""
+  case "$ASYNCSPARSE_KOKKOS" in 4 | 4.6 | 4.6.01) s="-kokkos4" ;; esac
+  [ "$ASYNCSPARSE_OFFSETS" = int64 ] && s="$s-off64"
+  echo "$s"
+}
+
+# take_offsets_option "$@": --offsets int|int64 (ASYNCSPARSE_OFFSETS); the other arguments in REST.
+take_offsets_option() {
+  take_option --offsets ASYNCSPARSE_OFFSETS "$@"
+  case "$ASYNCSPARSE_OFFSETS" in int | int64) ;; *) echo "error: --offsets must be int or int64" >&2; exit 2 ;; esac
 }
 
 # kokkos_prefix FLAVOUR: print the install prefix of Kokkos for FLAVOUR (bootstrapping it if needed).
@@ -89,7 +106,7 @@ configure_build() {
   if [ "$flavour" = hip ]; then extra+=("-DCMAKE_CXX_COMPILER=hipcc"); fi
   say "configuring $dir ($flavour, Kokkos in $prefix)"
   cmake -S "$ASYNCSPARSE_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_PREFIX_PATH="$prefix" "${extra[@]}" "$@" >"$dir.configure.log" 2>&1 ||
+    -DCMAKE_PREFIX_PATH="$prefix" -DAsyncSparse_OFFSET_TYPE="$ASYNCSPARSE_OFFSETS" "${extra[@]}" "$@" >"$dir.configure.log" 2>&1 ||
     { tail -n 40 "$dir.configure.log" >&2; echo "error: CMake configure failed (log: $dir.configure.log)" >&2; exit 1; }
   say "building $dir ($JOBS jobs)"
   cmake --build "$dir" -j "$JOBS" ||

@@ -146,7 +146,7 @@ TEST(TEST_CATEGORY, transpose_sorted_and_round_trip) {
   const auto Bt = to_host(transpose(to_device<Dev>(B)));
   EXPECT_EQ(Bt.nrows, 3);
   EXPECT_EQ(Bt.ncols, 2);
-  EXPECT_EQ(Bt.row_ptr, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(Bt.row_ptr, (std::vector<offset_t>{0, 1, 2, 3}));
   EXPECT_EQ(Bt.col_idx, (std::vector<int>{0, 1, 0}));
   EXPECT_EQ(Bt.values, (std::vector<double>{2.0, 3.0, 1.0}));
 }
@@ -166,7 +166,7 @@ TEST(TEST_CATEGORY, transpose_pattern_of_a_bare_pattern) {
   const auto tp_h = to_std_vector(tp);
   const auto tent_h = to_std_vector(tent);
   const auto map_h = to_std_vector(map);
-  EXPECT_EQ(std::vector<int>(tp_h.begin(), tp_h.end()), R.row_ptr);
+  EXPECT_EQ(std::vector<offset_t>(tp_h.begin(), tp_h.end()), R.row_ptr);
   EXPECT_EQ(std::vector<int>(tent_h.begin(), tent_h.end()), R.col_idx);
   std::vector<double> gathered(map_h.size());
   for (std::size_t p = 0; p < map_h.size(); ++p) gathered[p] = A.values[map_h[p]];

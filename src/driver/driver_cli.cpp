@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <asyncsparse/AsyncSparse_config.hpp>
+#include <asyncsparse/core/AsyncSparse_csr_host.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/diagnostics/AsyncSparse_run_info.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
@@ -296,6 +297,7 @@ int parse_command_line(int argc, char* argv[], CommandLine& cl, std::ostream& ou
 Json run_record(const Cli& cli) {
   Json j = Json::object();
   j["asyncsparse_version"] = ASYNCSPARSE_VERSION_STRING;
+  j["offset_bits"] = 8 * sizeof(AsyncSparse::offset_t);  // AsyncSparse_OFFSET_TYPE of the build
   j["command"] = cli.command();
   j["date"] = utc_timestamp();
   j["options"] = cli.to_json();

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include <asyncsparse/AsyncSparse_config.hpp>
+#include <asyncsparse/core/AsyncSparse_csr_host.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/diagnostics/AsyncSparse_run_info.hpp>
 
@@ -39,7 +40,9 @@ void print_version() {
             << "Kokkos " << ASYNCSPARSE_KOKKOS_VERSION_STRING << ", Kokkos-Kernels "
             << ASYNCSPARSE_KOKKOSKERNELS_VERSION_STRING << "\n"
             << "backends: " << ASYNCSPARSE_BACKENDS_STRING << " (default execution space "
-            << Kokkos::DefaultExecutionSpace::name() << ")\n";
+            << Kokkos::DefaultExecutionSpace::name() << ")\n"
+            << "offsets: " << 8 * sizeof(AsyncSparse::offset_t) << "-bit (at most "
+            << AsyncSparse::max_stored_entries << " stored entries per matrix)\n";
 }
 
 /// Initialises Kokkos with its own options (`kokkos_args`, argv[0] first); false (message printed) when the
@@ -81,10 +84,15 @@ int run_subcommand(Subcommand& s, const std::vector<char*>& kokkos_args, bool ko
     const int status = s.command->run(record);
     if (!s.json.empty()) save_json(record, s.json);
     return status;
-  } catch (const AsyncSparse::Error& e) {
-    std::cerr << who << ": error: " << e.what() << "\n";
   } catch (const std::exception& e) {
-    std::cerr << who << ": unexpected error: " << e.what() << "\n";
+    // A failed allocation (host or device: Kokkos names the View and its size) is an error of its own kind, not
+    // an unexpected one.
+    if (AsyncSparse::is_out_of_memory(e) && !dynamic_cast<const AsyncSparse::OutOfMemory*>(&e))
+      std::cerr << who << ": error: out of memory: " << e.what() << "\n";
+    else if (dynamic_cast<const AsyncSparse::Error*>(&e))
+      std::cerr << who << ": error: " << e.what() << "\n";
+    else
+      std::cerr << who << ": unexpected error: " << e.what() << "\n";
   }
   return 2;
 }

@@ -93,6 +93,9 @@ ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _GUARD_RECORD |
          "ilut": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS, "ict": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS, "jacobi": _JACOBI_QUARTILES,
          "solve": {"krylov_kernels"}}
 
+# Added to the record of every subcommand: the offset width of the build (32 or 64).
+ADDED_EVERYWHERE = {"offset_bits"}
+
 # Keys that depend on the build, not on the driver: present only where the build has a GPU.
 BUILD_DEPENDENT = {"kokkos.device"}
 
@@ -163,7 +166,7 @@ def main():
             print(f"{c}: no reference key set (record one with --record)")
             status = 1
             continue
-        want = {renamed(p) for p in ref[c]} | ADDED.get(c, set())
+        want = {renamed(p) for p in ref[c]} | ADDED.get(c, set()) | ADDED_EVERYWHERE
         have = set(got[c])
         missing, extra = sorted(want - have), sorted(have - want)
         if missing or extra:

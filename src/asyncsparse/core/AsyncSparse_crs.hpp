@@ -12,6 +12,11 @@
 #include <asyncsparse/AsyncSparse_config.hpp>
 
 #include <asyncsparse/core/AsyncSparse_csr_host.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+
+#include <climits>
+#include <string>
+#include <type_traits>
 
 namespace AsyncSparse {
 
@@ -67,6 +72,31 @@ std::vector<typename View::non_const_value_type> to_std_vector(const View& d) {
                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>(v.data(), v.size()),
                     d);
   return v;
+}
+
+/// The row map of a matrix with `nnz` entries as 32-bit offsets, for routines that take only those (cuSPARSE's
+/// csric02/csrilu02 and its triangular solve here). With 32-bit offset_t this is `row_map` itself; with 64-bit
+/// offsets a converted copy, or InvalidInput naming `where` when the entries do not fit in 32 bits.
+template <class RowMap>
+Kokkos::View<const int*, typename RowMap::device_type> row_map_as_int(const RowMap& row_map, std::int64_t nnz,
+                                                                       const std::string& where) {
+  using result = Kokkos::View<const int*, typename RowMap::device_type>;
+  if constexpr (std::is_same<typename RowMap::non_const_value_type, int>::value) {
+    return result(row_map);
+  } else {
+    if (nnz > INT_MAX)
+      throw InvalidInput(where + ": " + std::to_string(nnz) +
+                         " stored entries need 64-bit offsets, and this routine takes only 32-bit ones (at most " +
+                         std::to_string(INT_MAX) + ")");
+    Kokkos::View<int*, typename RowMap::device_type> r(Kokkos::view_alloc(Kokkos::WithoutInitializing, where + "_row_map32"),
+                                                      row_map.extent(0));
+    using exec = typename RowMap::execution_space;
+    Kokkos::parallel_for(
+        "AsyncSparse::row_map_as_int", Kokkos::RangePolicy<exec>(0, row_map.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t i) { r(i) = static_cast<int>(row_map(i)); });
+    exec().fence();
+    return result(r);
+  }
 }
 
 }  // namespace AsyncSparse

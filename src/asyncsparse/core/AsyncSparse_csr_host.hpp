@@ -9,15 +9,33 @@
 // are sorted and unique unless a function says otherwise (see `is_sorted_unique`).
 #pragma once
 
+#include <asyncsparse/AsyncSparse_config.hpp>
+
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <vector>
 
 namespace AsyncSparse {
 
-/// Ordinal (row / column index) and offset type used across AsyncSparse.
+/// Ordinal (row / column index) type used across AsyncSparse: up to 2^31-1 rows and columns.
 using ordinal_t = int;
-/// Offset (row pointer) type. 32 bit: matrices up to 2^31-1 stored entries.
+/// Offset (row pointer) type, chosen when the library is configured (CMake AsyncSparse_OFFSET_TYPE): int stores
+/// up to 2^31-1 entries per matrix, std::int64_t more.
+#if ASYNCSPARSE_OFFSET_64
+using offset_t = std::int64_t;
+#else
 using offset_t = int;
+#endif
+
+/// The most stored entries a matrix can have in this build, and how errors about that limit state it:
+/// "2147483647 (32-bit offsets; a library configured with AsyncSparse_OFFSET_TYPE=int64 holds more)".
+constexpr std::int64_t max_stored_entries = std::numeric_limits<offset_t>::max();
+inline std::string max_stored_entries_text() {
+  return std::to_string(max_stored_entries) +
+         (sizeof(offset_t) == 4 ? " (32-bit offsets; a library configured with AsyncSparse_OFFSET_TYPE=int64 holds more)"
+                                : " (64-bit offsets)");
+}
 
 template <class Scalar = double>
 struct CsrHost {

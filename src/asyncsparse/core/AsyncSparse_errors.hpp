@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -73,5 +74,22 @@ class DivergenceError : public Error {
  private:
   std::int64_t iteration_;
 };
+
+/// Memory for a matrix, a factor or a work array could not be allocated. The message names the allocation and
+/// its size.
+class OutOfMemory : public Error {
+ public:
+  explicit OutOfMemory(const std::string& what) : Error(what) {}
+};
+
+/// True when `e` reports a failed memory allocation: OutOfMemory, std::bad_alloc (the host), or the
+/// std::runtime_error by which Kokkos reports a View it could not allocate (with the View's label and size:
+/// "Kokkos failed to allocate memory for label ..." in Kokkos 3, "... memory space failed to allocate ..." in 4).
+inline bool is_out_of_memory(const std::exception& e) {
+  if (dynamic_cast<const OutOfMemory*>(&e) || dynamic_cast<const std::bad_alloc*>(&e)) return true;
+  const std::string w = e.what();
+  return w.find("Kokkos failed to allocate memory") != std::string::npos ||
+         w.find("memory space failed to allocate") != std::string::npos;
+}
 
 }  // namespace AsyncSparse

@@ -7,7 +7,11 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <iomanip>
+#include <new>
 #include <random>
+#include <sstream>
+#include <stdexcept>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -52,7 +56,7 @@ inline std::string generator_size_problem(const std::string& name, std::int64_t 
     nnz = size * nnz_per_row;
   }
   if (rows > gen_int_max) return std::to_string(rows) + " rows do not fit in int";
-  if (nnz > gen_int_max) return std::to_string(nnz) + " stored entries do not fit in int (offset_t)";
+  if (nnz > max_stored_entries) return std::to_string(nnz) + " stored entries exceed " + max_stored_entries_text();
   return {};
 }
 
@@ -62,6 +66,24 @@ inline void check_generator_size(const std::string& where, const std::string& na
   if (!problem.empty()) throw InvalidInput(where + ": " + problem);
 }
 
+/// Runs `build`, a generator's allocations and fill; a failed host allocation (std::bad_alloc, or a size beyond
+/// std::vector's max_size) becomes OutOfMemory naming the generator and the memory its CSR arrays need.
+template <class Build>
+CsrHost<double> with_host_memory(const std::string& what, std::int64_t nrows, std::int64_t nnz, Build&& build) {
+  try {
+    return build();
+  } catch (const std::exception& e) {
+    if (!dynamic_cast<const std::bad_alloc*>(&e) && !dynamic_cast<const std::length_error*>(&e)) throw;
+    const double gb = (static_cast<double>(nrows + 1) * sizeof(offset_t) +
+                       static_cast<double>(nnz) * (sizeof(ordinal_t) + sizeof(double))) /
+                      1e9;
+    std::ostringstream os;
+    os << what << ": out of host memory: " << nnz << " stored entries need " << std::setprecision(3) << gb
+       << " GB for the CSR arrays (" << e.what() << ")";
+    throw OutOfMemory(os.str());
+  }
+}
+
 struct StencilEntry {
   int dx, dy, dz;
   double value;
@@ -69,15 +91,19 @@ struct StencilEntry {
 
 /// Constant-coefficient stencil on an m^dim grid (dim 2 or 3), Dirichlet: neighbours outside the grid are
 /// dropped. Entries are emitted by increasing linear offset, so every row comes out sorted.
-inline CsrHost<double> stencil_matrix(ordinal_t m, int dim, std::vector<StencilEntry> stencil, std::int64_t nnz_hint) {
+inline CsrHost<double> stencil_matrix(const char* name, ordinal_t m, int dim, std::vector<StencilEntry> stencil,
+                                      std::int64_t nnz_hint) {
   const std::int64_t mm = static_cast<std::int64_t>(m) * m;
   const ordinal_t n = static_cast<ordinal_t>(dim == 2 ? mm : mm * m);
   std::sort(stencil.begin(), stencil.end(), [mm, m](const StencilEntry& a, const StencilEntry& b) {
     return a.dz * mm + a.dy * m + a.dx < b.dz * mm + b.dy * m + b.dx;
   });
-  CsrHost<double> A(n, n);
-  A.col_idx.reserve(static_cast<std::size_t>(nnz_hint));
-  A.values.reserve(static_cast<std::size_t>(nnz_hint));
+  CsrHost<double> A = with_host_memory(name, n, nnz_hint, [&] {
+    CsrHost<double> B(n, n);
+    B.col_idx.reserve(static_cast<std::size_t>(nnz_hint));
+    B.values.reserve(static_cast<std::size_t>(nnz_hint));
+    return B;
+  });
   const int mz = dim == 2 ? 1 : m;
   ordinal_t row = 0;
   for (int k = 0; k < mz; ++k)
@@ -177,17 +203,21 @@ inline double parse_spec_double(const std::string& spec, const std::string& fiel
   return v;
 }
 
+/// The matrix of random_diag_dominant (arguments checked).
+CsrHost<double> random_matrix(ordinal_t n, ordinal_t nnz_per_row, std::uint64_t seed, bool symmetric,
+                              double dominance);
+
 }  // namespace Impl
 
 CsrHost<double> lap2d(ordinal_t m) {
   Impl::check_generator_size("lap2d", "lap2d", m);
-  return Impl::stencil_matrix(
+  return Impl::stencil_matrix("lap2d", 
       m, 2, {{0, 0, 0, 4.0}, {-1, 0, 0, -1.0}, {1, 0, 0, -1.0}, {0, -1, 0, -1.0}, {0, 1, 0, -1.0}}, Impl::lap2d_nnz(m));
 }
 
 CsrHost<double> lap3d7(ordinal_t m) {
   Impl::check_generator_size("lap3d7", "lap3d7", m);
-  return Impl::stencil_matrix(m, 3,
+  return Impl::stencil_matrix("lap3d7", m, 3,
                               {{0, 0, 0, 6.0},
                                {-1, 0, 0, -1.0},
                                {1, 0, 0, -1.0},
@@ -204,7 +234,7 @@ CsrHost<double> lap3d27(ordinal_t m) {
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)
       for (int dx = -1; dx <= 1; ++dx) st.push_back({dx, dy, dz, (dx == 0 && dy == 0 && dz == 0) ? 26.0 : -1.0});
-  return Impl::stencil_matrix(m, 3, st, Impl::lap3d27_nnz(m));
+  return Impl::stencil_matrix("lap3d27", m, 3, st, Impl::lap3d27_nnz(m));
 }
 
 CsrHost<double> aniso2d(ordinal_t m, double eps, double theta_degrees) {
@@ -238,7 +268,7 @@ CsrHost<double> aniso2d(ordinal_t m, double eps, double theta_degrees) {
     st.push_back({1, -1, 0, b / 2});
   }
   const std::int64_t nnz = b != 0.0 ? (3 * std::int64_t(m) - 2) * (3 * std::int64_t(m) - 2) : Impl::lap2d_nnz(m);
-  return Impl::stencil_matrix(m, 2, st, nnz);
+  return Impl::stencil_matrix("aniso2d", m, 2, st, nnz);
 }
 
 CsrHost<double> convdiff2d(ordinal_t m, double peclet) {
@@ -250,7 +280,7 @@ CsrHost<double> convdiff2d(ordinal_t m, double peclet) {
     throw InvalidInput("convdiff2d: |peclet| = " + std::to_string(p) + " is too large (the diagonal 4 + 2|peclet| overflows)");
   // upwind neighbours (W, S for p >= 0; E, N for p < 0) carry the convection
   const double minus = peclet >= 0 ? -1.0 - p : -1.0, plus = peclet >= 0 ? -1.0 : -1.0 - p;
-  return Impl::stencil_matrix(
+  return Impl::stencil_matrix("convdiff2d", 
       m, 2, {{0, 0, 0, 4.0 + 2.0 * p}, {-1, 0, 0, minus}, {1, 0, 0, plus}, {0, -1, 0, minus}, {0, 1, 0, plus}},
       Impl::lap2d_nnz(m));
 }
@@ -260,10 +290,13 @@ CsrHost<double> trefethen(ordinal_t n) {
   const std::vector<std::int64_t> primes = Impl::first_primes(n);
   std::vector<ordinal_t> powers;
   for (std::int64_t d = 1; d < n; d *= 2) powers.push_back(static_cast<ordinal_t>(d));
-  CsrHost<double> A(n, n);
   const std::int64_t nnz = Impl::trefethen_nnz(n);
-  A.col_idx.reserve(static_cast<std::size_t>(nnz));
-  A.values.reserve(static_cast<std::size_t>(nnz));
+  CsrHost<double> A = Impl::with_host_memory("trefethen", n, nnz, [&] {
+    CsrHost<double> B(n, n);
+    B.col_idx.reserve(static_cast<std::size_t>(nnz));
+    B.values.reserve(static_cast<std::size_t>(nnz));
+    return B;
+  });
   for (ordinal_t i = 0; i < n; ++i) {
     for (auto it = powers.rbegin(); it != powers.rend(); ++it)
       if (i - *it >= 0) {
@@ -288,7 +321,14 @@ CsrHost<double> random_diag_dominant(ordinal_t n, ordinal_t nnz_per_row, std::ui
   if (!(std::isfinite(dominance) && dominance > 0))
     throw InvalidInput("random_diag_dominant: dominance must be finite and > 0 (got " + std::to_string(dominance) +
                        ")");
-  Impl::PortableRng rng(seed);
+  return Impl::with_host_memory("random_diag_dominant", n, std::int64_t(n) * nnz_per_row,
+                                [&] { return Impl::random_matrix(n, nnz_per_row, seed, symmetric, dominance); });
+}
+
+namespace Impl {
+CsrHost<double> random_matrix(ordinal_t n, ordinal_t nnz_per_row, std::uint64_t seed, bool symmetric,
+                              double dominance) {
+  PortableRng rng(seed);
   const std::int64_t K = nnz_per_row - 1;  // off-diagonal entries per row (target)
   std::vector<ordinal_t> rows, cols;
   std::vector<double> vals;
@@ -334,6 +374,7 @@ CsrHost<double> random_diag_dominant(ordinal_t n, ordinal_t nnz_per_row, std::ui
   }
   return csr_from_triplets(n, n, rows, cols, vals, /*sort=*/true, /*sum_duplicates=*/false);
 }
+}  // namespace Impl
 
 std::string generator_names() { return "lap2d, lap3d7, lap3d27, aniso2d, convdiff2d, trefethen, random"; }
 

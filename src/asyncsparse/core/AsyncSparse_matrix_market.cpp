@@ -228,15 +228,15 @@ inline MmHeader mm_read_header(MmLineReader& in, const std::string& path, const 
     fail(line, "empty matrix: the size line says " + std::to_string(v[0]) + " x " + std::to_string(v[1]) +
                    " (rows and columns must be at least 1)");
   constexpr std::int64_t max_index = std::numeric_limits<ordinal_t>::max();
-  constexpr std::int64_t max_nnz = std::numeric_limits<offset_t>::max();
+  constexpr std::int64_t max_nnz = max_stored_entries;
   for (int k = 0; k < 2; ++k)
     if (v[k] > max_index)
       fail(line, std::string(names[k]) + " " + std::to_string(v[k]) + " exceeds the largest supported index " +
                      std::to_string(max_index));
-  const std::int64_t expanded = (h.symmetric && opts.expand_symmetric) ? 2 * v[2] : v[2];
-  if (v[2] > max_nnz || expanded > max_nnz)
+  const bool expanded = h.symmetric && opts.expand_symmetric;  // up to 2 stored entries per line
+  if (v[2] > (expanded ? max_nnz / 2 : max_nnz))
     fail(line, "entry count " + std::to_string(v[2]) + " is too large: the matrix would exceed " +
-                   std::to_string(max_nnz) + " stored entries (32-bit offsets)");
+                   max_stored_entries_text() + " stored entries");
   if (h.symmetric && v[0] != v[1])
     fail(line, info.symmetry + " storage needs a square matrix, but the size line says " + std::to_string(v[0]) +
                    " x " + std::to_string(v[1]));

@@ -142,6 +142,7 @@ class CusparseIncompleteFactor {
     if (A.numRows() != A.numCols()) throw InvalidInput("CusparseIncompleteFactor::setup: matrix must be square");
     A_ = A;
     ic_ = ic;
+    row_map_ = row_map_as_int(A.graph.row_map, A.nnz(), ic ? "cuSPARSE csric02" : "cuSPARSE csrilu02");
     vals_ = typename crs_type::values_type::non_const_type("AsyncSparse::cusparse::values", A.nnz());
     Kokkos::deep_copy(vals_, A.values);
     Impl::cusparse_check(cusparseCreate(&handle_), "cusparseCreate");
@@ -150,15 +151,15 @@ class CusparseIncompleteFactor {
     Impl::cusparse_check(cusparseSetMatIndexBase(descr_, CUSPARSE_INDEX_BASE_ZERO), "cusparseSetMatIndexBase");
     Impl::cusparse_check(cusparseSetMatType(descr_, CUSPARSE_MATRIX_TYPE_GENERAL), "cusparseSetMatType");
     int bytes = 0;
-    const int n = A.numRows(), nnz = A.nnz();
+    const int n = A.numRows(), nnz = static_cast<int>(A.nnz());  // row_map_as_int: nnz fits in int
     if (ic_) {
       Impl::cusparse_check(cusparseCreateCsric02Info(&ic_info_), "cusparseCreateCsric02Info");
-      Impl::cusparse_check(cusparseDcsric02_bufferSize(handle_, n, nnz, descr_, vals_.data(), A.graph.row_map.data(),
+      Impl::cusparse_check(cusparseDcsric02_bufferSize(handle_, n, nnz, descr_, vals_.data(), row_map_.data(),
                                                        A.graph.entries.data(), ic_info_, &bytes),
                            "cusparseDcsric02_bufferSize");
     } else {
       Impl::cusparse_check(cusparseCreateCsrilu02Info(&ilu_info_), "cusparseCreateCsrilu02Info");
-      Impl::cusparse_check(cusparseDcsrilu02_bufferSize(handle_, n, nnz, descr_, vals_.data(), A.graph.row_map.data(),
+      Impl::cusparse_check(cusparseDcsrilu02_bufferSize(handle_, n, nnz, descr_, vals_.data(), row_map_.data(),
                                                         A.graph.entries.data(), ilu_info_, &bytes),
                            "cusparseDcsrilu02_bufferSize");
     }
@@ -171,8 +172,8 @@ class CusparseIncompleteFactor {
     if (!handle_) throw InvalidInput("CusparseIncompleteFactor::factor: setup() must be called first");
     Kokkos::deep_copy(vals_, A_.values);
     execution_space().fence();
-    const int n = A_.numRows(), nnz = A_.nnz();
-    const int* rp = A_.graph.row_map.data();
+    const int n = A_.numRows(), nnz = static_cast<int>(A_.nnz());
+    const int* rp = row_map_.data();
     const int* ci = A_.graph.entries.data();
     Kokkos::Timer t;
     int pivot = -1;
@@ -249,6 +250,7 @@ class CusparseIncompleteFactor {
   }
 
   crs_type A_;
+  Kokkos::View<const int*, Device> row_map_;  // A's row map as cuSPARSE's 32-bit offsets
   typename crs_type::values_type::non_const_type vals_;
   bool ic_ = false;
   cusparseHandle_t handle_ = nullptr;

@@ -47,6 +47,7 @@
 #include <KokkosSparse_sptrsv.hpp>
 #include <Kokkos_Core.hpp>
 
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -358,8 +359,9 @@ class TriangularSolver {
     if (stats_.kind == TriSolveKind::Exact) stats_.sweeps = 0;
     const ExactAlgorithm requested = exact_override_ != ExactAlgorithm::Auto ? exact_override_ : opt_.exact_algorithm;
     ExactAlgorithm a = requested;
+    // cuSPARSE's solve runs on 32-bit offsets here (row_map_as_int): a factor with more entries takes the level sets.
     if (a == ExactAlgorithm::Auto)
-      a = cusparse_spsv_supports<Scalar, Device>()
+      a = cusparse_spsv_supports<Scalar, Device>() && static_cast<std::int64_t>(T.nnz()) <= INT_MAX
               ? ExactAlgorithm::Cusparse
               : (Impl::is_gpu_space<execution_space>() ? ExactAlgorithm::LevelSet : ExactAlgorithm::Serial);
     if (a == ExactAlgorithm::Cusparse && !cusparse_spsv_supports<Scalar, Device>())
@@ -397,8 +399,9 @@ class TriangularSolver {
 #if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
     if (stats_.exact_algorithm != ExactAlgorithm::Cusparse) return;
     // Diagonal type NON_UNIT: the stored diagonal carries the scalings (and is 1 for an unscaled unit solve).
+    row_map32_ = row_map_as_int(row_map_, static_cast<std::int64_t>(values_.extent(0)), "cuSPARSE SpSV");
     spsv_ = std::make_shared<CusparseSpsv<Scalar>>();
-    spsv_->setup(n_, static_cast<int>(values_.extent(0)), row_map_.data(), entries_.data(), values_.data(), lower_,
+    spsv_->setup(n_, static_cast<int>(values_.extent(0)), row_map32_.data(), entries_.data(), values_.data(), lower_,
                  false);
 #endif
   }
@@ -490,6 +493,7 @@ class TriangularSolver {
   std::shared_ptr<handle_type> kh_;
 #if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
   std::shared_ptr<CusparseSpsv<Scalar>> spsv_;
+  Kokkos::View<const int*, Device> row_map32_;  // row_map_ as the 32-bit offsets spsv_ takes
 #endif
 };
 

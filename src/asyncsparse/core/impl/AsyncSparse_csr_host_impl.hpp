@@ -2,8 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #pragma once
 
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+
 #include <algorithm>
 #include <numeric>
+#include <string>
 
 namespace AsyncSparse {
 
@@ -11,8 +14,10 @@ template <class Scalar>
 CsrHost<Scalar> csr_from_triplets(ordinal_t nrows, ordinal_t ncols, const std::vector<ordinal_t>& rows,
                                   const std::vector<ordinal_t>& cols, const std::vector<Scalar>& vals,
                                   bool sort, bool sum_duplicates) {
-  CsrHost<Scalar> A(nrows, ncols);
   const std::size_t n = rows.size();
+  if (n > static_cast<std::size_t>(max_stored_entries))  // e.g. a Tpetra block, whose offsets are size_t
+    throw InvalidInput("csr_from_triplets: " + std::to_string(n) + " entries exceed " + max_stored_entries_text());
+  CsrHost<Scalar> A(nrows, ncols);
   for (std::size_t k = 0; k < n; ++k) ++A.row_ptr[rows[k] + 1];
   for (ordinal_t i = 0; i < nrows; ++i) A.row_ptr[i + 1] += A.row_ptr[i];
   A.col_idx.resize(n);

@@ -15,7 +15,7 @@ namespace Impl {
 struct RcmGraph {
   std::vector<offset_t> ptr;
   std::vector<ordinal_t> adj;
-  ordinal_t degree(ordinal_t v) const { return ptr[v + 1] - ptr[v]; }
+  ordinal_t degree(ordinal_t v) const { return static_cast<ordinal_t>(ptr[v + 1] - ptr[v]); }
 };
 
 template <class Scalar>
@@ -43,8 +43,9 @@ RcmGraph symmetrised_graph(const CsrHost<Scalar>& A) {
     std::sort(b, e);
     for (auto it = b; it != e; ++it)
       if (it == b || *it != *(it - 1)) adj[out++] = *it;
-    if (out > static_cast<std::size_t>(std::numeric_limits<offset_t>::max()))
-      throw InvalidInput("rcm_permutation: the symmetrised pattern has more than 2^31-1 entries");
+    if (out > static_cast<std::size_t>(max_stored_entries))
+      throw InvalidInput("rcm_permutation: the symmetrised pattern has more than " + max_stored_entries_text() +
+                         " entries");
     g.ptr[i + 1] = static_cast<offset_t>(out);
   }
   adj.resize(out);

@@ -153,7 +153,7 @@ MatrixProperties analyze(const CsrHost<Scalar>& A) {
   const CsrHost<Scalar>& S = Impl::sorted_view(A, tmp);
   p.nnz_row_min = A.nrows > 0 ? std::numeric_limits<ordinal_t>::max() : 0;
   for (ordinal_t i = 0; i < A.nrows; ++i) {
-    const ordinal_t len = A.row_ptr[i + 1] - A.row_ptr[i];
+    const ordinal_t len = static_cast<ordinal_t>(A.row_ptr[i + 1] - A.row_ptr[i]);  // <= ncols
     p.nnz_row_min = std::min(p.nnz_row_min, len);
     p.nnz_row_max = std::max(p.nnz_row_max, len);
   }

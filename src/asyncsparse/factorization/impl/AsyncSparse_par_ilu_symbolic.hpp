@@ -118,11 +118,11 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   // follow them through the transpose. IC needs neither U nor the row of each entry: those Views stay unallocated
   // (Kokkos allocates device memory even for an extent of 0).
   const offset_t nnz_U = ic ? 0 : nnz - nnz_L + n;
-  offsets s_row;
+  ordinals s_row;
   typename crs_type::row_map_type::non_const_type u_rp;
   typename crs_type::index_type::non_const_type u_ci;
   if (!ic) {
-    s_row = offsets(uninitialized("AsyncSparse::par_ilu::s_row"), nnz);
+    s_row = ordinals(uninitialized("AsyncSparse::par_ilu::s_row"), nnz);
     u_rp = decltype(u_rp)("AsyncSparse::par_ilu::U_row_map", static_cast<std::size_t>(n) + 1);
     u_ci = decltype(u_ci)(uninitialized("AsyncSparse::par_ilu::U_entries"), nnz_U);
   }

@@ -77,16 +77,22 @@ View ilut_alloc(const std::string& label, std::size_t n) {
   return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
 }
 
-/// ptr(i) = sum_{r < i} count(r) for i = 0..n; returns ptr(n).
+/// ptr(i) = sum_{r < i} count(r) for i = 0..n; returns ptr(n). The sums run in 64 bit: a pattern with more
+/// entries than offset_t holds (the fill of L·U can exceed the entries of A) is InvalidInput naming `label`.
 template <class ExecSpace, class Ptr, class Count>
 offset_t ilut_scan(const ExecSpace& exec, const Ptr& ptr, const Count& count, ordinal_t n, const std::string& label) {
+  std::int64_t total = 0;
   Kokkos::parallel_scan(
       label, Kokkos::RangePolicy<ExecSpace>(exec, 0, n + 1),
-      KOKKOS_LAMBDA(const ordinal_t i, offset_t& upd, const bool final) {
-        if (final) ptr(i) = upd;
+      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& upd, const bool final) {
+        if (final) ptr(i) = static_cast<offset_t>(upd);
         if (i < n) upd += count(i);
-      });
-  return ilut_read(exec, ptr, static_cast<std::size_t>(n));
+      },
+      total);
+  if (total > max_stored_entries)
+    throw InvalidInput(label + ": the pattern would have " + std::to_string(total) + " entries, more than " +
+                       max_stored_entries_text());
+  return static_cast<offset_t>(total);
 }
 
 /// Sum of v(0..n) in double: in index order on the host when `deterministic`, a parallel reduction otherwise.
