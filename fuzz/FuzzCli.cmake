@@ -9,21 +9,6 @@ find_package(KokkosKernels REQUIRED HINTS "${Kokkos_DIR}/../KokkosKernels")
 find_package(CLI11 CONFIG REQUIRED)
 find_package(nlohmann_json 3.9 CONFIG REQUIRED)
 
-# The library's configuration header, without explicit instantiation (the driver files instantiate what they use).
-file(STRINGS "${_root}/CMakeLists.txt" _project_line REGEX "^project\\(AsyncSparse VERSION")
-string(REGEX REPLACE ".*VERSION ([0-9]+)\\.([0-9]+)\\.([0-9]+).*" "\\1;\\2;\\3" _v "${_project_line}")
-list(GET _v 0 PROJECT_VERSION_MAJOR)
-list(GET _v 1 PROJECT_VERSION_MINOR)
-list(GET _v 2 PROJECT_VERSION_PATCH)
-set(PROJECT_VERSION "${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}.${PROJECT_VERSION_PATCH}")
-set(AsyncSparse_HAVE_CUSPARSE OFF)
-set(AsyncSparse_BACKENDS_STRING "fuzz")
-set(AsyncSparse_ETI_ENABLED 0)
-set(AsyncSparse_ETI_LIST "")
-set(AsyncSparse_ETI_LIST_DOUBLE "")
-configure_file(${_root}/cmake/AsyncSparse_config.hpp.in ${CMAKE_CURRENT_BINARY_DIR}/src/asyncsparse/AsyncSparse_config.hpp
-               @ONLY)
-
 set(_driver ${_root}/src/driver)
 # Every shared driver file and the library's serial references (what the subcommand files call besides templates).
 file(GLOB _cli_sources ${_driver}/driver_*.cpp ${_root}/src/asyncsparse/core/AsyncSparse_reference*.cpp)

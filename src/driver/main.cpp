@@ -41,8 +41,8 @@ void print_version() {
             << ASYNCSPARSE_KOKKOSKERNELS_VERSION_STRING << "\n"
             << "backends: " << ASYNCSPARSE_BACKENDS_STRING << " (default execution space "
             << Kokkos::DefaultExecutionSpace::name() << ")\n"
-            << "offsets: " << 8 * sizeof(AsyncSparse::offset_t) << "-bit (at most "
-            << AsyncSparse::max_stored_entries << " stored entries per matrix)\n";
+            << "offsets: " << 8 * sizeof(AsyncSparse::offset_t) << "-bit (at most " << AsyncSparse::max_stored_entries
+            << " stored entries per matrix)\n";
 }
 
 /// Initialises Kokkos with its own options (`kokkos_args`, argv[0] first); false (message printed) when the

@@ -543,8 +543,7 @@ TEST(generators, sizes_beyond_32_bit_offsets) {
     }
   }
   if (sizeof(offset_t) == 4)
-    ASYNCSPARSE_EXPECT_THROW_MSG(parse_generator("gen:lap3d27:440"), InvalidInput,
-                                 "2289529432 stored entries exceed");
+    ASYNCSPARSE_EXPECT_THROW_MSG(parse_generator("gen:lap3d27:440"), InvalidInput, "2289529432 stored entries exceed");
   // rows stay int in every build
   ASYNCSPARSE_EXPECT_THROW_MSG(parse_generator("gen:lap3d27:1300"), InvalidInput, "gives more than 2^31-1 rows");
   // with 64-bit offsets 4e18 entries pass the size check; their host arrays cannot be allocated

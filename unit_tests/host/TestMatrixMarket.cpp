@@ -352,8 +352,13 @@ TEST_F(MatrixMarket, bad_size_line) {
                      "row count 3000000000 exceeds the largest supported index 2147483647");
   if (sizeof(offset_t) == 4) {
     expect_parse_error(write("hugennz.mtx", g + "4 4 3000000000\n1 1 1\n"), 2,
-                       "entry count 3000000000 is too large: the matrix would exceed 2147483647 (32-bit offsets; a "
+                       "entry count 3000000000 is too large: a matrix holds at most 2147483647 (32-bit offsets; a "
                        "library configured with AsyncSparse_OFFSET_TYPE=int64 holds more) stored entries");
+    // the boundary of an expanded symmetric file: 2 x 1073741823 fits, 2 x 1073741824 does not
+    expect_parse_error(write("symlimit.mtx", std::string(kSymmetricBanner) + "4 4 1073741824\n1 1 1\n"), 2,
+                       "entry count 1073741824 is too large");
+    expect_parse_error(write("symfits.mtx", std::string(kSymmetricBanner) + "4 4 1073741823\n1 1 1\n"), 3,
+                       "the size line announces 1073741823 entries");
     expect_parse_error(write("hugesym.mtx", std::string(kSymmetricBanner) + "4 4 1500000000\n1 1 1\n"), 2,
                        "entry count 1500000000 is too large");  // up to 3e9 stored entries once expanded
   } else {  // representable: the file is then too short (and nothing of that size was allocated)

@@ -79,7 +79,7 @@ std::vector<typename View::non_const_value_type> to_std_vector(const View& d) {
 /// offsets a converted copy, or InvalidInput naming `where` when the entries do not fit in 32 bits.
 template <class RowMap>
 Kokkos::View<const int*, typename RowMap::device_type> row_map_as_int(const RowMap& row_map, std::int64_t nnz,
-                                                                       const std::string& where) {
+                                                                      const std::string& where) {
   using result = Kokkos::View<const int*, typename RowMap::device_type>;
   if constexpr (std::is_same<typename RowMap::non_const_value_type, int>::value) {
     return result(row_map);
@@ -88,8 +88,8 @@ Kokkos::View<const int*, typename RowMap::device_type> row_map_as_int(const RowM
       throw InvalidInput(where + ": " + std::to_string(nnz) +
                          " stored entries need 64-bit offsets, and this routine takes only 32-bit ones (at most " +
                          std::to_string(INT_MAX) + ")");
-    Kokkos::View<int*, typename RowMap::device_type> r(Kokkos::view_alloc(Kokkos::WithoutInitializing, where + "_row_map32"),
-                                                      row_map.extent(0));
+    Kokkos::View<int*, typename RowMap::device_type> r(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, where + "_row_map32"), row_map.extent(0));
     using exec = typename RowMap::execution_space;
     Kokkos::parallel_for(
         "AsyncSparse::row_map_as_int", Kokkos::RangePolicy<exec>(0, row_map.extent(0)),

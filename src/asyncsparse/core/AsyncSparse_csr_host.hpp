@@ -33,8 +33,9 @@ using offset_t = int;
 constexpr std::int64_t max_stored_entries = std::numeric_limits<offset_t>::max();
 inline std::string max_stored_entries_text() {
   return std::to_string(max_stored_entries) +
-         (sizeof(offset_t) == 4 ? " (32-bit offsets; a library configured with AsyncSparse_OFFSET_TYPE=int64 holds more)"
-                                : " (64-bit offsets)");
+         (sizeof(offset_t) == 4
+              ? " (32-bit offsets; a library configured with AsyncSparse_OFFSET_TYPE=int64 holds more)"
+              : " (64-bit offsets)");
 }
 
 template <class Scalar = double>

@@ -69,7 +69,7 @@ inline void check_generator_size(const std::string& where, const std::string& na
 /// Runs `build`, a generator's allocations and fill; a failed host allocation (std::bad_alloc, or a size beyond
 /// std::vector's max_size) becomes OutOfMemory naming the generator and the memory its CSR arrays need.
 template <class Build>
-CsrHost<double> with_host_memory(const std::string& what, std::int64_t nrows, std::int64_t nnz, Build&& build) {
+auto with_host_memory(const std::string& what, std::int64_t nrows, std::int64_t nnz, Build&& build) {
   try {
     return build();
   } catch (const std::exception& e) {
@@ -204,15 +204,15 @@ inline double parse_spec_double(const std::string& spec, const std::string& fiel
 }
 
 /// The matrix of random_diag_dominant (arguments checked).
-CsrHost<double> random_matrix(ordinal_t n, ordinal_t nnz_per_row, std::uint64_t seed, bool symmetric,
-                              double dominance);
+CsrHost<double> random_matrix(ordinal_t n, ordinal_t nnz_per_row, std::uint64_t seed, bool symmetric, double dominance);
 
 }  // namespace Impl
 
 CsrHost<double> lap2d(ordinal_t m) {
   Impl::check_generator_size("lap2d", "lap2d", m);
-  return Impl::stencil_matrix("lap2d", 
-      m, 2, {{0, 0, 0, 4.0}, {-1, 0, 0, -1.0}, {1, 0, 0, -1.0}, {0, -1, 0, -1.0}, {0, 1, 0, -1.0}}, Impl::lap2d_nnz(m));
+  return Impl::stencil_matrix("lap2d", m, 2,
+                              {{0, 0, 0, 4.0}, {-1, 0, 0, -1.0}, {1, 0, 0, -1.0}, {0, -1, 0, -1.0}, {0, 1, 0, -1.0}},
+                              Impl::lap2d_nnz(m));
 }
 
 CsrHost<double> lap3d7(ordinal_t m) {
@@ -280,17 +280,19 @@ CsrHost<double> convdiff2d(ordinal_t m, double peclet) {
     throw InvalidInput("convdiff2d: |peclet| = " + std::to_string(p) + " is too large (the diagonal 4 + 2|peclet| overflows)");
   // upwind neighbours (W, S for p >= 0; E, N for p < 0) carry the convection
   const double minus = peclet >= 0 ? -1.0 - p : -1.0, plus = peclet >= 0 ? -1.0 : -1.0 - p;
-  return Impl::stencil_matrix("convdiff2d", 
-      m, 2, {{0, 0, 0, 4.0 + 2.0 * p}, {-1, 0, 0, minus}, {1, 0, 0, plus}, {0, -1, 0, minus}, {0, 1, 0, plus}},
+  return Impl::stencil_matrix(
+      "convdiff2d", m, 2,
+      {{0, 0, 0, 4.0 + 2.0 * p}, {-1, 0, 0, minus}, {1, 0, 0, plus}, {0, -1, 0, minus}, {0, 1, 0, plus}},
       Impl::lap2d_nnz(m));
 }
 
 CsrHost<double> trefethen(ordinal_t n) {
   Impl::check_generator_size("trefethen", "trefethen", n);
-  const std::vector<std::int64_t> primes = Impl::first_primes(n);
+  const std::int64_t nnz = Impl::trefethen_nnz(n);
+  const std::vector<std::int64_t> primes =
+      Impl::with_host_memory("trefethen", n, nnz, [&] { return Impl::first_primes(n); });
   std::vector<ordinal_t> powers;
   for (std::int64_t d = 1; d < n; d *= 2) powers.push_back(static_cast<ordinal_t>(d));
-  const std::int64_t nnz = Impl::trefethen_nnz(n);
   CsrHost<double> A = Impl::with_host_memory("trefethen", n, nnz, [&] {
     CsrHost<double> B(n, n);
     B.col_idx.reserve(static_cast<std::size_t>(nnz));

@@ -5,7 +5,9 @@
 // Every generator returns a CsrHost<double> with sorted, unique column indices in each row, numbered
 // in natural (lexicographic) order: the grid point (i, j[, k]) of an m-point-per-direction grid is
 // row i + m*j [+ m*m*k], x fastest. Sizes are checked before anything is allocated: m, n >= 1 and the
-// number of rows and stored entries must fit in ordinal_t / offset_t (int); otherwise InvalidInput.
+// number of rows must fit in ordinal_t (int) and that of stored entries in offset_t (int, or std::int64_t in a
+// library configured with AsyncSparse_OFFSET_TYPE=int64); otherwise InvalidInput. Host arrays that cannot be
+// allocated are OutOfMemory, with the size they need.
 //
 //   lap2d(m)          5-point Laplacian, m x m interior grid, Dirichlet: 4 on the diagonal, -1 to the
 //                     4 neighbours. nnz = 5m^2 - 4m. ("L2D" of the ILU paper at m = 1024.)
@@ -128,7 +130,8 @@ std::string generator_names();
 bool is_generator_spec(const std::string& spec);
 
 /// Parse and check a spec (format above): unknown name, wrong field count, malformed or out-of-range
-/// numbers, sizes < 1 and matrices whose rows or nnz overflow int are InvalidInput quoting the spec.
+/// numbers, sizes < 1 and matrices whose rows overflow int or whose nnz overflow offset_t are InvalidInput quoting the
+/// spec.
 GeneratorSpec parse_generator(const std::string& spec);
 
 /// Build the matrix a parsed spec describes.

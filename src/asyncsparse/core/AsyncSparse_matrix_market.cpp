@@ -235,8 +235,8 @@ inline MmHeader mm_read_header(MmLineReader& in, const std::string& path, const 
                      std::to_string(max_index));
   const bool expanded = h.symmetric && opts.expand_symmetric;  // up to 2 stored entries per line
   if (v[2] > (expanded ? max_nnz / 2 : max_nnz))
-    fail(line, "entry count " + std::to_string(v[2]) + " is too large: the matrix would exceed " +
-                   max_stored_entries_text() + " stored entries");
+    fail(line, "entry count " + std::to_string(v[2]) + " is too large: a matrix holds at most " +
+                   max_stored_entries_text() + " stored entries" + (expanded ? " (symmetric: twice the count)" : ""));
   if (h.symmetric && v[0] != v[1])
     fail(line, info.symmetry + " storage needs a square matrix, but the size line says " + std::to_string(v[0]) +
                    " x " + std::to_string(v[1]));

@@ -12,8 +12,8 @@ namespace AsyncSparse {
 
 template <class Scalar>
 CsrHost<Scalar> csr_from_triplets(ordinal_t nrows, ordinal_t ncols, const std::vector<ordinal_t>& rows,
-                                  const std::vector<ordinal_t>& cols, const std::vector<Scalar>& vals,
-                                  bool sort, bool sum_duplicates) {
+                                  const std::vector<ordinal_t>& cols, const std::vector<Scalar>& vals, bool sort,
+                                  bool sum_duplicates) {
   const std::size_t n = rows.size();
   if (n > static_cast<std::size_t>(max_stored_entries))  // e.g. a Tpetra block, whose offsets are size_t
     throw InvalidInput("csr_from_triplets: " + std::to_string(n) + " entries exceed " + max_stored_entries_text());

@@ -44,8 +44,8 @@ RcmGraph symmetrised_graph(const CsrHost<Scalar>& A) {
     for (auto it = b; it != e; ++it)
       if (it == b || *it != *(it - 1)) adj[out++] = *it;
     if (out > static_cast<std::size_t>(max_stored_entries))
-      throw InvalidInput("rcm_permutation: the symmetrised pattern has more than " + max_stored_entries_text() +
-                         " entries");
+      throw InvalidInput("rcm_permutation: the symmetrised pattern has more entries than a matrix holds: at most " +
+                         max_stored_entries_text());
     g.ptr[i + 1] = static_cast<offset_t>(out);
   }
   adj.resize(out);
