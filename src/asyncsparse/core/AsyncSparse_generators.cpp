@@ -84,6 +84,16 @@ auto with_host_memory(const std::string& what, std::int64_t nrows, std::int64_t 
   }
 }
 
+/// An n x n CsrHost with room for `nnz` entries (reserved, not filled), under the out-of-memory check.
+inline CsrHost<double> reserved_matrix(const char* what, ordinal_t n, std::int64_t nnz) {
+  return with_host_memory(what, n, nnz, [&] {
+    CsrHost<double> A(n, n);
+    A.col_idx.reserve(static_cast<std::size_t>(nnz));
+    A.values.reserve(static_cast<std::size_t>(nnz));
+    return A;
+  });
+}
+
 struct StencilEntry {
   int dx, dy, dz;
   double value;
@@ -98,12 +108,7 @@ inline CsrHost<double> stencil_matrix(const char* name, ordinal_t m, int dim, st
   std::sort(stencil.begin(), stencil.end(), [mm, m](const StencilEntry& a, const StencilEntry& b) {
     return a.dz * mm + a.dy * m + a.dx < b.dz * mm + b.dy * m + b.dx;
   });
-  CsrHost<double> A = with_host_memory(name, n, nnz_hint, [&] {
-    CsrHost<double> B(n, n);
-    B.col_idx.reserve(static_cast<std::size_t>(nnz_hint));
-    B.values.reserve(static_cast<std::size_t>(nnz_hint));
-    return B;
-  });
+  CsrHost<double> A = reserved_matrix(name, n, nnz_hint);
   const int mz = dim == 2 ? 1 : m;
   ordinal_t row = 0;
   for (int k = 0; k < mz; ++k)
@@ -293,12 +298,7 @@ CsrHost<double> trefethen(ordinal_t n) {
       Impl::with_host_memory("trefethen", n, nnz, [&] { return Impl::first_primes(n); });
   std::vector<ordinal_t> powers;
   for (std::int64_t d = 1; d < n; d *= 2) powers.push_back(static_cast<ordinal_t>(d));
-  CsrHost<double> A = Impl::with_host_memory("trefethen", n, nnz, [&] {
-    CsrHost<double> B(n, n);
-    B.col_idx.reserve(static_cast<std::size_t>(nnz));
-    B.values.reserve(static_cast<std::size_t>(nnz));
-    return B;
-  });
+  CsrHost<double> A = Impl::reserved_matrix("trefethen", n, nnz);
   for (ordinal_t i = 0; i < n; ++i) {
     for (auto it = powers.rbegin(); it != powers.rend(); ++it)
       if (i - *it >= 0) {
