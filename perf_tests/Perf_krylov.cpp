@@ -3,11 +3,16 @@
 // Krylov iterations against the matrix-vector product they are built on, in the same process: the time of
 // one CG iteration (unpreconditioned and Jacobi-preconditioned; fused kernels and the textbook Reference
 // loop) and of one GMRES(30) iteration, on the 2D 5-point and 3D 27-point Laplacians, with the counter
-// iteration_over_spmv = iteration time / one Kokkos-Kernels spmv (the krylov_spmv/<matrix>/kokkos_kernels
-// benchmark of this run). krylov_spmv also times AsyncSparse's own CRS product (the fused kernel without and
-// with its pᵀAp reduction), which must not be slower than Kokkos-Kernels', and on GPUs the product-and-dot with
-// each vector length (asyncsparse_dot_vl<k>: lanes per row, team size by the launch rule) to check the rule's
-// choice (the counter vector_length of asyncsparse_dot).
+// iteration_over_spmv = iteration time / the fastest vendor or Kokkos-Kernels spmv of this run on that matrix
+// (krylov_spmv/<matrix>/kokkos_kernels, kokkos_kernels_handle or cusparse). krylov_spmv also times AsyncSparse's own
+// CRS product (the fused kernel without and with its pᵀAp reduction), which must not be slower than Kokkos-Kernels',
+// and on GPUs the product-and-dot with each vector length (asyncsparse_dot_vl<k>: lanes per row, team size by the
+// launch rule) to check the rule's choice (the counter vector_length of asyncsparse_dot). On CUDA builds
+// krylov_spmv/<matrix>/cusparse times cuSPARSE's generic SpMV (CSR, default algorithm, its buffer and descriptors made
+// outside the timed region) on the same matrix, and AsyncSparse's products get the counter time_over_cusparse. With
+// Kokkos-Kernels >= 4.3, krylov_spmv/<matrix>/kokkos_kernels_handle calls its spmv with an SPMVHandle made once (built
+// with the cuSPARSE TPL, both Kokkos-Kernels variants call cuSPARSE; without the handle, its descriptors and buffer are
+// made per call).
 //
 // Iteration time: a solve of K iterations (b = ones, x0 = 0, a tolerance it cannot reach) and the per-iteration
 // times recorded by the solver: (t_K − t_1) / (K − 1), i.e. the steady-state period of the loop without its
@@ -19,9 +24,13 @@
 
 #include <KokkosSparse_spmv.hpp>
 
+#include <asyncsparse/AsyncSparse_config.hpp>
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
 #include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
+#if ASYNCSPARSE_HAVE_CUSPARSE
+#include <asyncsparse/factorization/AsyncSparse_cusparse_baseline.hpp>  // Impl::cusparse_check, Impl::cuda_check
+#endif
 
 namespace {
 using namespace AsyncSparse;
@@ -46,7 +55,93 @@ const Crs<double, Device>& device_matrix(const std::string& name) {
   return it->second;
 }
 
-enum class SpmvKind { KokkosKernels, Fused, FusedDot };
+/// Seconds of one cuSPARSE SpMV per matrix (CUDA builds), measured by krylov_spmv/<matrix>/cusparse.
+std::map<std::string, double>& cusparse_seconds() {
+  static std::map<std::string, double> m;
+  return m;
+}
+
+/// The fastest vendor / Kokkos-Kernels product per matrix (kokkos_kernels, kokkos_kernels_handle, cusparse): the
+/// "one spmv" an iteration is compared with (iteration_over_spmv).
+std::map<std::string, double>& best_spmv_seconds() {
+  static std::map<std::string, double> m;
+  return m;
+}
+void note_best_spmv(const std::string& name, double t) {
+  auto it = best_spmv_seconds().find(name);
+  if (it == best_spmv_seconds().end() || t < it->second) best_spmv_seconds()[name] = t;
+}
+
+#if ASYNCSPARSE_HAVE_CUSPARSE
+/// y = A x by cuSPARSE's generic SpMV on Kokkos' stream; handle, descriptors and buffer live as long as the object.
+class CusparseSpmv {
+ public:
+  CusparseSpmv(const Crs<double, Device>& A, const Vec& x, const Vec& y)
+      : rows_(row_map_as_int(A.graph.row_map, A.nnz(), "krylov_spmv/cusparse")) {
+    Impl::cusparse_check(cusparseCreate(&handle_), "cusparseCreate");
+    Impl::cusparse_check(cusparseSetStream(handle_, Kokkos::Cuda().cuda_stream()), "cusparseSetStream");
+    Impl::cusparse_check(
+        cusparseCreateCsr(&A_, A.numRows(), A.numCols(), A.nnz(), const_cast<int*>(rows_.data()),
+                          const_cast<int*>(A.graph.entries.data()), const_cast<double*>(A.values.data()),
+                          CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
+        "cusparseCreateCsr");
+    Impl::cusparse_check(cusparseCreateDnVec(&x_, x.extent(0), x.data(), CUDA_R_64F), "cusparseCreateDnVec");
+    Impl::cusparse_check(cusparseCreateDnVec(&y_, y.extent(0), y.data(), CUDA_R_64F), "cusparseCreateDnVec");
+    std::size_t bytes = 0;
+    Impl::cusparse_check(cusparseSpMV_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, A_, x_, &zero_, y_,
+                                                 CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes),
+                         "cusparseSpMV_bufferSize");
+    buffer_ = Kokkos::View<char*, Device>("krylov_spmv::cusparse_buffer", bytes);
+  }
+  ~CusparseSpmv() {
+    cusparseDestroyDnVec(y_);
+    cusparseDestroyDnVec(x_);
+    cusparseDestroySpMat(A_);
+    cusparseDestroy(handle_);
+  }
+  CusparseSpmv(const CusparseSpmv&) = delete;
+  CusparseSpmv& operator=(const CusparseSpmv&) = delete;
+  void apply() {
+    Impl::cusparse_check(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, A_, x_, &zero_, y_, CUDA_R_64F,
+                                      CUSPARSE_SPMV_ALG_DEFAULT, buffer_.data()),
+                         "cusparseSpMV");
+  }
+
+ private:
+  Kokkos::View<const int*, Device> rows_;
+  cusparseHandle_t handle_ = nullptr;
+  cusparseSpMatDescr_t A_ = nullptr;
+  cusparseDnVecDescr_t x_ = nullptr, y_ = nullptr;
+  Kokkos::View<char*, Device> buffer_;
+  double one_ = 1.0, zero_ = 0.0;
+};
+
+void BM_cusparse_spmv(benchmark::State& state, const std::string& name) {
+  const auto& Ah = host_matrix(name);
+  const auto& A = device_matrix(name);
+  Vec x("x", Ah.ncols), y("y", Ah.nrows);
+  Kokkos::deep_copy(x, 1.0);
+  CusparseSpmv op(A, x, y);
+  op.apply();  // warm-up
+  const double t = run_timed(state, [&] { op.apply(); });
+  set_matrix_counters(state, Ah);
+  state.counters["GB/s"] = spmv_bytes(Ah.nrows, Ah.nnz()) * 1e-9 / t;
+  cusparse_seconds()[name] = t;
+  note_best_spmv(name, t);
+  if (spmv_seconds().count(name)) state.counters["time_over_kk_spmv"] = t / spmv_seconds()[name];
+}
+#endif
+
+enum class SpmvKind { KokkosKernels, KokkosKernelsHandle, Fused, FusedDot };
+
+// Kokkos-Kernels 4.3 added SPMVHandle: spmv without one makes a temporary handle per call, i.e. with the cuSPARSE TPL
+// new descriptors and a new work buffer for every product; with one they are made once.
+#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40300
+#define ASYNCSPARSE_PERF_KK_SPMV_HANDLE 1
+using KkSpmvHandle = KokkosSparse::SPMVHandle<Device, Crs<double, Device>, Vec, Vec>;
+#else
+#define ASYNCSPARSE_PERF_KK_SPMV_HANDLE 0
+#endif
 
 void BM_krylov_spmv(benchmark::State& state, const std::string& name, SpmvKind kind, int vector_length) {
   const auto& Ah = host_matrix(name);
@@ -57,9 +152,16 @@ void BM_krylov_spmv(benchmark::State& state, const std::string& name, SpmvKind k
   cfg.vector_length = vector_length;
   const auto launch = Impl::spmv_launch<ExecSpace>(Ah.nrows, Ah.nnz(), cfg);
   const Impl::TeamSumScratch<Device> team_sums(launch);
+#if ASYNCSPARSE_PERF_KK_SPMV_HANDLE
+  KkSpmvHandle kk_handle;
+#endif
   auto run = [&] {
     if (kind == SpmvKind::KokkosKernels)
       KokkosSparse::spmv("N", 1.0, A, x, 0.0, y);
+#if ASYNCSPARSE_PERF_KK_SPMV_HANDLE
+    else if (kind == SpmvKind::KokkosKernelsHandle)
+      KokkosSparse::spmv(&kk_handle, "N", 1.0, A, x, 0.0, y);
+#endif
     else
       Impl::spmv_dot<double, Device>(A, x, y, kind == SpmvKind::FusedDot ? s : Vec(), 0, launch, team_sums);
   };
@@ -67,12 +169,16 @@ void BM_krylov_spmv(benchmark::State& state, const std::string& name, SpmvKind k
   const double t = run_timed(state, run);
   set_matrix_counters(state, Ah);
   state.counters["GB/s"] = spmv_bytes(Ah.nrows, Ah.nnz()) * 1e-9 / t;
+  if (kind == SpmvKind::KokkosKernels || kind == SpmvKind::KokkosKernelsHandle) note_best_spmv(name, t);
   if (kind == SpmvKind::KokkosKernels) {
     spmv_seconds()[name] = t;
   } else {
-    state.counters["vector_length"] = launch.vector_length;
-    state.counters["team_size"] = launch.team_size;
+    if (kind != SpmvKind::KokkosKernelsHandle) {
+      state.counters["vector_length"] = launch.vector_length;
+      state.counters["team_size"] = launch.team_size;
+    }
     if (spmv_seconds().count(name)) state.counters["time_over_kk_spmv"] = t / spmv_seconds()[name];
+    if (cusparse_seconds().count(name)) state.counters["time_over_cusparse"] = t / cusparse_seconds()[name];
   }
 }
 
@@ -121,7 +227,7 @@ void BM_iteration(benchmark::State& state, const std::string& name, IterationSet
   const double t = runs ? total / runs : 0.0;
   set_matrix_counters(state, Ah);
   state.counters["iterations_per_solve"] = iterations;
-  if (spmv_seconds().count(name)) state.counters["iteration_over_spmv"] = t / spmv_seconds()[name];
+  if (best_spmv_seconds().count(name)) state.counters["iteration_over_spmv"] = t / best_spmv_seconds()[name];
 }
 
 void register_all() {
@@ -130,6 +236,12 @@ void register_all() {
   };
   for (const std::string m : {"L2D", "L3D"}) {
     reg("krylov_spmv/" + m + "/kokkos_kernels", BM_krylov_spmv, m, SpmvKind::KokkosKernels, -1);
+#if ASYNCSPARSE_PERF_KK_SPMV_HANDLE
+    reg("krylov_spmv/" + m + "/kokkos_kernels_handle", BM_krylov_spmv, m, SpmvKind::KokkosKernelsHandle, -1);
+#endif
+#if ASYNCSPARSE_HAVE_CUSPARSE
+    reg("krylov_spmv/" + m + "/cusparse", BM_cusparse_spmv, m);
+#endif
     reg("krylov_spmv/" + m + "/asyncsparse", BM_krylov_spmv, m, SpmvKind::Fused, -1);
     reg("krylov_spmv/" + m + "/asyncsparse_dot", BM_krylov_spmv, m, SpmvKind::FusedDot, -1);
     if (Impl::is_gpu_space<ExecSpace>())

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-"""Apply the two fixes Kokkos 4.6.01 needs for CUDA 13.
+"""Apply the three fixes Kokkos 4.6.01 needs for CUDA 13.
 
 Usage: kokkos4_cuda13_fixes.py KOKKOS_SOURCE_DIR
 
@@ -9,6 +9,8 @@ Usage: kokkos4_cuda13_fixes.py KOKKOS_SOURCE_DIR
    (const cudaGraphEdgeData*, nullptr = default edges) before the count.
 2. core/src/Cuda/Kokkos_Cuda_Instance.hpp: CUDA 13's cudaMemPrefetchAsync takes a cudaMemLocation and a flags
    argument instead of a device number.
+3. core/src/Cuda/Kokkos_Cuda_Instance.hpp: CUDA 13's cudaMemAdvise takes a cudaMemLocation instead of a device
+   number (a negative number, cudaCpuDeviceId, names the host).
 
 Both are guarded by CUDART_VERSION, so the patched source still builds with older CUDA. Each edit is checked:
 if the expected text is not found, the script fails with a message.
@@ -51,6 +53,17 @@ def main() -> None:
           "                                get_input_stream(stream));\n"
           "#endif",
           "cudaMemPrefetchAsync")
+    patch(inst,
+          "    return cudaMemAdvise(devPtr, count, advice, device);",
+          "#if defined(CUDART_VERSION) && CUDART_VERSION >= 13000\n"
+          "    cudaMemLocation loc{};\n"
+          "    loc.type = device < 0 ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;\n"
+          "    loc.id   = device < 0 ? 0 : device;\n"
+          "    return cudaMemAdvise(devPtr, count, advice, loc);\n"
+          "#else\n"
+          "    return cudaMemAdvise(devPtr, count, advice, device);\n"
+          "#endif",
+          "cudaMemAdvise")
     print("kokkos4_cuda13_fixes: applied to", inst.parent.parent.parent.parent)
 
 

@@ -12,6 +12,7 @@
 #include <asyncsparse/core/AsyncSparse_rcm.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/factorization/AsyncSparse_kk_par_ilut.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_par_ilut_preconditioner.hpp>
@@ -1060,5 +1061,62 @@ TEST(TEST_CATEGORY, par_ilut_preconditioners) {
       (make_preconditioner<double, Dev>("par_ilut", A, ParameterList{{"fill_in_limit", -1.0}})), InvalidInput,
       "fill_in_limit must be finite and > 0");
 }
+
+#if ASYNCSPARSE_HAVE_KK_PAR_ILUT
+// Kokkos-Kernels' par_ilut as a benchmark peer (KkParIlut): its factors come back in AsyncSparse's conventions
+// (sorted rows, L unit with the diagonal last, U with the diagonal first), finite, and usable as a preconditioner
+// whose GMRES iterations are those of ILU(0) or fewer (one step adds fill to the ILU(0) pattern); bad parameters and
+// a non-square matrix are refused by name.
+TEST(TEST_CATEGORY, kk_par_ilut_peer_conventions_and_quality) {
+  const auto Ah = convdiff(20);
+  auto A = to_device<Dev>(Ah);
+  KkParIlut<double, Dev> kk(5, 1.0);
+  kk.symbolic(A);
+  EXPECT_GE(kk.numeric(A), 0.0);
+  EXPECT_EQ(kk.steps(), 5);
+  const auto L = to_host(kk.L()), U = to_host(kk.U());
+  ASSERT_EQ(L.nrows, Ah.nrows);
+  ASSERT_EQ(U.nrows, Ah.nrows);
+  EXPECT_TRUE(is_sorted_unique(L));
+  EXPECT_TRUE(is_sorted_unique(U));
+  for (int i = 0; i < Ah.nrows; ++i) {
+    ASSERT_LT(L.row_ptr[i], L.row_ptr[i + 1]) << "row " << i;
+    ASSERT_LT(U.row_ptr[i], U.row_ptr[i + 1]) << "row " << i;
+    EXPECT_EQ(L.col_idx[L.row_ptr[i + 1] - 1], i) << "L diagonal last, row " << i;
+    EXPECT_EQ(L.values[L.row_ptr[i + 1] - 1], 1.0) << "L unit, row " << i;
+    EXPECT_EQ(U.col_idx[U.row_ptr[i]], i) << "U diagonal first, row " << i;
+  }
+  for (double v : L.values) EXPECT_TRUE(std::isfinite(v));
+  for (double v : U.values) EXPECT_TRUE(std::isfinite(v));
+  EXPECT_GT(L.nnz() + U.nnz(), Ah.nnz() + Ah.nrows) << "five steps add fill to the ILU(0) pattern";
+
+  auto solve = [&](Preconditioner<double, Dev>& M) {
+    M.compute();
+    Kokkos::View<double*, Dev> b("b", Ah.nrows), x("x", Ah.nrows);
+    Kokkos::deep_copy(b, 1.0);
+    SolverParams p;
+    p.max_iterations = 2000;
+    const auto r = gmres<double, Dev>(A, b, x, &M, p);
+    EXPECT_TRUE(r.converged()) << r.message;
+    return r.iterations;
+  };
+  const Kokkos::View<double*, Dev> no_scaling;
+  IncompleteFactorPreconditioner<double, Dev> K(A, kk.L(), kk.U(), true, no_scaling);
+  const auto F0 = Reference::ilu0(Ah);
+  IncompleteFactorPreconditioner<double, Dev> I0(A, to_device<Dev>(F0.L), to_device<Dev>(F0.U), true, no_scaling);
+  EXPECT_LE(solve(K), solve(I0));
+
+  ASYNCSPARSE_EXPECT_THROW_MSG((KkParIlut<double, Dev>(0, 1.0)), InvalidInput, "max_steps must be >= 1");
+  ASYNCSPARSE_EXPECT_THROW_MSG((KkParIlut<double, Dev>(5, 0.0)), InvalidInput, "fill_in_limit must be > 0");
+  CsrHost<double> R;
+  R.nrows = 2;
+  R.ncols = 3;
+  R.row_ptr = {0, 1, 2};
+  R.col_idx = {0, 1};
+  R.values = {1.0, 1.0};
+  KkParIlut<double, Dev> rect(5, 1.0);
+  ASYNCSPARSE_EXPECT_THROW_MSG(rect.symbolic(to_device<Dev>(R)), InvalidInput, "matrix must be square");
+}
+#endif
 
 }  // namespace test_par_ilut

@@ -9,12 +9,21 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <new>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
 namespace AsyncSparse {
+
+/// A number for a message: six significant digits, with an exponent where needed ("1e-10", "0.25", "1e+300").
+/// (std::to_string prints six decimals: 1e-10 became "0.000000" and 1e300 a 301-digit number.)
+inline std::string format_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
 
 /// Base class of every exception thrown by AsyncSparse.
 class Error : public std::runtime_error {

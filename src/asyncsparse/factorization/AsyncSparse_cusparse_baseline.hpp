@@ -27,6 +27,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/factorization/AsyncSparse_kk_factor.hpp>
 #include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
 
 #if ASYNCSPARSE_HAVE_CUSPARSE
@@ -41,72 +42,59 @@ namespace AsyncSparse {
 
 /// Kokkos-Kernels spiluk: symbolic() once per pattern, numeric() per set of values (timed separately).
 template <class Scalar, class Device>
-class KkSpiluk {
+class KkSpiluk : public Impl::KkFactorBase<Scalar, Device> {
+  using B = Impl::KkFactorBase<Scalar, Device>;
+  using row_map_type = typename B::row_map_type;
+  using entries_type = typename B::entries_type;
+  using values_type = typename B::values_type;
+
  public:
-  using execution_space = typename Device::execution_space;
-  using memory_space = typename Device::memory_space;
-  using crs_type = Crs<Scalar, Device>;
-  using handle_type = KokkosKernels::Experimental::KokkosKernelsHandle<offset_t, ordinal_t, Scalar, execution_space,
-                                                                       memory_space, memory_space>;
+  using typename B::crs_type;
+  using typename B::execution_space;
+  using typename B::handle_type;
+
+  KkSpiluk() : B("AsyncSparse::spiluk") {}
 
   /// A: square, sorted rows, diagonal stored. fill_level >= 0.
   void symbolic(const crs_type& A, int fill_level = 0) {
     if (A.numRows() != A.numCols()) throw InvalidInput("KkSpiluk::symbolic: matrix must be square");
     if (fill_level < 0) throw InvalidInput("KkSpiluk::symbolic: fill level must be >= 0");
     Kokkos::Timer t;
-    A_ = A;
+    this->A_ = A;
     k_ = fill_level;
     const ordinal_t n = A.numRows();
     // KK needs upper bounds of nnz(L), nnz(U) up front: nnz(A) + n for level 0, generous for fill.
     const offset_t est = static_cast<offset_t>((A.nnz() + n) * (fill_level == 0 ? 1 : 2 + 2 * fill_level));
-    kh_ = std::make_shared<handle_type>();
-    kh_->create_spiluk_handle(KokkosSparse::Experimental::SPILUKAlgorithm::SEQLVLSCHD_TP1, n, est, est);
-    l_rm_ = row_map_type("AsyncSparse::spiluk::L_row_map", n + 1);
-    u_rm_ = row_map_type("AsyncSparse::spiluk::U_row_map", n + 1);
-    l_ent_ = entries_type("AsyncSparse::spiluk::L_entries", est);
-    u_ent_ = entries_type("AsyncSparse::spiluk::U_entries", est);
-    Compat::kk_sparse::spiluk_symbolic(kh_.get(), k_, A.graph.row_map, A.graph.entries, l_rm_, l_ent_, u_rm_,
-                                                u_ent_);
-    Kokkos::resize(l_ent_, kh_->get_spiluk_handle()->get_nnzL());
-    Kokkos::resize(u_ent_, kh_->get_spiluk_handle()->get_nnzU());
-    l_val_ = values_type("AsyncSparse::spiluk::L_values", l_ent_.extent(0));
-    u_val_ = values_type("AsyncSparse::spiluk::U_values", u_ent_.extent(0));
+    this->kh_ = std::make_shared<handle_type>();
+    this->kh_->create_spiluk_handle(KokkosSparse::Experimental::SPILUKAlgorithm::SEQLVLSCHD_TP1, n, est, est);
+    this->l_rm_ = row_map_type(this->label("L_row_map"), n + 1);
+    this->u_rm_ = row_map_type(this->label("U_row_map"), n + 1);
+    this->l_ent_ = entries_type(this->label("L_entries"), est);
+    this->u_ent_ = entries_type(this->label("U_entries"), est);
+    Compat::kk_sparse::spiluk_symbolic(this->kh_.get(), k_, A.graph.row_map, A.graph.entries, this->l_rm_, this->l_ent_,
+                                       this->u_rm_, this->u_ent_);
+    Kokkos::resize(this->l_ent_, this->kh_->get_spiluk_handle()->get_nnzL());
+    Kokkos::resize(this->u_ent_, this->kh_->get_spiluk_handle()->get_nnzU());
+    this->l_val_ = values_type(this->label("L_values"), this->l_ent_.extent(0));
+    this->u_val_ = values_type(this->label("U_values"), this->u_ent_.extent(0));
     execution_space().fence();
-    symbolic_seconds_ = t.seconds();
+    this->symbolic_seconds_ = t.seconds();
   }
 
   /// Numeric factorization of A (the pattern given to symbolic(); new values allowed). Returns its seconds.
   double numeric(const crs_type& A) {
-    if (!kh_) throw InvalidInput("KkSpiluk::numeric: symbolic() must be called first");
+    if (!this->kh_) throw InvalidInput("KkSpiluk::numeric: symbolic() must be called first");
     execution_space().fence();
     Kokkos::Timer t;
-    Compat::kk_sparse::spiluk_numeric(kh_.get(), k_, A.graph.row_map, A.graph.entries, A.values, l_rm_, l_ent_,
-                                               l_val_, u_rm_, u_ent_, u_val_);
+    Compat::kk_sparse::spiluk_numeric(this->kh_.get(), k_, A.graph.row_map, A.graph.entries, A.values, this->l_rm_,
+                                      this->l_ent_, this->l_val_, this->u_rm_, this->u_ent_, this->u_val_);
     execution_space().fence();
-    numeric_seconds_ = t.seconds();
-    return numeric_seconds_;
+    this->numeric_seconds_ = t.seconds();
+    return this->numeric_seconds_;
   }
-
-  crs_type L() const {
-    return crs_type("AsyncSparse::spiluk::L", A_.numRows(), A_.numCols(), l_ent_.extent(0), l_val_, l_rm_, l_ent_);
-  }
-  crs_type U() const {
-    return crs_type("AsyncSparse::spiluk::U", A_.numRows(), A_.numCols(), u_ent_.extent(0), u_val_, u_rm_, u_ent_);
-  }
-  double symbolic_seconds() const { return symbolic_seconds_; }
-  double numeric_seconds() const { return numeric_seconds_; }
 
  private:
-  using row_map_type = typename crs_type::row_map_type::non_const_type;
-  using entries_type = typename crs_type::index_type::non_const_type;
-  using values_type = typename crs_type::values_type::non_const_type;
-  crs_type A_;
   int k_ = 0;
-  std::shared_ptr<handle_type> kh_;
-  row_map_type l_rm_, u_rm_;
-  entries_type l_ent_, u_ent_;
-  values_type l_val_, u_val_;
-  double symbolic_seconds_ = 0, numeric_seconds_ = 0;
 };
 
 #if ASYNCSPARSE_HAVE_CUSPARSE

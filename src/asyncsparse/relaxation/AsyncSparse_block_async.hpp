@@ -55,6 +55,7 @@
 #include <string>
 #include <vector>
 
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/linalg/AsyncSparse_diagonal.hpp>
@@ -456,13 +457,13 @@ RelaxationResult block_async_solve(const ExecSpace& exec, BlockAsyncHandle<Scala
       }
       if (rel > p.divergence_factor * R.initial_residual) {
         R.status = SolverStatus::Diverged;
-        R.message = "residual grew by more than " + std::to_string(p.divergence_factor) + " after " +
+        R.message = "residual grew by more than " + format_number(p.divergence_factor) + " after " +
                     std::to_string(R.iterations) + " global iterations (rho(|M|) >= 1? try tau-scaling)";
         break;
       }
     }
     if (R.status == SolverStatus::MaxIterations)
-      R.message = "no convergence to " + std::to_string(p.tol) + " in " + std::to_string(p.max_global_iters) +
+      R.message = "no convergence to " + format_number(p.tol) + " in " + std::to_string(p.max_global_iters) +
                   " global iterations";
   }
   exec.fence();
@@ -562,7 +563,7 @@ inline RelaxationResult from_reference(const Reference::RelaxResult& r, double s
     R.message = "residual diverged after " + std::to_string(r.sweeps) + " sweeps";
   } else {
     R.status = SolverStatus::MaxIterations;
-    R.message = "no convergence to " + std::to_string(tol) + " in " + std::to_string(r.sweeps) + " sweeps";
+    R.message = "no convergence to " + format_number(tol) + " in " + std::to_string(r.sweeps) + " sweeps";
   }
   return R;
 }

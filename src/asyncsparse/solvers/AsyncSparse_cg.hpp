@@ -44,6 +44,7 @@
 #include <cmath>
 #include <string>
 
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
@@ -195,7 +196,7 @@ SolverResult cg(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, 
   res.final_relative_residual = Impl::residual(A, x, b, r) / bnorm;
   if (res.status == SolverStatus::Converged && !(res.final_relative_residual <= 10 * params.tol)) {
     res.status = SolverStatus::MaxIterations;
-    res.message = "recursive residual converged but true residual is " + std::to_string(res.final_relative_residual);
+    res.message = "recursive residual converged but true residual is " + format_number(res.final_relative_residual);
   }
   exec().fence();
   res.time_seconds = mon.seconds();

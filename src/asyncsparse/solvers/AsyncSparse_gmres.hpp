@@ -261,7 +261,7 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
     } else if (rel <= params.tol) {
       res.status = SolverStatus::Converged;
     } else if (res.status == SolverStatus::Diverged) {
-      res.message = "residual grew by more than " + std::to_string(params.divergence_factor);
+      res.message = "residual grew by more than " + format_number(params.divergence_factor);
     }
   }
   res.iterations = total;

@@ -45,9 +45,10 @@
 #include <string>
 #include <vector>
 
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_solver_types.hpp>
 #include <asyncsparse/linalg/AsyncSparse_graph.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
-#include <asyncsparse/core/AsyncSparse_solver_types.hpp>
 
 namespace AsyncSparse {
 
@@ -304,19 +305,19 @@ IterativeRefinementResult ir_run(const ExecSpace& exec, IterativeRefinementHandl
       }
       if (rel > p.growth_factor * prev) {
         R.status = SolverStatus::Diverged;
-        R.message = "outer residual grew from " + std::to_string(prev) + " to " + std::to_string(rel) + " in step " +
+        R.message = "outer residual grew from " + format_number(prev) + " to " + format_number(rel) + " in step " +
                     std::to_string(step);
         break;
       }
       slow_steps = rel > 0.5 * prev ? slow_steps + 1 : 0;
       if (slow_steps >= p.outer_stagnation_steps) {
         R.message = "stagnated: " + std::to_string(slow_steps) + " outer steps reduced the residual by less than 2x (" +
-                    std::to_string(rel) + "); the inner precision cannot resolve this system to tol";
+                    format_number(rel) + "); the inner precision cannot resolve this system to tol";
         break;
       }
     }
     if (R.status == SolverStatus::MaxIterations && R.message.empty())
-      R.message = "no convergence to " + std::to_string(p.tol) + " in " + std::to_string(p.max_outer) + " outer steps";
+      R.message = "no convergence to " + format_number(p.tol) + " in " + std::to_string(p.max_outer) + " outer steps";
   }
   exec.fence();
   R.final_relative_residual = rel;

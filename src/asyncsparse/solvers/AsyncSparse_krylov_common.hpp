@@ -43,7 +43,7 @@ inline void check_params(const char* who, const SolverParams& p) {
     throw InvalidInput(std::string(who) + ": tol must be > 0 and max_iterations >= 0");
   if (!(p.max_seconds >= 0))
     throw InvalidInput(std::string(who) + ": max_seconds must be >= 0 (0: no limit), got " +
-                       std::to_string(p.max_seconds));
+                       format_number(p.max_seconds));
 }
 
 /// out = M⁻¹ in, or a copy of `in` without a preconditioner.
@@ -86,7 +86,7 @@ class KrylovMonitor {
     }
     if (rel > p_.divergence_factor * rel0) {
       res_.status = SolverStatus::Diverged;
-      res_.message = "residual grew by more than " + std::to_string(p_.divergence_factor);
+      res_.message = "residual grew by more than " + format_number(p_.divergence_factor);
       return true;
     }
     return time_up();
@@ -95,7 +95,7 @@ class KrylovMonitor {
   bool time_up() {
     if (p_.max_seconds > 0 && timer_.seconds() > p_.max_seconds) {
       res_.status = SolverStatus::MaxIterations;
-      res_.message = "time limit of " + std::to_string(p_.max_seconds) + " s reached";
+      res_.message = "time limit of " + format_number(p_.max_seconds) + " s reached";
       return true;
     }
     return false;
