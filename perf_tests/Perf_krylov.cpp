@@ -78,6 +78,24 @@ class CusparseSpmv {
  public:
   CusparseSpmv(const Crs<double, Device>& A, const Vec& x, const Vec& y)
       : rows_(row_map_as_int(A.graph.row_map, A.nnz(), "krylov_spmv/cusparse")) {
+    try {
+      create(A, x, y);
+    } catch (...) {
+      release();  // the destructor does not run for a constructor that throws
+      throw;
+    }
+  }
+  ~CusparseSpmv() { release(); }
+  CusparseSpmv(const CusparseSpmv&) = delete;
+  CusparseSpmv& operator=(const CusparseSpmv&) = delete;
+  void apply() {
+    Impl::cusparse_check(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, A_, x_, &zero_, y_, CUDA_R_64F,
+                                      CUSPARSE_SPMV_ALG_DEFAULT, buffer_.data()),
+                         "cusparseSpMV");
+  }
+
+ private:
+  void create(const Crs<double, Device>& A, const Vec& x, const Vec& y) {
     Impl::cusparse_check(cusparseCreate(&handle_), "cusparseCreate");
     Impl::cusparse_check(cusparseSetStream(handle_, Kokkos::Cuda().cuda_stream()), "cusparseSetStream");
     Impl::cusparse_check(
@@ -93,21 +111,16 @@ class CusparseSpmv {
                          "cusparseSpMV_bufferSize");
     buffer_ = Kokkos::View<char*, Device>("krylov_spmv::cusparse_buffer", bytes);
   }
-  ~CusparseSpmv() {
-    cusparseDestroyDnVec(y_);
-    cusparseDestroyDnVec(x_);
-    cusparseDestroySpMat(A_);
-    cusparseDestroy(handle_);
-  }
-  CusparseSpmv(const CusparseSpmv&) = delete;
-  CusparseSpmv& operator=(const CusparseSpmv&) = delete;
-  void apply() {
-    Impl::cusparse_check(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, A_, x_, &zero_, y_, CUDA_R_64F,
-                                      CUSPARSE_SPMV_ALG_DEFAULT, buffer_.data()),
-                         "cusparseSpMV");
+  void release() {
+    if (y_) cusparseDestroyDnVec(y_);
+    if (x_) cusparseDestroyDnVec(x_);
+    if (A_) cusparseDestroySpMat(A_);
+    if (handle_) cusparseDestroy(handle_);
+    y_ = x_ = nullptr;
+    A_ = nullptr;
+    handle_ = nullptr;
   }
 
- private:
   Kokkos::View<const int*, Device> rows_;
   cusparseHandle_t handle_ = nullptr;
   cusparseSpMatDescr_t A_ = nullptr;
@@ -121,9 +134,15 @@ void BM_cusparse_spmv(benchmark::State& state, const std::string& name) {
   const auto& A = device_matrix(name);
   Vec x("x", Ah.ncols), y("y", Ah.nrows);
   Kokkos::deep_copy(x, 1.0);
-  CusparseSpmv op(A, x, y);
-  op.apply();  // warm-up
-  const double t = run_timed(state, [&] { op.apply(); });
+  double t = 0;
+  try {
+    CusparseSpmv op(A, x, y);
+    op.apply();  // warm-up
+    t = run_timed(state, [&] { op.apply(); });
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
   set_matrix_counters(state, Ah);
   state.counters["GB/s"] = spmv_bytes(Ah.nrows, Ah.nnz()) * 1e-9 / t;
   cusparse_seconds()[name] = t;

@@ -12,7 +12,7 @@ Usage: kokkos4_cuda13_fixes.py KOKKOS_SOURCE_DIR
 3. core/src/Cuda/Kokkos_Cuda_Instance.hpp: CUDA 13's cudaMemAdvise takes a cudaMemLocation instead of a device
    number (a negative number, cudaCpuDeviceId, names the host).
 
-Both are guarded by CUDART_VERSION, so the patched source still builds with older CUDA. Each edit is checked:
+All three are guarded by CUDART_VERSION, so the patched source still builds with older CUDA. Each edit is checked:
 if the expected text is not found, the script fails with a message.
 """
 import pathlib

@@ -242,7 +242,9 @@ bool jacobi_ic_sweeps_converge(const Crs<double, Dev>& A) {
   try {
     par_ilu_symbolic(Exec(), h, A);
     par_ilu_numeric(Exec(), h, A);
-  } catch (const Error&) {  // breakdown or divergence
+  } catch (const BreakdownError&) {
+    return false;
+  } catch (const DivergenceError&) {
     return false;
   }
   return h.stats().converged;
@@ -253,8 +255,8 @@ bool jacobi_ic_sweeps_converge(const Crs<double, Dev>& A) {
 // Jacobi-like, and on a matrix where even the Jacobi-style (deterministic) sweeps fail (bcsstk27: a non-positive
 // pivot within a few sweeps), the asynchronous ones pass through non-finite factors (H100, both Kokkos stacks:
 // "inf" from 25 to 150 sweeps) and recover or not by sweep 200 depending on the order of the updates (Kokkos 3.4:
-// exact IC(0) after 185-197 sweeps; Kokkos 4.6: not). There a DivergenceError naming the problem is the expected
-// outcome; anywhere else it fails the test.
+// exact IC(0) after 185-197 sweeps; Kokkos 4.6: not). For bcsstk27 on a GPU, and only while its deterministic sweeps
+// fail, a DivergenceError naming the problem is accepted; anywhere else it fails the test.
 TEST(TEST_CATEGORY, par_ic_async_converges_to_exact_ic0_on_shared_matrices) {
   const std::vector<std::string> names = {"1138_bus", "494_bus",  "bcsstk01", "bcsstk13", "bcsstk14", "bcsstk15",
                                           "bcsstk16", "bcsstk18", "bcsstk27", "bodyy4",   "bodyy5",   "bodyy6",
@@ -279,7 +281,8 @@ TEST(TEST_CATEGORY, par_ic_async_converges_to_exact_ic0_on_shared_matrices) {
     try {
       par_ilu_numeric(Exec(), h, Ad);
     } catch (const DivergenceError& e) {
-      ASSERT_TRUE(Impl::is_gpu_space<Exec>() && !jacobi_ic_sweeps_converge(Ad)) << name << ": " << e.what();
+      ASSERT_TRUE(Impl::is_gpu_space<Exec>() && name == "bcsstk27" && !jacobi_ic_sweeps_converge(Ad))
+          << name << ": " << e.what();
       std::cout << "  " << name << ": " << e.what() << " (the Jacobi-style sweeps fail on it too)\n";
       --tested;
       continue;

@@ -1106,6 +1106,18 @@ TEST(TEST_CATEGORY, kk_par_ilut_peer_conventions_and_quality) {
   IncompleteFactorPreconditioner<double, Dev> I0(A, to_device<Dev>(F0.L), to_device<Dev>(F0.U), true, no_scaling);
   EXPECT_LE(solve(K), solve(I0));
 
+  // numeric() again on the same object: the symbolic phase is repeated (Kokkos-Kernels grew the row maps in place),
+  // the same factors come back (synchronous updates)
+  kk.numeric(A);
+  const auto L2 = to_host(kk.L());
+  EXPECT_EQ(L2.row_ptr, L.row_ptr);
+  EXPECT_EQ(L2.col_idx, L.col_idx);
+  // no factors before numeric()
+  KkParIlut<double, Dev> early(5, 1.0);
+  ASYNCSPARSE_EXPECT_THROW_MSG(early.L(), InvalidInput, "no factors yet");
+  early.symbolic(A);
+  ASYNCSPARSE_EXPECT_THROW_MSG(early.U(), InvalidInput, "no factors yet");
+
   ASYNCSPARSE_EXPECT_THROW_MSG((KkParIlut<double, Dev>(0, 1.0)), InvalidInput, "max_steps must be >= 1");
   ASYNCSPARSE_EXPECT_THROW_MSG((KkParIlut<double, Dev>(5, 0.0)), InvalidInput, "fill_in_limit must be > 0");
   CsrHost<double> R;

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
@@ -51,9 +52,13 @@ class KkFactorBase {
 
  private:
   crs_type factor(const char* what, const row_map_type& rm, const entries_type& ent, const values_type& val) const {
+    if (!kh_ || rm.extent(0) != static_cast<std::size_t>(A_.numRows()) + 1)
+      throw InvalidInput(label_ + ": no factors yet (call symbolic() and numeric() first)");
     // the row map's last entry, not the View extents: Kokkos-Kernels may leave the Views longer than the factor
     offset_t nnz = 0;
     Kokkos::deep_copy(nnz, Kokkos::subview(rm, A_.numRows()));
+    if (ent.extent(0) < static_cast<std::size_t>(nnz) || val.extent(0) < static_cast<std::size_t>(nnz))
+      throw InvalidInput(label_ + ": no factors yet (call numeric() after symbolic())");
     const auto used = Kokkos::make_pair(offset_t(0), nnz);
     return crs_type(label(what), A_.numRows(), A_.numCols(), nnz, Kokkos::subview(val, used), rm,
                     Kokkos::subview(ent, used));
