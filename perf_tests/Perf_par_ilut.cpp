@@ -201,8 +201,9 @@ void BM_par_ilut_5steps(benchmark::State& state, const std::string& name) {
     return;
   }
   try {
-    kk_nnz = peer.L().nnz() + peer.U().nnz();
-    IncompleteFactorPreconditioner<double, Device> K(A, peer.L(), peer.U(), true, Kokkos::View<double*, Device>(),
+    const auto L = peer.L(), U = peer.U();
+    kk_nnz = L.nnz() + U.nnz();
+    IncompleteFactorPreconditioner<double, Device> K(A, L, U, true, Kokkos::View<double*, Device>(),
                                                      TriSolveKind::Exact, 5, "kk_par_ilut");
     K.compute();
     kk_quality = gmres_quality(A, &K);

@@ -21,26 +21,20 @@
 namespace AsyncSparse {
 namespace Impl {
 
-inline std::string jacobi_fmt(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 /// Parameter checks common to all modes; `where` prefixes the messages.
 inline void check_jacobi_params(const AsyncJacobiParams& p, const LaunchConfig& l, const char* where, bool async) {
   const std::string w(where);
   if (!(p.omega > 0.0) || !std::isfinite(p.omega))
-    throw InvalidInput(w + ": omega must be finite and > 0, got " + jacobi_fmt(p.omega));
+    throw InvalidInput(w + ": omega must be finite and > 0, got " + format_number(p.omega));
   if (p.updates < 0) throw InvalidInput(w + ": updates must be >= 0, got " + std::to_string(p.updates));
   if (!(p.tol >= 0.0) || !std::isfinite(p.tol))
-    throw InvalidInput(w + ": tol must be finite and >= 0, got " + jacobi_fmt(p.tol));
+    throw InvalidInput(w + ": tol must be finite and >= 0, got " + format_number(p.tol));
   if (p.check_interval < 1)
     throw InvalidInput(w + ": check_interval must be >= 1, got " + std::to_string(p.check_interval));
   if (!p.residual_norms && (p.tol > 0 || p.record_history))
     throw InvalidInput(w + ": residual_norms = false needs tol == 0 and record_history == false");
   if (!(p.divergence_factor > 1.0))
-    throw InvalidInput(w + ": divergence_factor must be > 1, got " + jacobi_fmt(p.divergence_factor));
+    throw InvalidInput(w + ": divergence_factor must be > 1, got " + format_number(p.divergence_factor));
   if (async) {
     if (l.vector_length != -1 && (l.vector_length < 1 || l.vector_length > 32))
       throw InvalidInput(w + ": launch.vector_length (lanes per row) must be -1 (auto) or 1..32, got " +
@@ -264,9 +258,9 @@ inline bool jacobi_diverged(AsyncJacobiStats& st, double res, double factor, int
   }
   if (st.initial_residual > 0 && res > factor * st.initial_residual) {
     st.status = JacobiStatus::Diverged;
-    st.message = "relative residual grew from " + jacobi_fmt(st.initial_residual) + " to " + jacobi_fmt(res) +
+    st.message = "relative residual grew from " + format_number(st.initial_residual) + " to " + format_number(res) +
                  " after " + std::to_string(updates) + " updates per row (more than the divergence factor " +
-                 jacobi_fmt(factor) + "); the iteration matrix likely has rho(|M|) >= 1";
+                 format_number(factor) + "); the iteration matrix likely has rho(|M|) >= 1";
     return true;
   }
   return false;
@@ -311,8 +305,8 @@ inline void jacobi_finish(AsyncJacobiStats& st, const AsyncJacobiParams& p, cons
     } else if (!jacobi_diverged(st, st.final_residual, p.divergence_factor, st.updates_done)) {
       st.status = (p.tol > 0 && st.final_residual <= p.tol) ? JacobiStatus::Converged : JacobiStatus::UpdatesDone;
       if (st.status == JacobiStatus::UpdatesDone && st.final_residual > st.initial_residual && st.updates_done > 0)
-        st.message = "relative residual grew from " + jacobi_fmt(st.initial_residual) + " to " +
-                     jacobi_fmt(st.final_residual) + " (the iteration may diverge)";
+        st.message = "relative residual grew from " + format_number(st.initial_residual) + " to " +
+                     format_number(st.final_residual) + " (the iteration may diverge)";
     }
   }
   st.time_per_update = st.updates_done > 0 ? st.update_seconds / st.updates_done : 0.0;
