@@ -15,11 +15,16 @@
 // Kokkos-Kernels keeps ties at its threshold and can end above the budget; at_kk_fill* repeat AsyncSparse's run at the
 // fill Kokkos-Kernels reached.
 //
+// par_il*_sweep/<matrix>/lanes<k> time one sweep with k lanes per entry (lanes_default: the default rule).
+// par_ilut_candidates/<matrix> and par_ict_candidates/<matrix> time the candidate phase alone with the bitmap and
+// the sort kernel (Params::candidate_kernel) on the same factors, in the same run.
+//
 // Run e.g.  AsyncSparse_Perf_par_ilut --benchmark_filter=L2D --benchmark_out=par_ilut.json
 #include "PerfHelpers.hpp"
 
 #include <KokkosSparse_spmv.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -103,6 +108,103 @@ void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict
   state.counters["team_size"] = h.stats().launch.team_size;
   state.counters["vector_length"] = h.stats().launch.vector_length;
   state.counters["select_levels"] = h.stats().last_select.levels;
+}
+
+/// The candidate phase alone with each kernel (CandidateKernel::Bitmap and Sort, alternately, on the same factors:
+/// those after three default steps). Counters: bitmap_ms (-1: a row's span does not fit), sort_ms, speedup_vs_sort,
+/// auto_bitmap (1: the Auto rule picks the bitmap kernel), gathered_per_row (what the rule looks at), span_columns
+/// (widest row of the candidate pattern), pattern_nnz (entries of the enlarged factors). Timed: the bitmap kernel
+/// where it fits.
+void BM_par_ilut_candidates(benchmark::State& state, const std::string& name, bool ict) {
+  const auto Ah = ordered(name);
+  auto A = to_device<Device>(Ah);
+  const ExecSpace exec;
+  ParIlutHandle<double, Device> h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
+  h.params.compute_residual = false;
+  h.params.max_steps = 3;
+  offset_t pattern_nnz = 0;
+  try {
+    par_ilut_symbolic(exec, h, A);
+    par_ilut_numeric(exec, h, A);
+    const auto c = Impl::ilut_any_candidates(exec, h);  // Auto
+    pattern_nnz = c.L.nnz + (ict ? 0 : c.U.nnz);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  const bool auto_bitmap = h.stats().candidate_kernel == CandidateKernel::Bitmap;
+  const double span = 32.0 * static_cast<double>(h.stats().candidate_span_words);
+  const double gathered = h.stats().candidate_gathered_per_row;
+  bool fits = true;  // the bitmap kernel takes every row's span
+  try {
+    h.params.candidate_kernel = CandidateKernel::Bitmap;
+    Impl::ilut_any_candidates(exec, h);
+  } catch (const InvalidInput&) {
+    fits = false;
+  }
+  double bitmap = 0, sort = 0;
+  std::int64_t reps = 0;
+  auto phase = [&](CandidateKernel k) {
+    h.params.candidate_kernel = k;
+    return timed([&] { Impl::ilut_any_candidates(exec, h); });
+  };
+  for (auto _ : state) {
+    const double b = fits ? phase(CandidateKernel::Bitmap) : 0.0;
+    const double s = phase(CandidateKernel::Sort);
+    state.SetIterationTime(fits ? b : s);
+    bitmap += b;
+    sort += s;
+    ++reps;
+  }
+  set_matrix_counters(state, Ah);
+  const double r = static_cast<double>(std::max<std::int64_t>(1, reps));
+  state.counters["bitmap_ms"] = fits ? 1e3 * bitmap / r : -1.0;
+  state.counters["sort_ms"] = 1e3 * sort / r;
+  state.counters["speedup_vs_sort"] = fits && bitmap > 0 ? sort / bitmap : 0.0;
+  state.counters["auto_bitmap"] = auto_bitmap ? 1 : 0;
+  state.counters["gathered_per_row"] = gathered;
+  state.counters["span_columns"] = span;
+  state.counters["pattern_nnz"] = static_cast<double>(pattern_nnz);
+}
+
+/// Launch study of the sweeps: one asynchronous sweep on the factors after three default steps, with `lanes` lanes
+/// per entry (-1: the default rule) and the default team size for them. Counters: sweep_ms, x_spmv (one sweep / one
+/// spmv of A, same run), vector_length and team_size used.
+void BM_par_ilut_sweep_lanes(benchmark::State& state, const std::string& name, bool ict, int lanes) {
+  const auto Ah = ordered(name);
+  auto A = to_device<Device>(Ah);
+  const ExecSpace exec;
+  ParIlutHandle<double, Device> h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
+  h.params.compute_residual = false;
+  h.params.max_steps = 3;
+  try {
+    par_ilut_symbolic(exec, h, A);
+    par_ilut_numeric(exec, h, A);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  h.launch.vector_length = lanes;
+  double total = 0;
+  std::int64_t reps = 0;
+  for (auto _ : state) {
+    const double t = timed([&] { Impl::ilut_sweep(exec, h); });
+    state.SetIterationTime(t);
+    total += t;
+    ++reps;
+  }
+  Kokkos::View<double*, Device> x("x", Ah.ncols), y("y", Ah.nrows);
+  Kokkos::deep_copy(x, 1.0);
+  const double spmv = timed([&] {
+                        for (int r = 0; r < 20; ++r) KokkosSparse::spmv("N", 1.0, A, x, 0.0, y);
+                      }) /
+                      20;
+  const double sweep = total / static_cast<double>(std::max<std::int64_t>(1, reps));
+  set_matrix_counters(state, Ah);
+  state.counters["sweep_ms"] = 1e3 * sweep;
+  state.counters["x_spmv"] = sweep / spmv;
+  state.counters["vector_length"] = h.stats().launch.vector_length;
+  state.counters["team_size"] = h.stats().launch.team_size;
 }
 
 #if ASYNCSPARSE_HAVE_KK_PAR_ILUT
@@ -254,6 +356,7 @@ int register_all() {
   const std::vector<std::string> ilut = {"L2D",      "L3D",  "bcsstk16", "bcsstk18", "bodyy4", "fv1", "cryg2500",
                                          "gen:aniso2d:256:1e-3:30", "gen:convdiff2d:256:10", "gen:trefethen:20000"};
   const std::vector<std::string> ict = {"L2D", "L3D", "bcsstk16", "bodyy4", "fv1", "gen:aniso2d:256:1e-3:30"};
+  const auto& ict_set = ict;
   for (const auto& m : ilut)
     for (auto sel : {ThresholdSelection::Exact, ThresholdSelection::Approximate})
       benchmark::RegisterBenchmark(("par_ilut_step/" + m + "/" + to_string(sel)).c_str(),
@@ -266,6 +369,24 @@ int register_all() {
                                    [m, sel](benchmark::State& s) { BM_par_ilut_step(s, m, true, sel); })
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
+  for (const auto& m : ilut)
+    for (bool ict : {false, true}) {
+      if (ict && std::find(ict_set.begin(), ict_set.end(), m) == ict_set.end()) continue;
+      benchmark::RegisterBenchmark((std::string(ict ? "par_ict_candidates/" : "par_ilut_candidates/") + m).c_str(),
+                                   [m, ict](benchmark::State& s) { BM_par_ilut_candidates(s, m, ict); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+    }
+  for (const std::string m : {"L2D", "L3D", "bcsstk16", "gen:trefethen:20000"})
+    for (bool ict : {false, true})
+      for (int lanes : {-1, 1, 2, 4, 8, 16, 32})
+        benchmark::RegisterBenchmark(
+            (std::string(ict ? "par_ict_sweep/" : "par_ilut_sweep/") + m + "/lanes" +
+             (lanes < 0 ? std::string("_default") : std::to_string(lanes)))
+                .c_str(),
+            [m, ict, lanes](benchmark::State& s) { BM_par_ilut_sweep_lanes(s, m, ict, lanes); })
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
 #if ASYNCSPARSE_HAVE_KK_PAR_ILUT
   for (const std::string m : {"L2D", "L3D", "bcsstk16", "bodyy4", "fv1", "cryg2500", "gen:convdiff2d:256:10"})
     benchmark::RegisterBenchmark(("BM_par_ilut_5steps/" + m).c_str(),

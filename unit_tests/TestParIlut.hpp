@@ -331,8 +331,9 @@ void expect_same(const std::vector<std::map<int, double>>& a, const std::vector<
 }
 
 void run_against_reference(const CsrHost<double>& Ah, bool ict, int steps, double fill, const LaunchConfig& launch,
-                           int initial = 0, int final = 0) {
+                           int initial = 0, int final = 0, CandidateKernel kernel = CandidateKernel::Auto) {
   Handle h;
+  h.params.candidate_kernel = kernel;
   h.params.mode = SweepMode::Deterministic;
   h.params.max_steps = steps;
   h.params.fill_in_limit = fill;
@@ -358,6 +359,15 @@ void run_against_reference(const CsrHost<double>& Ah, bool ict, int steps, doubl
   EXPECT_EQ(h.stats().pivots_replaced, 0) << what;
   // with final sweeps the residual of the last factors is computed again (the steps' residuals are known)
   for (int s = 0; s <= steps; ++s) EXPECT_EQ(h.stats().steps[s].residual, ref.residual[s]) << what << " step " << s;
+  // an explicit choice is kept; Auto: by the gathered columns per row
+  if (steps > 0) {
+    const auto& st = h.stats();
+    const bool bitmap = kernel == CandidateKernel::Bitmap ||
+                        (kernel == CandidateKernel::Auto &&
+                         st.candidate_gathered_per_row >= Impl::cand_bitmap_min_gathered(Impl::is_gpu_space<Exec>()));
+    EXPECT_EQ(st.candidate_kernel, bitmap ? CandidateKernel::Bitmap : CandidateKernel::Sort) << what;
+    EXPECT_EQ(st.candidate_gathered_per_row >= 0, kernel == CandidateKernel::Auto) << what;
+  }
 }
 
 TEST(TEST_CATEGORY, par_ilut_deterministic_matches_host_reference) {
@@ -377,6 +387,10 @@ TEST(TEST_CATEGORY, par_ilut_deterministic_matches_host_reference) {
   odd.max_concurrent_teams = 1;
   odd.block_order = BlockOrder::Backward;
   run_against_reference(A, false, 2, 1.5, odd);
+  // both kernels of the candidate phase build the same pattern
+  run_against_reference(A, false, 3, 1.0, def, 0, 0, CandidateKernel::Sort);
+  run_against_reference(aniso2d(7), false, 2, 2.0, def, 0, 0, CandidateKernel::Sort);
+  run_against_reference(aniso2d(7), false, 2, 2.0, def, 0, 0, CandidateKernel::Bitmap);
 }
 
 TEST(TEST_CATEGORY, par_ict_deterministic_matches_host_reference) {
@@ -388,6 +402,45 @@ TEST(TEST_CATEGORY, par_ict_deterministic_matches_host_reference) {
   odd.chunk_size = 5;
   odd.block_order = BlockOrder::Random;
   run_against_reference(aniso2d(8), true, 3, 1.0, odd);
+  run_against_reference(aniso2d(8), true, 3, 1.0, def, 0, 0, CandidateKernel::Sort);
+  run_against_reference(lap2d(9), true, 2, 2.0, def, 0, 0, CandidateKernel::Bitmap);
+}
+
+// A row whose candidate pattern spans more columns than the scratch memory of one team holds (n = 200,000: the
+// last row meets row 0 of U, which has columns 0 and n - 1): Auto takes the sort kernel, Bitmap refuses.
+TEST(TEST_CATEGORY, par_ilut_candidate_kernel_span_limit) {
+  const int n = 200000;
+  std::vector<int> r, c;
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) {
+    r.push_back(i);
+    c.push_back(i);
+    v.push_back(4.0);
+  }
+  for (int e : {0, 1}) {  // a(0, n-1) = a(n-1, 0) = 1
+    r.push_back(e == 0 ? 0 : n - 1);
+    c.push_back(e == 0 ? n - 1 : 0);
+    v.push_back(1.0);
+  }
+  auto A = to_device<Dev>(csr_from_triplets<double>(n, n, r, c, v));
+  for (bool ict : {false, true}) {
+    Handle h;
+    h.params.max_steps = 1;
+    h.params.mode = SweepMode::Deterministic;
+    compute(h, A, ict);
+    EXPECT_EQ(h.stats().candidate_kernel, CandidateKernel::Sort) << "ict=" << ict;
+    EXPECT_EQ(h.stats().candidate_span_words, (n - 1) / 32 + 1) << "ict=" << ict;
+    EXPECT_EQ(h.stats().steps.back().nnz_L, n + 1) << "ict=" << ict;  // the corner entry is kept
+    Handle b;
+    b.params.max_steps = 1;
+    b.params.candidate_kernel = CandidateKernel::Bitmap;
+    ASYNCSPARSE_EXPECT_THROW_MSG(compute(b, A, ict), InvalidInput,
+                                 "candidate_kernel=bitmap: a row of the candidate pattern spans 200000 columns");
+  }
+  ASYNCSPARSE_EXPECT_THROW_MSG(candidate_kernel_from_string("hash"), InvalidInput,
+                               "candidate kernel 'hash' unknown (valid: auto, bitmap, sort)");
+  EXPECT_EQ(candidate_kernel_from_string("bitmap"), CandidateKernel::Bitmap);
+  EXPECT_STREQ(to_string(CandidateKernel::Sort), "sort");
 }
 
 // ---------------------------------------------------------------------------------------------------------

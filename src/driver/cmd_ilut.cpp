@@ -46,7 +46,7 @@ struct Options {
   int max_iters = 5000, restart = 30;
   std::string tri_solve = "auto";
   int tri_solve_sweeps = -1;
-  std::string bucket_counting = "team";
+  std::string bucket_counting = "team", candidate_kernel = "auto";
   bool no_baselines = false, pattern_study = false, compare = false, all_steps = false;
   int initial_sweeps = -1, max_sweeps = 10, initial_max_sweeps = 30;
   // the driver shifts on a breakdown by default (the library's default is no shift): a study should show what the
@@ -73,6 +73,8 @@ void define(Cli& cli, Options& o, bool ict) {
   cli.option("restart", o.restart, "GMRES restart length");
   cli.tri_solve_options(o.tri_solve, o.tri_solve_sweeps);
   cli.choice("bucket-counting", o.bucket_counting, {"team", "global"}, "SampleSelect bucket counts");
+  cli.choice("candidate-kernel", o.candidate_kernel, {"auto", "bitmap", "sort"},
+             "pattern of the candidate phase (auto: bitmap where a row's column span fits the scratch memory)");
   cli.flag("no-baselines", o.no_baselines, "skip the unpreconditioned solve and the serial ILU(0)/ILUT references");
   cli.option("initial-sweeps", o.initial_sweeps,
              "sweeps on the pattern of A before step 1 (toward the fixed-point ILU(0)/IC(0)); -1 adaptive, 0 none");
@@ -167,6 +169,7 @@ Setup::Setup(bool ict_, const Options& o, Json& rec)
   h.params.mode = sweep_mode_from_string(o.mode);
   h.params.select.counting =
       o.bucket_counting == "global" ? BucketCounting::GlobalAtomics : BucketCounting::TeamAtomics;
+  h.params.candidate_kernel = candidate_kernel_from_string(o.candidate_kernel);
   h.launch = launch_config(o.launch);
 }
 
@@ -572,6 +575,14 @@ bool checks(const Setup& s, const std::vector<Outcome>& par_runs, const Baseline
   const offset_t nnz_final = st.steps.back().nnz_L + (ict ? 0 : st.steps.back().nnz_U);
   std::cout << "budget nnz(L" << (ict ? "" : "+U") << ") = " << budget << " (fill limit " << fmt("%g", fill_limit)
             << "); sweep launch: " << st.launch.to_string() << "\n";
+  std::cout << "candidate kernel: " << to_string(st.candidate_kernel) << " (requested "
+            << to_string(s.h.params.candidate_kernel) << "; widest row span " << 32 * st.candidate_span_words
+            << " columns"
+            << (st.candidate_gathered_per_row >= 0
+                    ? "; " + fmt("%.1f", st.candidate_gathered_per_row) + " columns gathered per row, bitmap from " +
+                          fmt("%g", Impl::cand_bitmap_min_gathered(Impl::is_gpu_space<ExecSpace>()))
+                    : std::string())
+            << ")\n";
   if (!s.tri_mode.empty())
     std::cout << "triangular solves: " << s.tri_mode << (s.tri_reason.empty() ? "" : " (" + s.tri_reason + ")") << "\n";
   rec["tri_solve"] = Json{{"mode", s.tri_mode}, {"reason", s.tri_reason}};
@@ -711,6 +722,10 @@ class Threshold : public Command {
     rec["initial_sweeps"] = st.steps.front().sweeps;
     if (!note.empty()) rec["note"] = note;
     rec["launch"] = st.launch;
+    rec["candidate_kernel"] = Json{{"used", to_string(st.candidate_kernel)},
+                                   {"requested", to_string(s.h.params.candidate_kernel)},
+                                   {"span_columns", 32 * st.candidate_span_words},
+                                   {"gathered_per_row", st.candidate_gathered_per_row}};
     rec["checks"] = check_record;
     if (!breakdown.empty()) rec["breakdown"] = breakdown;
     if (o_.runs > 1) rec["run_statistics"] = repeated_runs(s, par_runs, o_.runs);

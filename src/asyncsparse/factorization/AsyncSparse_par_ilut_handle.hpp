@@ -37,7 +37,24 @@ enum class ThresholdSelection {
                ///< rank, i.e. slightly more than the budget (the slides' "approximate selection")
 };
 
+/// How the candidate phase builds the pattern of A ∪ L·U (ParICT: of the lower part of A ∪ L·Lᵀ) row by row.
+enum class CandidateKernel {
+  Auto,    ///< Bitmap where every row's column span fits the team scratch of the backend, Sort otherwise
+  Bitmap,  ///< one team (GPU: a warp) per row marks the row's columns in a bitmap over its column span in scratch
+           ///< memory and enumerates them in order; InvalidInput when a row's span does not fit the scratch
+  Sort     ///< one thread per row gathers the row's columns with duplicates into global memory, sorts, unique
+};
+
 inline const char* to_string(ParIlutKind k) { return k == ParIlutKind::Ilut ? "ilut" : "ict"; }
+inline const char* to_string(CandidateKernel k) {
+  return k == CandidateKernel::Auto ? "auto" : k == CandidateKernel::Bitmap ? "bitmap" : "sort";
+}
+inline CandidateKernel candidate_kernel_from_string(const std::string& s) {
+  if (s == "auto") return CandidateKernel::Auto;
+  if (s == "bitmap") return CandidateKernel::Bitmap;
+  if (s == "sort") return CandidateKernel::Sort;
+  throw InvalidInput("candidate kernel '" + s + "' unknown (valid: auto, bitmap, sort)");
+}
 inline const char* to_string(ThresholdSelection s) { return s == ThresholdSelection::Exact ? "exact" : "approximate"; }
 inline ThresholdSelection threshold_selection_from_string(const std::string& s) {
   if (s == "exact") return ThresholdSelection::Exact;
@@ -147,6 +164,12 @@ class ParIlutHandle {
     double diagonal_shift = 0.0;
     /// Exact (default) or Approximate threshold selection (SampleSelect with or without recursion).
     ThresholdSelection selection = ThresholdSelection::Exact;
+    /// Kernel of the candidate phase (CandidateKernel; the result is the same with each). Auto (default): Bitmap
+    /// when the rows gather on average at least 20 columns on GPUs, 40 on host backends (duplicates included: row
+    /// i's entries in A and the rows of U, ParICT: of Lᵀ, its entries in L meet) and the widest row span fits the
+    /// scratch memory of one team (about 40,000 columns on CUDA, 131,072 on the host), Sort otherwise (measurements:
+    /// Impl::cand_bitmap_min_gathered). Stats::candidate_kernel reports the kernel the last candidate phase used.
+    CandidateKernel candidate_kernel = CandidateKernel::Auto;
     /// Stop before step s when residual(s-1) > (1 - stagnation_tolerance) × residual(s-2), i.e. when the
     /// last step improved the ILU residual by less than this fraction (>= 0; the residual of a step comes
     /// for free with the next step's candidate phase), or after a step that left the pattern unchanged (every
@@ -209,6 +232,11 @@ class ParIlutHandle {
     bool reused_pattern = false;           ///< the last numeric phase reused the factor pattern (reuse_pattern)
     int updates = 0;                       ///< pattern-reusing numeric phases since the last full one
     ResolvedLaunch launch;                 ///< launch of the sweeps
+    /// kernel of the last candidate phase (Params::candidate_kernel resolved) and the widest column span of a row
+    /// of its pattern in words of 32 columns (0: not computed, Sort chosen explicitly)
+    CandidateKernel candidate_kernel = CandidateKernel::Auto;
+    std::int64_t candidate_span_words = 0;
+    double candidate_gathered_per_row = -1.0;  ///< Auto rule: columns gathered per row (-1: not computed)
     SampleSelectStats last_select;         ///< statistics of the last threshold selection
   };
 

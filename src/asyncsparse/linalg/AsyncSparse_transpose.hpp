@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>  // Impl::is_gpu_space
 
 namespace AsyncSparse {
 
@@ -78,6 +79,72 @@ KOKKOS_INLINE_FUNCTION void sort_keys(Key* keys, std::int64_t len) {
   sort_pairs(keys, NoCarry(), len);
 }
 
+/// GPU part of sort_unique_rows: a 32-lane vector per row loads the row into scratch memory and writes each entry
+/// to its rank (the number of smaller keys in the row; the keys of a row are unique). Rows longer than `cap`: one
+/// lane's heap sort in place.
+template <class ExecSpace, class Ptr, class Keys, class Carry>
+struct RankSortRows {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Key = typename Keys::non_const_value_type;
+  using Val = typename Carry::non_const_value_type;
+  static constexpr int cap = 256;
+  static constexpr int rows_per_team = 4;
+  static constexpr std::size_t bytes_per_row = cap * (sizeof(Key) + sizeof(Val));
+
+  std::int64_t n;
+  Ptr ptr;
+  Keys keys;
+  Carry carry;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& t) const {
+    char* base = static_cast<char*>(t.team_scratch(0).get_shmem(rows_per_team * bytes_per_row)) +
+                 static_cast<std::size_t>(t.team_rank()) * bytes_per_row;
+    Key* k = reinterpret_cast<Key*>(base);
+    Val* v = reinterpret_cast<Val*>(base + cap * sizeof(Key));
+    const std::int64_t j = static_cast<std::int64_t>(t.league_rank()) * rows_per_team + t.team_rank();
+    const std::int64_t b = j < n ? static_cast<std::int64_t>(ptr(j)) : 0;
+    const std::int64_t len = j < n ? static_cast<std::int64_t>(ptr(j + 1)) - b : 0;
+    const bool in_scratch = len <= cap;
+    if (in_scratch)
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, len), [&](const std::int64_t a) {
+        k[a] = keys(b + a);
+        v[a] = carry(b + a);
+      });
+    t.team_barrier();  // every thread of the team reaches it
+    if (!in_scratch) {
+      Kokkos::single(Kokkos::PerThread(t), [&]() { sort_pairs(&keys(b), &carry(b), len); });
+      return;
+    }
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, len), [&](const std::int64_t a) {
+      const Key key = k[a];
+      std::int64_t r = 0;
+      for (std::int64_t o = 0; o < len; ++o) r += k[o] < key;
+      keys(b + r) = key;
+      carry(b + r) = v[a];
+    });
+  }
+};
+
+/// Sorts each row [ptr(j), ptr(j + 1)), j < n, of `keys` ascending and applies the same moves to `carry`; the keys of
+/// a row must be unique. Host: one thread per row (sort_pairs); GPU: RankSortRows (a thread per row sorting in
+/// global memory took 12 ms of each 59 ms ParILUT step on the 27-point 64^3 Laplacian on an H100).
+template <class ExecSpace, class Ptr, class Keys, class Carry>
+void sort_unique_rows(const ExecSpace& exec, std::int64_t n, const Ptr& ptr, const Keys& keys, const Carry& carry) {
+  if constexpr (is_gpu_space<ExecSpace>()) {
+    using F = RankSortRows<ExecSpace, Ptr, Keys, Carry>;
+    const int league = static_cast<int>((n + F::rows_per_team - 1) / F::rows_per_team);
+    Kokkos::TeamPolicy<ExecSpace> policy(exec, league, F::rows_per_team, 32);
+    policy = policy.set_scratch_size(0, Kokkos::PerTeam(F::rows_per_team * F::bytes_per_row));
+    Kokkos::parallel_for("AsyncSparse::transpose::sort_rows", policy, F{n, ptr, keys, carry});
+    return;
+  }
+  Kokkos::parallel_for(
+      "AsyncSparse::transpose::sort", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t j) {
+        const offset_t b = ptr(j), e = ptr(j + 1);
+        sort_pairs(&keys(b), &carry(b), static_cast<std::int64_t>(e - b));
+      });
+}
+
 /// Pattern of the transpose on `exec`: (rm, ent) is a pattern of m rows and nnz entries with columns in [0, n);
 /// tp (n + 1 entries, zero on entry) receives the row pointers of the transpose, tent its column indices (sorted
 /// rows) and map(p) the position in ent of entry p of the transpose.
@@ -108,11 +175,7 @@ void transpose_pattern(const ExecSpace& exec, ordinal_t m, ordinal_t n, offset_t
           map(p) = k;
         }
       });
-  Kokkos::parallel_for(
-      "AsyncSparse::transpose::sort", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t j) {
-        const offset_t b = tp(j), e = tp(j + 1);
-        sort_pairs(&tent(b), &map(b), static_cast<std::int64_t>(e - b));
-      });
+  sort_unique_rows(exec, n, tp, tent, map);
 }
 
 /// dst(p) = src(map(p)) for every p (refresh a transpose's values).

@@ -53,7 +53,10 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
         .add("reuse_pattern", true, "compute() after setMatrix with the same pattern: sweeps on the old pattern only")
         .add("reuse_sweeps", 3, "sweeps of such a pattern-reusing compute() (>= 0)")
         .add("bucket_counting", std::string("team"), "SampleSelect bucket counts: team (scratch) | global atomics",
-             {"team", "global"});
+             {"team", "global"})
+        .add("candidate_kernel", std::string("auto"),
+             "pattern of the candidate phase: auto (bitmap where a row's column span fits the scratch) | bitmap | sort",
+             {"auto", "bitmap", "sort"});
     add_tri_solve_parameters(s);
     return add_launch_parameters(s);  // of the sweeps (the threshold selection has its own, Params::select)
   }();
@@ -119,6 +122,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     p.select.counting = l.get("bucket_counting", "team") == std::string("global") ? BucketCounting::GlobalAtomics
                                                                                   : BucketCounting::TeamAtomics;
     p.reuse_pattern = l.get("reuse_pattern", true);
+    p.candidate_kernel = candidate_kernel_from_string(l.get("candidate_kernel", "auto"));
     tri_ = Impl::tri_solve_options_from(l, name());
     Impl::ilut_check_handle_params(handle_, name());
     handle_.launch = launch_config_from_parameters(l, name());

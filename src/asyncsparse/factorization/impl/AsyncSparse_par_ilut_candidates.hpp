@@ -9,6 +9,9 @@
 //   ParILUT (IlutKind)  R = U (rows),  V = Ut (the columns of U); the enlarged U is built beside L;
 //   ParICT  (IctKind)   R = Lᵀ (the columns of L, transposed here), V = L; only columns <= i (the lower part),
 //                       and an off-diagonal residual counts twice (r_ij = r_ji).
+// The pattern (steps 1.–4.) comes from the bitmap kernels of AsyncSparse_par_ilut_candidates_bitmap.hpp or from the
+// sort path below (gather, sort + unique, fill), as Params::candidate_kernel says (cand_pattern); both give the same
+// pattern and positions, which steps 5. and 6. turn into values and the residual.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -17,18 +20,13 @@
 #include <string>
 
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
-#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>  // Impl::sort_keys
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_candidates_bitmap.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
+#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>  // Impl::sort_keys
 
 namespace AsyncSparse {
 namespace Impl {
-
-/// Kernel / allocation label of the candidate phase of Kind.
-template <class Kind>
-std::string cand_label(const char* what) {
-  return std::string(Kind::prefix) + what;
-}
 
 /// Output of the candidate phase: the residual of the current factors and the enlarged factors, which replace
 /// the handle's only through ilut_commit.
@@ -299,6 +297,91 @@ double cand_residual2(const ExecSpace& exec, Handle& h, const CandidateWork<Hand
   return ilut_sum(exec, rowsum, n, h.params.mode == SweepMode::Deterministic);
 }
 
+/// Steps 1.–4. by the bitmap kernels (AsyncSparse_par_ilut_candidates_bitmap.hpp): rows of at most `words` words.
+template <class Kind, class ExecSpace, class Handle>
+void cand_bitmap(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R, std::int64_t words,
+                 const CandBitmapShape& shape, const typename Handle::ordinal_view& wbase,
+                 const typename Handle::ordinal_view& wlen, CandidateWork<Handle>& w, IlutCandidates<Handle>& res) {
+  using PV = typename Handle::offset_view;
+  auto& st = h.state();
+  const ordinal_t n = st.n;
+  w.cnt = ilut_alloc<PV>(cand_label<Kind>("cand_cnt"), n);
+  w.lower = ilut_alloc<PV>(cand_label<Kind>("cand_lower"), n);
+  auto setup = [&](auto& k) {
+    k.n = n;
+    k.rows_per_team = shape.rows_per_team;
+    k.lanes = shape.lanes;
+    k.rows_per_thread = shape.rows_per_thread;
+    k.words = words;
+    k.arm = st.a_row_map;
+    k.aent = st.a_entries;
+    k.L = st.L;
+    k.R = R;
+    k.U = st.U;
+    k.wbase = wbase;
+    k.wlen = wlen;
+    k.cnt = w.cnt;
+    k.lower = w.lower;
+  };
+  CandBitmapKernel<Kind, ExecSpace, Handle, false> counter;
+  setup(counter);
+  cand_bitmap_launch(exec, cand_label<Kind>("candidates_bitmap_count").c_str(), counter);
+  cand_allocate<Kind>(exec, h, w, res);
+  w.lold = ilut_alloc<PV>(cand_label<Kind>("cand_lold"), res.L.nnz);
+  if constexpr (!Kind::ict) w.uold = ilut_alloc<PV>(cand_label<Kind>("cand_uold"), res.U.nnz);
+  CandBitmapKernel<Kind, ExecSpace, Handle, true> filler;
+  setup(filler);
+  filler.L2 = res.L;
+  filler.U2 = res.U;
+  filler.lold = w.lold;
+  filler.uold = w.uold;
+  filler.umap = st.umap;
+  filler.det = h.params.mode == SweepMode::Deterministic;
+  cand_bitmap_launch(exec, cand_label<Kind>("candidates_bitmap_fill").c_str(), filler);
+}
+
+/// Steps 1.–4. by the kernel Params::candidate_kernel names or the Auto rule picks; records the choice in Stats.
+template <class Kind, class ExecSpace, class Handle>
+void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R, CandidateWork<Handle>& w,
+                  IlutCandidates<Handle>& res) {
+  using OV = typename Handle::ordinal_view;
+  const ordinal_t n = h.state().n;
+  const CandidateKernel requested = h.params.candidate_kernel;
+  CandidateKernel kernel = CandidateKernel::Sort;
+  std::int64_t words = 0;
+  double gathered = -1.0;
+  if (requested != CandidateKernel::Sort) {
+    OV wbase = ilut_alloc<OV>(cand_label<Kind>("cand_wbase"), n),
+       wlen = ilut_alloc<OV>(cand_label<Kind>("cand_wlen"), n);
+    words = cand_span<Kind>(exec, h, R, wbase, wlen);
+    const CandBitmapShape shape = cand_bitmap_shape<ExecSpace>(words);
+    if (shape.rows_per_team == 0 && requested == CandidateKernel::Bitmap)
+      throw InvalidInput(std::string(par_ilut_name(h)) + ": candidate_kernel=bitmap: a row of the candidate pattern " +
+                         "spans " + std::to_string(32 * words) + " columns, more than the scratch memory of one " +
+                         "team holds on " + ExecSpace::name() + " (" +
+                         std::to_string(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) +
+                         " bytes, 8 per 32 columns); use candidate_kernel=auto or sort");
+    bool bitmap = shape.rows_per_team > 0;
+    if (bitmap && requested == CandidateKernel::Auto) {
+      gathered = static_cast<double>(cand_gathered<Kind>(exec, h, R)) / static_cast<double>(n);
+      bitmap = gathered >= cand_bitmap_min_gathered(is_gpu_space<ExecSpace>());
+    }
+    if (bitmap) {
+      kernel = CandidateKernel::Bitmap;
+      cand_bitmap<Kind>(exec, h, R, words, shape, wbase, wlen, w, res);
+    }
+  }
+  if (kernel == CandidateKernel::Sort) {
+    cand_gather<Kind>(exec, h, R, w);
+    cand_sort_unique<Kind>(exec, n, w);
+    cand_allocate<Kind>(exec, h, w, res);
+    cand_fill<Kind>(exec, h, w, res);
+  }
+  h.stats().candidate_kernel = kernel;
+  h.stats().candidate_span_words = words;
+  h.stats().candidate_gathered_per_row = gathered;
+}
+
 /// The candidate phase of ParILUT (Kind = IlutKind) or ParICT (IctKind) from the handle's current factors, which it
 /// leaves unchanged.
 template <class Kind, class ExecSpace, class Handle>
@@ -312,10 +395,7 @@ IlutCandidates<Handle> ilut_candidates(const ExecSpace& exec, Handle& h) {
   }
   CandidateWork<Handle> w;
   IlutCandidates<Handle> res;
-  cand_gather<Kind>(exec, h, R, w);
-  cand_sort_unique<Kind>(exec, st.n, w);
-  cand_allocate<Kind>(exec, h, w, res);
-  cand_fill<Kind>(exec, h, w, res);
+  cand_pattern<Kind>(exec, h, R, w, res);
   cand_values<Kind>(exec, h, V, w, res);
   res.residual2 = cand_residual2<Kind>(exec, h, w, res);
   return res;

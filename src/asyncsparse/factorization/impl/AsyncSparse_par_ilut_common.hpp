@@ -130,6 +130,12 @@ struct IctKind {
   static constexpr const char* prefix = "AsyncSparse::par_ict::";
 };
 
+/// Kernel / allocation label of a phase of Kind.
+template <class Kind>
+std::string cand_label(const char* what) {
+  return std::string(Kind::prefix) + what;
+}
+
 /// Allocate the entry arrays of a factor with `nnz` entries (ptr is allocated by the caller).
 template <class Factor>
 void ilut_alloc_entries(Factor& F, offset_t nnz, bool values, bool second_buffer) {
