@@ -406,6 +406,26 @@ TEST(TEST_CATEGORY, par_ict_deterministic_matches_host_reference) {
   run_against_reference(lap2d(9), true, 2, 2.0, def, 0, 0, CandidateKernel::Bitmap);
 }
 
+// The default lanes per entry of the GPU sweeps (Impl::ilut_sweep_lanes) on an H100's 270,336 resident threads: the
+// cases it was measured on, and the caps; a sweep reports what it used.
+TEST(TEST_CATEGORY, par_ilut_sweep_lanes_rule) {
+  const std::int64_t h100 = 132 * 2048;
+  EXPECT_EQ(Impl::ilut_sweep_lanes(7120000, 13.6, h100), 1);  // 27-point 64^3 Laplacian
+  EXPECT_EQ(Impl::ilut_sweep_lanes(290000, 30.0, h100), 8);   // bcsstk16
+  EXPECT_EQ(Impl::ilut_sweep_lanes(554000, 14.4, h100), 4);   // Trefethen 20,000
+  EXPECT_EQ(Impl::ilut_sweep_lanes(1000, 3.0, h100), 4);      // a small matrix: the row length caps
+  EXPECT_EQ(Impl::ilut_sweep_lanes(10, 100.0, h100), 32);     // and 32
+  Handle h;
+  h.params.max_steps = 1;
+  compute(h, to_device<Dev>(lap2d(12)), false);
+  const auto& st = h.state();
+  const int expected =
+      Impl::is_gpu_space<Exec>()
+          ? Impl::ilut_sweep_lanes(st.L.nnz + st.U.nnz, static_cast<double>(st.L.nnz) / st.n, Exec().concurrency())
+          : 1;
+  EXPECT_EQ(h.stats().launch.vector_length, expected);
+}
+
 // A row whose candidate pattern spans more columns than the scratch memory of one team holds (n = 200,000: the
 // last row meets row 0 of U, which has columns 0 and n - 1): Auto takes the sort kernel, Bitmap refuses.
 TEST(TEST_CATEGORY, par_ilut_candidate_kernel_span_limit) {

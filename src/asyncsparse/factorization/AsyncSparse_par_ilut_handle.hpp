@@ -280,7 +280,9 @@ class ParIlutHandle {
   Params params;
   /// Launch of the sweeps (LaunchConfig: team_size, vector_length = lanes per entry, chunk_size = entries per
   /// work block, max_concurrent_teams, block_order, seed). The task list is row-major (the Gaussian
-  /// elimination order of Chow, Anzt & Dongarra 2015). Deterministic mode uses one lane per entry.
+  /// elimination order of Chow, Anzt & Dongarra 2015). Deterministic mode uses one lane per entry. Default lanes
+  /// on GPUs: Impl::ilut_sweep_lanes (1 on large matrices, up to 8 on small ones, by the entries per resident
+  /// thread of the device; measured), on host backends 1; Stats::launch reports what a sweep used.
   /// The counting kernel of the threshold selection uses `select_launch`.
   LaunchConfig launch;
   LaunchConfig select_launch;
