@@ -115,17 +115,29 @@ void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict
 /// auto_bitmap (1: the Auto rule picks the bitmap kernel), gathered_per_row (what the rule looks at), span_columns
 /// (widest row of the candidate pattern), pattern_nnz (entries of the enlarged factors). Timed: the bitmap kernel
 /// where it fits.
+/// Symbolic and numeric phase with three default steps (no final residual) on A; false, with the benchmark skipped,
+/// when they throw.
+bool three_steps(benchmark::State& state, ParIlutHandle<double, Device>& h, const Crs<double, Device>& A) {
+  h.params.compute_residual = false;
+  h.params.max_steps = 3;
+  try {
+    par_ilut_symbolic(ExecSpace(), h, A);
+    par_ilut_numeric(ExecSpace(), h, A);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return false;
+  }
+  return true;
+}
+
 void BM_par_ilut_candidates(benchmark::State& state, const std::string& name, bool ict) {
   const auto Ah = ordered(name);
   auto A = to_device<Device>(Ah);
   const ExecSpace exec;
   ParIlutHandle<double, Device> h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
-  h.params.compute_residual = false;
-  h.params.max_steps = 3;
+  if (!three_steps(state, h, A)) return;
   offset_t pattern_nnz = 0;
   try {
-    par_ilut_symbolic(exec, h, A);
-    par_ilut_numeric(exec, h, A);
     const auto c = Impl::ilut_any_candidates(exec, h);  // Auto
     pattern_nnz = c.L.nnz + (ict ? 0 : c.U.nnz);
   } catch (const std::exception& e) {
@@ -175,15 +187,7 @@ void BM_par_ilut_sweep_lanes(benchmark::State& state, const std::string& name, b
   auto A = to_device<Device>(Ah);
   const ExecSpace exec;
   ParIlutHandle<double, Device> h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
-  h.params.compute_residual = false;
-  h.params.max_steps = 3;
-  try {
-    par_ilut_symbolic(exec, h, A);
-    par_ilut_numeric(exec, h, A);
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-    return;
-  }
+  if (!three_steps(state, h, A)) return;
   h.launch.vector_length = lanes;
   double total = 0;
   std::int64_t reps = 0;
