@@ -24,6 +24,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numeric>
+#include <random>
 #include <set>
 #include <vector>
 
@@ -406,6 +408,57 @@ TEST(TEST_CATEGORY, par_ict_deterministic_matches_host_reference) {
   run_against_reference(lap2d(9), true, 2, 2.0, def, 0, 0, CandidateKernel::Bitmap);
 }
 
+// A randomly permuted 9-point grid: rows whose spans are wide and sparse. The bitmap and the sort kernel give the
+// same factors bit for bit (deterministic mode; on GPUs spans of many 32-word chunks and, for the 5-point grid of
+// 60,025 rows, teams of fewer than four rows), and Auto follows its rule, which the span decides for 8,100 rows.
+TEST(TEST_CATEGORY, par_ilut_candidate_kernels_agree_on_permuted_matrices) {
+  std::mt19937 rng(7);
+  auto shuffled = [&](const CsrHost<double>& A) {
+    std::vector<ordinal_t> p(A.nrows);
+    std::iota(p.begin(), p.end(), 0);
+    std::shuffle(p.begin(), p.end(), rng);
+    return permute_symmetric(A, p);
+  };
+  struct Case {
+    CsrHost<double> A;
+    bool ict;
+  };
+  const std::vector<Case> cases = {{shuffled(aniso2d(40)), false},
+                                   {shuffled(aniso2d(40)), true},
+                                   {shuffled(aniso2d(90)), false},
+                                   {shuffled(lap2d(245)), false}};
+  for (const auto& k : cases) {
+    auto A = to_device<Dev>(k.A);
+    std::vector<std::vector<std::map<int, double>>> factors;
+    for (auto kernel : {CandidateKernel::Bitmap, CandidateKernel::Sort, CandidateKernel::Auto}) {
+      Handle h;
+      h.params.mode = SweepMode::Deterministic;
+      h.params.max_steps = 2;
+      h.params.candidate_kernel = kernel;
+      compute(h, A, k.ict);
+      factors.push_back(rows_of(par_ilut_lower(Exec(), h)));
+      factors.push_back(rows_of(par_ilut_upper(Exec(), h)));
+      if (kernel == CandidateKernel::Auto) {
+        const auto& st = h.stats();
+        const bool wide =
+            st.candidate_mean_span_words > Impl::cand_bitmap_max_words_per_gathered * st.candidate_gathered_per_row;
+        const bool bitmap =
+            !wide && st.candidate_gathered_per_row >= Impl::cand_bitmap_min_gathered(Impl::is_gpu_space<Exec>());
+        EXPECT_EQ(st.candidate_kernel, bitmap ? CandidateKernel::Bitmap : CandidateKernel::Sort) << k.A.nrows;
+        // 8,100 rows: 41 gathered columns per row, spans of about 250 words: the span decides
+        if (k.A.nrows == 8100)
+          EXPECT_TRUE(wide) << st.candidate_mean_span_words << " " << st.candidate_gathered_per_row;
+      } else {
+        EXPECT_EQ(h.stats().candidate_kernel, kernel);
+      }
+    }
+    const std::string what = (k.ict ? "ParICT n=" : "ParILUT n=") + std::to_string(k.A.nrows);
+    expect_same(factors[0], factors[2], what + " L bitmap vs sort");
+    expect_same(factors[1], factors[3], what + " U bitmap vs sort");
+    expect_same(factors[0], factors[4], what + " L bitmap vs auto");
+  }
+}
+
 // The default lanes per entry of the GPU sweeps (Impl::ilut_sweep_lanes) on an H100's 270,336 resident threads: the
 // cases it was measured on, and the caps; a sweep reports what it used.
 TEST(TEST_CATEGORY, par_ilut_sweep_lanes_rule) {
@@ -426,10 +479,11 @@ TEST(TEST_CATEGORY, par_ilut_sweep_lanes_rule) {
   EXPECT_EQ(h.stats().launch.vector_length, expected);
 }
 
-// A row whose candidate pattern spans more columns than the scratch memory of one team holds (n = 200,000: the
-// last row meets row 0 of U, which has columns 0 and n - 1): Auto takes the sort kernel, Bitmap refuses.
+// A row whose candidate pattern spans more columns than the scratch memory of one team holds (the last row meets row
+// 0 of U, which has columns 0 and n - 1; n from the backend's scratch limit): Auto takes the sort kernel because of
+// the span (before weighing the gathered columns), Bitmap refuses.
 TEST(TEST_CATEGORY, par_ilut_candidate_kernel_span_limit) {
-  const int n = 200000;
+  const int n = 4 * Kokkos::TeamPolicy<Exec>::scratch_size_max(0) + 64;  // 8 bytes per 32 columns do not fit
   std::vector<int> r, c;
   std::vector<double> v;
   for (int i = 0; i < n; ++i) {
@@ -443,19 +497,22 @@ TEST(TEST_CATEGORY, par_ilut_candidate_kernel_span_limit) {
     v.push_back(1.0);
   }
   auto A = to_device<Dev>(csr_from_triplets<double>(n, n, r, c, v));
+  const std::int64_t words = (n - 1) / 32 + 1;
   for (bool ict : {false, true}) {
     Handle h;
     h.params.max_steps = 1;
     h.params.mode = SweepMode::Deterministic;
     compute(h, A, ict);
     EXPECT_EQ(h.stats().candidate_kernel, CandidateKernel::Sort) << "ict=" << ict;
-    EXPECT_EQ(h.stats().candidate_span_words, (n - 1) / 32 + 1) << "ict=" << ict;
-    EXPECT_EQ(h.stats().steps.back().nnz_L, n + 1) << "ict=" << ict;  // the corner entry is kept
+    EXPECT_EQ(h.stats().candidate_span_words, words) << "ict=" << ict;
+    EXPECT_EQ(h.stats().candidate_gathered_per_row, -1.0) << "ict=" << ict;  // decided by the span alone
+    EXPECT_EQ(h.stats().steps.back().nnz_L, n + 1) << "ict=" << ict;         // the corner entry is kept
     Handle b;
     b.params.max_steps = 1;
     b.params.candidate_kernel = CandidateKernel::Bitmap;
-    ASYNCSPARSE_EXPECT_THROW_MSG(compute(b, A, ict), InvalidInput,
-                                 "candidate_kernel=bitmap: a row of the candidate pattern spans 200000 columns");
+    ASYNCSPARSE_EXPECT_THROW_MSG(
+        compute(b, A, ict), InvalidInput,
+        "candidate_kernel=bitmap: a row of the candidate pattern spans " + std::to_string(32 * words) + " columns");
   }
   ASYNCSPARSE_EXPECT_THROW_MSG(candidate_kernel_from_string("hash"), InvalidInput,
                                "candidate kernel 'hash' unknown (valid: auto, bitmap, sort)");

@@ -10,6 +10,8 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
+#include <utility>
 
 namespace test_trisolve {
 using namespace AsyncSparse;
@@ -135,6 +137,11 @@ TEST(TEST_CATEGORY, transpose_sorted_and_round_trip) {
     c.push_back(j);
     v.push_back(0.5 + j);
   }
+  for (int i = 0; i < A.nrows; ++i) {  // column 7 full: a row of 300 > 256 entries in the transpose
+    r.push_back(i);
+    c.push_back(7);
+    v.push_back(0.25 + i);
+  }
   A = csr_from_triplets(A.nrows, A.ncols, r, c, v);
   const auto T = to_host(transpose(to_device<Dev>(A)));
   const auto R = Reference::transpose(A);
@@ -149,6 +156,34 @@ TEST(TEST_CATEGORY, transpose_sorted_and_round_trip) {
   EXPECT_EQ(Bt.row_ptr, (std::vector<offset_t>{0, 1, 2, 3}));
   EXPECT_EQ(Bt.col_idx, (std::vector<int>{0, 1, 0}));
   EXPECT_EQ(Bt.values, (std::vector<double>{2.0, 3.0, 1.0}));
+}
+
+// Duplicate entries (kept by csr_from_triplets without summing) stay in the transpose: the same multiset of values
+// under each column, sorted by column (equal columns in an unspecified order among themselves).
+TEST(TEST_CATEGORY, transpose_keeps_duplicate_entries) {
+  std::vector<int> r, c;
+  std::vector<double> v;
+  for (int i = 0; i < 50; ++i)
+    for (int j : {i, (i + 3) % 50, (i + 3) % 50, (7 * i) % 50}) {  // (i, i + 3) twice
+      r.push_back(i);
+      c.push_back(j);
+      v.push_back(1.0 + i + 0.01 * static_cast<double>(r.size()));
+    }
+  const auto A = csr_from_triplets<double>(50, 50, r, c, v, /*sort=*/true, /*sum_duplicates=*/false);
+  ASSERT_EQ(A.nnz(), 200);
+  const auto T = to_host(transpose(to_device<Dev>(A)));
+  ASSERT_EQ(T.nnz(), 200);
+  for (int j = 0; j < 50; ++j) {
+    std::multiset<std::pair<int, double>> got, want;
+    for (offset_t p = T.row_ptr[j]; p < T.row_ptr[j + 1]; ++p) {
+      got.insert({T.col_idx[p], T.values[p]});
+      if (p > T.row_ptr[j]) EXPECT_LE(T.col_idx[p - 1], T.col_idx[p]) << "row " << j;
+    }
+    for (int i = 0; i < 50; ++i)
+      for (offset_t p = A.row_ptr[i]; p < A.row_ptr[i + 1]; ++p)
+        if (A.col_idx[p] == j) want.insert({i, A.values[p]});
+    EXPECT_EQ(got, want) << "row " << j;
+  }
 }
 
 TEST(TEST_CATEGORY, transpose_pattern_of_a_bare_pattern) {

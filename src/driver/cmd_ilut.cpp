@@ -579,8 +579,10 @@ bool checks(const Setup& s, const std::vector<Outcome>& par_runs, const Baseline
             << to_string(s.h.params.candidate_kernel) << "; widest row span " << 32 * st.candidate_span_words
             << " columns"
             << (st.candidate_gathered_per_row >= 0
-                    ? "; " + fmt("%.1f", st.candidate_gathered_per_row) + " columns gathered per row, bitmap from " +
-                          fmt("%g", Impl::cand_bitmap_min_gathered(Impl::is_gpu_space<ExecSpace>()))
+                    ? "; " + fmt("%.1f", st.candidate_gathered_per_row) + " columns gathered per row (bitmap from " +
+                          fmt("%g", Impl::cand_bitmap_min_gathered(Impl::is_gpu_space<ExecSpace>())) + "), mean span " +
+                          fmt("%.1f", st.candidate_mean_span_words) + " words (bitmap up to " +
+                          fmt("%g", Impl::cand_bitmap_max_words_per_gathered) + " per gathered column)"
                     : std::string())
             << ")\n";
   if (!s.tri_mode.empty())
@@ -725,7 +727,8 @@ class Threshold : public Command {
     rec["candidate_kernel"] = Json{{"used", to_string(st.candidate_kernel)},
                                    {"requested", to_string(s.h.params.candidate_kernel)},
                                    {"span_columns", 32 * st.candidate_span_words},
-                                   {"gathered_per_row", st.candidate_gathered_per_row}};
+                                   {"gathered_per_row", st.candidate_gathered_per_row},
+                                   {"mean_span_words", st.candidate_mean_span_words}};
     rec["checks"] = check_record;
     if (!breakdown.empty()) rec["breakdown"] = breakdown;
     if (o_.runs > 1) rec["run_statistics"] = repeated_runs(s, par_runs, o_.runs);

@@ -64,7 +64,8 @@ _THRESHOLD = {"compare", "initial_sweeps", "pivot_tolerance", "pivots_replaced",
                                "time_seconds")}
 # ilut / ict: the kernel of the candidate phase (issue 17)
 _CANDIDATE_KERNEL = {"candidate_kernel", "candidate_kernel.used", "candidate_kernel.requested",
-                     "candidate_kernel.span_columns", "candidate_kernel.gathered_per_row", "options.candidate-kernel"}
+                     "candidate_kernel.span_columns", "candidate_kernel.gathered_per_row", "candidate_kernel.mean_span_words",
+                     "options.candidate-kernel"}
 # The quartiles beside every median/min/max of the runs' statistics (q1, q3), the tail guard of ic/ilu
 # (--guard-tol) and the run statistics of ilut/ict (--runs).
 _QUARTILES = (".q1", ".q3")

@@ -166,9 +166,11 @@ class ParIlutHandle {
     ThresholdSelection selection = ThresholdSelection::Exact;
     /// Kernel of the candidate phase (CandidateKernel; the result is the same with each). Auto (default): Bitmap
     /// when the rows gather on average at least 20 columns on GPUs, 40 on host backends (duplicates included: row
-    /// i's entries in A and the rows of U, ParICT: of Lᵀ, its entries in L meet) and the widest row span fits the
-    /// scratch memory of one team (about 40,000 columns on CUDA, 131,072 on the host), Sort otherwise (measurements:
-    /// Impl::cand_bitmap_min_gathered). Stats::candidate_kernel reports the kernel the last candidate phase used.
+    /// i's entries in A and the rows of U, ParICT: of Lᵀ, its entries in L meet), their spans average at most 4
+    /// words of 32 columns per gathered column (a badly ordered matrix spreads its rows too wide), and the widest
+    /// span fits the scratch memory of one team (about 160,000 columns on CUDA, 131,072 on the host), Sort
+    /// otherwise (measurements: Impl::cand_bitmap_min_gathered, Impl::cand_bitmap_max_words_per_gathered).
+    /// Stats::candidate_kernel reports the kernel the last candidate phase used.
     CandidateKernel candidate_kernel = CandidateKernel::Auto;
     /// Stop before step s when residual(s-1) > (1 - stagnation_tolerance) × residual(s-2), i.e. when the
     /// last step improved the ILU residual by less than this fraction (>= 0; the residual of a step comes
@@ -237,6 +239,7 @@ class ParIlutHandle {
     CandidateKernel candidate_kernel = CandidateKernel::Auto;
     std::int64_t candidate_span_words = 0;
     double candidate_gathered_per_row = -1.0;  ///< Auto rule: columns gathered per row (-1: not computed)
+    double candidate_mean_span_words = -1.0;   ///< Auto rule: mean row span in 32-column words (-1: not computed)
     SampleSelectStats last_select;         ///< statistics of the last threshold selection
   };
 

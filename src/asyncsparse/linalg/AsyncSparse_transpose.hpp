@@ -8,7 +8,8 @@
 // map p -> position in T of entry p of Tᵀ, so that `Impl::gather_values` refreshes the values of Tᵀ after T's
 // values changed on the same pattern; `Impl::transpose_pattern` does the same for a bare pattern (row pointers and
 // column indices in any Views) on a given execution space instance. The result does not depend on the order of
-// the atomic scatter: rows are sorted afterwards and their columns are unique, so it is bit-reproducible.
+// the atomic scatter: rows are sorted afterwards and their columns are unique, so it is bit-reproducible (a matrix
+// with duplicate entries keeps them, in an unspecified order among themselves).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -79,9 +80,9 @@ KOKKOS_INLINE_FUNCTION void sort_keys(Key* keys, std::int64_t len) {
   sort_pairs(keys, NoCarry(), len);
 }
 
-/// GPU part of sort_unique_rows: a 32-lane vector per row loads the row into scratch memory and writes each entry
-/// to its rank (the number of smaller keys in the row; the keys of a row are unique). Rows longer than `cap`: one
-/// lane's heap sort in place.
+/// GPU part of sort_rows: a 32-lane vector per row loads the row into scratch memory and writes each entry to its
+/// rank (the number of smaller keys in the row, plus the number of equal keys before it, so that equal keys, e.g.
+/// the duplicate entries of a matrix, keep distinct places). Rows longer than `cap`: one lane's heap sort in place.
 template <class ExecSpace, class Ptr, class Keys, class Carry>
 struct RankSortRows {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -118,18 +119,18 @@ struct RankSortRows {
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, len), [&](const std::int64_t a) {
       const Key key = k[a];
       std::int64_t r = 0;
-      for (std::int64_t o = 0; o < len; ++o) r += k[o] < key;
+      for (std::int64_t o = 0; o < len; ++o) r += k[o] < key || (k[o] == key && o < a);
       keys(b + r) = key;
       carry(b + r) = v[a];
     });
   }
 };
 
-/// Sorts each row [ptr(j), ptr(j + 1)), j < n, of `keys` ascending and applies the same moves to `carry`; the keys of
-/// a row must be unique. Host: one thread per row (sort_pairs); GPU: RankSortRows (a thread per row sorting in
-/// global memory took 12 ms of each 59 ms ParILUT step on the 27-point 64^3 Laplacian on an H100).
+/// Sorts each row [ptr(j), ptr(j + 1)), j < n, of `keys` ascending and applies the same moves to `carry` (the order
+/// of equal keys is unspecified). Host: one thread per row (sort_pairs); GPU: RankSortRows (a thread per row sorting
+/// in global memory took 12 ms of each 59 ms ParILUT step on the 27-point 64^3 Laplacian on an H100).
 template <class ExecSpace, class Ptr, class Keys, class Carry>
-void sort_unique_rows(const ExecSpace& exec, std::int64_t n, const Ptr& ptr, const Keys& keys, const Carry& carry) {
+void sort_rows(const ExecSpace& exec, std::int64_t n, const Ptr& ptr, const Keys& keys, const Carry& carry) {
   if constexpr (is_gpu_space<ExecSpace>()) {
     using F = RankSortRows<ExecSpace, Ptr, Keys, Carry>;
     const int league = static_cast<int>((n + F::rows_per_team - 1) / F::rows_per_team);
@@ -175,7 +176,7 @@ void transpose_pattern(const ExecSpace& exec, ordinal_t m, ordinal_t n, offset_t
           map(p) = k;
         }
       });
-  sort_unique_rows(exec, n, tp, tent, map);
+  sort_rows(exec, n, tp, tent, map);
 }
 
 /// dst(p) = src(map(p)) for every p (refresh a transpose's values).

@@ -349,7 +349,7 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
   const CandidateKernel requested = h.params.candidate_kernel;
   CandidateKernel kernel = CandidateKernel::Sort;
   std::int64_t words = 0;
-  double gathered = -1.0;
+  double gathered = -1.0, mean_words = -1.0;
   if (requested != CandidateKernel::Sort) {
     OV wbase = ilut_alloc<OV>(cand_label<Kind>("cand_wbase"), n),
        wlen = ilut_alloc<OV>(cand_label<Kind>("cand_wlen"), n);
@@ -363,8 +363,11 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
                          " bytes, 8 per 32 columns); use candidate_kernel=auto or sort");
     bool bitmap = shape.rows_per_team > 0;
     if (bitmap && requested == CandidateKernel::Auto) {
-      gathered = static_cast<double>(cand_gathered<Kind>(exec, h, R)) / static_cast<double>(n);
-      bitmap = gathered >= cand_bitmap_min_gathered(is_gpu_space<ExecSpace>());
+      const CandCost cost = cand_cost<Kind>(exec, h, R, wlen);
+      gathered = cost.gathered;
+      mean_words = cost.words;
+      bitmap = gathered >= cand_bitmap_min_gathered(is_gpu_space<ExecSpace>()) &&
+               mean_words <= cand_bitmap_max_words_per_gathered * gathered;
     }
     if (bitmap) {
       kernel = CandidateKernel::Bitmap;
@@ -380,6 +383,7 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
   h.stats().candidate_kernel = kernel;
   h.stats().candidate_span_words = words;
   h.stats().candidate_gathered_per_row = gathered;
+  h.stats().candidate_mean_span_words = mean_words;
 }
 
 /// The candidate phase of ParILUT (Kind = IlutKind) or ParICT (IctKind) from the handle's current factors, which it

@@ -82,14 +82,20 @@ std::int64_t cand_span(const ExecSpace& exec, Handle& h, const ilut_factor_t<Han
   return widest;
 }
 
-/// Columns the sort kernel gathers over all rows, duplicates included (row i: its entries in A and, for each l_ik,
-/// the entries of row k of R).
+/// What the Auto rule weighs, per row on average: the columns the sort kernel gathers (duplicates included: row i's
+/// entries in A and, for each l_ik, the entries of row k of R) and the words of the bitmap span (cand_span's wlen).
+struct CandCost {
+  double gathered = 0.0;
+  double words = 0.0;
+};
+
 template <class Kind, class ExecSpace, class Handle>
-std::int64_t cand_gathered(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R) {
+CandCost cand_cost(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R,
+                   const typename Handle::ordinal_view& wlen) {
   auto& st = h.state();
   auto arm = st.a_row_map;
   const auto L = st.L;
-  std::int64_t total = 0;
+  std::int64_t gathered = 0, words = 0;
   Kokkos::parallel_reduce(
       cand_label<Kind>("candidates_gathered"), Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& sum) {
@@ -97,8 +103,12 @@ std::int64_t cand_gathered(const ExecSpace& exec, Handle& h, const ilut_factor_t
         for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) b += R.ptr(L.col(q) + 1) - R.ptr(L.col(q));
         sum += b;
       },
-      total);
-  return total;
+      gathered);
+  Kokkos::parallel_reduce(
+      cand_label<Kind>("candidates_words"), Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& sum) { sum += wlen(i); }, words);
+  const double n = static_cast<double>(st.n);
+  return {static_cast<double>(gathered) / n, static_cast<double>(words) / n};
 }
 
 /// Auto rule: the bitmap kernel from this many gathered columns per row on average (below, the sort kernel), on
@@ -108,6 +118,13 @@ std::int64_t cand_gathered(const ExecSpace& exec, Handle& h, const ilut_factor_t
 /// 1.8-11x from 61 on (bcsstk18, bcsstk16, Trefethen 20,000, 27-point Laplacian 64^3). 2-core host (OpenMP, 1 and 2
 /// threads): 0.6-0.8x at 14, 0.8-1.2x at 23-34, 1.5-3x from 61 on.
 inline double cand_bitmap_min_gathered(bool gpu) { return gpu ? 20.0 : 40.0; }
+
+/// Auto rule, second part: the bitmap kernel only while its rows span at most this many 32-column words per gathered
+/// column on average. The bitmap kernels touch every word of a row's span (clear, count, prefix, enumerate, in both
+/// kernels); a matrix in a poor order spreads few columns over a wide span: a randomly permuted 9-point 200^2
+/// grid (40 gathered columns, spans of about 40,000 columns = 31 words per gathered column) took 2.3-2.7x the sort
+/// kernel's time on the 2-core host. The matrices where the bitmap kernel wins have at most 2.1 (Trefethen 20,000).
+constexpr double cand_bitmap_max_words_per_gathered = 4.0;
 
 /// Team shape of the bitmap kernels: rows per team at a time (team size), lanes per row (vector length) and rows
 /// each thread handles one after another. Host: one thread per team with 64 rows (a team per row cost as much as
