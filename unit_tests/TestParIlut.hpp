@@ -361,12 +361,14 @@ void run_against_reference(const CsrHost<double>& Ah, bool ict, int steps, doubl
   EXPECT_EQ(h.stats().pivots_replaced, 0) << what;
   // with final sweeps the residual of the last factors is computed again (the steps' residuals are known)
   for (int s = 0; s <= steps; ++s) EXPECT_EQ(h.stats().steps[s].residual, ref.residual[s]) << what << " step " << s;
-  // an explicit choice is kept; Auto: by the gathered columns per row
+  // an explicit choice is kept; Auto: by the gathered columns per row and the mean span
   if (steps > 0) {
     const auto& st = h.stats();
-    const bool bitmap = kernel == CandidateKernel::Bitmap ||
-                        (kernel == CandidateKernel::Auto &&
-                         st.candidate_gathered_per_row >= Impl::cand_bitmap_min_gathered(Impl::is_gpu_space<Exec>()));
+    const bool bitmap =
+        kernel == CandidateKernel::Bitmap ||
+        (kernel == CandidateKernel::Auto &&
+         st.candidate_gathered_per_row >= Impl::cand_bitmap_min_gathered(Impl::is_gpu_space<Exec>()) &&
+         st.candidate_mean_span_words <= Impl::cand_bitmap_max_words_per_gathered * st.candidate_gathered_per_row);
     EXPECT_EQ(st.candidate_kernel, bitmap ? CandidateKernel::Bitmap : CandidateKernel::Sort) << what;
     EXPECT_EQ(st.candidate_gathered_per_row >= 0, kernel == CandidateKernel::Auto) << what;
   }
@@ -410,7 +412,8 @@ TEST(TEST_CATEGORY, par_ict_deterministic_matches_host_reference) {
 
 // A randomly permuted 9-point grid: rows whose spans are wide and sparse. The bitmap and the sort kernel give the
 // same factors bit for bit (deterministic mode; on GPUs spans of many 32-word chunks and, for the 5-point grid of
-// 60,025 rows, teams of fewer than four rows), and Auto follows its rule, which the span decides for 8,100 rows.
+// 60,025 rows, teams of fewer than four rows), and Auto follows its rule, in which the span refuses the bitmap kernel
+// for 8,100 rows where the gathered columns ask for it.
 TEST(TEST_CATEGORY, par_ilut_candidate_kernels_agree_on_permuted_matrices) {
   std::mt19937 rng(7);
   auto shuffled = [&](const CsrHost<double>& A) {
@@ -445,8 +448,10 @@ TEST(TEST_CATEGORY, par_ilut_candidate_kernels_agree_on_permuted_matrices) {
         const bool bitmap =
             !wide && st.candidate_gathered_per_row >= Impl::cand_bitmap_min_gathered(Impl::is_gpu_space<Exec>());
         EXPECT_EQ(st.candidate_kernel, bitmap ? CandidateKernel::Bitmap : CandidateKernel::Sort) << k.A.nrows;
-        // 8,100 rows: 41 gathered columns per row, spans of about 250 words: the span decides
-        if (k.A.nrows == 8100)
+        // 8,100 rows: 34-41 gathered columns per row, spans of about 250 words: where the gathered columns ask for
+        // the bitmap kernel (on GPUs), the span refuses it
+        if (k.A.nrows == 8100 &&
+            st.candidate_gathered_per_row >= Impl::cand_bitmap_min_gathered(Impl::is_gpu_space<Exec>()))
           EXPECT_TRUE(wide) << st.candidate_mean_span_words << " " << st.candidate_gathered_per_row;
       } else {
         EXPECT_EQ(h.stats().candidate_kernel, kernel);
@@ -479,22 +484,24 @@ TEST(TEST_CATEGORY, par_ilut_sweep_lanes_rule) {
   EXPECT_EQ(h.stats().launch.vector_length, expected);
 }
 
-// A row whose candidate pattern spans more columns than the scratch memory of one team holds (the last row meets row
-// 0 of U, which has columns 0 and n - 1; n from the backend's scratch limit): Auto takes the sort kernel because of
-// the span (before weighing the gathered columns), Bitmap refuses.
+// A row whose candidate pattern spans more columns than the scratch memory of one team holds: a band of half-width 5
+// (47 gathered columns per row, enough for the bitmap kernel on every backend) and a(0, n-1) = a(n-1, 0), so that the
+// last row meets row 0 of U, which has columns up to n - 1 (n from the backend's scratch limit). Auto takes the sort
+// kernel because of the span, Bitmap refuses.
 TEST(TEST_CATEGORY, par_ilut_candidate_kernel_span_limit) {
   const int n = 4 * Kokkos::TeamPolicy<Exec>::scratch_size_max(0) + 64;  // 8 bytes per 32 columns do not fit
   std::vector<int> r, c;
   std::vector<double> v;
-  for (int i = 0; i < n; ++i) {
-    r.push_back(i);
-    c.push_back(i);
-    v.push_back(4.0);
-  }
-  for (int e : {0, 1}) {  // a(0, n-1) = a(n-1, 0) = 1
+  for (int i = 0; i < n; ++i)
+    for (int j = std::max(0, i - 5); j <= std::min(n - 1, i + 5); ++j) {
+      r.push_back(i);
+      c.push_back(j);
+      v.push_back(i == j ? 12.0 : -1.0);
+    }
+  for (int e : {0, 1}) {
     r.push_back(e == 0 ? 0 : n - 1);
     c.push_back(e == 0 ? n - 1 : 0);
-    v.push_back(1.0);
+    v.push_back(0.5);
   }
   auto A = to_device<Dev>(csr_from_triplets<double>(n, n, r, c, v));
   const std::int64_t words = (n - 1) / 32 + 1;
@@ -502,13 +509,19 @@ TEST(TEST_CATEGORY, par_ilut_candidate_kernel_span_limit) {
     Handle h;
     h.params.max_steps = 1;
     h.params.mode = SweepMode::Deterministic;
+    h.params.initial_sweeps = 1;
+    h.params.sweep_tolerance = 0.0;
     compute(h, A, ict);
-    EXPECT_EQ(h.stats().candidate_kernel, CandidateKernel::Sort) << "ict=" << ict;
-    EXPECT_EQ(h.stats().candidate_span_words, words) << "ict=" << ict;
-    EXPECT_EQ(h.stats().candidate_gathered_per_row, -1.0) << "ict=" << ict;  // decided by the span alone
-    EXPECT_EQ(h.stats().steps.back().nnz_L, n + 1) << "ict=" << ict;         // the corner entry is kept
+    const auto& st = h.stats();
+    EXPECT_EQ(st.candidate_kernel, CandidateKernel::Sort) << "ict=" << ict;
+    EXPECT_EQ(st.candidate_span_words, words) << "ict=" << ict;
+    EXPECT_GE(st.candidate_gathered_per_row, Impl::cand_bitmap_min_gathered(Impl::is_gpu_space<Exec>()))
+        << "ict=" << ict;                                            // the gathered columns asked for the bitmap kernel
+    EXPECT_EQ(st.candidate_mean_span_words, -1.0) << "ict=" << ict;  // the widest span decided
+    EXPECT_EQ(st.steps.back().nnz_L, st.budget_L) << "ict=" << ict;
     Handle b;
     b.params.max_steps = 1;
+    b.params.initial_sweeps = 1;
     b.params.candidate_kernel = CandidateKernel::Bitmap;
     ASYNCSPARSE_EXPECT_THROW_MSG(
         compute(b, A, ict), InvalidInput,

@@ -235,7 +235,8 @@ class ParIlutHandle {
     int updates = 0;                       ///< pattern-reusing numeric phases since the last full one
     ResolvedLaunch launch;                 ///< launch of the sweeps
     /// kernel of the last candidate phase (Params::candidate_kernel resolved) and the widest column span of a row
-    /// of its pattern in words of 32 columns (0: not computed, Sort chosen explicitly)
+    /// of its pattern in words of 32 columns (0: not computed: Sort chosen explicitly, or by Auto for too few
+    /// gathered columns)
     CandidateKernel candidate_kernel = CandidateKernel::Auto;
     std::int64_t candidate_span_words = 0;
     double candidate_gathered_per_row = -1.0;  ///< Auto rule: columns gathered per row (-1: not computed)

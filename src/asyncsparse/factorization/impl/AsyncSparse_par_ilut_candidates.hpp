@@ -350,7 +350,13 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
   CandidateKernel kernel = CandidateKernel::Sort;
   std::int64_t words = 0;
   double gathered = -1.0, mean_words = -1.0;
-  if (requested != CandidateKernel::Sort) {
+  // Auto: the gathered columns first (one pass over L's row pointers); the span pass only where they ask for it
+  bool bitmap = requested != CandidateKernel::Sort;
+  if (requested == CandidateKernel::Auto) {
+    gathered = cand_gathered<Kind>(exec, h, R);
+    bitmap = gathered >= cand_bitmap_min_gathered(is_gpu_space<ExecSpace>());
+  }
+  if (bitmap) {
     OV wbase = ilut_alloc<OV>(cand_label<Kind>("cand_wbase"), n),
        wlen = ilut_alloc<OV>(cand_label<Kind>("cand_wlen"), n);
     words = cand_span<Kind>(exec, h, R, wbase, wlen);
@@ -361,13 +367,10 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
                          "team holds on " + ExecSpace::name() + " (" +
                          std::to_string(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) +
                          " bytes, 8 per 32 columns); use candidate_kernel=auto or sort");
-    bool bitmap = shape.rows_per_team > 0;
+    bitmap = shape.rows_per_team > 0;
     if (bitmap && requested == CandidateKernel::Auto) {
-      const CandCost cost = cand_cost<Kind>(exec, h, R, wlen);
-      gathered = cost.gathered;
-      mean_words = cost.words;
-      bitmap = gathered >= cand_bitmap_min_gathered(is_gpu_space<ExecSpace>()) &&
-               mean_words <= cand_bitmap_max_words_per_gathered * gathered;
+      mean_words = cand_mean_words<Kind>(exec, n, wlen);
+      bitmap = mean_words <= cand_bitmap_max_words_per_gathered * gathered;
     }
     if (bitmap) {
       kernel = CandidateKernel::Bitmap;

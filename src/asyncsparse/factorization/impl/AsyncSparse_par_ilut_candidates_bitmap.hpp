@@ -82,20 +82,14 @@ std::int64_t cand_span(const ExecSpace& exec, Handle& h, const ilut_factor_t<Han
   return widest;
 }
 
-/// What the Auto rule weighs, per row on average: the columns the sort kernel gathers (duplicates included: row i's
-/// entries in A and, for each l_ik, the entries of row k of R) and the words of the bitmap span (cand_span's wlen).
-struct CandCost {
-  double gathered = 0.0;
-  double words = 0.0;
-};
-
+/// What the Auto rule weighs first: the columns the sort kernel gathers per row on average (duplicates included: row
+/// i's entries in A and, for each l_ik, the entries of row k of R).
 template <class Kind, class ExecSpace, class Handle>
-CandCost cand_cost(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R,
-                   const typename Handle::ordinal_view& wlen) {
+double cand_gathered(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R) {
   auto& st = h.state();
   auto arm = st.a_row_map;
   const auto L = st.L;
-  std::int64_t gathered = 0, words = 0;
+  std::int64_t gathered = 0;
   Kokkos::parallel_reduce(
       cand_label<Kind>("candidates_gathered"), Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& sum) {
@@ -104,11 +98,17 @@ CandCost cand_cost(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>
         sum += b;
       },
       gathered);
+  return static_cast<double>(gathered) / static_cast<double>(st.n);
+}
+
+/// And then, where the gathered columns ask for the bitmap kernel, the mean words of the rows' spans (cand_span).
+template <class Kind, class ExecSpace, class Lengths>
+double cand_mean_words(const ExecSpace& exec, ordinal_t n, const Lengths& wlen) {
+  std::int64_t words = 0;
   Kokkos::parallel_reduce(
-      cand_label<Kind>("candidates_words"), Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+      cand_label<Kind>("candidates_words"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& sum) { sum += wlen(i); }, words);
-  const double n = static_cast<double>(st.n);
-  return {static_cast<double>(gathered) / n, static_cast<double>(words) / n};
+  return static_cast<double>(words) / static_cast<double>(n);
 }
 
 /// Auto rule: the bitmap kernel from this many gathered columns per row on average (below, the sort kernel), on
