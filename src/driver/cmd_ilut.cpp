@@ -575,16 +575,17 @@ bool checks(const Setup& s, const std::vector<Outcome>& par_runs, const Baseline
   const offset_t nnz_final = st.steps.back().nnz_L + (ict ? 0 : st.steps.back().nnz_U);
   std::cout << "budget nnz(L" << (ict ? "" : "+U") << ") = " << budget << " (fill limit " << fmt("%g", fill_limit)
             << "); sweep launch: " << st.launch.to_string() << "\n";
-  std::cout << "candidate kernel: " << to_string(st.candidate_kernel) << " (requested "
-            << to_string(s.h.params.candidate_kernel) << "; widest row span " << 32 * st.candidate_span_words
-            << " columns"
-            << (st.candidate_gathered_per_row >= 0
-                    ? "; " + fmt("%.1f", st.candidate_gathered_per_row) + " columns gathered per row (bitmap from " +
-                          fmt("%g", Impl::cand_bitmap_min_gathered(Impl::is_gpu_space<ExecSpace>())) + "), mean span " +
-                          fmt("%.1f", st.candidate_mean_span_words) + " words (bitmap up to " +
-                          fmt("%g", Impl::cand_bitmap_max_words_per_gathered) + " per gathered column)"
-                    : std::string())
-            << ")\n";
+  // the rule's quantities, as far as it computed them (the span only where the gathered columns asked for it)
+  std::string rule = "requested " + std::string(to_string(s.h.params.candidate_kernel));
+  if (st.candidate_gathered_per_row >= 0)
+    rule += "; " + fmt("%.1f", st.candidate_gathered_per_row) + " columns gathered per row (bitmap from " +
+            fmt("%g", Impl::cand_bitmap_min_gathered(Impl::is_gpu_space<ExecSpace>())) + ")";
+  if (st.candidate_span_words > 0)
+    rule += "; widest row span " + std::to_string(32 * st.candidate_span_words) + " columns";
+  if (st.candidate_mean_span_words >= 0)
+    rule += "; mean span " + fmt("%.1f", st.candidate_mean_span_words) + " words (bitmap up to " +
+            fmt("%g", Impl::cand_bitmap_max_words_per_gathered) + " per gathered column)";
+  std::cout << "candidate kernel: " << to_string(st.candidate_kernel) << " (" << rule << ")\n";
   if (!s.tri_mode.empty())
     std::cout << "triangular solves: " << s.tri_mode << (s.tri_reason.empty() ? "" : " (" + s.tri_reason + ")") << "\n";
   rec["tri_solve"] = Json{{"mode", s.tri_mode}, {"reason", s.tri_reason}};

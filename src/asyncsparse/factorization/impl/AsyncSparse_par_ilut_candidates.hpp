@@ -60,16 +60,16 @@ KOKKOS_INLINE_FUNCTION offset_t cand_slot(const PV& l2p, const PV& u2p, ordinal_
     return (l2p(i) - i) + u2p(i);
 }
 
-/// 1. Per row i the columns of row i of A and of row k of R for every l_ik (k = i: the diagonal), duplicates
-/// included; ParICT only columns <= i.
+/// 0. Per row i the number of columns step 1 gathers (its entries in A and, for each l_ik, the entries of row k of
+/// R; duplicates included) in w.glen, their offsets in w.ubptr; returns their total, unchecked (cand_gather refuses
+/// a total offset_t cannot hold). The Auto rule of cand_pattern reads the total too, before it decides between the
+/// kernels (the bitmap kernel never stores the gathered columns).
 template <class Kind, class ExecSpace, class Handle>
-void cand_gather(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R, CandidateWork<Handle>& w) {
+std::int64_t cand_bound(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R, CandidateWork<Handle>& w) {
   using PV = typename Handle::offset_view;
-  using OV = typename Handle::ordinal_view;
   auto& st = h.state();
   const ordinal_t n = st.n;
   auto arm = st.a_row_map;
-  auto aent = st.a_entries;
   const auto L = st.L;
   PV ub = ilut_alloc<PV>(cand_label<Kind>("cand_ub"), n);
   Kokkos::parallel_for(
@@ -79,10 +79,27 @@ void cand_gather(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& 
         for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) b += R.ptr(L.col(q) + 1) - R.ptr(L.col(q));
         ub(i) = b;
       });
-  PV ubptr = ilut_alloc<PV>(cand_label<Kind>("cand_ubptr"), static_cast<std::size_t>(n) + 1);
-  const offset_t total = ilut_scan(exec, ubptr, ub, n, cand_label<Kind>("candidates_bound_scan"));
+  w.ubptr = ilut_alloc<PV>(cand_label<Kind>("cand_ubptr"), static_cast<std::size_t>(n) + 1);
+  w.glen = ub;
+  return ilut_scan_unchecked(exec, w.ubptr, ub, n, cand_label<Kind>("candidates_bound_scan"));
+}
+
+/// 1. Per row i the columns of row i of A and of row k of R for every l_ik (k = i: the diagonal), duplicates
+/// included; ParICT only columns <= i (`bound_total` and w's bounds: cand_bound).
+template <class Kind, class ExecSpace, class Handle>
+void cand_gather(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R, std::int64_t bound_total,
+                 CandidateWork<Handle>& w) {
+  using PV = typename Handle::offset_view;
+  using OV = typename Handle::ordinal_view;
+  auto& st = h.state();
+  const ordinal_t n = st.n;
+  auto arm = st.a_row_map;
+  auto aent = st.a_entries;
+  const auto L = st.L;
+  const offset_t total = ilut_check_entries(bound_total, cand_label<Kind>("candidates_bound_scan"));
+  const PV ubptr = w.ubptr;
   OV gbuf = ilut_alloc<OV>(cand_label<Kind>("cand_gather"), total);
-  PV glen = ub;
+  PV glen = w.glen;
   Kokkos::parallel_for(
       cand_label<Kind>("candidates_gather"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i) {
@@ -95,9 +112,7 @@ void cand_gather(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& 
         }
         glen(i) = p - ubptr(i);
       });
-  w.ubptr = ubptr;
   w.gbuf = gbuf;
-  w.glen = glen;
 }
 
 /// 2. Sorted, unique pattern rows from the gathered columns: each row's columns are sorted and made unique in
@@ -350,10 +365,13 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
   CandidateKernel kernel = CandidateKernel::Sort;
   std::int64_t words = 0;
   double gathered = -1.0, mean_words = -1.0;
-  // Auto: the gathered columns first (one pass over L's row pointers); the span pass only where they ask for it
+  // Auto: the gathered columns first (the sort kernel's bounds, which it reuses); the span pass only where they ask
+  // for the bitmap kernel
   bool bitmap = requested != CandidateKernel::Sort;
+  std::int64_t total = -1;
   if (requested == CandidateKernel::Auto) {
-    gathered = cand_gathered<Kind>(exec, h, R);
+    total = cand_bound<Kind>(exec, h, R, w);
+    gathered = static_cast<double>(total) / static_cast<double>(n);
     bitmap = gathered >= cand_bitmap_min_gathered(is_gpu_space<ExecSpace>());
   }
   if (bitmap) {
@@ -378,7 +396,8 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
     }
   }
   if (kernel == CandidateKernel::Sort) {
-    cand_gather<Kind>(exec, h, R, w);
+    if (total < 0) total = cand_bound<Kind>(exec, h, R, w);
+    cand_gather<Kind>(exec, h, R, total, w);
     cand_sort_unique<Kind>(exec, n, w);
     cand_allocate<Kind>(exec, h, w, res);
     cand_fill<Kind>(exec, h, w, res);

@@ -82,26 +82,8 @@ std::int64_t cand_span(const ExecSpace& exec, Handle& h, const ilut_factor_t<Han
   return widest;
 }
 
-/// What the Auto rule weighs first: the columns the sort kernel gathers per row on average (duplicates included: row
-/// i's entries in A and, for each l_ik, the entries of row k of R).
-template <class Kind, class ExecSpace, class Handle>
-double cand_gathered(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R) {
-  auto& st = h.state();
-  auto arm = st.a_row_map;
-  const auto L = st.L;
-  std::int64_t gathered = 0;
-  Kokkos::parallel_reduce(
-      cand_label<Kind>("candidates_gathered"), Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
-      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& sum) {
-        std::int64_t b = arm(i + 1) - arm(i);
-        for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) b += R.ptr(L.col(q) + 1) - R.ptr(L.col(q));
-        sum += b;
-      },
-      gathered);
-  return static_cast<double>(gathered) / static_cast<double>(st.n);
-}
-
-/// And then, where the gathered columns ask for the bitmap kernel, the mean words of the rows' spans (cand_span).
+/// What the Auto rule weighs after the gathered columns (cand_bound in AsyncSparse_par_ilut_candidates.hpp), where they
+/// ask for the bitmap kernel: the mean words of the rows' spans (cand_span).
 template <class Kind, class ExecSpace, class Lengths>
 double cand_mean_words(const ExecSpace& exec, ordinal_t n, const Lengths& wlen) {
   std::int64_t words = 0;

@@ -77,10 +77,11 @@ View ilut_alloc(const std::string& label, std::size_t n) {
   return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
 }
 
-/// ptr(i) = sum_{r < i} count(r) for i = 0..n; returns ptr(n). The sums run in 64 bit: a pattern with more
-/// entries than offset_t holds (the fill of L·U can exceed the entries of A) is InvalidInput naming `label`.
+/// ptr(i) = sum_{r < i} count(r) for i = 0..n; returns the total in 64 bit, unchecked: the pointers are valid only
+/// when ilut_check_entries accepts it.
 template <class ExecSpace, class Ptr, class Count>
-offset_t ilut_scan(const ExecSpace& exec, const Ptr& ptr, const Count& count, ordinal_t n, const std::string& label) {
+std::int64_t ilut_scan_unchecked(const ExecSpace& exec, const Ptr& ptr, const Count& count, ordinal_t n,
+                                 const std::string& label) {
   std::int64_t total = 0;
   Kokkos::parallel_scan(
       label, Kokkos::RangePolicy<ExecSpace>(exec, 0, n + 1),
@@ -89,10 +90,23 @@ offset_t ilut_scan(const ExecSpace& exec, const Ptr& ptr, const Count& count, or
         if (i < n) upd += count(i);
       },
       total);
+  return total;
+}
+
+/// A pattern with more entries than offset_t holds (the fill of L·U can exceed the entries of A) is InvalidInput
+/// naming `label`.
+inline offset_t ilut_check_entries(std::int64_t total, const std::string& label) {
   if (total > max_stored_entries)
     throw InvalidInput(label + ": the pattern would have " + std::to_string(total) + " entries, more than " +
                        max_stored_entries_text());
   return static_cast<offset_t>(total);
+}
+
+/// ptr(i) = sum_{r < i} count(r) for i = 0..n; returns ptr(n). The sums run in 64 bit: a pattern with more
+/// entries than offset_t holds is InvalidInput naming `label` (ilut_check_entries).
+template <class ExecSpace, class Ptr, class Count>
+offset_t ilut_scan(const ExecSpace& exec, const Ptr& ptr, const Count& count, ordinal_t n, const std::string& label) {
+  return ilut_check_entries(ilut_scan_unchecked(exec, ptr, count, n, label), label);
 }
 
 /// Sum of v(0..n) in double: in index order on the host when `deterministic`, a parallel reduction otherwise.
