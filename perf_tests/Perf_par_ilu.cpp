@@ -12,8 +12,6 @@
 //   AsyncSparse_Perf_par_ilu --benchmark_filter='par_ic'          (ASYNCSPARSE_PERF_SCALE=paper for L2D 1024^2)
 #include "PerfHelpers.hpp"
 
-#include <KokkosSparse_spmv.hpp>
-
 #include <algorithm>
 #include <vector>
 
@@ -22,6 +20,7 @@
 #include <asyncsparse/diagnostics/AsyncSparse_run_info.hpp>
 #include <asyncsparse/factorization/AsyncSparse_cusparse_baseline.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
+#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 
 namespace {
 using namespace AsyncSparse;
@@ -57,8 +56,8 @@ const Baselines& baselines(const std::string& name) {
   Kokkos::View<double*, Device> x("x", Ah.ncols), y("y", Ah.nrows);
   Kokkos::deep_copy(x, 1.0);
   std::vector<double> t;
-  KokkosSparse::spmv("N", 1.0, b.As, x, 0.0, y);
-  for (int r = 0; r < 20; ++r) t.push_back(timed([&] { KokkosSparse::spmv("N", 1.0, b.As, x, 0.0, y); }));
+  Blas<double, Device>::spmv(1.0, b.As, x, 0.0, y);
+  for (int r = 0; r < 20; ++r) t.push_back(timed([&] { Blas<double, Device>::spmv(1.0, b.As, x, 0.0, y); }));
   b.spmv = median(t);
   KkSpiluk<double, Device> kk;
   kk.symbolic(b.As, 0);

@@ -22,8 +22,6 @@
 // Run e.g.  AsyncSparse_Perf_par_ilut --benchmark_filter=L2D --benchmark_out=par_ilut.json
 #include "PerfHelpers.hpp"
 
-#include <KokkosSparse_spmv.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
@@ -32,6 +30,7 @@
 #include <asyncsparse/core/AsyncSparse_rcm.hpp>
 #include <asyncsparse/factorization/AsyncSparse_kk_par_ilut.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut.hpp>
+#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #if ASYNCSPARSE_HAVE_KK_PAR_ILUT
 #include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
@@ -84,10 +83,10 @@ void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict
   // spmv baseline on the same matrix
   Kokkos::View<double*, Device> x("x", Ah.ncols), y("y", Ah.nrows);
   Kokkos::deep_copy(x, 1.0);
-  KokkosSparse::spmv("N", 1.0, A, x, 0.0, y);
+  Blas<double, Device>::spmv(1.0, A, x, 0.0, y);
   const int reps = 20;
   const double spmv = timed([&] {
-                        for (int r = 0; r < reps; ++r) KokkosSparse::spmv("N", 1.0, A, x, 0.0, y);
+                        for (int r = 0; r < reps; ++r) Blas<double, Device>::spmv(1.0, A, x, 0.0, y);
                       }) /
                       reps;
   const auto& last = h.stats().steps.back();
@@ -200,7 +199,7 @@ void BM_par_ilut_sweep_lanes(benchmark::State& state, const std::string& name, b
   Kokkos::View<double*, Device> x("x", Ah.ncols), y("y", Ah.nrows);
   Kokkos::deep_copy(x, 1.0);
   const double spmv = timed([&] {
-                        for (int r = 0; r < 20; ++r) KokkosSparse::spmv("N", 1.0, A, x, 0.0, y);
+                        for (int r = 0; r < 20; ++r) Blas<double, Device>::spmv(1.0, A, x, 0.0, y);
                       }) /
                       20;
   const double sweep = total / static_cast<double>(std::max<std::int64_t>(1, reps));

@@ -16,13 +16,12 @@
 //   AsyncSparse_Perf_trisolve --benchmark_filter='L2D'        (ASYNCSPARSE_PERF_SCALE=paper for L2D 1024^2)
 #include "PerfHelpers.hpp"
 
-#include <KokkosSparse_spmv.hpp>
-
 #include <algorithm>
 #include <vector>
 
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_cusparse_spsv.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
@@ -69,9 +68,9 @@ const Problem& problem(const std::string& name) {
   }
   Vec x("x", Ah.ncols), y("y", Ah.nrows);
   Kokkos::deep_copy(x, 1.0);
-  KokkosSparse::spmv("N", 1.0, p->A, x, 0.0, y);
+  Blas<double, Device>::spmv(1.0, p->A, x, 0.0, y);
   std::vector<double> t;
-  for (int r = 0; r < 20; ++r) t.push_back(timed([&] { KokkosSparse::spmv("N", 1.0, p->A, x, 0.0, y); }));
+  for (int r = 0; r < 20; ++r) t.push_back(timed([&] { Blas<double, Device>::spmv(1.0, p->A, x, 0.0, y); }));
   p->spmv = median(t);
   return *p;
 }
@@ -80,7 +79,7 @@ void BM_spmv_A(benchmark::State& state, const std::string& name) {
   const auto& p = problem(name);
   Vec x("x", p.A.numCols()), y("y", p.A.numRows());
   Kokkos::deep_copy(x, 1.0);
-  const double t = run_timed(state, [&] { KokkosSparse::spmv("N", 1.0, p.A, x, 0.0, y); });
+  const double t = run_timed(state, [&] { Blas<double, Device>::spmv(1.0, p.A, x, 0.0, y); });
   state.counters["n"] = p.A.numRows();
   state.counters["nnz"] = p.A.nnz();
   state.counters["GB/s"] = spmv_bytes(p.A.numRows(), p.A.nnz()) * 1e-9 / t;

@@ -6,7 +6,6 @@
 // preconditioners.
 #include <Kokkos_Core.hpp>
 
-#include <KokkosBlas1_scal.hpp>
 #include <asyncsparse/core/AsyncSparse_generators.hpp>
 #include <asyncsparse/core/AsyncSparse_load.hpp>
 #include <asyncsparse/core/AsyncSparse_rcm.hpp>
@@ -14,6 +13,7 @@
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/factorization/AsyncSparse_kk_par_ilut.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut.hpp>
+#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_par_ilut_preconditioner.hpp>
 #include <asyncsparse/solvers/AsyncSparse_cg.hpp>
@@ -1168,7 +1168,7 @@ TEST(TEST_CATEGORY, par_ilut_preconditioners) {
   // same pattern, new values: compute() reuses the pattern
   auto A2 = to_device<Dev>(Ah);
   Kokkos::deep_copy(A2.values, A.values);
-  KokkosBlas::scal(A2.values, 3.0, A2.values);
+  Blas<double, Dev>::scal(A2.values, 3.0, A2.values);
   auto A2same = Crs<double, Dev>("A2", A.numRows(), A.numCols(), A.nnz(), A2.values, A.graph.row_map, A.graph.entries);
   M->setMatrix(A2same);
   M->compute();

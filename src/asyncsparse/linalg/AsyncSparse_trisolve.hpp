@@ -43,7 +43,6 @@
 #pragma once
 
 #include <KokkosKernels_Handle.hpp>
-#include <KokkosSparse_spmv.hpp>
 #include <KokkosSparse_sptrsv.hpp>
 #include <Kokkos_Core.hpp>
 
@@ -55,9 +54,10 @@
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
-#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_cusparse_spsv.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve_rule.hpp>
 #include <asyncsparse/linalg/impl/AsyncSparse_trisolve_kernels.hpp>
@@ -472,11 +472,11 @@ class TriangularSolver {
 
   void isai_solve(const const_vector_type& b, const vector_type& x) {
     const crs_type M = isai_matrix();
-    KokkosSparse::spmv("N", Scalar(1), M, b, Scalar(0), x);
+    Blas<Scalar, Device>::spmv(Scalar(1), M, b, Scalar(0), x);
     if (stats_.sweeps == 0) return;
     for (int s = 0; s < stats_.sweeps; ++s) {
       Impl::tri_residual<execution_space>(row_map_, entries_, values_, n_, b, x, work_);
-      KokkosSparse::spmv("N", Scalar(1), M, const_vector_type(work_), Scalar(1), x);
+      Blas<Scalar, Device>::spmv(Scalar(1), M, work_, Scalar(1), x);
     }
   }
 

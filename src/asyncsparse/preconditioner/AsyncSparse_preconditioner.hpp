@@ -9,8 +9,6 @@
 #pragma once
 
 #include <Kokkos_Core.hpp>
-#include <KokkosBlas1_axpby.hpp>
-#include <KokkosBlas1_mult.hpp>
 
 #include <memory>
 #include <string>
@@ -19,6 +17,7 @@
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_parameters.hpp>
 #include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
+#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_diagonal.hpp>
 
 namespace AsyncSparse {
@@ -79,7 +78,7 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
     } else {
       if (z_.extent(0) != y.extent(0)) z_ = vector_type("AsyncSparse::prec_z", y.extent(0));
       apply_impl(x, z_);
-      KokkosBlas::axpby(alpha, z_, beta, y);
+      Blas<Scalar, Device>::axpby(alpha, z_, beta, y);
     }
     execution_space().fence();
     apply_time_ += t.seconds();
@@ -165,7 +164,7 @@ class JacobiPreconditioner final : public PreconditionerBase<Scalar, Device> {
  protected:
   void compute_impl() override;
   void apply_impl(const typename B::const_vector_type& x, const typename B::vector_type& z) override {
-    KokkosBlas::mult(Scalar(0), z, Scalar(1), dinv_, x);
+    Blas<Scalar, Device>::mult(Scalar(0), z, Scalar(1), dinv_, x);
   }
 
  private:

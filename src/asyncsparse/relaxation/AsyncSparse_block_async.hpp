@@ -39,14 +39,8 @@
 // vector length ~ nonzeros per row, 256 threads per team); the lanes of a row share its dot products.
 #pragma once
 
-#include <KokkosBlas1_axpby.hpp>
-#include <KokkosBlas1_dot.hpp>
-#include <KokkosBlas1_mult.hpp>
-#include <KokkosBlas1_nrm2.hpp>
-#include <KokkosBlas1_scal.hpp>
 #include <KokkosKernels_Handle.hpp>
 #include <KokkosSparse_gauss_seidel.hpp>
-#include <KokkosSparse_spmv.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -58,6 +52,7 @@
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_diagonal.hpp>
 #include <asyncsparse/linalg/AsyncSparse_graph.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_block_async_handle.hpp>
@@ -106,6 +101,7 @@ inline double tridiag_eig(const std::vector<double>& a, const std::vector<double
 template <class ExecSpace, class Scalar, class Device>
 SpectrumEstimate block_async_estimate_spectrum(const ExecSpace& exec, const Crs<Scalar, Device>& A, int steps = 40) {
   using V = Kokkos::View<Scalar*, Device>;
+  using B = Blas<Scalar, Device>;
   if (A.numRows() != A.numCols() || A.numRows() == 0)
     throw InvalidInput("block_async_estimate_spectrum: matrix must be square and non-empty");
   if (steps < 1) throw InvalidInput("block_async_estimate_spectrum: steps must be >= 1, got " + std::to_string(steps));
@@ -126,19 +122,19 @@ SpectrumEstimate block_async_estimate_spectrum(const ExecSpace& exec, const Crs<
       Kokkos::Max<int>(negative));
   if (negative == 1) throw InvalidInput("block_async_estimate_spectrum: needs a positive diagonal (SPD matrix)");
   auto dnorm = [&](const V& u) {  // ||u||_D
-    KokkosBlas::mult(Scalar(0), t, Scalar(1), d, u);
-    return std::sqrt(static_cast<double>(KokkosBlas::dot(t, u)));
+    B::mult(Scalar(0), t, Scalar(1), d, u);
+    return std::sqrt(B::dot(t, u));
   };
-  KokkosBlas::scal(v, Scalar(1.0 / dnorm(v)), v);
+  B::scal(v, Scalar(1.0 / dnorm(v)), v);
   std::vector<double> alpha, beta;
   double b_prev = 0;
   const int m = std::min<int>(steps, n);
   for (int j = 0; j < m; ++j) {
-    KokkosSparse::spmv("N", Scalar(1), A, v, Scalar(0), t);       // t = A v
-    const double a = static_cast<double>(KokkosBlas::dot(t, v));  // <D^{-1} A v, v>_D = v^T A v
-    KokkosBlas::mult(Scalar(0), w, Scalar(1), dinv, t);           // w = D^{-1} A v
-    KokkosBlas::axpby(Scalar(-a), v, Scalar(1), w);
-    if (j > 0) KokkosBlas::axpby(Scalar(-b_prev), vp, Scalar(1), w);
+    B::spmv(Scalar(1), A, v, Scalar(0), t);     // t = A v
+    const double a = B::dot(t, v);              // <D^{-1} A v, v>_D = v^T A v
+    B::mult(Scalar(0), w, Scalar(1), dinv, t);  // w = D^{-1} A v
+    B::axpby(Scalar(-a), v, Scalar(1), w);
+    if (j > 0) B::axpby(Scalar(-b_prev), vp, Scalar(1), w);
     const double bn = dnorm(w);
     alpha.push_back(a);
     if (!std::isfinite(a) || !std::isfinite(bn))
@@ -146,7 +142,7 @@ SpectrumEstimate block_async_estimate_spectrum(const ExecSpace& exec, const Crs<
     if (bn <= 1e-12 * std::abs(a) || j + 1 == m) break;
     beta.push_back(bn);
     Kokkos::deep_copy(vp, v);
-    KokkosBlas::scal(v, Scalar(1.0 / bn), w);
+    B::scal(v, Scalar(1.0 / bn), w);
     b_prev = bn;
   }
   beta.resize(alpha.size() - 1);
@@ -300,8 +296,8 @@ double block_async_residual_norm(BlockAsyncHandle<Scalar, Device>& h,
                                  const typename BlockAsyncHandle<Scalar, Device>::const_vector_type& b,
                                  const typename BlockAsyncHandle<Scalar, Device>::vector_type& x) {
   Kokkos::deep_copy(h.residual_, b);
-  KokkosSparse::spmv("N", Scalar(-1), h.matrix(), x, Scalar(1), h.residual_);
-  return static_cast<double>(KokkosBlas::nrm2(h.residual_));
+  Blas<Scalar, Device>::spmv(Scalar(-1), h.matrix(), x, Scalar(1), h.residual_);
+  return Blas<Scalar, Device>::nrm2(h.residual_);
 }
 }  // namespace Impl
 
@@ -386,7 +382,7 @@ void block_async_numeric(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>
   Impl::split_block_values(A, st.block_size, h.local_row_map_, h.local_vals_, h.remote_row_map_, h.remote_vals_);
   const auto& p = h.params();
   st.tau = p.tau > 0 ? p.tau : block_async_estimate_tau(exec, A);
-  KokkosBlas::scal(h.weight_, static_cast<Scalar>(st.tau), dinv);
+  Blas<Scalar, Device>::scal(h.weight_, static_cast<Scalar>(st.tau), dinv);
   h.A_ = A;
   exec.fence();
   st.setup_seconds += timer.seconds();
@@ -425,7 +421,7 @@ RelaxationResult block_async_solve(const ExecSpace& exec, BlockAsyncHandle<Scala
   const auto& p = h.params();
   RelaxationResult R;
   Kokkos::Timer timer;
-  const double bn = static_cast<double>(KokkosBlas::nrm2(b));
+  const double bn = Blas<Scalar, Device>::nrm2(b);
   const double scale = bn > 0 ? 1.0 / bn : 1.0;
   double rel = Impl::block_async_residual_norm(h, b, x) * scale;
   R.initial_residual = rel;
@@ -497,7 +493,7 @@ RelaxationStatistics block_async_statistics(const ExecSpace& exec, BlockAsyncHan
       throw InvalidInput("block_async_statistics: checkpoints must be positive and increasing");
   Kokkos::View<Scalar*, Device> x("AsyncSparse::block_async::stat_x", b.extent(0));
   Impl::check_block_async_call("block_async_statistics", h, b, x);
-  const double bn = static_cast<double>(KokkosBlas::nrm2(b));
+  const double bn = Blas<Scalar, Device>::nrm2(b);
   const double scale = bn > 0 ? 1.0 / bn : 1.0;
   RelaxationStatistics S;
   S.runs = runs;
@@ -616,10 +612,10 @@ RelaxationResult kk_gauss_seidel_solve(const ExecSpace& exec, const Crs<double, 
   Kokkos::View<double*, Device> r("AsyncSparse::kk_gs_r", n);
   auto resid = [&]() {
     Kokkos::deep_copy(r, b);
-    KokkosSparse::spmv("N", -1.0, A, x, 1.0, r);
-    return static_cast<double>(KokkosBlas::nrm2(r));
+    Blas<double, Device>::spmv(-1.0, A, x, 1.0, r);
+    return Blas<double, Device>::nrm2(r);
   };
-  const double bn = static_cast<double>(KokkosBlas::nrm2(b));
+  const double bn = Blas<double, Device>::nrm2(b);
   const double scale = bn > 0 ? 1.0 / bn : 1.0;
   RelaxationResult R;
   double rel = resid() * scale;

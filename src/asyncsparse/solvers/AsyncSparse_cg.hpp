@@ -34,10 +34,6 @@
 // a fixed order (finish_team_sums), so a fused solve repeats bit for bit.
 #pragma once
 
-#include <KokkosBlas1_axpby.hpp>
-#include <KokkosBlas1_dot.hpp>
-#include <KokkosBlas1_nrm2.hpp>
-#include <KokkosSparse_spmv.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -49,6 +45,7 @@
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/exec/AsyncSparse_scalar_readback.hpp>
+#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
 #include <asyncsparse/solvers/AsyncSparse_krylov_common.hpp>
 
@@ -71,26 +68,27 @@ void cg_reference(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Devi
                   const Kokkos::View<Scalar*, Device>& r, Preconditioner<Scalar, Device>* M, double bnorm, double rel0,
                   const SolverParams& params, SolverResult& res, KrylovMonitor& mon) {
   using V = Kokkos::View<Scalar*, Device>;
+  using B = Blas<Scalar, Device>;
   const auto n = static_cast<std::size_t>(A.numRows());
   V z("cg_z", n), p("cg_p", n), q("cg_q", n);
   precondition(M, r, z);
   Kokkos::deep_copy(p, z);
-  double rz = static_cast<double>(KokkosBlas::dot(r, z));
+  double rz = B::dot(r, z);
   for (int it = 1; it <= params.max_iterations; ++it) {
     if (cg_breakdown(res, rz, true)) break;
-    KokkosSparse::spmv("N", Scalar(1), A, p, Scalar(0), q);
-    const double pq = static_cast<double>(KokkosBlas::dot(p, q));
+    B::spmv(Scalar(1), A, p, Scalar(0), q);
+    const double pq = B::dot(p, q);
     if (cg_breakdown(res, pq, false)) break;
     const Scalar alpha = static_cast<Scalar>(rz / pq);
-    KokkosBlas::axpby(alpha, p, Scalar(1), x);
-    KokkosBlas::axpby(-alpha, q, Scalar(1), r);
-    const double rel = static_cast<double>(KokkosBlas::nrm2(r)) / bnorm;
+    B::axpby(alpha, p, Scalar(1), x);
+    B::axpby(-alpha, q, Scalar(1), r);
+    const double rel = B::nrm2(r) / bnorm;
     if (mon.iteration(it, rel, rel0)) break;
     precondition(M, r, z);
-    const double rz_new = static_cast<double>(KokkosBlas::dot(r, z));
+    const double rz_new = B::dot(r, z);
     const Scalar beta = static_cast<Scalar>(rz_new / rz);
     rz = rz_new;
-    KokkosBlas::axpby(Scalar(1), z, beta, p);
+    B::axpby(Scalar(1), z, beta, p);
   }
 }
 
@@ -161,7 +159,7 @@ SolverResult cg(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, 
   SolverResult res;
   Impl::KrylovMonitor mon("cg", params, res);
 
-  const double bnorm = static_cast<double>(KokkosBlas::nrm2(b));
+  const double bnorm = Blas<Scalar, Device>::nrm2(b);
   res.b_norm = bnorm;
   if (!std::isfinite(bnorm)) {
     res.status = SolverStatus::NonFinite;

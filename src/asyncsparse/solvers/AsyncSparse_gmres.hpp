@@ -23,7 +23,6 @@
 #pragma once
 
 #include <KokkosBlas2_gemv.hpp>
-#include <KokkosSparse_spmv.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -66,7 +65,7 @@ class GmresArnoldi {
 
   /// v_0 = r / β, g = β e_1, H = 0.
   void start_cycle(const V& r, double beta) {
-    KokkosBlas::axpby(Scalar(1.0 / beta), r, Scalar(0), column(0));
+    Blas<Scalar, Device>::axpby(Scalar(1.0 / beta), r, Scalar(0), column(0));
     std::fill(g_.begin(), g_.end(), 0.0);
     std::fill(H_.begin(), H_.end(), 0.0);
     g_[0] = beta;
@@ -137,9 +136,9 @@ class GmresArnoldi {
     KokkosBlas::gemv("N", Scalar(1), Vj, yd, Scalar(0), w_);
     if (M_) {
       M_->apply(w_, z_);
-      KokkosBlas::axpby(Scalar(1), z_, Scalar(1), x);
+      Blas<Scalar, Device>::axpby(Scalar(1), z_, Scalar(1), x);
     } else {
-      KokkosBlas::axpby(Scalar(1), w_, Scalar(1), x);
+      Blas<Scalar, Device>::axpby(Scalar(1), w_, Scalar(1), x);
     }
   }
 
@@ -221,7 +220,7 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   const int m = params.restart;
   SolverResult res;
   Impl::KrylovMonitor mon("gmres", params, res);
-  const double bnorm = static_cast<double>(KokkosBlas::nrm2(b));
+  const double bnorm = Blas<Scalar, Device>::nrm2(b);
   res.b_norm = bnorm;
   if (!std::isfinite(bnorm)) {
     res.status = SolverStatus::NonFinite;

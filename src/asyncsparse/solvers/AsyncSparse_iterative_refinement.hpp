@@ -37,8 +37,6 @@
 // the measuring step end the solve with status Diverged / NonFinite and a message.
 #pragma once
 
-#include <KokkosBlas1_nrm2.hpp>
-#include <KokkosSparse_spmv.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -47,6 +45,7 @@
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
+#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_graph.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
 
@@ -194,10 +193,10 @@ IterativeRefinementResult ir_run(const ExecSpace& exec, IterativeRefinementHandl
   Kokkos::Timer timer;
   auto residual = [&]() {
     Kokkos::deep_copy(exec, r, b);
-    KokkosSparse::spmv("N", -1.0, A, x, 1.0, r);
-    return static_cast<double>(KokkosBlas::nrm2(r));
+    Blas<double, Device>::spmv(-1.0, A, x, 1.0, r);
+    return Blas<double, Device>::nrm2(r);
   };
-  const double bn = static_cast<double>(KokkosBlas::nrm2(b));
+  const double bn = Blas<double, Device>::nrm2(b);
   const double scale = bn > 0 ? 1.0 / bn : 1.0;
   double rnorm = residual();
   double rel = rnorm * scale;

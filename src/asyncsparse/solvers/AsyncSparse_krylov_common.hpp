@@ -4,8 +4,6 @@
 // the bookkeeping of an iteration (history, verbose output, divergence and time limit).
 #pragma once
 
-#include <KokkosBlas1_nrm2.hpp>
-#include <KokkosSparse_spmv.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -15,16 +13,15 @@
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
+#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
 
 /// r = b − A x; returns ‖r‖₂.
-template <class Matrix, class XV, class BV, class RV>
-double residual(const Matrix& A, const XV& x, const BV& b, const RV& r) {
-  Kokkos::deep_copy(r, b);
-  KokkosSparse::spmv("N", -1.0, A, x, 1.0, r);
-  return static_cast<double>(KokkosBlas::nrm2(r));
+template <class Scalar, class Device, class XV, class BV, class RV>
+double residual(const Crs<Scalar, Device>& A, const XV& x, const BV& b, const RV& r) {
+  return Blas<Scalar, Device>::residual(A, x, b, r);
 }
 
 template <class Matrix, class XV, class BV>
