@@ -34,6 +34,7 @@
 #include <asyncsparse/factorization/AsyncSparse_residuals.hpp>
 #include <asyncsparse/factorization/AsyncSparse_select.hpp>
 #include <asyncsparse/factorization/AsyncSparse_task_list.hpp>
+#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_diagonal.hpp>
 #include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
