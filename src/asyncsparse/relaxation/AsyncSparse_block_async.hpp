@@ -295,9 +295,7 @@ template <class Scalar, class Device>
 double block_async_residual_norm(BlockAsyncHandle<Scalar, Device>& h,
                                  const typename BlockAsyncHandle<Scalar, Device>::const_vector_type& b,
                                  const typename BlockAsyncHandle<Scalar, Device>::vector_type& x) {
-  Kokkos::deep_copy(h.residual_, b);
-  Blas<Scalar, Device>::spmv(Scalar(-1), h.matrix(), x, Scalar(1), h.residual_);
-  return Blas<Scalar, Device>::nrm2(h.residual_);
+  return Blas<Scalar, Device>::residual(h.matrix(), x, b, h.residual_);
 }
 }  // namespace Impl
 
@@ -610,11 +608,7 @@ RelaxationResult kk_gauss_seidel_solve(const ExecSpace& exec, const Crs<double, 
   exec.fence();
   if (setup_seconds) *setup_seconds = timer.seconds();
   Kokkos::View<double*, Device> r("AsyncSparse::kk_gs_r", n);
-  auto resid = [&]() {
-    Kokkos::deep_copy(r, b);
-    Blas<double, Device>::spmv(-1.0, A, x, 1.0, r);
-    return Blas<double, Device>::nrm2(r);
-  };
+  auto resid = [&]() { return Blas<double, Device>::residual(A, x, b, r); };
   const double bn = Blas<double, Device>::nrm2(b);
   const double scale = bn > 0 ? 1.0 / bn : 1.0;
   RelaxationResult R;

@@ -175,7 +175,7 @@ SolverResult cg(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, 
     return res;
   }
   V r("cg_r", n);
-  const double rel0 = Impl::residual(A, x, b, r) / bnorm;
+  const double rel0 = Blas<Scalar, Device>::residual(A, x, b, r) / bnorm;
   mon.record(rel0);
   res.status = SolverStatus::MaxIterations;
   if (!std::isfinite(rel0)) {
@@ -191,7 +191,7 @@ SolverResult cg(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, 
     Impl::cg_fused(A, x, r, M, bnorm, rel0, params, res, mon);
   }
   // report the true residual
-  res.final_relative_residual = Impl::residual(A, x, b, r) / bnorm;
+  res.final_relative_residual = Blas<Scalar, Device>::residual(A, x, b, r) / bnorm;
   if (res.status == SolverStatus::Converged && !(res.final_relative_residual <= 10 * params.tol)) {
     res.status = SolverStatus::MaxIterations;
     res.message = "recursive residual converged but true residual is " + format_number(res.final_relative_residual);

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include <asyncsparse/exec/AsyncSparse_scalar_readback.hpp>
+#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
 #include <asyncsparse/solvers/AsyncSparse_cg.hpp>
 #include <asyncsparse/solvers/AsyncSparse_krylov_common.hpp>
@@ -236,7 +237,7 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   }
 
   V r("gmres_r", A.numRows());
-  double beta = Impl::residual(A, x, b, r);
+  double beta = Blas<Scalar, Device>::residual(A, x, b, r);
   double rel = beta / bnorm;
   const double rel0 = rel;
   mon.record(rel);
@@ -251,7 +252,7 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   int total = 0;
   while (res.status == SolverStatus::MaxIterations && total < params.max_iterations) {
     const bool stop = Impl::gmres_cycle(arn, r, beta, x, bnorm, rel0, m, total, params, res, mon);
-    beta = Impl::residual(A, x, b, r);
+    beta = Blas<Scalar, Device>::residual(A, x, b, r);
     rel = beta / bnorm;
     if (stop) break;
     if (!std::isfinite(rel)) {

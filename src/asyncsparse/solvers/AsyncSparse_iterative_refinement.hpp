@@ -191,11 +191,7 @@ IterativeRefinementResult ir_run(const ExecSpace& exec, IterativeRefinementHandl
   IterativeRefinementResult R;
   R.inner_precision = p.inner_precision;
   Kokkos::Timer timer;
-  auto residual = [&]() {
-    Kokkos::deep_copy(exec, r, b);
-    Blas<double, Device>::spmv(-1.0, A, x, 1.0, r);
-    return Blas<double, Device>::nrm2(r);
-  };
+  auto residual = [&]() { return Blas<double, Device>::residual(A, x, b, r); };
   const double bn = Blas<double, Device>::nrm2(b);
   const double scale = bn > 0 ? 1.0 / bn : 1.0;
   double rnorm = residual();

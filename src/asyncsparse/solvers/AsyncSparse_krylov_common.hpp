@@ -13,16 +13,9 @@
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
-#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
-
-/// r = b − A x; returns ‖r‖₂.
-template <class Scalar, class Device, class XV, class BV, class RV>
-double residual(const Crs<Scalar, Device>& A, const XV& x, const BV& b, const RV& r) {
-  return Blas<Scalar, Device>::residual(A, x, b, r);
-}
 
 template <class Matrix, class XV, class BV>
 void check_system(const char* who, const Matrix& A, const XV& x, const BV& b) {
