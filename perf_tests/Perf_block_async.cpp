@@ -16,6 +16,7 @@
 #include "PerfHelpers.hpp"
 
 #include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_kk_gauss_seidel.hpp>
 #include <asyncsparse/solvers/AsyncSparse_iterative_refinement.hpp>
 
 namespace {

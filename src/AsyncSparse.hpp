@@ -47,6 +47,7 @@
 #include <asyncsparse/relaxation/AsyncSparse_async_jacobi.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_jacobi.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_kk_gauss_seidel.hpp>
 #include <asyncsparse/solvers/AsyncSparse_cg.hpp>
 #include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
 #include <asyncsparse/solvers/AsyncSparse_iterative_refinement.hpp>

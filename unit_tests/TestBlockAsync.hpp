@@ -7,6 +7,7 @@
 #include <asyncsparse/core/AsyncSparse_matrix_market.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_block_async_preconditioner.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_kk_gauss_seidel.hpp>
 #include <asyncsparse/solvers/AsyncSparse_cg.hpp>
 #include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
 #include <support/TestHelpers.hpp>
@@ -397,6 +398,50 @@ TEST(TEST_CATEGORY, block_async_statistics_over_runs) {
     if (Exec().concurrency() == 1) EXPECT_EQ(S.variance[c], 0.0);
   }
   EXPECT_LT(S.mean[1], S.mean[0]);
+}
+
+// Impl::KkPointGaussSeidel (the point algorithm without Kokkos-Kernels' run-time choice among three) against
+// Kokkos-Kernels' public gauss_seidel_symbolic / _numeric / forward_sweep_gauss_seidel_apply: the same sweeps, so on
+// the Serial backend (one deterministic coloring) the same iterate, bit for bit. Only Serial: the public calls
+// compile all three algorithms.
+template <class E, class D>
+void expect_point_gauss_seidel_matches_kokkos_kernels() {
+  if constexpr (std::is_same<E, Kokkos::Serial>::value) {
+    using handle_t =
+        KokkosKernels::Experimental::KokkosKernelsHandle<offset_t, ordinal_t, double, E, typename D::memory_space,
+                                                         typename D::memory_space>;
+    auto Ah = convdiff2d(14, 0.3);  // nonsymmetric values, symmetric pattern
+    auto A = to_device<D>(Ah);
+    const ordinal_t n = A.numRows();
+    std::vector<double> bh(n);
+    for (ordinal_t i = 0; i < n; ++i) bh[i] = std::sin(0.37 * i) + 0.1;
+    auto b = to_device<D>(bh);
+    Kokkos::View<double*, D> x1("x1", n), x2("x2", n);
+    handle_t k1, k2;
+    k1.create_gs_handle(KokkosSparse::GS_DEFAULT);
+    k2.create_gs_handle(KokkosSparse::GS_DEFAULT);
+    Impl::KkPointGaussSeidel<handle_t, Crs<double, D>> gs(k1, A);
+    gs.symbolic();
+    gs.numeric();
+    gs.forward_sweeps(x1, b, 3);
+    Compat::kk_sparse::gauss_seidel_symbolic(&k2, n, n, A.graph.row_map, A.graph.entries, true);
+    Compat::kk_sparse::gauss_seidel_numeric(&k2, n, n, A.graph.row_map, A.graph.entries, A.values, true);
+    Compat::kk_sparse::forward_sweep_gauss_seidel_apply(&k2, n, n, A.graph.row_map, A.graph.entries, A.values, x2, b,
+                                                        false, true, 1.0, 3);
+    const auto v1 = to_std_vector(x1), v2 = to_std_vector(x2);
+    double change = 0;
+    for (ordinal_t i = 0; i < n; ++i) {
+      ASSERT_EQ(v1[i], v2[i]) << "row " << i;
+      change += std::abs(v1[i]);
+    }
+    EXPECT_GT(change, 0.0);  // the sweeps did something
+    k1.destroy_gs_handle();
+    k2.destroy_gs_handle();
+  }
+}
+
+TEST(TEST_CATEGORY, kk_point_gauss_seidel_matches_kokkos_kernels_public_calls) {
+  expect_point_gauss_seidel_matches_kokkos_kernels<Exec, Dev>();
 }
 
 TEST(TEST_CATEGORY, kk_gauss_seidel_baseline_converges) {

@@ -11,6 +11,7 @@
 // --runs R > 1 repeats async-(k) from x0 = 0 and prints the spread of the residual at --stats-at iteration
 // counts (the paper's Tables IV and V).
 #include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
+#include <asyncsparse/relaxation/AsyncSparse_kk_gauss_seidel.hpp>
 
 #include "driver_block_async.hpp"
 #include "driver_device.hpp"

@@ -184,40 +184,7 @@ class TriangularSolver {
   /// Auto mode is decided on (a preconditioner decides once for both of its triangles).
   void setup(const crs_type& T, bool lower, bool unit_diagonal, const TriSolveOptions& opt,
              const const_vector_type& row_scale = {}, const const_vector_type& col_scale = {},
-             const TriSolveRuleInputs* rule_inputs = nullptr) {
-    Kokkos::Timer timer;
-    if (T.numRows() != T.numCols())
-      throw InvalidInput("TriangularSolver::setup: matrix must be square, got " + std::to_string(T.numRows()) + " x " +
-                         std::to_string(T.numCols()));
-    check_options(opt);
-    ready_ = false;
-    opt_ = opt;
-    lower_ = lower;
-    unit_ = unit_diagonal;
-    n_ = T.numRows();
-    row_map_ = T.graph.row_map;
-    entries_ = T.graph.entries;
-    Impl::tri_check_structure<execution_space>(row_map_, entries_, n_, lower_, "TriangularSolver::setup");
-    resolve_mode(T, rule_inputs);
-    values_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::values"), T.nnz());
-    inv_diag_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::inv_diag"), n_);
-    const bool jacobi = stats_.kind == TriSolveKind::Jacobi || stats_.kind == TriSolveKind::JacobiAdaptive;
-    // Every mode writes the work vector before reading it.
-    work_ = jacobi || (stats_.kind == TriSolveKind::Isai && stats_.sweeps > 0)
-                ? vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::work"), n_)
-                : vector_type();
-    isai_values_ =
-        stats_.kind == TriSolveKind::Isai
-            ? vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::isai"), T.nnz())
-            : vector_type();
-    launch_ = resolve_launch_config<execution_space>(
-        LaunchConfig{}, n_, n_ > 0 ? static_cast<double>(T.nnz() - n_) / static_cast<double>(n_) : 1.0);
-    load(T, row_scale, col_scale, "TriangularSolver::setup");
-    setup_exact();
-    ready_ = true;
-    execution_space().fence();
-    stats_.setup_seconds = timer.seconds();
-  }
+             const TriSolveRuleInputs* rule_inputs = nullptr);
 
   /// Compatibility form: mode and sweep count only.
   void setup(const crs_type& T, bool lower, bool unit_diagonal, TriSolveKind kind, int sweeps = 5) {
@@ -230,50 +197,10 @@ class TriangularSolver {
   /// New values for the pattern given to setup() (numeric phase only: level sets / cuSPARSE analysis / the mode
   /// chosen by Auto are kept), with new scalings.
   void update_values(const crs_type& T, const const_vector_type& row_scale = {},
-                     const const_vector_type& col_scale = {}) {
-    if (!ready_) throw InvalidInput("TriangularSolver::update_values: setup() must be called first");
-    Kokkos::Timer timer;
-    if (T.numRows() != n_ || T.nnz() != static_cast<offset_t>(values_.extent(0)) ||
-        (T.graph.entries.data() != entries_.data() && T.nnz() > 0 && !same_pattern(T)))
-      throw InvalidInput("TriangularSolver::update_values: the matrix does not have the pattern given to setup()");
-    load(T, row_scale, col_scale, "TriangularSolver::update_values");
-#if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
-    if (spsv_) spsv_->update_values(values_.data());
-#endif
-    execution_space().fence();
-    stats_.setup_seconds = timer.seconds();
-  }
+                     const const_vector_type& col_scale = {});
 
   /// x = (R T C)^{-1} b (Exact) or the mode's approximation of it. b and x of length n; they may alias.
-  void solve(const const_vector_type& b, const vector_type& x) {
-    if (!ready_) throw InvalidInput("TriangularSolver::solve: setup() must be called first");
-    if (b.extent(0) != static_cast<std::size_t>(n_) || x.extent(0) != static_cast<std::size_t>(n_))
-      throw InvalidInput("TriangularSolver::solve: vector lengths " + std::to_string(b.extent(0)) + ", " +
-                         std::to_string(x.extent(0)) + " do not match the matrix (" + std::to_string(n_) + ")");
-    ++stats_.solves;
-    if (n_ == 0) return;
-    const_vector_type rhs = b;
-    if (b.data() == x.data()) {  // keep the right-hand side: every mode reads it while writing x
-      if (rhs_copy_.extent(0) != static_cast<std::size_t>(n_))
-        rhs_copy_ = vector_type("AsyncSparse::trisolve::rhs", n_);
-      Kokkos::deep_copy(rhs_copy_, b);
-      rhs = rhs_copy_;
-    }
-    switch (stats_.kind) {
-      case TriSolveKind::Jacobi:
-        jacobi_solve(rhs, x);
-        break;
-      case TriSolveKind::JacobiAdaptive:
-        jacobi_adaptive_solve(rhs, x);
-        break;
-      case TriSolveKind::Isai:
-        isai_solve(rhs, x);
-        break;
-      default:
-        exact_solve(rhs, x);
-        break;
-    }
-  }
+  void solve(const const_vector_type& b, const vector_type& x);
 
   bool is_setup() const { return ready_; }
   /// The resolved mode (never Auto after setup()).
@@ -293,26 +220,7 @@ class TriangularSolver {
   }
 
   // Kernels: public only because nvcc rejects device lambdas in private or protected member functions.
-  bool same_pattern(const crs_type& T) const {
-    if (T.graph.row_map.data() == row_map_.data() && T.graph.entries.data() == entries_.data()) return true;
-    auto a_rm = row_map_;
-    auto a_e = entries_;
-    auto b_rm = T.graph.row_map;
-    auto b_e = T.graph.entries;
-    int diff = 0;
-    Kokkos::parallel_reduce(
-        "AsyncSparse::trisolve::same_pattern", Kokkos::RangePolicy<execution_space>(0, n_),
-        KOKKOS_LAMBDA(const ordinal_t i, int& d) {
-          if (a_rm(i + 1) != b_rm(i + 1)) {
-            d = 1;
-            return;
-          }
-          for (offset_t k = a_rm(i); k < a_rm(i + 1); ++k)
-            if (a_e(k) != b_e(k)) d = 1;
-        },
-        Kokkos::Max<int>(diff));
-    return diff <= 0;  // Max identity is the lowest int
-  }
+  bool same_pattern(const crs_type& T) const;
 
  private:
   static void check_options(const TriSolveOptions& o) {
@@ -497,10 +405,121 @@ class TriangularSolver {
 #endif
 };
 
+// Members that launch kernels are defined here, outside the class: an explicit instantiation declaration (below)
+// suppresses only these, so a caller of the instantiated types compiles none of their kernels.
+template <class Scalar, class Device>
+void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool unit_diagonal,
+                                             const TriSolveOptions& opt, const const_vector_type& row_scale,
+                                             const const_vector_type& col_scale,
+                                             const TriSolveRuleInputs* rule_inputs) {
+  Kokkos::Timer timer;
+  if (T.numRows() != T.numCols())
+    throw InvalidInput("TriangularSolver::setup: matrix must be square, got " + std::to_string(T.numRows()) + " x " +
+                       std::to_string(T.numCols()));
+  check_options(opt);
+  ready_ = false;
+  opt_ = opt;
+  lower_ = lower;
+  unit_ = unit_diagonal;
+  n_ = T.numRows();
+  row_map_ = T.graph.row_map;
+  entries_ = T.graph.entries;
+  Impl::tri_check_structure<execution_space>(row_map_, entries_, n_, lower_, "TriangularSolver::setup");
+  resolve_mode(T, rule_inputs);
+  values_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::values"), T.nnz());
+  inv_diag_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::inv_diag"), n_);
+  const bool jacobi = stats_.kind == TriSolveKind::Jacobi || stats_.kind == TriSolveKind::JacobiAdaptive;
+  // Every mode writes the work vector before reading it.
+  work_ = jacobi || (stats_.kind == TriSolveKind::Isai && stats_.sweeps > 0)
+              ? vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::work"), n_)
+              : vector_type();
+  isai_values_ =
+      stats_.kind == TriSolveKind::Isai
+          ? vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::isai"), T.nnz())
+          : vector_type();
+  launch_ = resolve_launch_config<execution_space>(
+      LaunchConfig{}, n_, n_ > 0 ? static_cast<double>(T.nnz() - n_) / static_cast<double>(n_) : 1.0);
+  load(T, row_scale, col_scale, "TriangularSolver::setup");
+  setup_exact();
+  ready_ = true;
+  execution_space().fence();
+  stats_.setup_seconds = timer.seconds();
+}
+
+template <class Scalar, class Device>
+void TriangularSolver<Scalar, Device>::update_values(const crs_type& T, const const_vector_type& row_scale,
+                                                     const const_vector_type& col_scale) {
+  if (!ready_) throw InvalidInput("TriangularSolver::update_values: setup() must be called first");
+  Kokkos::Timer timer;
+  if (T.numRows() != n_ || T.nnz() != static_cast<offset_t>(values_.extent(0)) ||
+      (T.graph.entries.data() != entries_.data() && T.nnz() > 0 && !same_pattern(T)))
+    throw InvalidInput("TriangularSolver::update_values: the matrix does not have the pattern given to setup()");
+  load(T, row_scale, col_scale, "TriangularSolver::update_values");
+#if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
+  if (spsv_) spsv_->update_values(values_.data());
+#endif
+  execution_space().fence();
+  stats_.setup_seconds = timer.seconds();
+}
+
+template <class Scalar, class Device>
+void TriangularSolver<Scalar, Device>::solve(const const_vector_type& b, const vector_type& x) {
+  if (!ready_) throw InvalidInput("TriangularSolver::solve: setup() must be called first");
+  if (b.extent(0) != static_cast<std::size_t>(n_) || x.extent(0) != static_cast<std::size_t>(n_))
+    throw InvalidInput("TriangularSolver::solve: vector lengths " + std::to_string(b.extent(0)) + ", " +
+                       std::to_string(x.extent(0)) + " do not match the matrix (" + std::to_string(n_) + ")");
+  ++stats_.solves;
+  if (n_ == 0) return;
+  const_vector_type rhs = b;
+  if (b.data() == x.data()) {  // keep the right-hand side: every mode reads it while writing x
+    if (rhs_copy_.extent(0) != static_cast<std::size_t>(n_)) rhs_copy_ = vector_type("AsyncSparse::trisolve::rhs", n_);
+    Kokkos::deep_copy(rhs_copy_, b);
+    rhs = rhs_copy_;
+  }
+  switch (stats_.kind) {
+    case TriSolveKind::Jacobi:
+      jacobi_solve(rhs, x);
+      break;
+    case TriSolveKind::JacobiAdaptive:
+      jacobi_adaptive_solve(rhs, x);
+      break;
+    case TriSolveKind::Isai:
+      isai_solve(rhs, x);
+      break;
+    default:
+      exact_solve(rhs, x);
+      break;
+  }
+}
+
+template <class Scalar, class Device>
+bool TriangularSolver<Scalar, Device>::same_pattern(const crs_type& T) const {
+  if (T.graph.row_map.data() == row_map_.data() && T.graph.entries.data() == entries_.data()) return true;
+  auto a_rm = row_map_;
+  auto a_e = entries_;
+  auto b_rm = T.graph.row_map;
+  auto b_e = T.graph.entries;
+  int diff = 0;
+  Kokkos::parallel_reduce(
+      "AsyncSparse::trisolve::same_pattern", Kokkos::RangePolicy<execution_space>(0, n_),
+      KOKKOS_LAMBDA(const ordinal_t i, int& d) {
+        if (a_rm(i + 1) != b_rm(i + 1)) {
+          d = 1;
+          return;
+        }
+        for (offset_t k = a_rm(i); k < a_rm(i + 1); ++k)
+          if (a_e(k) != b_e(k)) d = 1;
+      },
+      Kokkos::Max<int>(diff));
+  return diff <= 0;  // Max identity is the lowest int
+}
+
 // Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
 // and devices; other types are instantiated from the definitions above.
-#define ASYNCSPARSE_ETI_TRISOLVE(EXTERN, S, D)                                                                        \
-  EXTERN template class TriangularSolver<S, D>;
+#define ASYNCSPARSE_ETI_TRISOLVE(EXTERN, S, D)                                                                     \
+  EXTERN template class TriangularSolver<S, D>;                                                                    \
+  EXTERN template TriSolveRuleInputs tri_solve_rule_inputs<D::execution_space, S, D>(const Crs<S, D>&, bool, bool, \
+                                                                                     std::int64_t);
 ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_TRISOLVE)
 
 }  // namespace AsyncSparse

@@ -44,15 +44,7 @@ class FactorApply {
   using crs_type = Crs<Scalar, Device>;
   using execution_space = typename Device::execution_space;
 
-  void setup(const crs_type& L, const crs_type& U, bool unit_lower, const vector_type& s, const TriSolveOptions& opt) {
-    TriSolveRuleInputs in;
-    if (opt.kind == TriSolveKind::Auto)
-      in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, std::max<std::int64_t>(L.nnz(), U.nnz()));
-    set_inverse_scaling(s, L.numRows());
-    lower_.setup(L, true, unit_lower, opt, inv_s_, const_vector_type(), &in);
-    upper_.setup(U, false, false, opt, const_vector_type(), inv_s_, &in);
-    w_ = vector_type("AsyncSparse::factor_apply::w", L.numRows());
-  }
+  void setup(const crs_type& L, const crs_type& U, bool unit_lower, const vector_type& s, const TriSolveOptions& opt);
   void setup(const crs_type& L, const crs_type& U, bool unit_lower, const vector_type& s, TriSolveKind kind,
              int sweeps) {
     TriSolveOptions o;
@@ -60,16 +52,9 @@ class FactorApply {
     o.sweeps = sweeps;
     setup(L, U, unit_lower, s, o);
   }
-  void update(const crs_type& L, const crs_type& U, const vector_type& s) {
-    set_inverse_scaling(s, L.numRows());
-    lower_.update_values(L, inv_s_, const_vector_type());
-    upper_.update_values(U, const_vector_type(), inv_s_);
-  }
+  void update(const crs_type& L, const crs_type& U, const vector_type& s);
   bool ready() const { return lower_.is_setup(); }
-  void apply(const const_vector_type& x, const vector_type& z) {
-    lower_.solve(x, w_);
-    upper_.solve(w_, z);
-  }
+  void apply(const const_vector_type& x, const vector_type& z);
   /// The resolved mode ("isai", "jacobi(3)", "exact(cusparse)", ...), "auto: " in front when Auto chose it.
   std::string mode() const {
     if (!ready()) return "";
@@ -79,26 +64,55 @@ class FactorApply {
   const TriSolveStats& upper_stats() const { return upper_.stats(); }
 
   // Kernel: public only because nvcc rejects device lambdas in private or protected member functions.
-  void set_inverse_scaling(const vector_type& s, ordinal_t n) {
-    if (s.extent(0) == 0) {
-      inv_s_ = vector_type();
-      return;
-    }
-    if (s.extent(0) != static_cast<std::size_t>(n))
-      throw InvalidInput("FactorApply: scaling vector of length " + std::to_string(s.extent(0)) + " for factors of " +
-                         std::to_string(n) + " rows");
-    if (inv_s_.extent(0) != s.extent(0))
-      inv_s_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::factor_apply::inv_s"), n);
-    auto inv = inv_s_;
-    Kokkos::parallel_for(
-        "AsyncSparse::factor_apply::inverse_scaling", Kokkos::RangePolicy<execution_space>(0, n),
-        KOKKOS_LAMBDA(const ordinal_t i) { inv(i) = Scalar(1) / s(i); });
-  }
+  void set_inverse_scaling(const vector_type& s, ordinal_t n);
 
  private:
   TriangularSolver<Scalar, Device> lower_, upper_;
   vector_type inv_s_, w_;
 };
+
+// The members of FactorApply that launch kernels, outside the class (see the instantiation declarations below).
+template <class Scalar, class Device>
+void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bool unit_lower, const vector_type& s,
+                                        const TriSolveOptions& opt) {
+  TriSolveRuleInputs in;
+  if (opt.kind == TriSolveKind::Auto)
+    in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, std::max<std::int64_t>(L.nnz(), U.nnz()));
+  set_inverse_scaling(s, L.numRows());
+  lower_.setup(L, true, unit_lower, opt, inv_s_, const_vector_type(), &in);
+  upper_.setup(U, false, false, opt, const_vector_type(), inv_s_, &in);
+  w_ = vector_type("AsyncSparse::factor_apply::w", L.numRows());
+}
+
+template <class Scalar, class Device>
+void FactorApply<Scalar, Device>::update(const crs_type& L, const crs_type& U, const vector_type& s) {
+  set_inverse_scaling(s, L.numRows());
+  lower_.update_values(L, inv_s_, const_vector_type());
+  upper_.update_values(U, const_vector_type(), inv_s_);
+}
+
+template <class Scalar, class Device>
+void FactorApply<Scalar, Device>::apply(const const_vector_type& x, const vector_type& z) {
+  lower_.solve(x, w_);
+  upper_.solve(w_, z);
+}
+
+template <class Scalar, class Device>
+void FactorApply<Scalar, Device>::set_inverse_scaling(const vector_type& s, ordinal_t n) {
+  if (s.extent(0) == 0) {
+    inv_s_ = vector_type();
+    return;
+  }
+  if (s.extent(0) != static_cast<std::size_t>(n))
+    throw InvalidInput("FactorApply: scaling vector of length " + std::to_string(s.extent(0)) + " for factors of " +
+                       std::to_string(n) + " rows");
+  if (inv_s_.extent(0) != s.extent(0))
+    inv_s_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::factor_apply::inv_s"), n);
+  auto inv = inv_s_;
+  Kokkos::parallel_for(
+      "AsyncSparse::factor_apply::inverse_scaling", Kokkos::RangePolicy<execution_space>(0, n),
+      KOKKOS_LAMBDA(const ordinal_t i) { inv(i) = Scalar(1) / s(i); });
+}
 
 /// Declares the triangular-solve parameters of the incomplete-factorization preconditioners.
 inline void add_tri_solve_parameters(ParameterSpec& s) {

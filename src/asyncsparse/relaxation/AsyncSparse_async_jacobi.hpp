@@ -236,14 +236,17 @@ const AsyncJacobiStats& async_jacobi_solve(const ExecSpace& exec, AsyncJacobiHan
 
 // Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
 // and devices; other types are instantiated from the definitions above.
-#define ASYNCSPARSE_ETI_ASYNC_JACOBI(EXTERN, S, D)                                                                    \
-  EXTERN template const AsyncJacobiStats& Impl::async_jacobi_run(                                                     \
+#define ASYNCSPARSE_ETI_ASYNC_JACOBI(EXTERN, S, D)                                                                     \
+  EXTERN template const AsyncJacobiStats& Impl::async_jacobi_run(                                                      \
       const D::execution_space&, AsyncJacobiHandle<S, D>&, const AsyncJacobiParams&, const Kokkos::View<const S*, D>&, \
-      const Kokkos::View<S*, D>&, const std::string&);                                                                \
-  EXTERN template const AsyncJacobiStats& Impl::jacobi_run(const D::execution_space&, AsyncJacobiHandle<S, D>&,       \
-                                                           const AsyncJacobiParams&, const Kokkos::View<const S*, D>&, \
-                                                           const Kokkos::View<S*, D>&, const std::string&,            \
-                                                           const std::string&);
+      const Kokkos::View<S*, D>&, const std::string&);                                                                 \
+  EXTERN template const AsyncJacobiStats& Impl::jacobi_run(                                                            \
+      const D::execution_space&, AsyncJacobiHandle<S, D>&, const AsyncJacobiParams&, const Kokkos::View<const S*, D>&, \
+      const Kokkos::View<S*, D>&, const std::string&, const std::string&);                                             \
+  EXTERN template void Impl::jacobi_symbolic_impl(const D::execution_space&, AsyncJacobiHandle<S, D>&,                 \
+                                                  const Crs<S, D>&, const std::string&);                               \
+  EXTERN template void Impl::jacobi_numeric_impl(const D::execution_space&, AsyncJacobiHandle<S, D>&,                  \
+                                                 const Crs<S, D>&, const std::string&);
 ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_ASYNC_JACOBI)
 
 }  // namespace AsyncSparse

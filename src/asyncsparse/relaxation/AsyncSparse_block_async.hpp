@@ -33,14 +33,13 @@
 //   sync_jacobi_params(p)                           device synchronous Jacobi = async-(1) in deterministic mode
 //   host_gauss_seidel_solve / host_jacobi_solve     sequential Gauss–Seidel / Jacobi (Reference, host)
 //   kk_gauss_seidel_solve(exec, A, b, x, ...)       Kokkos-Kernels' (multicolor) Gauss–Seidel on the device
+//                                                   (relaxation/AsyncSparse_kk_gauss_seidel.hpp)
 //
 // Block size: Params::block_size, else LaunchConfig::chunk_size, else 512 rows on GPUs / 1024 on host backends.
 // Team size and vector length come from the LaunchConfig (-1: one thread, one lane per row on host; on GPUs
 // vector length ~ nonzeros per row, 256 threads per team); the lanes of a row share its dot products.
 #pragma once
 
-#include <KokkosKernels_Handle.hpp>
-#include <KokkosSparse_gauss_seidel.hpp>
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -50,7 +49,6 @@
 #include <vector>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
-#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_diagonal.hpp>
@@ -581,65 +579,6 @@ inline RelaxationResult host_jacobi_solve(const CsrHost<double>& A, const std::v
   return Impl::from_reference(r, t.seconds(), tol);
 }
 
-/// Kokkos-Kernels' point Gauss–Seidel on the device (Compat::kk_sparse::gauss_seidel_symbolic /
-/// _numeric / forward_sweep_gauss_seidel_apply, default algorithm: multicolor on GPUs, so its convergence per
-/// sweep differs from the sequential one) until the relative residual is <= tol, checking every `check_every`
-/// sweeps. `seconds` includes the symbolic/numeric set-up (reported separately in `setup_seconds`).
-template <class ExecSpace, class Device>
-RelaxationResult kk_gauss_seidel_solve(const ExecSpace& exec, const Crs<double, Device>& A,
-                                       const typename BlockAsyncHandle<double, Device>::const_vector_type& b,
-                                       const typename BlockAsyncHandle<double, Device>::vector_type& x, double tol,
-                                       int max_sweeps, int check_every = 1, double* setup_seconds = nullptr) {
-  using mem = typename Device::memory_space;
-  using handle_t = KokkosKernels::Experimental::KokkosKernelsHandle<offset_t, ordinal_t, double, ExecSpace, mem, mem>;
-  if (A.numRows() != A.numCols() || A.numRows() == 0)
-    throw InvalidInput("kk_gauss_seidel_solve: matrix must be square and non-empty");
-  if (b.extent(0) != static_cast<std::size_t>(A.numRows()) || x.extent(0) != b.extent(0))
-    throw InvalidInput("kk_gauss_seidel_solve: b and x must have " + std::to_string(A.numRows()) + " entries");
-  if (!(tol >= 0) || max_sweeps < 0 || check_every < 1)
-    throw InvalidInput("kk_gauss_seidel_solve: need tol >= 0, max_sweeps >= 0, check_every >= 1");
-  inverse_diagonal(A, "kk_gauss_seidel_solve");  // clear message for a missing / zero diagonal
-  Kokkos::Timer timer;
-  handle_t kh;
-  kh.create_gs_handle(KokkosSparse::GS_DEFAULT);
-  const ordinal_t n = A.numRows();
-  Compat::kk_sparse::gauss_seidel_symbolic(&kh, n, n, A.graph.row_map, A.graph.entries, true);
-  Compat::kk_sparse::gauss_seidel_numeric(&kh, n, n, A.graph.row_map, A.graph.entries, A.values, true);
-  exec.fence();
-  if (setup_seconds) *setup_seconds = timer.seconds();
-  Kokkos::View<double*, Device> r("AsyncSparse::kk_gs_r", n);
-  auto resid = [&]() { return Blas<double, Device>::residual(A, x, b, r); };
-  const double bn = Blas<double, Device>::nrm2(b);
-  const double scale = bn > 0 ? 1.0 / bn : 1.0;
-  RelaxationResult R;
-  double rel = resid() * scale;
-  R.initial_residual = rel;
-  R.history.add(0, rel, timer.seconds());
-  R.status = rel <= tol ? SolverStatus::Converged : SolverStatus::MaxIterations;
-  while (R.status == SolverStatus::MaxIterations && R.iterations < max_sweeps) {
-    const int s = std::min(check_every, max_sweeps - R.iterations);
-    Compat::kk_sparse::forward_sweep_gauss_seidel_apply(&kh, n, n, A.graph.row_map, A.graph.entries, A.values, x, b,
-                                                        false, true, 1.0, s);
-    R.iterations += s;
-    rel = resid() * scale;
-    R.history.add(R.iterations, rel, timer.seconds());
-    if (!std::isfinite(rel)) {
-      R.status = SolverStatus::NonFinite;
-      R.message = "residual became NaN/Inf";
-    } else if (rel <= tol) {
-      R.status = SolverStatus::Converged;
-    } else if (rel > 1e10 * R.initial_residual) {
-      R.status = SolverStatus::Diverged;
-      R.message = "residual grew by more than 1e10";
-    }
-  }
-  kh.destroy_gs_handle();
-  exec.fence();
-  R.final_residual = rel;
-  R.seconds = timer.seconds();
-  return R;
-}
-
 // Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
 // and devices; other types are instantiated from the definitions above.
 #define ASYNCSPARSE_ETI_BLOCK_ASYNC(EXTERN, S, D)                                                                     \
@@ -654,12 +593,5 @@ RelaxationResult kk_gauss_seidel_solve(const ExecSpace& exec, const Crs<double, 
                                                               const Kokkos::View<const S*, D>&, int,                 \
                                                               const std::vector<int>&);
 ASYNCSPARSE_ETI_DECLARE(ASYNCSPARSE_ETI_BLOCK_ASYNC)
-// The Kokkos-Kernels Gauss-Seidel baseline (double; S is not used): its coloring and kernels are the largest part of
-// what a caller would otherwise compile.
-#define ASYNCSPARSE_ETI_KK_GAUSS_SEIDEL(EXTERN, S, D)                                                               \
-  EXTERN template RelaxationResult kk_gauss_seidel_solve(const D::execution_space&, const Crs<double, D>&,            \
-                                                         const Kokkos::View<const double*, D>&,                      \
-                                                         const Kokkos::View<double*, D>&, double, int, int, double*);
-ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_KK_GAUSS_SEIDEL)
 
 }  // namespace AsyncSparse
