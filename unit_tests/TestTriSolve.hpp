@@ -121,6 +121,28 @@ TEST(TEST_CATEGORY, trisolve_update_values_and_aliasing) {
   }
 }
 
+// update_values accepts a matrix with the same pattern in other Views (compared on the device) and refuses one whose
+// pattern differs in a column index at the same entry count.
+TEST(TEST_CATEGORY, trisolve_update_values_compares_patterns) {
+  const auto A = lap2d(6);
+  const auto L = Reference::ic0(A);
+  TriangularSolver<double, Dev> S;
+  S.setup(to_device<Dev>(L), true, false, TriSolveKind::Exact);
+  auto L2 = L;
+  for (auto& v : L2.values) v *= 3.0;
+  const auto b = rhs(A.nrows);
+  S.update_values(to_device<Dev>(L2));  // new Views, same pattern
+  auto x = to_device<Dev>(b);
+  S.solve(x, x);
+  EXPECT_LT(max_diff(to_std_vector(x), Reference::lower_solve(L2, b, false)), 1e-12);
+  auto L3 = L2;
+  const int row = A.nrows - 1;  // last row: its first off-diagonal entry moves one column to the left
+  ASSERT_GT(L3.row_ptr[row + 1] - L3.row_ptr[row], 1);
+  ASSERT_GT(L3.col_idx[L3.row_ptr[row]], 0);
+  L3.col_idx[L3.row_ptr[row]] -= 1;
+  ASYNCSPARSE_EXPECT_THROW_MSG(S.update_values(to_device<Dev>(L3)), InvalidInput, "does not have the pattern");
+}
+
 TEST(TEST_CATEGORY, transpose_sorted_and_round_trip) {
   auto A = random_diag_dominant(300, 9, 3, /*symmetric=*/false);
   // a long row (exercises the heap-sort path) and a long column

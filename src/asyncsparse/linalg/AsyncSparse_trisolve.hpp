@@ -59,6 +59,7 @@
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_cusparse_spsv.hpp>
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve_rule.hpp>
 #include <asyncsparse/linalg/impl/AsyncSparse_trisolve_kernels.hpp>
 
@@ -219,7 +220,7 @@ class TriangularSolver {
                     row_map_, entries_);
   }
 
-  // Kernels: public only because nvcc rejects device lambdas in private or protected member functions.
+  /// True when T has the pattern given to setup() (Impl::same_graph).
   bool same_pattern(const crs_type& T) const;
 
  private:
@@ -494,24 +495,7 @@ void TriangularSolver<Scalar, Device>::solve(const const_vector_type& b, const v
 
 template <class Scalar, class Device>
 bool TriangularSolver<Scalar, Device>::same_pattern(const crs_type& T) const {
-  if (T.graph.row_map.data() == row_map_.data() && T.graph.entries.data() == entries_.data()) return true;
-  auto a_rm = row_map_;
-  auto a_e = entries_;
-  auto b_rm = T.graph.row_map;
-  auto b_e = T.graph.entries;
-  int diff = 0;
-  Kokkos::parallel_reduce(
-      "AsyncSparse::trisolve::same_pattern", Kokkos::RangePolicy<execution_space>(0, n_),
-      KOKKOS_LAMBDA(const ordinal_t i, int& d) {
-        if (a_rm(i + 1) != b_rm(i + 1)) {
-          d = 1;
-          return;
-        }
-        for (offset_t k = a_rm(i); k < a_rm(i + 1); ++k)
-          if (a_e(k) != b_e(k)) d = 1;
-      },
-      Kokkos::Max<int>(diff));
-  return diff <= 0;  // Max identity is the lowest int
+  return Impl::same_graph(execution_space(), n_, row_map_, entries_, T.graph.row_map, T.graph.entries);
 }
 
 // Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
