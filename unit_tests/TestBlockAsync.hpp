@@ -403,7 +403,9 @@ TEST(TEST_CATEGORY, block_async_statistics_over_runs) {
 // Impl::KkPointGaussSeidel (the point algorithm without Kokkos-Kernels' run-time choice among three) against
 // Kokkos-Kernels' public gauss_seidel_symbolic / _numeric / forward_sweep_gauss_seidel_apply: the same sweeps, so on
 // the Serial backend (one deterministic coloring) the same iterate, bit for bit. Only Serial: the public calls
-// compile all three algorithms.
+// compile all three algorithms. (With Kokkos-Kernels 4.x KkPointGaussSeidel makes the public calls itself: there the
+// test checks only that both give the same iterate.)
+#if defined(KOKKOS_ENABLE_SERIAL)
 template <class E, class D>
 void expect_point_gauss_seidel_matches_kokkos_kernels() {
   if constexpr (std::is_same<E, Kokkos::Serial>::value) {
@@ -445,6 +447,7 @@ TEST(TEST_CATEGORY, kk_point_gauss_seidel_matches_kokkos_kernels_public_calls) {
     GTEST_SKIP() << "Serial only (one deterministic coloring; the public calls compile all three algorithms)";
   expect_point_gauss_seidel_matches_kokkos_kernels<Exec, Dev>();
 }
+#endif
 
 TEST(TEST_CATEGORY, kk_gauss_seidel_baseline_converges) {
   auto Ah = lap2d(16);
