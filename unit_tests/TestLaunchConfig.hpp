@@ -4,6 +4,7 @@
 // partition.
 #include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
 #include <asyncsparse/exec/AsyncSparse_host_blocks.hpp>
+#include <asyncsparse/exec/AsyncSparse_workspace.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <algorithm>
@@ -113,10 +114,12 @@ TEST(TEST_CATEGORY, block_order_permutations) {
 void record_visits(const ChunkedLaunch<TEST_EXECSPACE>& launch, Kokkos::View<int*, TEST_DEVICE> visits,
                    Kokkos::View<int*, TEST_DEVICE> stamp) {
   Kokkos::View<int, TEST_DEVICE> counter("counter");
-  launch.run("test", TEST_EXECSPACE(), KOKKOS_LAMBDA(const typename ChunkedLaunch<TEST_EXECSPACE>::member_type&, std::int64_t u) {
-    Kokkos::atomic_add(&visits(u), 1);
-    stamp(u) = Kokkos::atomic_fetch_add(&counter(), 1);
-  });
+  launch.run(
+      "test", TEST_EXECSPACE(),
+      KOKKOS_LAMBDA(const typename ChunkedLaunch<TEST_EXECSPACE>::member_type&, std::int64_t u) {
+        Kokkos::atomic_add(&visits(u), 1);
+        stamp(u) = Kokkos::atomic_fetch_add(&counter(), 1);
+      });
 }
 
 // Every unit is visited exactly once, whatever the order / occupancy; with one team the visit order
@@ -181,6 +184,81 @@ TEST(TEST_CATEGORY, host_block_partition_is_contiguous_and_balanced) {
   // the partition of the backend's own launch: one block per thread
   const auto r = resolve_launch_config<TEST_EXECSPACE>(LaunchConfig(), 1000);
   EXPECT_EQ(host_block_partition(r, 1000).blocks, std::min<std::int64_t>(TEST_EXECSPACE().concurrency(), 1000));
+}
+
+// BufferPool: best fit among the free buffers, a buffer is free once no View handed out from it is left, a too
+// small free buffer is replaced by a larger one (the pool does not grow in count), release_free keeps what is used.
+TEST(TEST_CATEGORY, workspace_pool_reuses_free_buffers) {
+  using Dev = TEST_EXECSPACE::device_type;
+  using V = Kokkos::View<double*, Dev>;
+  BufferPool<double, Dev> pool;
+  V a = pool.get(100), b = pool.get(1000);
+  EXPECT_EQ(a.extent(0), 100u);
+  EXPECT_EQ(b.extent(0), 1000u);
+  EXPECT_NE(a.data(), b.data());
+  EXPECT_EQ(pool.stats().allocations, 2);
+  EXPECT_EQ(pool.stats().bytes, (112u + 1125u) * sizeof(double));  // n + n / 8 entries each
+  const double* pa = a.data();
+  const double* pb = b.data();
+  a = V();  // a's buffer is free again; b's is not
+  V c = pool.get(50);
+  EXPECT_EQ(c.data(), pa);
+  EXPECT_EQ(c.extent(0), 50u);
+  V d = pool.get(90);  // the only free buffer is in use by c: a new one
+  EXPECT_NE(d.data(), pa);
+  EXPECT_NE(d.data(), pb);
+  EXPECT_EQ(pool.stats().allocations, 3);
+  EXPECT_EQ(pool.stats().reuses, 1);
+  // best fit: of the free buffers of 112 and 1125 entries a request of 100 gets the smaller
+  c = V();
+  b = V();
+  V e = pool.get(100);
+  EXPECT_EQ(e.data(), pa);
+  // a request larger than every free buffer replaces the largest of them
+  V f = pool.get(5000);
+  EXPECT_EQ(pool.stats().allocations, 4);
+  EXPECT_EQ(pool.stats().bytes, (112u + 101u + 5625u) * sizeof(double));  // e's, d's, f's buffers
+  // the data written through one View is what the next user of the buffer finds (no initialisation)
+  Kokkos::deep_copy(f, 3.0);
+  const double* pf = f.data();
+  f = V();
+  {
+    V g = pool.get(3000);  // free: only f's buffer (5625)
+    EXPECT_EQ(g.data(), pf);
+    double last = 0;
+    Kokkos::deep_copy(Kokkos::View<double, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(&last),
+                      Kokkos::subview(g, 2999));
+    EXPECT_EQ(last, 3.0);
+  }
+  // a short request does not take a buffer longer than 2 n + 1024 entries: a new one
+  V h = pool.get(10);
+  EXPECT_NE(h.data(), pf);
+  EXPECT_EQ(pool.stats().allocations, 5);
+  h = V();
+  pool.release_free();
+  EXPECT_EQ(pool.stats().bytes, (112u + 101u) * sizeof(double));  // e and d are still in use
+  pool.reset_counters();
+  EXPECT_EQ(pool.stats().allocations, 0);
+  EXPECT_EQ(pool.stats().reuses, 0);
+}
+
+TEST(TEST_CATEGORY, workspace_routes_by_value_type) {
+  using Dev = TEST_EXECSPACE::device_type;
+  // offset_t may be int like ordinal_t: the first matching pool serves both
+  Workspace<Dev, float, double, offset_t, ordinal_t> ws;
+  auto x = ws.get<Kokkos::View<float*, Dev>>(10, "x");
+  auto y = ws.get<Kokkos::View<double*, Dev>>(10, "y");
+  auto z = ws.get<Kokkos::View<ordinal_t*, Dev>>(8);
+  EXPECT_EQ(x.extent(0), 10u);
+  EXPECT_EQ(y.label(), "y");
+  EXPECT_EQ(z.extent(0), 8u);
+  EXPECT_EQ(ws.stats().allocations, 3);
+  EXPECT_EQ(ws.stats().bytes, 11 * sizeof(float) + 11 * sizeof(double) + 9 * sizeof(ordinal_t));
+  y = decltype(y)();
+  auto w = ws.get<Kokkos::View<double*, Dev>>(11);
+  EXPECT_EQ(ws.stats().allocations, 3);
+  EXPECT_EQ(ws.stats().reuses, 1);
+  EXPECT_EQ(w.extent(0), 11u);
 }
 
 }  // namespace test_launch_config

@@ -783,6 +783,65 @@ TEST(TEST_CATEGORY, par_ilut_pattern_reuse) {
   }
 }
 
+// The working arrays come from a pool in the handle: the later steps of a numeric phase and a repeated numeric phase
+// allocate nothing, and the reused (uninitialised, stale) buffers change no factor: deterministic factors are equal
+// bit for bit to those of a fresh handle, also after release_workspace().
+TEST(TEST_CATEGORY, par_ilut_working_arrays_are_reused) {
+  for (bool ict : {false, true}) {
+    const std::string what = ict ? "ParICT" : "ParILUT";
+    auto A = to_device<Dev>(ict ? lap2d(16) : convdiff(16));
+    auto factors = [&](Handle& h) {
+      return std::make_pair(to_host(par_ilut_lower(Exec(), h)), to_host(par_ilut_upper(Exec(), h)));
+    };
+    auto expect_equal = [&](const std::pair<CsrHost<double>, CsrHost<double>>& x,
+                            const std::pair<CsrHost<double>, CsrHost<double>>& y, const std::string& when) {
+      EXPECT_EQ(x.first.row_ptr, y.first.row_ptr) << what << when;
+      EXPECT_EQ(x.first.col_idx, y.first.col_idx) << what << when;
+      EXPECT_EQ(x.first.values, y.first.values) << what << when;
+      EXPECT_EQ(x.second.col_idx, y.second.col_idx) << what << when;
+      EXPECT_EQ(x.second.values, y.second.values) << what << when;
+    };
+    Handle h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
+    h.params.mode = SweepMode::Deterministic;
+    h.params.max_steps = 6;
+    par_ilut_symbolic(Exec(), h, A);
+    par_ilut_numeric(Exec(), h, A);
+    const auto first = h.stats().workspace;
+    EXPECT_GT(first.allocations, 0) << what;
+    EXPECT_GT(first.reuses, 2 * first.allocations) << what;
+    EXPECT_GT(first.bytes, 0u) << what;
+    ASSERT_EQ(h.stats().steps_done, 6) << what;
+    EXPECT_GT(h.stats().steps[1].workspace_allocations, 0) << what;
+    // some 60 arrays per step; a later step allocates only where an array outgrew its buffer (the patterns of this
+    // small matrix still grow by a few percent per step: 0-2 allocations)
+    for (int s = 3; s <= 6; ++s) EXPECT_LE(h.stats().steps[s].workspace_allocations, 2) << what << " step " << s;
+    const auto F1 = factors(h);
+    par_ilut_numeric(Exec(), h, A);
+    EXPECT_LE(h.stats().workspace.allocations, 2) << what;
+    const auto second = h.stats().workspace;
+    expect_equal(factors(h), F1, ": repeated numeric phase");
+    par_ilut_numeric(Exec(), h, A);  // the same arrays as the second: nothing to allocate
+    EXPECT_EQ(h.stats().workspace.allocations, 0) << what;
+    EXPECT_EQ(h.stats().workspace.bytes, second.bytes) << what;
+    expect_equal(factors(h), F1, ": third numeric phase");
+    // the pool keeps what the factors use; a numeric phase after the release allocates again, same factors
+    h.release_workspace();
+    const std::size_t kept = h.state().work.stats().bytes;
+    EXPECT_GT(kept, 0u) << what;
+    EXPECT_LT(kept, first.bytes) << what;
+    expect_equal(factors(h), F1, ": after release_workspace");
+    par_ilut_numeric(Exec(), h, A);
+    EXPECT_GT(h.stats().workspace.allocations, 0) << what;
+    expect_equal(factors(h), F1, ": numeric phase after release_workspace");
+    // a fresh handle computes the same factors
+    Handle g(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
+    g.params = h.params;
+    par_ilut_symbolic(Exec(), g, A);
+    par_ilut_numeric(Exec(), g, A);
+    expect_equal(factors(g), F1, ": fresh handle");
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // The start (fixed-point ILU(0) / IC(0)), steps that do not get stuck, the pivot strategy
 // ---------------------------------------------------------------------------------------------------------
@@ -844,8 +903,8 @@ TEST(TEST_CATEGORY, par_ilut_starts_from_fixed_point_level0) {
       }
       res[raw] = s0.residual;
       const auto L = par_ilut_lower(Exec(), h), U = par_ilut_upper(Exec(), h);
-      nonlinear[raw] = ict ? Reference::nonlinear_residual(S, to_host(L))
-                           : Reference::nonlinear_residual(S, to_host(L), to_host(U));
+      nonlinear[raw] =
+          ict ? Reference::nonlinear_residual(S, to_host(L)) : Reference::nonlinear_residual(S, to_host(L), to_host(U));
       its[raw] = iterations(Ah, L, U, !ict, ict);
     }
     double res0;
@@ -972,8 +1031,7 @@ TEST(TEST_CATEGORY, par_ict_diagonal_shift_and_retry) {
     o.shift_used = &used;
     const auto L0 = Reference::ic0(Ah, o);
     EXPECT_NEAR(used, 0.1, 1e-15);
-    if (mode == SweepMode::Deterministic)
-      EXPECT_LT(factor_difference(to_host(par_ilut_lower(Exec(), h)), L0), 1e-12);
+    if (mode == SweepMode::Deterministic) EXPECT_LT(factor_difference(to_host(par_ilut_lower(Exec(), h)), L0), 1e-12);
   }
 }
 
@@ -1045,10 +1103,9 @@ TEST(TEST_CATEGORY, par_ilut_divergence_is_reported) {
   }
   EXPECT_FALSE(h.is_computed());
   EXPECT_TRUE(h.stats().diverged);
-  auto M = make_preconditioner<double, Dev>("par_ilut", A,
-                                            ParameterList{{"mode", std::string("deterministic")},
-                                                          {"initial_sweeps", 0},
-                                                          {"sweep_tolerance", 0.0}});
+  auto M = make_preconditioner<double, Dev>(
+      "par_ilut", A,
+      ParameterList{{"mode", std::string("deterministic")}, {"initial_sweeps", 0}, {"sweep_tolerance", 0.0}});
   ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), DivergenceError, "after step 2 exceeds divergence_tolerance");
   // Without the guard: 5 steps complete on factors far from A.
   Handle off;

@@ -102,8 +102,9 @@ void define(Cli& cli, Options& o, bool ict) {
                : "also solve with the exact ILU on the ILUT pattern and on the final ParILUT pattern (pattern vs "
                  "values)");
   cli.launch_options(o.launch);
-  cli.option("runs", o.runs,
-             "runs of the steps and their solves (median, quartiles and worst case per step; launch seed --seed + run)");
+  cli.option(
+      "runs", o.runs,
+      "runs of the steps and their solves (median, quartiles and worst case per step; launch seed --seed + run)");
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -187,8 +188,8 @@ struct Outcome {
   double factor_seconds = -1.0;  ///< time of the factorization (-1: not measured)
   double residual = -1.0;        ///< relative ILU residual of the factors (-1: not computed)
   offset_t pivots_replaced = 0;
-  double shift = 0.0;            ///< diagonal shift of the factors (--diagonal-shift)
-  std::string note;              ///< e.g. why a baseline stopped early
+  double shift = 0.0;  ///< diagonal shift of the factors (--diagonal-shift)
+  std::string note;    ///< e.g. why a baseline stopped early
 };
 
 template <class F>
@@ -219,7 +220,7 @@ SolverResult solve_with(const Setup& s, const Factor& L, const Factor& U, bool u
       return to_device<Device>(M);
   };
   IncompleteFactorPreconditioner<double, Device> M(s.A, to_dev(L), to_dev(U), unit_lower, s.s, s.tri, s.tri_sweeps,
-                                                  label);
+                                                   label);
   M.compute();
   if (tri) *tri = {M.tri_solve_mode(), M.tri_solve_reason()};
   SolverParams sp = s.sp;
@@ -281,9 +282,8 @@ std::vector<Outcome> par_steps(Setup& s, std::string& breakdown, std::string& no
       }
       const auto& last = s.h.stats().steps.back();
       if (step > 0 && step < s.h.params.max_steps && last.pattern_unchanged && !s.all_steps) {
-        note = "steps " + std::to_string(step + 1) + ".." + std::to_string(s.h.params.max_steps) +
-               " not run: step " + std::to_string(step) + " removed all " +
-               std::to_string(last.candidates_L + last.candidates_U) +
+        note = "steps " + std::to_string(step + 1) + ".." + std::to_string(s.h.params.max_steps) + " not run: step " +
+               std::to_string(step) + " removed all " + std::to_string(last.candidates_L + last.candidates_U) +
                " candidates again and left the pattern unchanged (a fixed point of the pattern iteration; "
                "--all-steps runs them)";
         break;
@@ -334,7 +334,8 @@ Outcome serial_baseline(const Setup& s, const std::string& label, Factorize&& fa
     try {
       F = factorize(As, rule);
     } catch (const Reference::TimeLimitExceeded& e) {
-      o.note = label + ": skipped, " + e.what() + " — its fill during the elimination grows without bound here; "
+      o.note = label + ": skipped, " + e.what() +
+               " — its fill during the elimination grows without bound here; "
                "--baseline-seconds raises the limit";
       throw;
     }
@@ -440,8 +441,7 @@ std::vector<StudyRow> pattern_study(Setup& s, offset_t nnzL, offset_t nnzU) {
 // ---------------------------------------------------------------------------------------------------------
 
 std::string its(const Outcome& o) {
-  if (!o.ran)
-    return !o.error.empty() ? (o.diverged ? "diverged" : "breakdown") : (o.note.empty() ? "-" : "skipped");
+  if (!o.ran) return !o.error.empty() ? (o.diverged ? "diverged" : "breakdown") : (o.note.empty() ? "-" : "skipped");
   const auto& r = o.result;
   return std::to_string(r.iterations) + (r.converged() ? "" : std::string("(") + to_string(r.status) + ")");
 }
@@ -479,23 +479,33 @@ Json step_tables(const Setup& s, const std::vector<Outcome>& par_runs, const Bas
   t1.print();
   std::cout << "\n";
   const offset_t budget = st.budget_L + (ict ? 0 : st.budget_U);
-  Table t2({"step", "nnz(L)", "nnz(U)", "nnz/budget", "+cand L", "+cand U", "kept new", "thresh L", "thresh U",
-            "sweeps", "pattern res.", "ILU resid.", "pivots repl.", "iters", "cand [s]", "sweep [s]", "select [s]",
-            "remove [s]", "step [s]"});
+  Table t2({"step",     "nnz(L)",    "nnz(U)",     "nnz/budget",   "+cand L",    "+cand U",      "kept new",
+            "thresh L", "thresh U",  "sweeps",     "pattern res.", "ILU resid.", "pivots repl.", "iters",
+            "cand [s]", "sweep [s]", "select [s]", "remove [s]",   "step [s]",   "allocs"});
   Json steps = Json::array();
   for (std::size_t k = 0; k < st.steps.size(); ++k) {
     const auto& ss = st.steps[k];
     const offset_t nn = ss.nnz_L + (ict ? 0 : ss.nnz_U);
-    t2.row({std::to_string(ss.step), std::to_string(ss.nnz_L), ict ? "-" : std::to_string(ss.nnz_U),
-            fmt("%.3f", static_cast<double>(nn) / static_cast<double>(budget)), std::to_string(ss.candidates_L),
+    t2.row({std::to_string(ss.step),
+            std::to_string(ss.nnz_L),
+            ict ? "-" : std::to_string(ss.nnz_U),
+            fmt("%.3f", static_cast<double>(nn) / static_cast<double>(budget)),
+            std::to_string(ss.candidates_L),
             ict ? "-" : std::to_string(ss.candidates_U),
-            k == 0 ? "-" : std::to_string(ss.kept_new_L + ss.kept_new_U), fmt("%.2e", ss.threshold_L),
-            ict ? "-" : fmt("%.2e", ss.threshold_U), std::to_string(ss.sweeps),
-            ss.pattern_residual >= 0 ? fmt("%.2e", ss.pattern_residual) : "-", fmt("%.3e", ss.residual),
-            std::to_string(ss.pivots_replaced), k < par_runs.size() ? its(par_runs[k]) : "-",
+            k == 0 ? "-" : std::to_string(ss.kept_new_L + ss.kept_new_U),
+            fmt("%.2e", ss.threshold_L),
+            ict ? "-" : fmt("%.2e", ss.threshold_U),
+            std::to_string(ss.sweeps),
+            ss.pattern_residual >= 0 ? fmt("%.2e", ss.pattern_residual) : "-",
+            fmt("%.3e", ss.residual),
+            std::to_string(ss.pivots_replaced),
+            k < par_runs.size() ? its(par_runs[k]) : "-",
             fmt("%.4f", ss.candidates_seconds),
-            fmt("%.4f", ss.sweep_seconds), fmt("%.4f", ss.select_seconds), fmt("%.4f", ss.remove_seconds),
-            fmt("%.4f", ss.total_seconds)});
+            fmt("%.4f", ss.sweep_seconds),
+            fmt("%.4f", ss.select_seconds),
+            fmt("%.4f", ss.remove_seconds),
+            fmt("%.4f", ss.total_seconds),
+            k == 0 ? "-" : std::to_string(ss.workspace_allocations)});
     Json j = ss;
     if (k < par_runs.size()) j["solve"] = outcome_json(par_runs[k]);
     steps.push_back(j);
@@ -586,6 +596,9 @@ bool checks(const Setup& s, const std::vector<Outcome>& par_runs, const Baseline
     rule += "; mean span " + fmt("%.1f", st.candidate_mean_span_words) + " words (bitmap up to " +
             fmt("%g", Impl::cand_bitmap_max_words_per_gathered) + " per gathered column)";
   std::cout << "candidate kernel: " << to_string(st.candidate_kernel) << " (" << rule << ")\n";
+  std::cout << "working arrays: " << st.workspace.allocations << " device allocations, " << st.workspace.reuses
+            << " reuses in the numeric phase; " << fmt("%.1f", static_cast<double>(st.workspace.bytes) / 1e6)
+            << " MB pooled in the handle\n";
   if (!s.tri_mode.empty())
     std::cout << "triangular solves: " << s.tri_mode << (s.tri_reason.empty() ? "" : " (" + s.tri_reason + ")") << "\n";
   rec["tri_solve"] = Json{{"mode", s.tri_mode}, {"reason", s.tri_reason}};
@@ -663,10 +676,15 @@ Json repeated_runs(Setup& s, const std::vector<Outcome>& first, int runs) {
     }
     const SampleSummary si = summarize_samples(its), sr = summarize_samples(res);
     t.row({std::to_string(k), spread_text(si, "%.0f"), spread_text(sr, "%.3e"), std::to_string(failed)});
-    steps.push_back(Json{{"step", k}, {"iterations", si}, {"ilu_residual", sr}, {"failed_runs", failed},
-                         {"iterations_values", its}, {"ilu_residual_values", res}});
+    steps.push_back(Json{{"step", k},
+                         {"iterations", si},
+                         {"ilu_residual", sr},
+                         {"failed_runs", failed},
+                         {"iterations_values", its},
+                         {"ilu_residual_values", res}});
   }
-  std::cout << "\n" << s.P << " over " << runs << " runs (launch seed --seed + run; failed: the run broke down, "
+  std::cout << "\n"
+            << s.P << " over " << runs << " runs (launch seed --seed + run; failed: the run broke down, "
             << "diverged, did not converge or did not reach the step; it counts as the worst case, nan)\n";
   t.print();
   return Json{{"runs", runs}, {"steps", steps}};
@@ -677,8 +695,8 @@ class Threshold : public Command {
   explicit Threshold(bool ict) : ict_(ict) {}
   void define(Cli& cli) override { cmd_ilut_local::define(cli, o_, ict_); }
   int run(Json& rec) override {
-    if (o_.runs < 1) throw InvalidInput(std::string(ict_ ? "ict" : "ilut") + ": --runs must be >= 1, got " +
-                                        std::to_string(o_.runs));
+    if (o_.runs < 1)
+      throw InvalidInput(std::string(ict_ ? "ict" : "ilut") + ": --runs must be >= 1, got " + std::to_string(o_.runs));
     Setup s(ict_, o_, rec);
     std::string breakdown, note;
     const std::vector<Outcome> par_runs = par_steps(s, breakdown, note);
@@ -730,6 +748,8 @@ class Threshold : public Command {
                                    {"span_columns", 32 * st.candidate_span_words},
                                    {"gathered_per_row", st.candidate_gathered_per_row},
                                    {"mean_span_words", st.candidate_mean_span_words}};
+    rec["workspace"] =
+        Json{{"allocations", st.workspace.allocations}, {"reuses", st.workspace.reuses}, {"bytes", st.workspace.bytes}};
     rec["checks"] = check_record;
     if (!breakdown.empty()) rec["breakdown"] = breakdown;
     if (o_.runs > 1) rec["run_statistics"] = repeated_runs(s, par_runs, o_.runs);

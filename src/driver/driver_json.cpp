@@ -210,6 +210,7 @@ void to_json(Json& j, const ParIlutStepStats& s) {
   j["select_seconds"] = s.select_seconds;
   j["remove_seconds"] = s.remove_seconds;
   j["total_seconds"] = s.total_seconds;
+  j["workspace_allocations"] = s.workspace_allocations;
 }
 
 }  // namespace AsyncSparse

@@ -66,6 +66,9 @@ _THRESHOLD = {"compare", "initial_sweeps", "pivot_tolerance", "pivots_replaced",
 _CANDIDATE_KERNEL = {"candidate_kernel", "candidate_kernel.used", "candidate_kernel.requested",
                      "candidate_kernel.span_columns", "candidate_kernel.gathered_per_row", "candidate_kernel.mean_span_words",
                      "options.candidate-kernel"}
+# The pooled working arrays of ilut/ict: per step and for the numeric phase.
+_WORKSPACE = {"steps[].workspace_allocations", "workspace", "workspace.allocations", "workspace.bytes",
+              "workspace.reuses"}
 # The quartiles beside every median/min/max of the runs' statistics (q1, q3), the tail guard of ic/ilu
 # (--guard-tol) and the run statistics of ilut/ict (--runs).
 _QUARTILES = (".q1", ".q3")
@@ -94,8 +97,9 @@ _JACOBI_QUARTILES = _with(["variants[].curve[].residual", "variants[].curve[].se
 ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _GUARD_RECORD |
          _with(_ROW_SAMPLES + ["rows[].ilu_residual", "rows[].max_factor_error"], _QUARTILES),
          "ilu": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _with(_ROW_SAMPLES, _QUARTILES),
-         "ilut": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL,
-         "ict": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL, "jacobi": _JACOBI_QUARTILES,
+         "ilut": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL | _WORKSPACE,
+         "ict": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL | _WORKSPACE,
+         "jacobi": _JACOBI_QUARTILES,
          "solve": {"krylov_kernels"}}
 
 # Added to the record of every subcommand: the offset width of the build (32 or 64).

@@ -22,6 +22,7 @@
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/exec/AsyncSparse_workspace.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
 #include <asyncsparse/factorization/AsyncSparse_select.hpp>
 
@@ -89,6 +90,9 @@ struct ParIlutStepStats {
   double remove_seconds = 0.0;      ///< removal of the small entries (both factors) and the new task list
   double residual_seconds = 0.0;    ///< a separate residual pass (only after the last step)
   double total_seconds = 0.0;
+  /// device buffers the step allocated (the working arrays are pooled in the handle: 0 once the pool holds
+  /// buffers for every array a step needs at once, usually from the second or third step on)
+  std::int64_t workspace_allocations = 0;
 };
 
 template <class Scalar, class Device>
@@ -102,6 +106,9 @@ class ParIlutHandle {
   using value_view = Kokkos::View<Scalar*, Device>;
   using offset_view = Kokkos::View<offset_t*, Device>;
   using ordinal_view = Kokkos::View<ordinal_t*, Device>;
+  /// Working arrays of the phases (factors, patterns, scans, candidates), pooled between steps and numeric
+  /// phases: see AsyncSparse_workspace.hpp. release_workspace() frees what the current factors do not use.
+  using workspace_type = Workspace<Device, Scalar, double, offset_t, ordinal_t>;
 
   struct Params {
     /// ParILUT (A ≈ L U) or ParICT (symmetric A ≈ L Lᵀ; A symmetric with positive diagonal). Read by
@@ -214,11 +221,11 @@ class ParIlutHandle {
     offset_t budget_U = 0;                ///< fill budget of U (ParILUT; diagonal included)
     std::vector<ParIlutStepStats> steps;  ///< steps[0]: initial guess, steps[s]: after step s
     int steps_done = 0;
-    bool stagnated = false;                ///< stopped early by stagnation_tolerance
-    bool diverged = false;                 ///< stopped by divergence_tolerance (DivergenceError thrown)
-    int breakdown_steps = 0;               ///< asynchronous steps whose last sweep skipped a bad update
-    int sweeps = 0;                        ///< sweeps run by the last numeric phase
-    int final_sweeps = 0;                  ///< sweeps of the final phase (Params::final_sweeps)
+    bool stagnated = false;   ///< stopped early by stagnation_tolerance
+    bool diverged = false;    ///< stopped by divergence_tolerance (DivergenceError thrown)
+    int breakdown_steps = 0;  ///< asynchronous steps whose last sweep skipped a bad update
+    int sweeps = 0;           ///< sweeps run by the last numeric phase
+    int final_sweeps = 0;     ///< sweeps of the final phase (Params::final_sweeps)
     /// pivots replaced in the last sweep of the factors (Params::pivot_tolerance): the final factors hold that many
     /// replaced pivots
     std::int64_t pivots_replaced = 0;
@@ -241,7 +248,10 @@ class ParIlutHandle {
     std::int64_t candidate_span_words = 0;
     double candidate_gathered_per_row = -1.0;  ///< Auto rule: columns gathered per row (-1: not computed)
     double candidate_mean_span_words = -1.0;   ///< Auto rule: mean row span in 32-column words (-1: not computed)
-    SampleSelectStats last_select;         ///< statistics of the last threshold selection
+    SampleSelectStats last_select;             ///< statistics of the last threshold selection
+    /// working arrays: device allocations and reuses of the last numeric phase (or step), bytes the handle's
+    /// pool holds after it (the factors included)
+    WorkspaceStats workspace;
   };
 
   /// Factors in their working layout (implementation detail, public for the kernels in AsyncSparse::Impl).
@@ -275,6 +285,7 @@ class ParIlutHandle {
     Kokkos::View<std::int64_t, Device> breakdown;  ///< min of 4 * row + code over non-finite updates
     Kokkos::View<std::int64_t, Device> replaced;   ///< pivots replaced in the current sweep
     SampleSelectHandle<Scalar, Device> select;
+    workspace_type work{};  ///< pooled working arrays (the factors' arrays come from it too)
   };
 
   ParIlutHandle() = default;
@@ -301,6 +312,10 @@ class ParIlutHandle {
   ordinal_t num_rows() const { return st_.n; }
   /// s of the scaling A_s = diag(s) A diag(s) the factors belong to.
   const value_view& scaling() const { return st_.s; }
+
+  /// Frees the pooled working arrays that the current factors do not use (the next numeric phase allocates them
+  /// again). The pool holds about as much as the most working arrays a step had in use at once.
+  void release_workspace() { st_.work.release_free(); }
 
   State& state() { return st_; }
   const State& state() const { return st_; }

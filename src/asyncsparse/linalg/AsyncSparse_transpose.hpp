@@ -148,10 +148,10 @@ void sort_rows(const ExecSpace& exec, std::int64_t n, const Ptr& ptr, const Keys
 
 /// Pattern of the transpose on `exec`: (rm, ent) is a pattern of m rows and nnz entries with columns in [0, n);
 /// tp (n + 1 entries, zero on entry) receives the row pointers of the transpose, tent its column indices (sorted
-/// rows) and map(p) the position in ent of entry p of the transpose.
-template <class ExecSpace, class RowMap, class Entries, class TPtr, class TEnt, class Map>
+/// rows) and map(p) the position in ent of entry p of the transpose. `next` (n entries, any contents) is work space.
+template <class ExecSpace, class RowMap, class Entries, class TPtr, class TEnt, class Map, class Next>
 void transpose_pattern(const ExecSpace& exec, ordinal_t m, ordinal_t n, offset_t nnz, const RowMap& rm,
-                       const Entries& ent, const TPtr& tp, const TEnt& tent, const Map& map) {
+                       const Entries& ent, const TPtr& tp, const TEnt& tent, const Map& map, const Next& next) {
   // 1. column counts (tp(j + 1) = entries in column j), 2. inclusive scan -> row pointers of the transpose.
   Kokkos::parallel_for(
       "AsyncSparse::transpose::count", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz),
@@ -164,8 +164,6 @@ void transpose_pattern(const ExecSpace& exec, ordinal_t m, ordinal_t n, offset_t
       });
   // 3. scatter (positions taken with atomics: the order inside a row is arbitrary), 4. sort each row by
   // column, carrying the source index. Columns are unique, so the result does not depend on the scatter order.
-  Kokkos::View<offset_t*, typename TPtr::device_type> next(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::next"), n);
   Kokkos::deep_copy(exec, next,
                     Kokkos::subview(tp, Kokkos::make_pair(static_cast<std::size_t>(0), static_cast<std::size_t>(n))));
   Kokkos::parallel_for(
@@ -177,6 +175,15 @@ void transpose_pattern(const ExecSpace& exec, ordinal_t m, ordinal_t n, offset_t
         }
       });
   sort_rows(exec, n, tp, tent, map);
+}
+
+/// transpose_pattern with its work space allocated here.
+template <class ExecSpace, class RowMap, class Entries, class TPtr, class TEnt, class Map>
+void transpose_pattern(const ExecSpace& exec, ordinal_t m, ordinal_t n, offset_t nnz, const RowMap& rm,
+                       const Entries& ent, const TPtr& tp, const TEnt& tent, const Map& map) {
+  transpose_pattern(exec, m, n, nnz, rm, ent, tp, tent, map,
+                    Kokkos::View<offset_t*, typename TPtr::device_type>(
+                        Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::next"), n));
 }
 
 /// dst(p) = src(map(p)) for every p (refresh a transpose's values).

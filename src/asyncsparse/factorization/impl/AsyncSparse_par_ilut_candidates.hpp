@@ -71,7 +71,7 @@ std::int64_t cand_bound(const ExecSpace& exec, Handle& h, const ilut_factor_t<Ha
   const ordinal_t n = st.n;
   auto arm = st.a_row_map;
   const auto L = st.L;
-  PV ub = ilut_alloc<PV>(cand_label<Kind>("cand_ub"), n);
+  PV ub = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_ub"), n);
   Kokkos::parallel_for(
       cand_label<Kind>("candidates_bound"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i) {
@@ -79,7 +79,7 @@ std::int64_t cand_bound(const ExecSpace& exec, Handle& h, const ilut_factor_t<Ha
         for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) b += R.ptr(L.col(q) + 1) - R.ptr(L.col(q));
         ub(i) = b;
       });
-  w.ubptr = ilut_alloc<PV>(cand_label<Kind>("cand_ubptr"), static_cast<std::size_t>(n) + 1);
+  w.ubptr = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_ubptr"), static_cast<std::size_t>(n) + 1);
   w.glen = ub;
   return ilut_scan_unchecked(exec, w.ubptr, ub, n, cand_label<Kind>("candidates_bound_scan"));
 }
@@ -98,7 +98,7 @@ void cand_gather(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& 
   const auto L = st.L;
   const offset_t total = ilut_check_entries(bound_total, cand_label<Kind>("candidates_bound_scan"));
   const PV ubptr = w.ubptr;
-  OV gbuf = ilut_alloc<OV>(cand_label<Kind>("cand_gather"), total);
+  OV gbuf = ilut_alloc<OV>(ilut_ws(h), cand_label<Kind>("cand_gather"), total);
   PV glen = w.glen;
   Kokkos::parallel_for(
       cand_label<Kind>("candidates_gather"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
@@ -118,10 +118,10 @@ void cand_gather(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& 
 /// 2. Sorted, unique pattern rows from the gathered columns: each row's columns are sorted and made unique in
 /// place; cnt(i) = unique columns, lower(i) = unique columns < i.
 template <class Kind, class ExecSpace, class Handle>
-void cand_sort_unique(const ExecSpace& exec, ordinal_t n, CandidateWork<Handle>& w) {
+void cand_sort_unique(const ExecSpace& exec, Handle& h, ordinal_t n, CandidateWork<Handle>& w) {
   using PV = typename Handle::offset_view;
-  w.cnt = ilut_alloc<PV>(cand_label<Kind>("cand_cnt"), n);
-  w.lower = ilut_alloc<PV>(cand_label<Kind>("cand_lower"), n);
+  w.cnt = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_cnt"), n);
+  w.lower = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_lower"), n);
   const CandidateWork<Handle> W = w;
   Kokkos::parallel_for(
       cand_label<Kind>("candidates_sort"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
@@ -147,7 +147,8 @@ void cand_allocate(const ExecSpace& exec, Handle& h, const CandidateWork<Handle>
   auto& st = h.state();
   const bool det = h.params.mode == SweepMode::Deterministic;
   const ordinal_t n = st.n;
-  PV lcnt = ilut_alloc<PV>(cand_label<Kind>("cand_lcnt"), n), ucnt = ilut_alloc<PV>(cand_label<Kind>("cand_ucnt"), n);
+  PV lcnt = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_lcnt"), n),
+     ucnt = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_ucnt"), n);
   auto cnt = w.cnt;
   auto lower = w.lower;
   Kokkos::parallel_for(
@@ -157,14 +158,14 @@ void cand_allocate(const ExecSpace& exec, Handle& h, const CandidateWork<Handle>
         ucnt(i) = cnt(i) - lower(i);
       });
   auto& L2 = res.L;
-  L2.ptr = ilut_alloc<PV>(cand_label<Kind>("lptr"), static_cast<std::size_t>(n) + 1);
-  ilut_alloc_entries(L2, ilut_scan(exec, L2.ptr, lcnt, n, cand_label<Kind>("lptr_scan")), true, det);
+  L2.ptr = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("lptr"), static_cast<std::size_t>(n) + 1);
+  ilut_alloc_entries(ilut_ws(h), L2, ilut_scan(exec, L2.ptr, lcnt, n, cand_label<Kind>("lptr_scan")), true, det);
   res.added_L = L2.nnz - st.L.nnz;
   if constexpr (!Kind::ict) {
     auto& U2 = res.U;
-    U2.ptr = ilut_alloc<PV>(cand_label<Kind>("uptr"), static_cast<std::size_t>(n) + 1);
-    ilut_alloc_entries(U2, ilut_scan(exec, U2.ptr, ucnt, n, cand_label<Kind>("uptr_scan")), false, false);
-    res.uval = ilut_alloc<typename Handle::value_view>(cand_label<Kind>("uval"), U2.nnz);
+    U2.ptr = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("uptr"), static_cast<std::size_t>(n) + 1);
+    ilut_alloc_entries(ilut_ws(h), U2, ilut_scan(exec, U2.ptr, ucnt, n, cand_label<Kind>("uptr_scan")), false, false);
+    res.uval = ilut_alloc<typename Handle::value_view>(ilut_ws(h), cand_label<Kind>("uval"), U2.nnz);
     res.added_U = U2.nnz - st.U.nnz;
   }
 }
@@ -175,8 +176,8 @@ void cand_fill(const ExecSpace& exec, Handle& h, CandidateWork<Handle>& w, IlutC
   using PV = typename Handle::offset_view;
   auto& st = h.state();
   const bool det = h.params.mode == SweepMode::Deterministic;
-  w.lold = ilut_alloc<PV>(cand_label<Kind>("cand_lold"), res.L.nnz);
-  if constexpr (!Kind::ict) w.uold = ilut_alloc<PV>(cand_label<Kind>("cand_uold"), res.U.nnz);
+  w.lold = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_lold"), res.L.nnz);
+  if constexpr (!Kind::ict) w.uold = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_uold"), res.U.nnz);
   auto arm = st.a_row_map;
   auto aent = st.a_entries;
   auto umap = st.umap;
@@ -240,7 +241,8 @@ void cand_values(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& 
   auto& st = h.state();
   const bool det = h.params.mode == SweepMode::Deterministic;
   const ordinal_t n = st.n;
-  w.r2 = ilut_alloc<decltype(w.r2)>(cand_label<Kind>("cand_r2"), Kind::ict ? res.L.nnz : res.L.nnz - n + res.U.nnz);
+  w.r2 = ilut_alloc<decltype(w.r2)>(ilut_ws(h), cand_label<Kind>("cand_r2"),
+                                    Kind::ict ? res.L.nnz : res.L.nnz - n + res.U.nnz);
   const double w_off = Kind::ict ? 2.0 : 1.0;  // ParICT: l_ij (i != j) stands for r_ij and r_ji
   auto aval = st.a_val;
   const auto L = st.L, L2 = res.L, U2 = res.U;
@@ -298,7 +300,7 @@ double cand_residual2(const ExecSpace& exec, Handle& h, const CandidateWork<Hand
                       const IlutCandidates<Handle>& res) {
   using DV = Kokkos::View<double*, typename Handle::device_type>;
   const ordinal_t n = h.state().n;
-  DV rowsum = ilut_alloc<DV>(cand_label<Kind>("cand_rowsum"), n);
+  DV rowsum = ilut_alloc<DV>(ilut_ws(h), cand_label<Kind>("cand_rowsum"), n);
   auto l2p = res.L.ptr;
   auto u2p = res.U.ptr;
   auto r2 = w.r2;
@@ -320,8 +322,8 @@ void cand_bitmap(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& 
   using PV = typename Handle::offset_view;
   auto& st = h.state();
   const ordinal_t n = st.n;
-  w.cnt = ilut_alloc<PV>(cand_label<Kind>("cand_cnt"), n);
-  w.lower = ilut_alloc<PV>(cand_label<Kind>("cand_lower"), n);
+  w.cnt = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_cnt"), n);
+  w.lower = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_lower"), n);
   auto setup = [&](auto& k) {
     k.n = n;
     k.rows_per_team = shape.rows_per_team;
@@ -342,8 +344,8 @@ void cand_bitmap(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& 
   setup(counter);
   cand_bitmap_launch(exec, cand_label<Kind>("candidates_bitmap_count").c_str(), counter);
   cand_allocate<Kind>(exec, h, w, res);
-  w.lold = ilut_alloc<PV>(cand_label<Kind>("cand_lold"), res.L.nnz);
-  if constexpr (!Kind::ict) w.uold = ilut_alloc<PV>(cand_label<Kind>("cand_uold"), res.U.nnz);
+  w.lold = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_lold"), res.L.nnz);
+  if constexpr (!Kind::ict) w.uold = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_uold"), res.U.nnz);
   CandBitmapKernel<Kind, ExecSpace, Handle, true> filler;
   setup(filler);
   filler.L2 = res.L;
@@ -375,8 +377,8 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
     bitmap = gathered >= cand_bitmap_min_gathered(is_gpu_space<ExecSpace>());
   }
   if (bitmap) {
-    OV wbase = ilut_alloc<OV>(cand_label<Kind>("cand_wbase"), n),
-       wlen = ilut_alloc<OV>(cand_label<Kind>("cand_wlen"), n);
+    OV wbase = ilut_alloc<OV>(ilut_ws(h), cand_label<Kind>("cand_wbase"), n),
+       wlen = ilut_alloc<OV>(ilut_ws(h), cand_label<Kind>("cand_wlen"), n);
     words = cand_span<Kind>(exec, h, R, wbase, wlen);
     const CandBitmapShape shape = cand_bitmap_shape<ExecSpace>(words);
     if (shape.rows_per_team == 0 && requested == CandidateKernel::Bitmap)
@@ -398,7 +400,7 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
   if (kernel == CandidateKernel::Sort) {
     if (total < 0) total = cand_bound<Kind>(exec, h, R, w);
     cand_gather<Kind>(exec, h, R, total, w);
-    cand_sort_unique<Kind>(exec, n, w);
+    cand_sort_unique<Kind>(exec, h, n, w);
     cand_allocate<Kind>(exec, h, w, res);
     cand_fill<Kind>(exec, h, w, res);
   }
@@ -416,7 +418,7 @@ IlutCandidates<Handle> ilut_candidates(const ExecSpace& exec, Handle& h) {
   ilut_factor_t<Handle> R = st.U, V = st.Ut;
   if constexpr (Kind::ict) {  // R = Lᵀ: row k lists the rows c >= k with l_ck stored
     typename Handle::offset_view src;
-    ilut_transpose(exec, st.n, st.L, R, src);
+    ilut_transpose(exec, ilut_ws(h), st.n, st.L, R, src);
     V = st.L;
   }
   CandidateWork<Handle> w;

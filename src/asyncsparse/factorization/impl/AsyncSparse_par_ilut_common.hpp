@@ -30,8 +30,8 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
-#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>  // Impl::transpose_pattern
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
+#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>  // Impl::transpose_pattern
 
 namespace AsyncSparse {
 namespace Impl {
@@ -72,9 +72,17 @@ typename View::non_const_value_type ilut_read(const ExecSpace& exec, const View&
   return x;
 }
 
-template <class View>
-View ilut_alloc(const std::string& label, std::size_t n) {
-  return View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+/// n uninitialised entries from the workspace `ws` (Handle::workspace_type: pooled between steps; `label` names
+/// the buffer when a new one is allocated).
+template <class View, class Workspace>
+View ilut_alloc(Workspace& ws, const std::string& label, std::size_t n) {
+  return ws.template get<View>(n, label);
+}
+
+/// The working arrays of handle h (State::work).
+template <class Handle>
+typename Handle::workspace_type& ilut_ws(Handle& h) {
+  return h.state().work;
 }
 
 /// ptr(i) = sum_{r < i} count(r) for i = 0..n; returns the total in 64 bit, unchecked: the pointers are valid only
@@ -151,17 +159,17 @@ std::string cand_label(const char* what) {
 }
 
 /// Allocate the entry arrays of a factor with `nnz` entries (ptr is allocated by the caller).
-template <class Factor>
-void ilut_alloc_entries(Factor& F, offset_t nnz, bool values, bool second_buffer) {
+template <class Workspace, class Factor>
+void ilut_alloc_entries(Workspace& ws, Factor& F, offset_t nnz, bool values, bool second_buffer) {
   using OV = decltype(F.col);
   using PV = decltype(F.apos);
   using VV = decltype(F.val);
   F.nnz = nnz;
-  F.col = ilut_alloc<OV>("AsyncSparse::par_ilut::col", nnz);
-  F.row = ilut_alloc<OV>("AsyncSparse::par_ilut::row", nnz);
-  F.apos = ilut_alloc<PV>("AsyncSparse::par_ilut::apos", nnz);
-  F.val = values ? ilut_alloc<VV>("AsyncSparse::par_ilut::val", nnz) : VV();
-  F.val2 = (values && second_buffer) ? ilut_alloc<VV>("AsyncSparse::par_ilut::val2", nnz) : VV();
+  F.col = ilut_alloc<OV>(ws, "AsyncSparse::par_ilut::col", nnz);
+  F.row = ilut_alloc<OV>(ws, "AsyncSparse::par_ilut::row", nnz);
+  F.apos = ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::apos", nnz);
+  F.val = values ? ilut_alloc<VV>(ws, "AsyncSparse::par_ilut::val", nnz) : VV();
+  F.val2 = (values && second_buffer) ? ilut_alloc<VV>(ws, "AsyncSparse::par_ilut::val2", nnz) : VV();
 }
 
 /// sum_{k < bound} X(i, k) Y(j, k) over the sorted rows [xb, xe) of X and [yb, ye) of Y, increasing k, one lane.
@@ -200,13 +208,15 @@ const char* par_ilut_name(const Handle& h) {
 // ------------------------------------------------------------------------------------------------------------
 
 /// T = Fᵀ (pattern; T.row(p) = row of T = column of F), src(p) = F entry of T entry p. T and src are allocated here.
-template <class ExecSpace, class Factor, class Src>
-void ilut_transpose(const ExecSpace& exec, ordinal_t n, const Factor& F, Factor& T, Src& src) {
+template <class ExecSpace, class Workspace, class Factor, class Src>
+void ilut_transpose(const ExecSpace& exec, Workspace& ws, ordinal_t n, const Factor& F, Factor& T, Src& src) {
   using PV = decltype(F.ptr);
-  T.ptr = PV("AsyncSparse::par_ilut::transpose_ptr", static_cast<std::size_t>(n) + 1);
-  ilut_alloc_entries(T, F.nnz, false, false);
-  src = ilut_alloc<Src>("AsyncSparse::par_ilut::transpose_src", F.nnz);
-  transpose_pattern(exec, n, n, F.nnz, F.ptr, F.col, T.ptr, T.col, src);
+  T.ptr = ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::transpose_ptr", static_cast<std::size_t>(n) + 1);
+  Kokkos::deep_copy(exec, T.ptr, offset_t(0));
+  ilut_alloc_entries(ws, T, F.nnz, false, false);
+  src = ilut_alloc<Src>(ws, "AsyncSparse::par_ilut::transpose_src", F.nnz);
+  transpose_pattern(exec, n, n, F.nnz, F.ptr, F.col, T.ptr, T.col, src,
+                    ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::transpose_next", static_cast<std::size_t>(n)));
   auto tp = T.ptr;
   auto trow = T.row;
   Kokkos::parallel_for(
@@ -226,10 +236,10 @@ void ilut_build_ut(const ExecSpace& exec, Handle& h, const UVal& uval, bool seco
   using VV = typename Handle::value_view;
   Factor T;
   PV src;
-  ilut_transpose(exec, st.n, st.U, T, src);
-  T.val = ilut_alloc<VV>("AsyncSparse::par_ilut::ut_val", T.nnz);
-  if (second) T.val2 = ilut_alloc<VV>("AsyncSparse::par_ilut::ut_val2", T.nnz);
-  PV umap = ilut_alloc<PV>("AsyncSparse::par_ilut::umap", st.U.nnz);
+  ilut_transpose(exec, ilut_ws(h), st.n, st.U, T, src);
+  T.val = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::ut_val", T.nnz);
+  if (second) T.val2 = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::ut_val2", T.nnz);
+  PV umap = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::umap", st.U.nnz);
   auto tval = T.val;
   auto tval2 = T.val2;
   auto tapos = T.apos;
@@ -258,7 +268,7 @@ void ilut_build_tasks(const ExecSpace& exec, Handle& h) {
   using PV = typename Handle::offset_view;
   const ordinal_t n = st.n;
   const offset_t nnzL = st.L.nnz, ntasks = st.L.nnz - n + st.U.nnz;
-  PV tasks = ilut_alloc<PV>("AsyncSparse::par_ilut::tasks", ntasks);
+  PV tasks = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::tasks", ntasks);
   auto lp = st.L.ptr;
   auto up = st.U.ptr;
   Kokkos::parallel_for(

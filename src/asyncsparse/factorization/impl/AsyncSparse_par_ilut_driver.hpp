@@ -15,13 +15,13 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
-#include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // Impl::same_graph
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_candidates.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_filter.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_setup.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_sweep.hpp>
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // Impl::same_graph
 
 namespace AsyncSparse {
 namespace Impl {
@@ -74,7 +74,7 @@ bool ilut_judge_residual(Handle& h, double residual2, bool stop_on_stagnation) {
 /// What a phase of sweeps did.
 struct IlutPhase {
   int sweeps = 0;
-  double residual = -1.0;  ///< pattern residual of the factors the last sweep started from (-1: not computed)
+  double residual = -1.0;     ///< pattern residual of the factors the last sweep started from (-1: not computed)
   bool stepped_back = false;  ///< the last sweep was undone (it diverged)
 };
 
@@ -89,11 +89,11 @@ void ilut_save_values(const ExecSpace& exec, Handle& h, IlutValues<Handle>& v) {
   auto& st = h.state();
   using VV = typename Handle::value_view;
   if (v.L.extent(0) != static_cast<std::size_t>(st.L.nnz))
-    v.L = ilut_alloc<VV>("AsyncSparse::par_ilut::saved_L", st.L.nnz);
+    v.L = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::saved_L", st.L.nnz);
   Kokkos::deep_copy(exec, v.L, Kokkos::subview(st.L.val, std::make_pair(offset_t(0), st.L.nnz)));
   if (st.kind == ParIlutKind::Ilut) {
     if (v.Ut.extent(0) != static_cast<std::size_t>(st.Ut.nnz))
-      v.Ut = ilut_alloc<VV>("AsyncSparse::par_ilut::saved_Ut", st.Ut.nnz);
+      v.Ut = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::saved_Ut", st.Ut.nnz);
     Kokkos::deep_copy(exec, v.Ut, Kokkos::subview(st.Ut.val, std::make_pair(offset_t(0), st.Ut.nnz)));
   }
 }
@@ -193,6 +193,7 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
   ParIlutStepStats ss;
   ss.step = static_cast<int>(h.stats().steps.size());
   Kokkos::Timer total, timer;
+  const std::int64_t allocations = ilut_ws(h).stats().allocations;
   const auto old_L = h.state().L, old_U = h.state().U;  // the pattern the step starts from (Views are shared)
   // 1. candidates: pattern(A) ∪ pattern(L·U), with the residual of the current factors
   const auto cand = ilut_any_candidates(exec, h);
@@ -223,7 +224,9 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
   ss.pivots_replaced = h.stats().last_sweep_replaced;
   ss.sweep_seconds += ilut_lap(exec, timer);
   ss.total_seconds = total.seconds();
+  ss.workspace_allocations = ilut_ws(h).stats().allocations - allocations;
   ilut_finish_step(exec, h, ss, check_now);
+  h.stats().workspace = ilut_ws(h).stats();
   return true;
 }
 
@@ -365,11 +368,13 @@ void ilut_numeric(const ExecSpace& exec, Handle& h, const Mat& A, const std::str
     throw InvalidInput(where + ": the matrix does not have the pattern given to par_ilut_symbolic");
   ilut_check_matrix(exec, A, st.kind == ParIlutKind::Ict, true, where, method);
   const bool reuse = h.params.reuse_pattern && st.ready;
+  st.work.reset_counters();
   if (reuse)
     ilut_update_values(exec, h, A);
   else
     ilut_compute_shifted(exec, h, A);
   h.stats().reused_pattern = reuse;
+  h.stats().workspace = st.work.stats();
 }
 
 /// L as a Crs (copy): ParILUT unit lower triangular with the ones stored last; ParICT lower with its diagonal.
@@ -406,7 +411,8 @@ typename Handle::crs_type ilut_upper(const ExecSpace& exec, const Handle& h) {
     map = st.umap;
     src_val = st.Ut.val;
   } else {
-    ilut_transpose(exec, st.n, st.L, U, map);
+    typename Handle::workspace_type ws;  // the handle is const here; the transpose is freed on return
+    ilut_transpose(exec, ws, st.n, st.L, U, map);
     src_val = st.L.val;
   }
   typename M::row_map_type::non_const_type rm(

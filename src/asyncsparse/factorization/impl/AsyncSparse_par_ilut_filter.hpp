@@ -37,7 +37,7 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<H
   IlutKeepRule rule;
   if (m <= budget_offdiag) return rule;
   rule.remove = true;
-  VV mag = ilut_alloc<VV>("AsyncSparse::par_ilut::magnitudes", m);
+  VV mag = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::magnitudes", m);
   Kokkos::parallel_for(
       "AsyncSparse::par_ilut::magnitudes", Kokkos::RangePolicy<ExecSpace>(exec, 0, F.nnz),
       KOKKOS_LAMBDA(const offset_t p) {
@@ -78,13 +78,14 @@ struct IlutKeep {
 /// (|v| == threshold) in storage order and decides keep(p) from the global rank in its final pass, the second
 /// turns keep into positions. (One scan cannot do both: its increment would depend on the prefix, which a
 /// parallel scan's first pass only knows locally.)
-template <class ExecSpace, class Factor>
-IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, const Factor& F, const IlutKeepRule& rule) {
+template <class ExecSpace, class Workspace, class Factor>
+IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, Workspace& ws, const Factor& F,
+                                          const IlutKeepRule& rule) {
   using PV = decltype(Factor::ptr);
   using Scalar = typename decltype(Factor::val)::non_const_value_type;
   const offset_t nnz = F.nnz;
-  IlutKeep<PV> k{ilut_alloc<PV>("AsyncSparse::par_ilut::keep", nnz),
-                 ilut_alloc<PV>("AsyncSparse::par_ilut::pos", static_cast<std::size_t>(nnz) + 1)};
+  IlutKeep<PV> k{ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::keep", nnz),
+                 ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::pos", static_cast<std::size_t>(nnz) + 1)};
   auto keep = k.keep;
   auto pos = k.pos;
   const bool remove = rule.remove;
@@ -110,12 +111,12 @@ IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, const Factor& F
 }
 
 /// Compact factor F by keep/pos into a new factor (ptr(i) = pos(F.ptr(i))).
-template <class ExecSpace, class Factor, class PV>
-Factor ilut_compact(const ExecSpace& exec, ordinal_t n, const Factor& F, const IlutKeep<PV>& k, bool values,
-                    bool second) {
+template <class ExecSpace, class Workspace, class Factor, class PV>
+Factor ilut_compact(const ExecSpace& exec, Workspace& ws, ordinal_t n, const Factor& F, const IlutKeep<PV>& k,
+                    bool values, bool second) {
   Factor G;
-  G.ptr = ilut_alloc<PV>("AsyncSparse::par_ilut::ptr", static_cast<std::size_t>(n) + 1);
-  ilut_alloc_entries(G, k.kept, values, second);
+  G.ptr = ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::ptr", static_cast<std::size_t>(n) + 1);
+  ilut_alloc_entries(ws, G, k.kept, values, second);
   auto keep = k.keep;
   auto pos = k.pos;
   Kokkos::parallel_for(
@@ -145,8 +146,9 @@ void ilut_remove_u(const ExecSpace& exec, Handle& h, const IlutKeep<typename Han
   const bool det = h.params.mode == SweepMode::Deterministic;
   // the same decisions for the row storage of U, through umap
   const offset_t nu = st.U.nnz;
-  IlutKeep<PV> ku{ilut_alloc<PV>("AsyncSparse::par_ilut::keep_u", nu),
-                  ilut_alloc<PV>("AsyncSparse::par_ilut::pos_u", static_cast<std::size_t>(nu) + 1), kt.kept};
+  IlutKeep<PV> ku{ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::keep_u", nu),
+                  ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::pos_u", static_cast<std::size_t>(nu) + 1),
+                  kt.kept};
   auto keep_u = ku.keep;
   auto pos_u = ku.pos;
   auto keep_t = kt.keep;
@@ -162,9 +164,9 @@ void ilut_remove_u(const ExecSpace& exec, Handle& h, const IlutKeep<typename Han
         }
         acc += k;
       });
-  st.U = ilut_compact(exec, st.n, st.U, ku, false, false);
-  st.Ut = ilut_compact(exec, st.n, st.Ut, kt, true, det);
-  PV umap2 = ilut_alloc<PV>("AsyncSparse::par_ilut::umap", kt.kept);
+  st.U = ilut_compact(exec, ilut_ws(h), st.n, st.U, ku, false, false);
+  st.Ut = ilut_compact(exec, ilut_ws(h), st.n, st.Ut, kt, true, det);
+  PV umap2 = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::umap", kt.kept);
   Kokkos::parallel_for(
       "AsyncSparse::par_ilut::umap_compact", Kokkos::RangePolicy<ExecSpace>(exec, 0, nu),
       KOKKOS_LAMBDA(const offset_t q) {
@@ -186,10 +188,11 @@ void ilut_select_and_remove(const ExecSpace& exec, Handle& h, ParIlutStepStats& 
   ss.threshold_L = rule_L.remove ? rule_L.threshold : 0.0;
   ss.threshold_U = rule_U.remove ? rule_U.threshold : 0.0;
   timer.reset();
+  auto& ws = ilut_ws(h);
   if (rule_L.remove)
-    st.L =
-        ilut_compact(exec, st.n, st.L, ilut_keep(exec, st.L, rule_L), true, h.params.mode == SweepMode::Deterministic);
-  if (ilut && rule_U.remove) ilut_remove_u(exec, h, ilut_keep(exec, st.Ut, rule_U));
+    st.L = ilut_compact(exec, ws, st.n, st.L, ilut_keep(exec, ws, st.L, rule_L), true,
+                        h.params.mode == SweepMode::Deterministic);
+  if (ilut && rule_U.remove) ilut_remove_u(exec, h, ilut_keep(exec, ws, st.Ut, rule_U));
   if (ilut) ilut_build_tasks(exec, h);
   exec.fence();
   ss.remove_seconds = timer.seconds();

@@ -17,10 +17,10 @@
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
-#include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // Impl::find_sorted
 #include <asyncsparse/factorization/AsyncSparse_select.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_sweep.hpp>  // ilut_reset_breakdown
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>                       // Impl::find_sorted
 
 namespace AsyncSparse {
 namespace Impl {
@@ -154,8 +154,8 @@ void ilut_initial_pattern(const ExecSpace& exec, Handle& h) {
   const ordinal_t n = st.n;
   auto arm = st.a_row_map;
   auto aent = st.a_entries;
-  PV lcount = ilut_alloc<PV>("AsyncSparse::par_ilut::lcount", n),
-     ucount = ilut_alloc<PV>("AsyncSparse::par_ilut::ucount", n);
+  PV lcount = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::lcount", n),
+     ucount = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::ucount", n);
   Kokkos::parallel_for(
       "AsyncSparse::par_ilut::initial_count", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i) {
@@ -166,11 +166,13 @@ void ilut_initial_pattern(const ExecSpace& exec, Handle& h) {
       });
   st.L0 = typename Handle::Factor();
   st.U0 = typename Handle::Factor();
-  st.L0.ptr = ilut_alloc<PV>("AsyncSparse::par_ilut::lptr", static_cast<std::size_t>(n) + 1);
-  ilut_alloc_entries(st.L0, ilut_scan(exec, st.L0.ptr, lcount, n, "AsyncSparse::par_ilut::lptr_scan"), false, false);
+  st.L0.ptr = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::lptr", static_cast<std::size_t>(n) + 1);
+  ilut_alloc_entries(ilut_ws(h), st.L0, ilut_scan(exec, st.L0.ptr, lcount, n, "AsyncSparse::par_ilut::lptr_scan"),
+                     false, false);
   if (!ict) {
-    st.U0.ptr = ilut_alloc<PV>("AsyncSparse::par_ilut::uptr", static_cast<std::size_t>(n) + 1);
-    ilut_alloc_entries(st.U0, ilut_scan(exec, st.U0.ptr, ucount, n, "AsyncSparse::par_ilut::uptr_scan"), false, false);
+    st.U0.ptr = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::uptr", static_cast<std::size_t>(n) + 1);
+    ilut_alloc_entries(ilut_ws(h), st.U0, ilut_scan(exec, st.U0.ptr, ucount, n, "AsyncSparse::par_ilut::uptr_scan"),
+                       false, false);
   }
   const auto L0 = st.L0, U0 = st.U0;
   Kokkos::parallel_for(
@@ -212,10 +214,10 @@ void ilut_initial_guess(const ExecSpace& exec, Handle& h) {
   // the pattern Views are shared with L0 / U0: no phase writes a factor's pattern in place
   st.L = st.L0;
   st.U = st.U0;
-  st.L.val = ilut_alloc<VV>("AsyncSparse::par_ilut::val", st.L.nnz);
-  if (det) st.L.val2 = ilut_alloc<VV>("AsyncSparse::par_ilut::val2", st.L.nnz);
+  st.L.val = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::val", st.L.nnz);
+  if (det) st.L.val2 = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::val2", st.L.nnz);
   VV uval;
-  if (!ict) uval = ilut_alloc<VV>("AsyncSparse::par_ilut::uval", st.U.nnz);
+  if (!ict) uval = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::uval", st.U.nnz);
   auto aval = st.a_val;
   const auto L = st.L, U = st.U;
   Kokkos::parallel_for(
@@ -247,7 +249,7 @@ void ilut_scale(const ExecSpace& exec, Handle& h, const Mat& A) {
   st.a_val = scaled.A.values;
   st.s = scaled.s;
   using DV = Kokkos::View<double*, typename Handle::device_type>;
-  DV rowsum = ilut_alloc<DV>("AsyncSparse::par_ilut::a_rowsum", st.n);
+  DV rowsum = ilut_alloc<DV>(ilut_ws(h), "AsyncSparse::par_ilut::a_rowsum", st.n);
   auto rm = A.graph.row_map;
   auto v = st.a_val;
   if (st.shift > 0.0) {  // A_s + shift I (Params::diagonal_shift)

@@ -16,8 +16,8 @@
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
-#include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // Impl::lower_bound_sorted
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // Impl::lower_bound_sorted
 
 namespace AsyncSparse {
 namespace Impl {
@@ -242,7 +242,7 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, bool residual) {
   h.stats().launch = r;
   ChunkedLaunch<ExecSpace> chunks(r);
   Kokkos::View<double*, typename Handle::device_type> r2;
-  if (residual) r2 = ilut_alloc<decltype(r2)>(std::string(Kind::prefix) + "sweep_r2", ntasks);
+  if (residual) r2 = ilut_alloc<decltype(r2)>(ilut_ws(h), std::string(Kind::prefix) + "sweep_r2", ntasks);
   if (st.replaced.data() == nullptr)
     st.replaced = Kokkos::View<std::int64_t, typename Handle::device_type>("AsyncSparse::par_ilut::replaced");
   Kokkos::deep_copy(exec, st.replaced, std::int64_t(0));
