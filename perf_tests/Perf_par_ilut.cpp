@@ -47,12 +47,14 @@ CsrHost<double> ordered(const std::string& name) {
   return permute_symmetric(A, rcm_permutation(A));
 }
 
-void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict, ThresholdSelection sel) {
+void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict, ThresholdSelection sel,
+                      bool sample_select_only = false) {
   const auto Ah = ordered(name);
   auto A = to_device<Device>(Ah);
   const ExecSpace exec;
   ParIlutHandle<double, Device> h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
   h.params.selection = sel;
+  if (sample_select_only) h.params.team_select_max = 0;
   h.params.compute_residual = false;
   h.params.max_steps = 0;  // the initial guess; the steps one at a time below
   try {
@@ -112,6 +114,7 @@ void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict
   state.counters["allocations_per_step"] =
       static_cast<double>(allocations) / static_cast<double>(std::max<std::int64_t>(1, steps));
   state.counters["workspace_MB"] = static_cast<double>(h.state().work.stats().bytes) / 1e6;
+  state.counters["workspace_peak_in_use_MB"] = static_cast<double>(h.state().work.stats().peak_bytes_in_use) / 1e6;
 }
 
 /// The candidate phase alone with each kernel (CandidateKernel::Bitmap and Sort, alternately, on the same factors:
@@ -383,6 +386,14 @@ int register_all() {
     for (auto sel : {ThresholdSelection::Exact, ThresholdSelection::Approximate})
       benchmark::RegisterBenchmark(("par_ict_step/" + m + "/" + to_string(sel)).c_str(),
                                    [m, sel](benchmark::State& s) { BM_par_ilut_step(s, m, true, sel); })
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond);
+  // exact selection by SampleSelect only (Params::team_select_max = 0), against the default's one-team select
+  for (bool ict : {false, true})
+    for (const auto& m : ict ? ict_set : ilut)
+      benchmark::RegisterBenchmark(
+          (std::string(ict ? "par_ict_step/" : "par_ilut_step/") + m + "/exact_sampleselect").c_str(),
+          [m, ict](benchmark::State& s) { BM_par_ilut_step(s, m, ict, ThresholdSelection::Exact, true); })
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
   for (const auto& m : ilut)

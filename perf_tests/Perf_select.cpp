@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <asyncsparse/factorization/AsyncSparse_select.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_team_select.hpp>
 
 namespace {
 using namespace AsyncSparse;
@@ -90,7 +91,43 @@ void BM_select(benchmark::State& state, Method method, BucketCounting counting) 
       benchmark::Counter(static_cast<double>(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+/// Short arrays, as ParILUT's threshold selection on small matrices sees them: the k-th smallest magnitude with
+/// SampleSelect (exact, default parameters) or with the one-team radix select (Impl::team_select_magnitude), same
+/// run. The crossover sets ParIlutHandle::Params::team_select_max's default.
+template <class T>
+void BM_select_short(benchmark::State& state, bool one_team) {
+  const std::int64_t n = state.range(0);
+  const std::int64_t k = n / 3;
+  auto v = random_values<T>(n);
+  const ExecSpace exec;
+  SampleSelectHandle<T, Device> h;
+  h.params.order = SelectOrder::Magnitude;
+  Kokkos::View<std::int64_t*, Device> out("out", 3);
+  auto once = [&] {
+    return one_team ? Impl::team_select_magnitude(exec, v, n, k, out).value : sample_select(exec, h, v, k);
+  };
+  const T want = once();  // warm-up (SampleSelect allocates its workspace)
+  for (auto _ : state) {
+    T got{};
+    state.SetIterationTime(timed([&] { got = once(); }));
+    if (got != want) {
+      state.SkipWithError("the selection changed between calls");
+      return;
+    }
+  }
+  state.counters["n"] = static_cast<double>(n);
+}
+
 int register_all() {
+  for (int lg = 10; lg <= 20; ++lg)
+    for (bool one_team : {false, true})
+      benchmark::RegisterBenchmark(
+          (std::string("select_short/double/") + (one_team ? "one_team" : "sample_select")).c_str(),
+          [one_team](benchmark::State& s) { BM_select_short<double>(s, one_team); })
+          ->Arg(std::int64_t(1) << lg)
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond)
+          ->MinTime(0.1);
   const int max_log = paper_scale() ? 28 : 22;
   for (int lg = 20; lg <= max_log; lg += 2) {
     const std::int64_t n = std::int64_t(1) << lg;

@@ -209,6 +209,7 @@ TEST(TEST_CATEGORY, workspace_pool_reuses_free_buffers) {
   EXPECT_NE(d.data(), pb);
   EXPECT_EQ(pool.stats().allocations, 3);
   EXPECT_EQ(pool.stats().reuses, 1);
+  EXPECT_EQ(pool.stats().peak_bytes_in_use, (112u + 1125u + 101u) * sizeof(double));  // c, b and d at once
   // best fit: of the free buffers of 112 and 1125 entries a request of 100 gets the smaller
   c = V();
   b = V();
@@ -238,6 +239,7 @@ TEST(TEST_CATEGORY, workspace_pool_reuses_free_buffers) {
   pool.release_free();
   EXPECT_EQ(pool.stats().bytes, (112u + 101u) * sizeof(double));  // e and d are still in use
   pool.reset_counters();
+  EXPECT_EQ(pool.stats().peak_bytes_in_use, 0u);
   EXPECT_EQ(pool.stats().allocations, 0);
   EXPECT_EQ(pool.stats().reuses, 0);
 }

@@ -842,6 +842,36 @@ TEST(TEST_CATEGORY, par_ilut_working_arrays_are_reused) {
   }
 }
 
+// The one-team radix select (Params::team_select_max) picks the same thresholds as SampleSelect: deterministic
+// factors equal bit for bit, with ties at the threshold (the 5-point Laplacian's factors hold many equal values).
+TEST(TEST_CATEGORY, par_ilut_team_select_gives_the_same_factors) {
+  for (bool ict : {false, true}) {
+    const std::string what = ict ? "ParICT" : "ParILUT";
+    auto A = to_device<Dev>(ict ? lap2d(14) : convdiff(14));
+    CsrHost<double> L[2], U[2];
+    for (int team : {0, 1}) {
+      Handle h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
+      h.params.mode = SweepMode::Deterministic;
+      h.params.max_steps = 4;
+      h.params.team_select_max = team ? std::int64_t(1) << 40 : 0;
+      par_ilut_symbolic(Exec(), h, A);
+      par_ilut_numeric(Exec(), h, A);
+      EXPECT_EQ(h.stats().last_select.n == 0, team == 1) << what;  // SampleSelect ran only without the team path
+      L[team] = to_host(par_ilut_lower(Exec(), h));
+      U[team] = to_host(par_ilut_upper(Exec(), h));
+    }
+    EXPECT_EQ(L[0].col_idx, L[1].col_idx) << what;
+    EXPECT_EQ(L[0].values, L[1].values) << what;
+    EXPECT_EQ(U[0].col_idx, U[1].col_idx) << what;
+    EXPECT_EQ(U[0].values, U[1].values) << what;
+  }
+  Handle bad;
+  bad.params.team_select_max = -2;
+  auto A = to_device<Dev>(lap2d(5));
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_symbolic(Exec(), bad, A), InvalidInput,
+                               "par_ilut_symbolic: Params::team_select_max must be >= -1");
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // The start (fixed-point ILU(0) / IC(0)), steps that do not get stuck, the pivot strategy
 // ---------------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 // selection within its stated rank bound; every bad input rejected with a clear message.
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/factorization/AsyncSparse_select.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_team_select.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <algorithm>
@@ -103,6 +104,48 @@ TEST(TEST_CATEGORY, sample_select_exact_matches_nth_element) {
     check_exact<double>(n, p, 10 + n);
     check_exact<double>(n, SampleSelectParams{}, 20 + n);
   }
+}
+
+// The one-team radix select of ParILUT's short arrays: the k-th smallest magnitude as std::nth_element finds it, the
+// count of larger magnitudes, NaN reported, on the same inputs (ties, signed zeros, infinities, an outlier).
+template <class T>
+void check_team_select(std::size_t n, std::uint64_t seed) {
+  Kokkos::View<std::int64_t*, Dev> out("out", 3);
+  for (const auto& in : inputs<T>(n, seed)) {
+    auto d = to_device<Dev>(in.second);
+    std::mt19937_64 rng(seed + 11);
+    std::vector<std::int64_t> ks = {0, static_cast<std::int64_t>(n) - 1, static_cast<std::int64_t>(n) / 2};
+    for (int r = 0; r < 4; ++r) ks.push_back(static_cast<std::int64_t>(rng() % n));
+    for (auto k : ks) {
+      const auto r = Impl::team_select_magnitude(TEST_EXECSPACE(), d, static_cast<std::int64_t>(n), k, out);
+      const T want = host_nth(in.second, k, SelectOrder::Magnitude);
+      std::int64_t greater = 0;
+      for (T x : in.second) greater += std::abs(x) > want ? 1 : 0;
+      EXPECT_EQ(r.value, want) << in.first << " n=" << n << " k=" << k;
+      EXPECT_FALSE(std::signbit(r.value)) << in.first << " n=" << n << " k=" << k;  // a magnitude, -0 as +0
+      EXPECT_EQ(r.greater, greater) << in.first << " n=" << n << " k=" << k;
+      EXPECT_EQ(r.nan_count, 0) << in.first;
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, team_select_matches_nth_element) {
+  for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(300), std::size_t(5000)}) {
+    check_team_select<double>(n, 40 + n);
+    check_team_select<float>(n, 50 + n);
+  }
+  // a prefix of the View: only the first n values take part
+  std::vector<double> v = {5, -1, 3, 2, 100, -200};
+  auto d = to_device<Dev>(v);
+  Kokkos::View<std::int64_t*, Dev> out("out", 3);
+  const auto r = Impl::team_select_magnitude(TEST_EXECSPACE(), d, 4, 3, out);
+  EXPECT_EQ(r.value, 5.0);
+  EXPECT_EQ(r.greater, 0);
+  // NaN: counted, not ranked
+  v[2] = std::numeric_limits<double>::quiet_NaN();
+  v[4] = -std::numeric_limits<double>::quiet_NaN();
+  d = to_device<Dev>(v);
+  EXPECT_EQ(Impl::team_select_magnitude(TEST_EXECSPACE(), d, 6, 0, out).nan_count, 2);
 }
 
 TEST(TEST_CATEGORY, sample_select_recursion_statistics) {

@@ -47,6 +47,7 @@ struct Options {
   std::string tri_solve = "auto";
   int tri_solve_sweeps = -1;
   std::string bucket_counting = "team", candidate_kernel = "auto";
+  long long team_select_max = -1;
   bool no_baselines = false, pattern_study = false, compare = false, all_steps = false;
   int initial_sweeps = -1, max_sweeps = 10, initial_max_sweeps = 30;
   // the driver shifts on a breakdown by default (the library's default is no shift): a study should show what the
@@ -75,6 +76,9 @@ void define(Cli& cli, Options& o, bool ict) {
   cli.choice("bucket-counting", o.bucket_counting, {"team", "global"}, "SampleSelect bucket counts");
   cli.choice("candidate-kernel", o.candidate_kernel, {"auto", "bitmap", "sort"},
              "pattern of the candidate phase (auto: bitmap where a row's column span fits the scratch memory)");
+  cli.option("team-select-max", o.team_select_max,
+             "exact selection of at most this many magnitudes in one kernel of one team instead of SampleSelect "
+             "(-1: the default rule, GPUs 131072, host 0; 0: always SampleSelect)");
   cli.flag("no-baselines", o.no_baselines, "skip the unpreconditioned solve and the serial ILU(0)/ILUT references");
   cli.option("initial-sweeps", o.initial_sweeps,
              "sweeps on the pattern of A before step 1 (toward the fixed-point ILU(0)/IC(0)); -1 adaptive, 0 none");
@@ -171,6 +175,7 @@ Setup::Setup(bool ict_, const Options& o, Json& rec)
   h.params.select.counting =
       o.bucket_counting == "global" ? BucketCounting::GlobalAtomics : BucketCounting::TeamAtomics;
   h.params.candidate_kernel = candidate_kernel_from_string(o.candidate_kernel);
+  h.params.team_select_max = o.team_select_max;
   h.launch = launch_config(o.launch);
 }
 
@@ -598,7 +603,8 @@ bool checks(const Setup& s, const std::vector<Outcome>& par_runs, const Baseline
   std::cout << "candidate kernel: " << to_string(st.candidate_kernel) << " (" << rule << ")\n";
   std::cout << "working arrays: " << st.workspace.allocations << " device allocations, " << st.workspace.reuses
             << " reuses in the numeric phase; " << fmt("%.1f", static_cast<double>(st.workspace.bytes) / 1e6)
-            << " MB pooled in the handle\n";
+            << " MB pooled in the handle (at most "
+            << fmt("%.1f", static_cast<double>(st.workspace.peak_bytes_in_use) / 1e6) << " MB in use at once)\n";
   if (!s.tri_mode.empty())
     std::cout << "triangular solves: " << s.tri_mode << (s.tri_reason.empty() ? "" : " (" + s.tri_reason + ")") << "\n";
   rec["tri_solve"] = Json{{"mode", s.tri_mode}, {"reason", s.tri_reason}};
@@ -748,8 +754,10 @@ class Threshold : public Command {
                                    {"span_columns", 32 * st.candidate_span_words},
                                    {"gathered_per_row", st.candidate_gathered_per_row},
                                    {"mean_span_words", st.candidate_mean_span_words}};
-    rec["workspace"] =
-        Json{{"allocations", st.workspace.allocations}, {"reuses", st.workspace.reuses}, {"bytes", st.workspace.bytes}};
+    rec["workspace"] = Json{{"allocations", st.workspace.allocations},
+                            {"reuses", st.workspace.reuses},
+                            {"bytes", st.workspace.bytes},
+                            {"peak_bytes_in_use", st.workspace.peak_bytes_in_use}};
     rec["checks"] = check_record;
     if (!breakdown.empty()) rec["breakdown"] = breakdown;
     if (o_.runs > 1) rec["run_statistics"] = repeated_runs(s, par_runs, o_.runs);

@@ -68,7 +68,7 @@ _CANDIDATE_KERNEL = {"candidate_kernel", "candidate_kernel.used", "candidate_ker
                      "options.candidate-kernel"}
 # The pooled working arrays of ilut/ict: per step and for the numeric phase.
 _WORKSPACE = {"steps[].workspace_allocations", "workspace", "workspace.allocations", "workspace.bytes",
-              "workspace.reuses"}
+              "workspace.reuses", "workspace.peak_bytes_in_use", "options.team-select-max"}
 # The quartiles beside every median/min/max of the runs' statistics (q1, q3), the tail guard of ic/ilu
 # (--guard-tol) and the run statistics of ilut/ict (--runs).
 _QUARTILES = (".q1", ".q3")

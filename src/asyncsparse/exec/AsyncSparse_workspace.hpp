@@ -43,10 +43,14 @@ struct WorkspaceStats {
   std::int64_t allocations = 0;  ///< buffers allocated on the device since construction / reset_counters()
   std::int64_t reuses = 0;       ///< requests served from a pooled buffer
   std::size_t bytes = 0;         ///< bytes held by the pool now (free and in use)
+  /// most bytes in use at once, seen at the requests since construction / reset_counters() (for several pools:
+  /// the sum of their peaks, an upper bound)
+  std::size_t peak_bytes_in_use = 0;
   WorkspaceStats& operator+=(const WorkspaceStats& o) {
     allocations += o.allocations;
     reuses += o.reuses;
     bytes += o.bytes;
+    peak_bytes_in_use += o.peak_bytes_in_use;
     return *this;
   }
 };
@@ -59,10 +63,13 @@ class BufferPool {
   /// The first n entries of a free pooled buffer (uninitialised); allocates when no free buffer is large enough,
   /// under `label` (the request's name: Kokkos Tools see it).
   view_type get(std::size_t n, const std::string& label = "AsyncSparse::workspace") {
-    std::size_t best = npos, small = npos;
+    std::size_t best = npos, small = npos, in_use = 0;
     for (std::size_t b = 0; b < bufs_.size(); ++b) {
-      if (bufs_[b].use_count() != 1) continue;
       const std::size_t cap = bufs_[b].extent(0);
+      if (bufs_[b].use_count() != 1) {
+        in_use += cap;
+        continue;
+      }
       if (cap >= n && cap <= 2 * n + small_request) {
         if (best == npos || cap < bufs_[best].extent(0)) best = b;
       } else if (cap < n && (small == npos || cap > bufs_[small].extent(0))) {
@@ -82,6 +89,8 @@ class BufferPool {
     } else {
       ++stats_.reuses;
     }
+    in_use += bufs_[best].extent(0);
+    if (in_use * sizeof(T) > stats_.peak_bytes_in_use) stats_.peak_bytes_in_use = in_use * sizeof(T);
     return Kokkos::subview(bufs_[best], std::make_pair(std::size_t(0), n));
   }
 

@@ -208,6 +208,11 @@ class ParIlutHandle {
     bool reuse_pattern = false;
     /// Sweeps a pattern-reusing par_ilut_numeric runs (Params::reuse_pattern; >= 0). Default 3.
     int reuse_sweeps = 3;
+    /// Exact selection (ThresholdSelection::Exact) of at most this many magnitudes runs in one kernel of one team
+    /// (a radix select, Impl::team_select_magnitude) instead of SampleSelect's levels, each of which waits for the
+    /// device; same threshold. -1 (default): Impl::ilut_team_select_max — GPUs 131,072, host backends 0 (never:
+    /// no launch latency to save there); 0: always SampleSelect.
+    std::int64_t team_select_max = -1;
     /// SampleSelect parameters of the threshold selection (num_buckets, oversampling, base_case_size,
     /// counting variant, seed). `order` is ignored (always by magnitude). Default: SampleSelectParams{}.
     SampleSelectParams select;
@@ -248,7 +253,7 @@ class ParIlutHandle {
     std::int64_t candidate_span_words = 0;
     double candidate_gathered_per_row = -1.0;  ///< Auto rule: columns gathered per row (-1: not computed)
     double candidate_mean_span_words = -1.0;   ///< Auto rule: mean row span in 32-column words (-1: not computed)
-    SampleSelectStats last_select;             ///< statistics of the last threshold selection
+    SampleSelectStats last_select;  ///< statistics of the last SampleSelect (n = 0: the one-team select ran)
     /// working arrays: device allocations and reuses of the last numeric phase (or step), bytes the handle's
     /// pool holds after it (the factors included)
     WorkspaceStats workspace;
@@ -286,6 +291,7 @@ class ParIlutHandle {
     Kokkos::View<std::int64_t, Device> replaced;   ///< pivots replaced in the current sweep
     SampleSelectHandle<Scalar, Device> select;
     workspace_type work{};  ///< pooled working arrays (the factors' arrays come from it too)
+    Kokkos::View<std::int64_t*, Device> team_select;  ///< result of Impl::team_select_magnitude (3 entries)
   };
 
   ParIlutHandle() = default;

@@ -14,6 +14,7 @@
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
 #include <asyncsparse/factorization/AsyncSparse_select.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_team_select.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
@@ -25,6 +26,14 @@ struct IlutKeepRule {
   double threshold = 0.0;
   std::int64_t quota = 0;
 };
+
+/// Params::team_select_max resolved: the most magnitudes the one-team radix select handles. Measured on an H100
+/// (perf_tests/results/nvidia-h100/par_ilut_pool_and_team_select/); host backends have no launch latency to save.
+template <class ExecSpace, class Params>
+std::int64_t ilut_team_select_max(const Params& p) {
+  if (p.team_select_max >= 0) return p.team_select_max;
+  return is_gpu_space<ExecSpace>() ? std::int64_t(131072) : 0;
+}
 
 /// Select the threshold of factor F (rows, diagonal last: L or Ut) that keeps `budget` of its entries, the
 /// diagonal included. F's strict entries are numbered p - F.row(p).
@@ -49,7 +58,17 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<H
   sel.launch = h.select_launch;
   const std::int64_t k = m - budget_offdiag;  // rank (ascending) of the smallest kept magnitude
   Scalar t;
-  if (h.params.selection == ThresholdSelection::Exact) {
+  if (h.params.selection == ThresholdSelection::Exact && m <= ilut_team_select_max<ExecSpace>(h.params)) {
+    auto& out = h.state().team_select;
+    if (out.data() == nullptr)
+      out = Kokkos::View<std::int64_t*, typename Handle::device_type>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::team_select"), 3);
+    const auto r = team_select_magnitude(exec, mag, m, k, out);
+    if (r.nan_count > 0) sample_select(exec, sel, mag, k);  // names the first NaN (InvalidInput)
+    t = r.value;
+    rule.quota = budget_offdiag - r.greater;
+    sel.stats = SampleSelectStats{};  // no SampleSelect ran
+  } else if (h.params.selection == ThresholdSelection::Exact) {
     t = sample_select(exec, sel, mag, k);
     // how many are strictly larger: the rest of the budget goes to the ties, in storage order
     std::int64_t greater = 0;

@@ -138,6 +138,9 @@ void ilut_check_handle_params(const Handle& h, const std::string& where) {
                     where);
   ilut_check_sweep_params(p, where);
   select_check_params(p.select, where.c_str());
+  if (p.team_select_max < -1)
+    throw InvalidInput(where + ": Params::team_select_max must be >= -1 (-1: the default rule), got " +
+                       std::to_string(p.team_select_max));
 }
 
 // ------------------------------------------------------------------------------------------------------------

@@ -1,0 +1,158 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — exact selection of the k-th smallest magnitude in one kernel of one team (radix select).
+//
+// SampleSelect (AsyncSparse_select.hpp) takes two or three levels of sample, count and extract, and the host waits
+// for the device at each: on a GPU some 0.2 ms per selection whatever the size, which dominated the threshold
+// phase of a ParILUT step on matrices of a few thousand rows (0.4 ms of a 1.2 ms step on an H100). For short
+// arrays one team does the whole selection in one launch: the magnitudes, as the bits of non-negative IEEE
+// numbers, order like unsigned integers, so the k-th smallest is found digit by digit from the most significant
+// end (8 bits per pass, a 256-bin histogram in scratch memory, counted with scratch atomics over the values that
+// match the digits found so far), 8 passes for double and 4 for float. The same passes count the values strictly
+// larger than the result (those in higher bins of each pass), which the ParILUT removal needs for its ties. The
+// result is the value std::nth_element puts at position k (a value, not a position: unique), so this path and
+// SampleSelect give the same threshold. -0 counts as +0; a NaN is reported (nan_count), not ranked.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>  // is_gpu_space
+
+namespace AsyncSparse {
+namespace Impl {
+
+/// Result of team_select_magnitude.
+template <class Scalar>
+struct TeamSelection {
+  Scalar value{};              ///< the k-th smallest |x| (0-based)
+  std::int64_t greater = 0;    ///< values with |x| > value
+  std::int64_t nan_count = 0;  ///< NaN among the values (value and greater are then meaningless)
+};
+
+template <class Scalar>
+using team_select_key_t = std::conditional_t<sizeof(Scalar) == 8, std::uint64_t, std::uint32_t>;
+
+/// Bits of |x| as an unsigned integer (order preserving for non-negative x; -0 -> 0; NaN above +Inf).
+template <class Scalar>
+KOKKOS_INLINE_FUNCTION team_select_key_t<Scalar> team_select_key(Scalar x) {
+  using K = team_select_key_t<Scalar>;
+  K k;
+  memcpy(&k, &x, sizeof(K));
+  return k & ~(K(1) << (8 * sizeof(K) - 1));
+}
+
+/// Key of +Inf: a larger key is a NaN.
+template <class Scalar>
+constexpr team_select_key_t<Scalar> team_select_inf_key() {
+  return sizeof(Scalar) == 8 ? team_select_key_t<Scalar>(0x7FF0000000000000ull)
+                             : team_select_key_t<Scalar>(0x7F800000u);
+}
+
+template <class ExecSpace, class Values>
+struct TeamSelectKernel {
+  using Scalar = std::remove_cv_t<typename Values::value_type>;
+  using K = team_select_key_t<Scalar>;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  static constexpr int bins = 256;
+  static constexpr int passes = static_cast<int>(sizeof(K));
+  // scratch: 4 words of state (prefix bits, rank within the prefix, greater), then the histogram (32-bit counts)
+  static constexpr std::size_t scratch_bytes = 4 * sizeof(std::int64_t) + bins * sizeof(std::uint32_t);
+
+  Values values;
+  std::int64_t n, k;
+  Kokkos::View<std::int64_t*, typename Values::memory_space> out;  // key bits, greater, NaN count
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    auto* state = static_cast<std::int64_t*>(team.team_shmem().get_shmem(4 * sizeof(std::int64_t)));
+    auto* hist = static_cast<std::uint32_t*>(team.team_shmem().get_shmem(bins * sizeof(std::uint32_t)));
+    const K nan_above = team_select_inf_key<Scalar>();
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      state[0] = 0;
+      state[1] = k;
+      state[2] = 0;
+      state[3] = 0;
+    });
+    team.team_barrier();
+    // NaN count first (they would take part in the ranking otherwise)
+    std::int64_t nans = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, n),
+        [&](const std::int64_t i, std::int64_t& c) { c += team_select_key(values(i)) > nan_above ? 1 : 0; }, nans);
+    if (nans > 0) {
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        out(0) = 0;
+        out(1) = 0;
+        out(2) = nans;
+      });
+      return;
+    }
+    for (int pass = passes - 1; pass >= 0; --pass) {
+      const int shift = 8 * pass;
+      const K mask = pass == passes - 1 ? K(0) : (~K(0) << (shift + 8));
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins), [&](const int b) { hist[b] = 0; });
+      team.team_barrier();
+      const K prefix = static_cast<K>(state[0]);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t i) {
+        const K key = team_select_key(values(i));
+        if ((key & mask) == prefix) Kokkos::atomic_increment(&hist[(key >> shift) & K(bins - 1)]);
+      });
+      team.team_barrier();
+      Kokkos::single(Kokkos::PerTeam(team), [&]() {
+        std::int64_t rank = state[1];
+        int b = 0;
+        while (b < bins - 1 && rank >= hist[b]) rank -= hist[b++];  // the bin holding rank
+        std::int64_t above = 0;
+        for (int c = b + 1; c < bins; ++c) above += hist[c];
+        state[0] = static_cast<std::int64_t>(prefix | (static_cast<K>(b) << shift));
+        state[1] = rank;
+        state[2] += above;
+      });
+      team.team_barrier();
+    }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      out(0) = state[0];
+      out(1) = state[2];
+      out(2) = 0;
+    });
+  }
+};
+
+/// The k-th smallest |values(i)|, i < n (0 <= k < n), in one launch of one team on `exec`; blocks until known.
+/// `out`: at least 3 entries of work space on the values' device. One team of up to 1024 threads on GPUs (fewer
+/// where the kernel's registers do not allow them), of one thread on host backends.
+template <class ExecSpace, class Values, class Out>
+TeamSelection<std::remove_cv_t<typename Values::value_type>> team_select_magnitude(const ExecSpace& exec,
+                                                                                   const Values& values, std::int64_t n,
+                                                                                   std::int64_t k, const Out& out) {
+  using F = TeamSelectKernel<ExecSpace, Values>;
+  using Scalar = typename F::Scalar;
+  using K = typename F::K;
+  const F f{values, n, k, out};
+  int team_size = 1;
+  if constexpr (is_gpu_space<ExecSpace>())
+    team_size = std::min(1024, Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1)
+                                   .set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes))
+                                   .team_size_max(f, Kokkos::ParallelForTag()));
+  Kokkos::TeamPolicy<ExecSpace> policy(exec, 1, team_size);
+  policy = policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes));
+  Kokkos::parallel_for("AsyncSparse::team_select", policy, f);
+  std::int64_t h[3];
+  Kokkos::deep_copy(exec, Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(h, 3),
+                    Kokkos::subview(out, std::make_pair(0, 3)));
+  exec.fence();
+  TeamSelection<Scalar> r;
+  const K bits = static_cast<K>(h[0]);
+  std::memcpy(&r.value, &bits, sizeof(K));
+  r.greater = h[1];
+  r.nan_count = h[2];
+  return r;
+}
+
+}  // namespace Impl
+}  // namespace AsyncSparse
