@@ -7,10 +7,10 @@
 // phase of a ParILUT step on matrices of a few thousand rows (0.4 ms of a 1.2 ms step on an H100). For short
 // arrays one team does the whole selection in one launch: the magnitudes, as the bits of non-negative IEEE
 // numbers, order like unsigned integers, so the k-th smallest is found digit by digit from the most significant
-// end (8 bits per pass, a 256-bin histogram in scratch memory, counted with scratch atomics over the values that
-// match the digits found so far), 8 passes for double and 4 for float. The same passes count the values strictly
-// larger than the result (those in higher bins of each pass), which the ParILUT removal needs for its ties. The
-// result is the value std::nth_element puts at position k (a value, not a position: unique), so this path and
+// end (11 bits per pass: a 2048-bin histogram in scratch memory, counted with scratch atomics over the values that
+// match the digits found so far, and a team scan of it), 6 passes for double and 3 for float. The same passes count the
+// values strictly larger than the result (those in higher bins of each pass), which the ParILUT removal needs for its
+// ties. The result is the value std::nth_element puts at position k (a value, not a position: unique), so this path and
 // SampleSelect give the same threshold. -0 counts as +0; a NaN is reported (nan_count), not ranked.
 #pragma once
 
@@ -59,9 +59,11 @@ struct TeamSelectKernel {
   using Scalar = std::remove_cv_t<typename Values::value_type>;
   using K = team_select_key_t<Scalar>;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  static constexpr int bins = 256;
-  static constexpr int passes = static_cast<int>(sizeof(K));
-  // scratch: 4 words of state (prefix bits, rank within the prefix, greater), then the histogram (32-bit counts)
+  static constexpr int digit_bits = 11;  // 2048 bins: 6 passes for double (63 bits of |x|), 3 for float (31)
+  static constexpr int bins = 1 << digit_bits;
+  static constexpr int passes = (8 * static_cast<int>(sizeof(K)) - 1 + digit_bits - 1) / digit_bits;
+  // scratch: 4 words of state (prefix bits, rank within the prefix, values greater, values with the prefix), then
+  // the histogram (32-bit counts)
   static constexpr std::size_t scratch_bytes = 4 * sizeof(std::int64_t) + bins * sizeof(std::uint32_t);
 
   Values values;
@@ -76,43 +78,47 @@ struct TeamSelectKernel {
       state[0] = 0;
       state[1] = k;
       state[2] = 0;
-      state[3] = 0;
+      state[3] = n;
     });
-    team.team_barrier();
-    // NaN count first (they would take part in the ranking otherwise)
-    std::int64_t nans = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, n),
-        [&](const std::int64_t i, std::int64_t& c) { c += team_select_key(values(i)) > nan_above ? 1 : 0; }, nans);
-    if (nans > 0) {
-      Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        out(0) = 0;
-        out(1) = 0;
-        out(2) = nans;
-      });
-      return;
-    }
     for (int pass = passes - 1; pass >= 0; --pass) {
-      const int shift = 8 * pass;
-      const K mask = pass == passes - 1 ? K(0) : (~K(0) << (shift + 8));
+      const int shift = digit_bits * pass;
+      const K mask = pass == passes - 1 ? K(0) : (~K(0) << (shift + digit_bits));
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, bins), [&](const int b) { hist[b] = 0; });
       team.team_barrier();
       const K prefix = static_cast<K>(state[0]);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t i) {
-        const K key = team_select_key(values(i));
-        if ((key & mask) == prefix) Kokkos::atomic_increment(&hist[(key >> shift) & K(bins - 1)]);
-      });
+      const std::int64_t rank = state[1], total = state[3];
+      // histogram of the next digit over the values with the digits found so far; the first pass also counts
+      // the NaN, which must not be ranked
+      std::int64_t nans = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, n),
+          [&](const std::int64_t i, std::int64_t& c) {
+            const K key = team_select_key(values(i));
+            if ((key & mask) == prefix) Kokkos::atomic_increment(&hist[(key >> shift) & K(bins - 1)]);
+            if (pass == passes - 1 && key > nan_above) ++c;
+          },
+          nans);
+      if (nans > 0) {
+        Kokkos::single(Kokkos::PerTeam(team), [&]() {
+          out(0) = 0;
+          out(1) = 0;
+          out(2) = nans;
+        });
+        return;
+      }
       team.team_barrier();
-      Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        std::int64_t rank = state[1];
-        int b = 0;
-        while (b < bins - 1 && rank >= hist[b]) rank -= hist[b++];  // the bin holding rank
-        std::int64_t above = 0;
-        for (int c = b + 1; c < bins; ++c) above += hist[c];
-        state[0] = static_cast<std::int64_t>(prefix | (static_cast<K>(b) << shift));
-        state[1] = rank;
-        state[2] += above;
-      });
+      // the bin holding rank: an exclusive scan of the counts, the one bin with partial <= rank < partial + count
+      Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, bins),
+                            [&](const int b, std::int64_t& partial, const bool final) {
+                              const std::int64_t c = hist[b];
+                              if (final && partial <= rank && rank < partial + c) {
+                                state[0] = static_cast<std::int64_t>(prefix | (static_cast<K>(b) << shift));
+                                state[1] = rank - partial;
+                                state[2] += total - partial - c;
+                                state[3] = c;
+                              }
+                              partial += c;
+                            });
       team.team_barrier();
     }
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
