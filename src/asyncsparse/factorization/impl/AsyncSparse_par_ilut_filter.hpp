@@ -28,11 +28,14 @@ struct IlutKeepRule {
 };
 
 /// Params::team_select_max resolved: the most magnitudes the one-team radix select handles. Measured on an H100
-/// (perf_tests/results/nvidia-h100/par_ilut_pool_and_team_select/); host backends have no launch latency to save.
+/// (perf_tests/results/nvidia-h100/par_ilut_pool_and_team_select/, `select_short/double/*`): the one-team select
+/// takes 70-120 us from 1,024 to 32,768 values, 1.1-2.3x faster than SampleSelect there, and is slower from 65,536
+/// on (0.78x; 0.62x at 131,072: one team reads the data six times at one SM's bandwidth); the ParILUT threshold
+/// phase of cryg2500 takes 0.16 ms instead of 0.49. Host backends have no launch latency to save: never.
 template <class ExecSpace, class Params>
 std::int64_t ilut_team_select_max(const Params& p) {
   if (p.team_select_max >= 0) return p.team_select_max;
-  return is_gpu_space<ExecSpace>() ? std::int64_t(131072) : 0;
+  return is_gpu_space<ExecSpace>() ? std::int64_t(65536) : 0;
 }
 
 /// Select the threshold of factor F (rows, diagonal last: L or Ut) that keeps `budget` of its entries, the

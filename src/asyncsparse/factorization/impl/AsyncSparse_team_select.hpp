@@ -3,15 +3,17 @@
 // AsyncSparse — exact selection of the k-th smallest magnitude in one kernel of one team (radix select).
 //
 // SampleSelect (AsyncSparse_select.hpp) takes two or three levels of sample, count and extract, and the host waits
-// for the device at each: on a GPU some 0.2 ms per selection whatever the size, which dominated the threshold
-// phase of a ParILUT step on matrices of a few thousand rows (0.4 ms of a 1.2 ms step on an H100). For short
-// arrays one team does the whole selection in one launch: the magnitudes, as the bits of non-negative IEEE
-// numbers, order like unsigned integers, so the k-th smallest is found digit by digit from the most significant
-// end (11 bits per pass: a 2048-bin histogram in scratch memory, counted with scratch atomics over the values that
-// match the digits found so far, and a team scan of it), 6 passes for double and 3 for float. The same passes count the
-// values strictly larger than the result (those in higher bins of each pass), which the ParILUT removal needs for its
-// ties. The result is the value std::nth_element puts at position k (a value, not a position: unique), so this path and
-// SampleSelect give the same threshold. -0 counts as +0; a NaN is reported (nan_count), not ranked.
+// for the device at each: on an H100 0.1-0.16 ms per selection from 2,048 values on, which made the threshold
+// phase of a ParILUT step on cryg2500 (2,500 rows) 0.4 ms of a 1.2 ms step. For short arrays one team does the
+// whole selection in one launch: the magnitudes, as the bits of non-negative IEEE numbers, order like unsigned
+// integers, so the k-th smallest is found digit by digit from the most significant end (11 bits per pass: a
+// 2048-bin histogram in scratch memory, counted with scratch atomics over the values that match the digits found
+// so far, and a team scan of it), 6 passes for double and 3 for float. The same passes count the values strictly
+// larger than the result (those in higher bins of each pass), which the ParILUT removal needs for its ties. The
+// result is the value std::nth_element puts at position k (a value, not a position: unique), so this path and
+// SampleSelect give the same threshold. -0 counts as +0; a NaN is reported (nan_count), not ranked. One team
+// reads the data at one SM's bandwidth: for long arrays SampleSelect is faster (ParIlutHandle::Params::
+// team_select_max).
 #pragma once
 
 #include <Kokkos_Core.hpp>
