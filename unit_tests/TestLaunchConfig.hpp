@@ -8,6 +8,7 @@
 #include <support/TestHelpers.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace test_launch_config {
 using namespace AsyncSparse;
@@ -238,6 +239,21 @@ TEST(TEST_CATEGORY, workspace_pool_reuses_free_buffers) {
   h = V();
   pool.release_free();
   EXPECT_EQ(pool.stats().bytes, (112u + 101u) * sizeof(double));  // e and d are still in use
+  // poisoned: a buffer handed out again holds NaN, not what its last user wrote
+  pool.set_poison(true);
+  {
+    V p = pool.get(50);  // e and d are in use: a new buffer
+    const double* pp = p.data();
+    Kokkos::deep_copy(p, 7.0);
+    p = V();
+    V q = pool.get(50);
+    EXPECT_EQ(q.data(), pp);
+    double first = 0;
+    Kokkos::deep_copy(Kokkos::View<double, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(&first),
+                      Kokkos::subview(q, 0));
+    EXPECT_TRUE(std::isnan(first));
+  }
+  pool.set_poison(false);
   pool.reset_counters();
   EXPECT_EQ(pool.stats().peak_bytes_in_use, 0u);
   EXPECT_EQ(pool.stats().allocations, 0);

@@ -833,12 +833,16 @@ TEST(TEST_CATEGORY, par_ilut_working_arrays_are_reused) {
     par_ilut_numeric(Exec(), h, A);
     EXPECT_GT(h.stats().workspace.allocations, 0) << what;
     expect_equal(factors(h), F1, ": numeric phase after release_workspace");
-    // a fresh handle computes the same factors
+    // a fresh handle whose pool fills every array it hands out with NaN / the largest integer computes the same
+    // factors: no phase reads an entry it did not write first
     Handle g(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
     g.params = h.params;
+    g.state().work.set_poison(true);
     par_ilut_symbolic(Exec(), g, A);
     par_ilut_numeric(Exec(), g, A);
-    expect_equal(factors(g), F1, ": fresh handle");
+    expect_equal(factors(g), F1, ": fresh handle, poisoned arrays");
+    par_ilut_numeric(Exec(), g, A);
+    expect_equal(factors(g), F1, ": poisoned arrays, repeated numeric phase");
   }
 }
 
@@ -856,7 +860,9 @@ TEST(TEST_CATEGORY, par_ilut_team_select_gives_the_same_factors) {
       h.params.team_select_max = team ? std::int64_t(1) << 40 : 0;
       par_ilut_symbolic(Exec(), h, A);
       par_ilut_numeric(Exec(), h, A);
-      EXPECT_EQ(h.stats().last_select.n == 0, team == 1) << what;  // SampleSelect ran only without the team path
+      // thresholds were selected (entries removed) in every step, by SampleSelect only without the team path
+      for (int s = 1; s <= 4; ++s) EXPECT_GT(h.stats().steps[s].threshold_L, 0.0) << what << " step " << s;
+      EXPECT_EQ(h.stats().last_select.n == 0, team == 1) << what;
       L[team] = to_host(par_ilut_lower(Exec(), h));
       U[team] = to_host(par_ilut_upper(Exec(), h));
     }
@@ -865,6 +871,20 @@ TEST(TEST_CATEGORY, par_ilut_team_select_gives_the_same_factors) {
     EXPECT_EQ(U[0].col_idx, U[1].col_idx) << what;
     EXPECT_EQ(U[0].values, U[1].values) << what;
   }
+  // a budget of at most n keeps the diagonal only, with either selection (no rank to select)
+  for (bool ict : {false, true})
+    for (std::int64_t team : {std::int64_t(0), std::int64_t(1) << 40}) {
+      auto B = to_device<Dev>(lap2d(10));
+      Handle h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
+      h.params.mode = SweepMode::Deterministic;
+      h.params.max_steps = 2;
+      h.params.fill_in_limit = 0.3;
+      h.params.team_select_max = team;
+      par_ilut_symbolic(Exec(), h, B);
+      par_ilut_numeric(Exec(), h, B);
+      EXPECT_EQ(h.stats().steps.back().nnz_L, 100) << "ict " << ict << " team " << team;
+      if (!ict) EXPECT_EQ(h.stats().steps.back().nnz_U, 100) << "team " << team;
+    }
   Handle bad;
   bad.params.team_select_max = -2;
   auto A = to_device<Dev>(lap2d(5));

@@ -141,6 +141,23 @@ TEST(TEST_CATEGORY, team_select_matches_nth_element) {
   const auto r = Impl::team_select_magnitude(TEST_EXECSPACE(), d, 4, 3, out);
   EXPECT_EQ(r.value, 5.0);
   EXPECT_EQ(r.greater, 0);
+  // values a few ulps apart: the lower digits decide
+  std::vector<double> close(257);
+  for (std::size_t i = 0; i < close.size(); ++i) close[i] = std::nextafter(1.0, 2.0) + (i % 3 ? 0 : 1e-16 * (i % 7));
+  for (std::size_t i = 0; i < close.size(); ++i)
+    for (std::size_t r = 0; r < i % 5; ++r) close[i] = std::nextafter(close[i], 2.0);
+  auto dc = to_device<Dev>(close);
+  for (std::int64_t k : {0, 1, 100, 128, 255, 256}) {
+    const auto rc = Impl::team_select_magnitude(TEST_EXECSPACE(), dc, 257, k, out);
+    std::int64_t greater = 0;
+    const double want = host_nth(close, k, SelectOrder::Magnitude);
+    for (double x : close) greater += x > want ? 1 : 0;
+    EXPECT_EQ(rc.value, want) << "k=" << k;
+    EXPECT_EQ(rc.greater, greater) << "k=" << k;
+  }
+  // a rank outside [0, n) is refused
+  ASYNCSPARSE_EXPECT_THROW_MSG(Impl::team_select_magnitude(TEST_EXECSPACE(), d, 4, 4, out), InvalidInput,
+                               "team_select_magnitude: k = 4 is out of range [0, 4)");
   // NaN: counted, not ranked
   v[2] = std::numeric_limits<double>::quiet_NaN();
   v[4] = -std::numeric_limits<double>::quiet_NaN();

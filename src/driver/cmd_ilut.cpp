@@ -602,7 +602,7 @@ bool checks(const Setup& s, const std::vector<Outcome>& par_runs, const Baseline
             fmt("%g", Impl::cand_bitmap_max_words_per_gathered) + " per gathered column)";
   std::cout << "candidate kernel: " << to_string(st.candidate_kernel) << " (" << rule << ")\n";
   std::cout << "working arrays: " << st.workspace.allocations << " device allocations, " << st.workspace.reuses
-            << " reuses in the numeric phase; " << fmt("%.1f", static_cast<double>(st.workspace.bytes) / 1e6)
+            << " reuses (numeric phase); " << fmt("%.1f", static_cast<double>(st.workspace.bytes) / 1e6)
             << " MB pooled in the handle (at most "
             << fmt("%.1f", static_cast<double>(st.workspace.peak_bytes_in_use) / 1e6) << " MB in use at once)\n";
   if (!s.tri_mode.empty())

@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -91,8 +92,14 @@ class BufferPool {
     }
     in_use += bufs_[best].extent(0);
     if (in_use * sizeof(T) > stats_.peak_bytes_in_use) stats_.peak_bytes_in_use = in_use * sizeof(T);
-    return Kokkos::subview(bufs_[best], std::make_pair(std::size_t(0), n));
+    view_type v = Kokkos::subview(bufs_[best], std::make_pair(std::size_t(0), n));
+    if (poison_) Kokkos::deep_copy(v, poison_value());
+    return v;
   }
+
+  /// Checking aid (tests): fill every buffer handed out with NaN (floating point) or the largest value (integers),
+  /// so that a read of an entry no one wrote shows up. Off by default; costs a fill per request.
+  void set_poison(bool on) { poison_ = on; }
 
   /// Frees the buffers no View uses any more (those in use are freed when their last View goes away).
   void release_free() {
@@ -116,8 +123,15 @@ class BufferPool {
   /// row) do not take the long ones (per entry) that the next request needs, and the pool does not hold many
   /// more bytes than the arrays in use at once
   static constexpr std::size_t small_request = 1024;
+  static T poison_value() {
+    if constexpr (std::is_floating_point<T>::value)
+      return std::numeric_limits<T>::quiet_NaN();
+    else
+      return std::numeric_limits<T>::max();
+  }
   std::vector<view_type> bufs_;
   WorkspaceStats stats_;
+  bool poison_ = false;
 };
 
 /// One BufferPool per element type a method uses: get<View>(n) picks the pool of View's value type. The types are
@@ -141,6 +155,9 @@ class Workspace {
   }
   void reset_counters() {
     std::apply([](auto&... p) { (p.reset_counters(), ...); }, pools_);
+  }
+  void set_poison(bool on) {
+    std::apply([on](auto&... p) { (p.set_poison(on), ...); }, pools_);
   }
 
  private:

@@ -107,7 +107,10 @@ class ParIlutHandle {
   using offset_view = Kokkos::View<offset_t*, Device>;
   using ordinal_view = Kokkos::View<ordinal_t*, Device>;
   /// Working arrays of the phases (factors, patterns, scans, candidates), pooled between steps and numeric
-  /// phases: see AsyncSparse_workspace.hpp. release_workspace() frees what the current factors do not use.
+  /// phases: see AsyncSparse_workspace.hpp. release_workspace() frees what the current factors do not use. Every
+  /// par_ilut_* call waits for the device before it returns, so the next call may run on another execution space
+  /// instance. Not for use from inside a Kokkos parallel region (the pool counts the Views of a buffer, and host
+  /// backends do not count Views copied there). Copies of a handle share the pooled arrays and reuse none of them.
   using workspace_type = Workspace<Device, Scalar, double, offset_t, ordinal_t>;
 
   struct Params {
@@ -253,9 +256,9 @@ class ParIlutHandle {
     std::int64_t candidate_span_words = 0;
     double candidate_gathered_per_row = -1.0;  ///< Auto rule: columns gathered per row (-1: not computed)
     double candidate_mean_span_words = -1.0;   ///< Auto rule: mean row span in 32-column words (-1: not computed)
-    SampleSelectStats last_select;  ///< statistics of the last SampleSelect (n = 0: the one-team select ran)
-    /// working arrays: device allocations and reuses of the last numeric phase (or step), bytes the handle's
-    /// pool holds after it (the factors included)
+    SampleSelectStats last_select;             ///< statistics of the last SampleSelect (n = 0: the one-team select ran)
+    /// working arrays: device allocations and reuses since the last numeric phase began (par_ilut_step calls after
+    /// it included), bytes the handle's pool holds (the factors included), the most bytes in use at once
     WorkspaceStats workspace;
   };
 
@@ -290,7 +293,7 @@ class ParIlutHandle {
     Kokkos::View<std::int64_t, Device> breakdown;  ///< min of 4 * row + code over non-finite updates
     Kokkos::View<std::int64_t, Device> replaced;   ///< pivots replaced in the current sweep
     SampleSelectHandle<Scalar, Device> select;
-    workspace_type work{};  ///< pooled working arrays (the factors' arrays come from it too)
+    workspace_type work{};                            ///< pooled working arrays (the factors' arrays come from it too)
     Kokkos::View<std::int64_t*, Device> team_select;  ///< result of Impl::team_select_magnitude (3 entries)
   };
 

@@ -28,10 +28,11 @@ struct IlutKeepRule {
 };
 
 /// Params::team_select_max resolved: the most magnitudes the one-team radix select handles. Measured on an H100
-/// (perf_tests/results/nvidia-h100/par_ilut_pool_and_team_select/, `select_short/double/*`): the one-team select
-/// takes 70-120 us from 1,024 to 32,768 values, 1.1-2.3x faster than SampleSelect there, and is slower from 65,536
-/// on (0.78x; 0.62x at 131,072: one team reads the data six times at one SM's bandwidth); the ParILUT threshold
-/// phase of cryg2500 takes 0.16 ms instead of 0.49. Host backends have no launch latency to save: never.
+/// (perf_tests/results/nvidia-h100/par_ilut_pool_and_team_select/): on uniform random values (`select_short`) the
+/// one-team select takes 70-120 us from 1,024 to 32,768 values, 1.1-2.3x faster than SampleSelect, and 0.78x at
+/// 65,536, 0.62x at 131,072 (one team reads the data six times at one SM's bandwidth); on the factors' magnitudes,
+/// where SampleSelect needs more levels, it was still faster at 56,000 (ParICT on fv1: 0.16 ms instead of 0.23 per
+/// threshold phase; ParILUT on cryg2500 0.16 instead of 0.49). Host backends have no launch latency to save: never.
 template <class ExecSpace, class Params>
 std::int64_t ilut_team_select_max(const Params& p) {
   if (p.team_select_max >= 0) return p.team_select_max;
@@ -49,6 +50,11 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<H
   IlutKeepRule rule;
   if (m <= budget_offdiag) return rule;
   rule.remove = true;
+  if (budget_offdiag == 0) {  // a budget of at most n keeps the diagonal only: nothing to select
+    rule.threshold = static_cast<double>(std::numeric_limits<Scalar>::max());
+    rule.quota = 0;
+    return rule;
+  }
   VV mag = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::magnitudes", m);
   Kokkos::parallel_for(
       "AsyncSparse::par_ilut::magnitudes", Kokkos::RangePolicy<ExecSpace>(exec, 0, F.nnz),

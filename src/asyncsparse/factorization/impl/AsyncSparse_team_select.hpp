@@ -21,9 +21,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <type_traits>
 #include <utility>
 
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>  // is_gpu_space
 
 namespace AsyncSparse {
@@ -51,7 +53,7 @@ KOKKOS_INLINE_FUNCTION team_select_key_t<Scalar> team_select_key(Scalar x) {
 
 /// Key of +Inf: a larger key is a NaN.
 template <class Scalar>
-constexpr team_select_key_t<Scalar> team_select_inf_key() {
+KOKKOS_INLINE_FUNCTION constexpr team_select_key_t<Scalar> team_select_inf_key() {
   return sizeof(Scalar) == 8 ? team_select_key_t<Scalar>(0x7FF0000000000000ull)
                              : team_select_key_t<Scalar>(0x7F800000u);
 }
@@ -59,6 +61,8 @@ constexpr team_select_key_t<Scalar> team_select_inf_key() {
 template <class ExecSpace, class Values>
 struct TeamSelectKernel {
   using Scalar = std::remove_cv_t<typename Values::value_type>;
+  static_assert(std::is_floating_point<Scalar>::value && (sizeof(Scalar) == 4 || sizeof(Scalar) == 8),
+                "team_select_magnitude: float or double values");
   using K = team_select_key_t<Scalar>;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   static constexpr int digit_bits = 11;  // 2048 bins: 6 passes for double (63 bits of |x|), 3 for float (31)
@@ -96,7 +100,7 @@ struct TeamSelectKernel {
           Kokkos::TeamThreadRange(team, n),
           [&](const std::int64_t i, std::int64_t& c) {
             const K key = team_select_key(values(i));
-            if ((key & mask) == prefix) Kokkos::atomic_increment(&hist[(key >> shift) & K(bins - 1)]);
+            if ((key & mask) == prefix) Kokkos::atomic_add(&hist[(key >> shift) & K(bins - 1)], 1u);
             if (pass == passes - 1 && key > nan_above) ++c;
           },
           nans);
@@ -141,6 +145,10 @@ TeamSelection<std::remove_cv_t<typename Values::value_type>> team_select_magnitu
   using F = TeamSelectKernel<ExecSpace, Values>;
   using Scalar = typename F::Scalar;
   using K = typename F::K;
+  if (n < 1 || k < 0 || k >= n || static_cast<std::size_t>(n) > values.extent(0))
+    throw InvalidInput("team_select_magnitude: k = " + std::to_string(k) + " is out of range [0, " + std::to_string(n) +
+                       ") or n exceeds the " + std::to_string(values.extent(0)) + " values");
+  if (out.extent(0) < 3) throw InvalidInput("team_select_magnitude: `out` needs 3 entries");
   const F f{values, n, k, out};
   int team_size = 1;
   if constexpr (is_gpu_space<ExecSpace>())
