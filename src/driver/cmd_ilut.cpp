@@ -78,7 +78,7 @@ void define(Cli& cli, Options& o, bool ict) {
              "pattern of the candidate phase (auto: bitmap where a row's column span fits the scratch memory)");
   cli.option("team-select-max", o.team_select_max,
              "exact selection of at most this many magnitudes in one kernel of one team instead of SampleSelect "
-             "(-1: the default rule, GPUs 65536, host 0; 0: always SampleSelect)");
+             "(-1: the default rule, GPUs 32768, host 0; 0: always SampleSelect)");
   cli.flag("no-baselines", o.no_baselines, "skip the unpreconditioned solve and the serial ILU(0)/ILUT references");
   cli.option("initial-sweeps", o.initial_sweeps,
              "sweeps on the pattern of A before step 1 (toward the fixed-point ILU(0)/IC(0)); -1 adaptive, 0 none");

@@ -213,7 +213,7 @@ class ParIlutHandle {
     int reuse_sweeps = 3;
     /// Exact selection (ThresholdSelection::Exact) of at most this many magnitudes runs in one kernel of one team
     /// (a radix select, Impl::team_select_magnitude) instead of SampleSelect's levels, each of which waits for the
-    /// device; same threshold. -1 (default): Impl::ilut_team_select_max — GPUs 65,536, host backends 0 (never:
+    /// device; same threshold. -1 (default): Impl::ilut_team_select_max — GPUs 32,768, host backends 0 (never:
     /// no launch latency to save there); 0: always SampleSelect.
     std::int64_t team_select_max = -1;
     /// SampleSelect parameters of the threshold selection (num_buckets, oversampling, base_case_size,

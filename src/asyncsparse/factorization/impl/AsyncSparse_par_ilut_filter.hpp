@@ -31,12 +31,13 @@ struct IlutKeepRule {
 /// (perf_tests/results/nvidia-h100/par_ilut_pool_and_team_select/): on uniform random values (`select_short`) the
 /// one-team select takes 70-120 us from 1,024 to 32,768 values, 1.1-2.3x faster than SampleSelect, and 0.78x at
 /// 65,536, 0.62x at 131,072 (one team reads the data six times at one SM's bandwidth); on the factors' magnitudes,
-/// where SampleSelect needs more levels, it was still faster at 56,000 (ParICT on fv1: 0.16 ms instead of 0.23 per
-/// threshold phase; ParILUT on cryg2500 0.16 instead of 0.49). Host backends have no launch latency to save: never.
+/// where SampleSelect needs more levels, it was about as fast at 56,000 (ParICT on fv1: 0.16 ms per threshold phase
+/// against 0.18-0.23 in three runs) and clearly faster below 10,000 (ParILUT on cryg2500: 0.16-0.17 ms against
+/// 0.36-0.49). The rule keeps it where it won on both: up to 32,768. Host backends have no launch latency to save.
 template <class ExecSpace, class Params>
 std::int64_t ilut_team_select_max(const Params& p) {
   if (p.team_select_max >= 0) return p.team_select_max;
-  return is_gpu_space<ExecSpace>() ? std::int64_t(65536) : 0;
+  return is_gpu_space<ExecSpace>() ? std::int64_t(32768) : 0;
 }
 
 /// Select the threshold of factor F (rows, diagonal last: L or Ut) that keeps `budget` of its entries, the
