@@ -8,7 +8,8 @@
 // whole selection in one launch: the magnitudes, as the bits of non-negative IEEE numbers, order like unsigned
 // integers, so the k-th smallest is found digit by digit from the most significant end (11 bits per pass: a
 // 2048-bin histogram in scratch memory, counted with scratch atomics over the values that match the digits found
-// so far, and a team scan of it), 6 passes for double and 3 for float. The same passes count the values strictly
+// so far, and a team scan of it), 6 passes for double and 3 for float, fewer when a single value is left with the
+// digits found so far (then one pass reads its other digits). The same passes count the values strictly
 // larger than the result (those in higher bins of each pass), which the ParILUT removal needs for its ties. The
 // result is the value std::nth_element puts at position k (a value, not a position: unique), so this path and
 // SampleSelect give the same threshold. -0 counts as +0; a NaN is reported (nan_count), not ranked. One team
@@ -126,6 +127,17 @@ struct TeamSelectKernel {
                               partial += c;
                             });
       team.team_barrier();
+      // one value left with the digits found so far: it is the answer; one pass finds its remaining digits (on
+      // spread-out values after two or three of the six passes)
+      if (pass > 0 && state[3] == 1) {
+        const K found = static_cast<K>(state[0]), found_mask = ~K(0) << shift;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t i) {
+          const K key = team_select_key(values(i));
+          if ((key & found_mask) == found) state[0] = static_cast<std::int64_t>(key);
+        });
+        team.team_barrier();
+        break;
+      }
     }
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       out(0) = state[0];
