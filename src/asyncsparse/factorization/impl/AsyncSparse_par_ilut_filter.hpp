@@ -28,12 +28,12 @@ struct IlutKeepRule {
 };
 
 /// Params::team_select_max resolved: the most magnitudes the one-team radix select handles. Measured on an H100
-/// (perf_tests/results/nvidia-h100/par_ilut_pool_and_team_select/): on uniform random values (`select_short`) the
-/// one-team select takes 70-120 us from 1,024 to 32,768 values, 1.1-2.3x faster than SampleSelect, and 0.78x at
-/// 65,536, 0.62x at 131,072 (one team reads the data six times at one SM's bandwidth); on the factors' magnitudes,
-/// where SampleSelect needs more levels, it was about as fast at 56,000 (ParICT on fv1: 0.16 ms per threshold phase
-/// against 0.18-0.23 in three runs) and clearly faster below 10,000 (ParILUT on cryg2500: 0.16-0.17 ms against
-/// 0.36-0.49). The rule keeps it where it won on both: up to 32,768. Host backends have no launch latency to save.
+/// (perf_tests/results/nvidia-h100/par_ilut_pool_and_team_select/, calls 3-5): on uniform random values
+/// (`select_short`) the one-team select with its early exit takes 45-77 us from 1,024 to 32,768 values, 1.6-2.6x
+/// faster than SampleSelect, 1.14x at 65,536 and 0.82x at 131,072 (one team reads at one SM's bandwidth). In the
+/// ParILUT/ParICT steps it was clearly faster below 10,000 magnitudes (cryg2500: 0.12-0.17 ms per threshold phase
+/// against 0.33-0.49), within the run-to-run spread around 56,000 (ParICT on fv1). The rule keeps it where it won in
+/// every call: up to 32,768. Host backends have no launch latency to save: never.
 template <class ExecSpace, class Params>
 std::int64_t ilut_team_select_max(const Params& p) {
   if (p.team_select_max >= 0) return p.team_select_max;
