@@ -74,7 +74,11 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<H
       out = Kokkos::View<std::int64_t*, typename Handle::device_type>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::team_select"), 3);
     const auto r = team_select_magnitude(exec, mag, m, k, out);
-    if (r.nan_count > 0) sample_select(exec, sel, mag, k);  // names the first NaN (InvalidInput)
+    if (r.nan_count > 0) {
+      sample_select(exec, sel, mag, k);  // names the first NaN (InvalidInput)
+      throw InvalidInput(std::string(par_ilut_name(h)) + ": " + std::to_string(r.nan_count) +
+                         " NaN among the magnitudes of the threshold selection");
+    }
     t = r.value;
     rule.quota = budget_offdiag - r.greater;
     sel.stats = SampleSelectStats{};  // no SampleSelect ran

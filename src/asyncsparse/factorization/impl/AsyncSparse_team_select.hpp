@@ -87,6 +87,7 @@ struct TeamSelectKernel {
       state[2] = 0;
       state[3] = n;
     });
+    bool single_left = false;  // the early exit below wrote the answer to state[1]
     for (int pass = passes - 1; pass >= 0; --pass) {
       const int shift = digit_bits * pass;
       const K mask = pass == passes - 1 ? K(0) : (~K(0) << (shift + digit_bits));
@@ -128,19 +129,21 @@ struct TeamSelectKernel {
                             });
       team.team_barrier();
       // one value left with the digits found so far: it is the answer; one pass finds its remaining digits (on
-      // spread-out values after two or three of the six passes)
+      // spread-out values after two or three of the six passes). Its one matching thread writes state[1] (the rank,
+      // no longer needed), not state[0], which the other threads are still reading.
       if (pass > 0 && state[3] == 1) {
         const K found = static_cast<K>(state[0]), found_mask = ~K(0) << shift;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t i) {
           const K key = team_select_key(values(i));
-          if ((key & found_mask) == found) state[0] = static_cast<std::int64_t>(key);
+          if ((key & found_mask) == found) state[1] = static_cast<std::int64_t>(key);
         });
         team.team_barrier();
+        single_left = true;
         break;
       }
     }
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      out(0) = state[0];
+      out(0) = single_left ? state[1] : state[0];
       out(1) = state[2];
       out(2) = 0;
     });
