@@ -17,7 +17,10 @@
 //   par_ic_exact, _jacobi, _isai, _isai1 (par_ilu_* alike)   tri_solve=exact | jacobi (3 sweeps) | isai | isai with
 //                          one correction step; a parameter
 //                          the build does not know makes the benchmark skip itself with the message
-//   par_ict / par_ilut     make_preconditioner("par_ict" / "par_ilut", A), defaults
+//   par_ict / par_ilut     make_preconditioner("par_ict" / "par_ilut", A), defaults (steps until the ILU residual
+//                          stagnates, at most 30)
+//   par_ict_5steps / par_ilut_5steps   the same with exactly 5 steps (steps=5, stagnation_tolerance=0: the
+//                          default before the stagnation rule)
 //   kk_spiluk              Kokkos-Kernels spiluk(0) (symbolic + numeric) and the exact triangular solves of
 //                          IncompleteFactorPreconditioner (TriSolveKind::Exact)
 //   cusparse_ic / _ilu     (CUDA) cuSPARSE csric02 / csrilu02 (analysis + factorization) and the exact triangular
@@ -120,6 +123,8 @@ bool factory_method(const std::string& method, std::string& factory, std::string
       {"par_ilu_isai1", {"par_ilu", "tri_solve=isai,tri_solve_sweeps=1"}},
       {"par_ict", {"par_ict", ""}},
       {"par_ilut", {"par_ilut", ""}},
+      {"par_ict_5steps", {"par_ict", "steps=5,stagnation_tolerance=0"}},
+      {"par_ilut_5steps", {"par_ilut", "steps=5,stagnation_tolerance=0"}},
   };
   const auto it = table.find(method);
   if (it == table.end()) return false;
@@ -257,9 +262,10 @@ std::vector<std::string> methods(bool spd) {
 #if ASYNCSPARSE_HAVE_CUSPARSE
   m.push_back("cusparse_" + f);
 #endif
-  for (const std::string s : {std::string("none"), std::string("diagonal"), "par_" + f, "par_" + f + "_exact",
-                              "par_" + f + "_jacobi", "par_" + f + "_isai", "par_" + f + "_isai1",
-                              std::string(spd ? "par_ict" : "par_ilut")})
+  for (const std::string s :
+       {std::string("none"), std::string("diagonal"), "par_" + f, "par_" + f + "_exact", "par_" + f + "_jacobi",
+        "par_" + f + "_isai", "par_" + f + "_isai1", std::string(spd ? "par_ict" : "par_ilut"),
+        std::string(spd ? "par_ict_5steps" : "par_ilut_5steps")})
     m.push_back(s);
   return m;
 }

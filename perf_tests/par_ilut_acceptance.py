@@ -91,9 +91,9 @@ def main():
     ap.add_argument("--matrices", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "matrices"))
     ap.add_argument("--quick", action="store_true", help="only the 128^2 grids and no matrix files")
     ap.add_argument("--extra", default="", help="more driver arguments for every run")
-    ap.add_argument("--matrix-steps", type=int, default=10,
-                    help="steps for the matrix files (the acceptance there names no step count; a step that leaves "
-                         "the pattern unchanged ends the run earlier)")
+    ap.add_argument("--matrix-steps", type=int, default=0,
+                    help="most steps for the matrix files (0, default: the driver's, i.e. steps until the ILU residual "
+                         "stagnates, at most 30; the acceptance there names no step count)")
     a = ap.parse_args()
     extra = a.extra.split()
     groups = []
@@ -108,7 +108,7 @@ def main():
         cases = []
         for f in files:
             path = os.path.join(a.matrices, f)
-            more = ["--steps", str(a.matrix_steps)]
+            more = ["--steps", str(a.matrix_steps)] if a.matrix_steps > 0 else []
             cases.append(("ilut", path, more))
             cases.append(("ict", path, more))  # the driver refuses a non-symmetric matrix with a message
         groups.append(("Matrix files (RCM order)", cases))
@@ -116,7 +116,8 @@ def main():
         groups.append(("Matrix files whose IC(0) / ICT break down, with diagonal shift and retry "
                        "(--diagonal-shift 1e-3, both factorizations)",
                        [("ict", os.path.join(a.matrices, f + ".mtx.gz"),
-                         ["--steps", str(a.matrix_steps), "--diagonal-shift", "1e-3"]) for f in shifted]))
+                         (["--steps", str(a.matrix_steps)] if a.matrix_steps > 0 else []) +
+                         ["--diagonal-shift", "1e-3"]) for f in shifted]))
     # the acceptance names the plain command: no --extra here
     groups.append(("Trefethen 20000 (time of the whole run, default options)", [("ilut", "gen:trefethen:20000", None)]))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE, text=True,
@@ -126,8 +127,9 @@ def main():
              f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '-')}, "
              f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '-')}.", "",
              f"Command: `{' '.join([os.path.basename(sys.argv[0])] + sys.argv[1:])}`; each row is "
-             f"`asyncsparse KIND MATRIX --json R {' '.join(extra)}` (fill limit 1, defaults: 5 steps; matrix files "
-             f"--steps {a.matrix_steps}). Columns: Krylov iterations (b = ones, x0 = 0, 1e-6) of the level-0 "
+             f"`asyncsparse KIND MATRIX --json R {' '.join(extra)}` (fill limit 1, default steps: until a step improves the "
+             f"ILU residual by less than 1 %, at most 30"
+             f"{'; matrix files --steps ' + str(a.matrix_steps) if a.matrix_steps > 0 else ''}). Columns: Krylov iterations (b = ones, x0 = 0, 1e-6) of the level-0 "
              "factorization, of the serial threshold factorization at the parallel one's final nnz (same pivot rule) "
              "and of the parallel one after its last step.", ""]
     with tempfile.TemporaryDirectory() as tmp:

@@ -338,6 +338,7 @@ void run_against_reference(const CsrHost<double>& Ah, bool ict, int steps, doubl
   h.params.candidate_kernel = kernel;
   h.params.mode = SweepMode::Deterministic;
   h.params.max_steps = steps;
+  h.params.stagnation_tolerance = 0.0;  // exactly max_steps steps
   h.params.fill_in_limit = fill;
   h.params.initial_sweeps = initial;  // fixed sweep counts: the reference has no adaptive rule
   h.params.final_sweeps = final;
@@ -437,6 +438,7 @@ TEST(TEST_CATEGORY, par_ilut_candidate_kernels_agree_on_permuted_matrices) {
       Handle h;
       h.params.mode = SweepMode::Deterministic;
       h.params.max_steps = 2;
+      h.params.stagnation_tolerance = 0.0;  // exactly max_steps steps
       h.params.candidate_kernel = kernel;
       compute(h, A, k.ict);
       factors.push_back(rows_of(par_ilut_lower(Exec(), h)));
@@ -564,6 +566,7 @@ void quality_check(const CsrHost<double>& Ah, bool ict, const std::string& what)
   Handle h;  // defaults: fill 1, exact selection, asynchronous sweeps
   const int steps = quality_steps();
   h.params.max_steps = steps;
+  h.params.stagnation_tolerance = 0.0;  // exactly max_steps steps
   auto A = to_device<Dev>(Ah);
   compute(h, A, ict);
   const auto& st = h.stats();
@@ -629,6 +632,7 @@ void acceptance_case(const std::string& spec, bool ict) {
   auto A = to_device<Dev>(Ah);
   Handle h;
   h.params.max_steps = quality_steps();
+  h.params.stagnation_tolerance = 0.0;  // exactly max_steps steps
   compute(h, A, ict);
   const auto& st = h.stats();
   const double nnz = st.steps.back().nnz_L + (ict ? 0 : st.steps.back().nnz_U);
@@ -669,6 +673,8 @@ TEST(TEST_CATEGORY, par_ilut_approximate_selection_and_stagnation) {
   h.params.selection = ThresholdSelection::Approximate;
   h.params.fill_in_limit = 1.5;
   h.params.select.counting = BucketCounting::GlobalAtomics;
+  h.params.max_steps = 5;
+  h.params.stagnation_tolerance = 0.0;  // exactly 5 steps
   compute_ilut(h, A);
   const auto& st = h.stats();
   int removals = 0;
@@ -760,7 +766,9 @@ TEST(TEST_CATEGORY, par_ilut_pattern_reuse) {
   par_ilut_symbolic(Exec(), fresh, A);
   par_ilut_numeric(Exec(), fresh, A);
   EXPECT_FALSE(fresh.stats().reused_pattern);
-  EXPECT_EQ(fresh.stats().steps_done, fresh.params.max_steps);
+  EXPECT_GE(fresh.stats().steps_done, 1);  // the default steps: until stagnation or max_steps
+  EXPECT_TRUE(fresh.stats().steps_done == fresh.params.max_steps || fresh.stats().stagnated ||
+              fresh.stats().pattern_fixed);
   // a repeated full numeric phase on one symbolic phase restarts from the ILU(0) pattern: deterministic factors
   // equal those of the first, also after another matrix was factored in between
   for (bool ict : {false, true}) {
@@ -804,6 +812,7 @@ TEST(TEST_CATEGORY, par_ilut_working_arrays_are_reused) {
     Handle h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
     h.params.mode = SweepMode::Deterministic;
     h.params.max_steps = 6;
+    h.params.stagnation_tolerance = 0.0;  // exactly max_steps steps
     par_ilut_symbolic(Exec(), h, A);
     par_ilut_numeric(Exec(), h, A);
     const auto first = h.stats().workspace;
@@ -857,6 +866,7 @@ TEST(TEST_CATEGORY, par_ilut_team_select_gives_the_same_factors) {
       Handle h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
       h.params.mode = SweepMode::Deterministic;
       h.params.max_steps = 4;
+      h.params.stagnation_tolerance = 0.0;  // exactly max_steps steps
       h.params.team_select_max = team ? std::int64_t(1) << 40 : 0;
       par_ilut_symbolic(Exec(), h, A);
       par_ilut_numeric(Exec(), h, A);
@@ -878,6 +888,7 @@ TEST(TEST_CATEGORY, par_ilut_team_select_gives_the_same_factors) {
       Handle h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
       h.params.mode = SweepMode::Deterministic;
       h.params.max_steps = 2;
+      h.params.stagnation_tolerance = 0.0;  // exactly max_steps steps
       h.params.fill_in_limit = 0.3;
       h.params.team_select_max = team;
       par_ilut_symbolic(Exec(), h, B);
@@ -999,6 +1010,7 @@ TEST(TEST_CATEGORY, par_ilut_steps_do_not_stall) {
   }
   Handle a;
   a.params.max_steps = 5;
+  a.params.stagnation_tolerance = 0.0;  // exactly max_steps steps
   compute_ict(a, to_device<Dev>(aniso2d(24, 1e-3, 30)));
   const auto& st = a.stats();
   ASSERT_EQ(st.steps_done, 5);
@@ -1009,6 +1021,48 @@ TEST(TEST_CATEGORY, par_ilut_steps_do_not_stall) {
   for (int s = 1; s <= 5; ++s) {
     EXPECT_GE(st.steps[s].sweeps, 2) << "step " << s;  // the sweep on the enlarged pattern + >= 1 after the removal
     EXPECT_LE(st.steps[s].sweeps, 1 + a.params.max_sweeps) << "step " << s;
+  }
+}
+
+// The default steps (Params::max_steps 30, stagnation_tolerance 0.01) end where a step improves the ILU residual by
+// less than 1 % (or leaves the pattern unchanged), with the factors of the last step run: the same factors as exactly
+// that many steps without the rule (deterministic mode: bit for bit). par_ilut_step with stop_on_stagnation applies
+// the same rule to one more step; without it the step runs.
+TEST(TEST_CATEGORY, par_ilut_default_steps_stop_at_stagnation) {
+  const Handle::Params defaults;
+  ASSERT_EQ(defaults.max_steps, 30);
+  ASSERT_EQ(defaults.stagnation_tolerance, 0.01);
+  for (bool ict : {false, true}) {
+    const std::string what = ict ? "ParICT" : "ParILUT";
+    auto A = to_device<Dev>(aniso2d(24, 1e-3, 30));
+    Handle h;
+    h.params.mode = SweepMode::Deterministic;
+    compute(h, A, ict);
+    const auto& st = h.stats();
+    const int done = st.steps_done;
+    ASSERT_GE(done, 2) << what;  // the pattern of this problem improves over the first steps
+    EXPECT_LT(done, defaults.max_steps) << what;
+    ASSERT_TRUE(st.stagnated || st.pattern_fixed) << what;
+    if (st.stagnated) {  // the last step improved by less than 1 %, the one before by more
+      EXPECT_GT(st.steps[done].residual, 0.99 * st.steps[done - 1].residual) << what;
+      EXPECT_LE(st.steps[done - 1].residual, 0.99 * st.steps[done - 2].residual) << what;
+    }
+    Handle fixed;
+    fixed.params = h.params;
+    fixed.params.max_steps = done;
+    fixed.params.stagnation_tolerance = 0.0;
+    compute(fixed, A, ict);
+    EXPECT_EQ(fixed.stats().steps_done, done) << what;
+    const auto L = to_host(par_ilut_lower(Exec(), h)), Lf = to_host(par_ilut_lower(Exec(), fixed));
+    EXPECT_EQ(L.col_idx, Lf.col_idx) << what;
+    EXPECT_EQ(L.values, Lf.values) << what;
+    if (st.stagnated) {  // one step more under the rule: declined, factors unchanged
+      EXPECT_FALSE(par_ilut_step(Exec(), h, true)) << what;
+      EXPECT_EQ(h.stats().steps_done, done) << what;
+      EXPECT_EQ(to_host(par_ilut_lower(Exec(), h)).values, L.values) << what;
+    }
+    EXPECT_TRUE(par_ilut_step(Exec(), h)) << what;  // without the rule it runs
+    EXPECT_EQ(h.stats().steps_done, done + 1) << what;
   }
 }
 
@@ -1139,6 +1193,7 @@ TEST(TEST_CATEGORY, par_ilut_divergence_is_reported) {
   h.params.mode = SweepMode::Deterministic;
   h.params.initial_sweeps = 0;  // the algorithm of the papers: no initial sweeps, one sweep after each removal
   h.params.sweep_tolerance = 0.0;
+  h.params.stagnation_tolerance = 0.0;  // every step: the tolerance guard (the growth guard: below)
   try {
     compute_ilut(h, A);
     ADD_FAILURE() << "expected a DivergenceError";
@@ -1153,14 +1208,74 @@ TEST(TEST_CATEGORY, par_ilut_divergence_is_reported) {
   }
   EXPECT_FALSE(h.is_computed());
   EXPECT_TRUE(h.stats().diverged);
-  auto M = make_preconditioner<double, Dev>(
-      "par_ilut", A,
-      ParameterList{{"mode", std::string("deterministic")}, {"initial_sweeps", 0}, {"sweep_tolerance", 0.0}});
+  auto M = make_preconditioner<double, Dev>("par_ilut", A,
+                                            ParameterList{{"mode", std::string("deterministic")},
+                                                          {"initial_sweeps", 0},
+                                                          {"sweep_tolerance", 0.0},
+                                                          {"stagnation_tolerance", 0.0}});
   ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), DivergenceError, "after step 2 exceeds divergence_tolerance");
+  // With the stagnation rule (the default) the growth in step 1 (0.34 -> 2.3) already ends it: a step that more
+  // than doubles the residual diverged; stopping there as if stagnated would keep factors worse than step 0's.
+  Handle g;
+  g.params = h.params;
+  g.params.stagnation_tolerance = Handle::Params().stagnation_tolerance;
+  ASSERT_GT(g.params.stagnation_tolerance, 0.0);
+  try {
+    compute_ilut(g, A);
+    ADD_FAILURE() << "expected a DivergenceError";
+  } catch (const DivergenceError& e) {
+    EXPECT_EQ(e.iteration(), 1);
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("par_ilut: diverged at iteration 1: ILU residual ||A - L U||_F / ||A||_F grew in step 1: 3."),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("more than 2x): the fixed-point sweeps diverge"), std::string::npos) << msg;
+  }
+  EXPECT_FALSE(g.is_computed());
+  EXPECT_TRUE(g.stats().diverged);
+  EXPECT_FALSE(g.stats().stagnated);
+  // with a diagonal shift the numeric phase starts over on A_s + alpha I instead
+  Handle sh;
+  sh.params = g.params;
+  sh.params.diagonal_shift = 1e-3;
+  compute_ilut(sh, A);
+  EXPECT_TRUE(sh.is_computed());
+  EXPECT_GT(sh.stats().shift, 0.0);
+  EXPECT_NE(sh.stats().shift_reason.find("grew in step"), std::string::npos) << sh.stats().shift_reason;
+  // Sweeps that do not converge toward the fixed point ILU(0) at all: on this unit-diagonal 4 x 4 the first
+  // Jacobi-style sweep raises the pattern residual of the initial guess, 0.668, to 0.805 (then 3.6, 8.6, ...); the
+  // adaptive initial phase reports it before any step
+  const auto Nh = csr_from_triplets<double>(4, 4, {0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3},
+                                            {0, 1, 3, 0, 1, 2, 3, 1, 2, 3, 0, 1, 2, 3},
+                                            {1, 0.7, 0.6, 0.7, 1, 0.9, -0.9, 0.9, 1, 0.2, 0.6, -0.9, 0.2, 1});
+  const auto N = to_device<Dev>(Nh);
+  Handle d;
+  d.params.mode = SweepMode::Deterministic;
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(d, N), DivergenceError,
+                               "par_ilut: diverged at iteration 0: the initial sweeps toward the fixed point of the "
+                               "pattern of A do not converge: pattern residual ||(A - L U)_S||_F / ||A||_F 6.680e-01 "
+                               "of the initial guess, not reduced by its first sweep");
+  EXPECT_TRUE(d.stats().diverged);
+  EXPECT_FALSE(d.is_computed());
+  Handle ds;  // with a diagonal shift the numeric phase starts over on A_s + alpha I
+  ds.params = d.params;
+  ds.params.diagonal_shift = 1e-3;
+  compute_ilut(ds, N);
+  EXPECT_TRUE(ds.is_computed());
+  EXPECT_GT(ds.stats().shift, 0.0);
+  EXPECT_NE(ds.stats().shift_reason.find("initial sweeps"), std::string::npos) << ds.stats().shift_reason;
+  // a fixed number of initial sweeps is what the caller asked for: not judged
+  Handle f;
+  f.params = d.params;
+  f.params.initial_sweeps = 1;
+  f.params.max_steps = 0;
+  compute_ilut(f, N);
+  EXPECT_TRUE(f.is_computed());
   // Without the guard: 5 steps complete on factors far from A.
   Handle off;
   off.params = h.params;
   off.params.divergence_tolerance = 0.0;
+  off.params.max_steps = 5;  // later steps meet non-finite updates
   compute_ilut(off, A);
   EXPECT_FALSE(off.stats().diverged);
   EXPECT_GT(off.stats().steps.back().residual, 1e3);

@@ -39,8 +39,8 @@ using Prec = PreconditionerBase<double, Device>;
 
 struct Options {
   ProblemOptions problem;
-  int steps = 5;
-  double fill_limit = 1;
+  int steps = 30;
+  double fill_limit = 1, stagnation_tolerance = 0.01;
   std::string select = "exact", mode = "async", ordering = "auto", solver = "auto";
   double tol = 1e-6;
   int max_iters = 5000, restart = 30;
@@ -62,7 +62,9 @@ void define(Cli& cli, Options& o, bool ict) {
   cli.about(ict ? "ParICT (PCG) after 0..S steps vs IC(0) and a serial ICT of equal nnz; b = ones, x0 = 0."
                 : "ParILUT (GMRES) after 0..S steps vs ILU(0) and a serial ILUT of equal nnz; b = ones, x0 = 0.");
   add_matrix_argument(cli, o.problem);
-  cli.option("steps", o.steps, "ParILUT steps S (the table shows 0..S)");
+  cli.option("steps", o.steps, "most ParILUT steps S (the table shows 0..S; fewer: --stagnation-tolerance)");
+  cli.option("stagnation-tolerance", o.stagnation_tolerance,
+             "stop when a step improved the ILU residual by less than this fraction, as par_ilut_numeric does");
   cli.option("fill-limit", o.fill_limit, "fill budget per factor, times the entries of the ILU(0) factor");
   cli.choice("select", o.select, {"exact", "approx", "approximate"}, "threshold selection");
   cli.choice("mode", o.mode, {"async", "deterministic"}, "sweeps");
@@ -97,7 +99,7 @@ void define(Cli& cli, Options& o, bool ict) {
   cli.option("baseline-seconds", o.baseline_seconds,
              "time budget of each baseline: the unpreconditioned solve stops (and says so) when it cannot converge "
              "within it, the serial ILUT/ICT is skipped (with a note) when it has not finished");
-  cli.flag("all-steps", o.all_steps, "run all S steps even after a step that left the pattern unchanged");
+  cli.flag("all-steps", o.all_steps, "run all S steps, also after an unchanged pattern or a stagnating step");
   cli.flag("compare", o.compare,
            ict ? "one table: IC(0), serial ICT, ParICT 0..S with iterations, ILU residual, nnz, time"
                : "one table: ILU(0), serial ILUT, ParILUT 0..S with iterations, ILU residual, nnz, time");
@@ -169,6 +171,7 @@ Setup::Setup(bool ict_, const Options& o, Json& rec)
   h.params.pivot_tolerance = o.pivot_tolerance;
   h.params.diagonal_shift = o.diagonal_shift;
   h.params.max_steps = o.steps;
+  h.params.stagnation_tolerance = o.stagnation_tolerance;
   h.params.fill_in_limit = o.fill_limit;
   h.params.selection = threshold_selection_from_string(o.select);
   h.params.mode = sweep_mode_from_string(o.mode);
@@ -246,8 +249,8 @@ Outcome recompute_with_shift(Setup& s, int step, const Outcome& failed) {
   });
   s.h.params = params;
   if (!o.ran) return failed;
-  o.note = "step " + std::to_string(step) + " broke down (" + failed.error + "); recomputed with " +
-           std::to_string(step) + " steps by par_ilut_numeric" +
+  o.note = "step " + std::to_string(step) + (failed.diverged ? " diverged (" : " broke down (") + failed.error +
+           "); recomputed with " + std::to_string(s.h.stats().steps_done) + " steps by par_ilut_numeric" +
            (s.h.stats().shift > 0 ? ", on A_s + " + fmt("%g", s.h.stats().shift) + " I" : std::string());
   return o;
 }
@@ -273,12 +276,24 @@ std::vector<Outcome> par_steps(Setup& s, std::string& breakdown, std::string& no
     Progress prog(s.cmd + " steps", s.h.params.max_steps);
     for (int step = 0; step <= s.h.params.max_steps; ++step) {
       prog.update(step, step > 0 ? "(step " + std::to_string(step) + ", solve)" : "(solve)");
+      bool stagnated = false;  // par_ilut_step declined: the last step improved the residual too little
       auto o = guarded([&](Outcome& out) {
-        if (step > 0) par_ilut_step(s.exec, s.h);
+        if (step > 0 && !par_ilut_step(s.exec, s.h, !s.all_steps)) {
+          stagnated = true;
+          return;
+        }
         std::pair<std::string, std::string> tri;
         out.result = solve_with(s, par_ilut_lower(s.exec, s.h), par_ilut_upper(s.exec, s.h), !s.ict, s.P, &tri);
         std::tie(s.tri_mode, s.tri_reason) = tri;
       });
+      if (stagnated) {  // the step before improved the residual by less than the tolerance
+        const double r0 = s.h.stats().steps.end()[-2].residual, r1 = s.h.stats().steps.back().residual;
+        note = "steps " + std::to_string(step) + ".." + std::to_string(s.h.params.max_steps) + " not run: step " +
+               std::to_string(step - 1) + " improved the ILU residual by less than --stagnation-tolerance " +
+               fmt("%g (", s.h.params.stagnation_tolerance) + fmt("%.3e -> ", r0) + fmt("%.3e, ", r1) +
+               fmt("%+.2g", 100.0 * (r1 / r0 - 1.0)) + " %; par_ilut_numeric stops there too; --all-steps runs them)";
+        break;
+      }
       if (!o.ran && step > 0 && s.h.params.diagonal_shift > 0) o = recompute_with_shift(s, step, o);
       runs.push_back(o);
       if (!o.ran) {
@@ -669,9 +684,14 @@ Json repeated_runs(Setup& s, const std::vector<Outcome>& first, int runs) {
     all.push_back(outcome_of(s, par_steps(s, breakdown, note)));
   }
   s.h.launch.seed = seed0;
+  std::size_t reached = 0;  // a run that stopped earlier (stagnation, unchanged pattern): its final factors
+  for (const auto& o : all) reached = std::max(reached, o.iterations.size());
+  for (auto& o : all)
+    for (std::size_t k = o.iterations.size(); k > 0 && k < reached && !std::isnan(o.iterations.back()); ++k)
+      o.iterations.push_back(o.iterations.back()), o.residual.push_back(o.residual.back());
   Table t({"step", "iterations median [q1, q3] max", "ILU resid. median [q1, q3] max", "failed runs"});
   Json steps = Json::array();
-  for (int k = 0; k <= s.h.params.max_steps; ++k) {
+  for (int k = 0; k < static_cast<int>(reached); ++k) {
     std::vector<double> its, res;
     int failed = 0;
     for (const auto& o : all) {
@@ -690,8 +710,9 @@ Json repeated_runs(Setup& s, const std::vector<Outcome>& first, int runs) {
                          {"ilu_residual_values", res}});
   }
   std::cout << "\n"
-            << s.P << " over " << runs << " runs (launch seed --seed + run; failed: the run broke down, "
-            << "diverged, did not converge or did not reach the step; it counts as the worst case, nan)\n";
+            << s.P << " over " << runs << " runs (launch seed --seed + run; a run that stopped earlier counts with "
+            << "its final factors; failed: the run broke down, diverged or did not converge; it counts as the worst "
+            << "case, nan)\n";
   t.print();
   return Json{{"runs", runs}, {"steps", steps}};
 }

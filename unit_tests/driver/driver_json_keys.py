@@ -69,6 +69,8 @@ _CANDIDATE_KERNEL = {"candidate_kernel", "candidate_kernel.used", "candidate_ker
 # The pooled working arrays of ilut/ict: per step and for the numeric phase.
 _WORKSPACE = {"steps[].workspace_allocations", "workspace", "workspace.allocations", "workspace.bytes",
               "workspace.reuses", "workspace.peak_bytes_in_use", "options.team-select-max"}
+# ilut / ict: the stagnation rule of the steps (--stagnation-tolerance, the library's default rule)
+_STEPS_RULE = {"options.stagnation-tolerance"}
 # The quartiles beside every median/min/max of the runs' statistics (q1, q3), the tail guard of ic/ilu
 # (--guard-tol) and the run statistics of ilut/ict (--runs).
 _QUARTILES = (".q1", ".q3")
@@ -97,8 +99,8 @@ _JACOBI_QUARTILES = _with(["variants[].curve[].residual", "variants[].curve[].se
 ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _GUARD_RECORD |
          _with(_ROW_SAMPLES + ["rows[].ilu_residual", "rows[].max_factor_error"], _QUARTILES),
          "ilu": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _with(_ROW_SAMPLES, _QUARTILES),
-         "ilut": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL | _WORKSPACE,
-         "ict": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL | _WORKSPACE,
+         "ilut": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL | _WORKSPACE | _STEPS_RULE,
+         "ict": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL | _WORKSPACE | _STEPS_RULE,
          "jacobi": _JACOBI_QUARTILES,
          "solve": {"krylov_kernels"}}
 

@@ -36,9 +36,11 @@
 // sweep; the replacements of the last sweep are counted in Stats::pivots_replaced (and per step). The serial
 // references ilu0 / ic0 / ilut_nnz / ict_nnz apply the same rule with Reference::FactorOptions, so that a breakdown
 // of one and not the other is a difference of the methods, not of the strategy. pivot_tolerance = 0: no replacement.
-// It stops after Params::max_steps steps, or earlier when the ILU residual ||A - L U||_F / ||A||_F improved by
-// less than Params::stagnation_tolerance in the last step. The candidate phase also yields that residual for
-// the factors it starts from, so each step's residual is known one step later at no extra cost.
+// It stops after Params::max_steps steps (default 30), or earlier when the ILU residual ||A - L U||_F / ||A||_F
+// improved by less than Params::stagnation_tolerance (default 1 %) in the last step, keeping that step's factors;
+// a step that more than doubled the residual has diverged instead (DivergenceError). The candidate phase also
+// yields that residual for the factors it starts from, so each step's residual is known one step later at no extra
+// cost.
 //
 // Entry points (free functions, execution space instance first; the kind, ParILUT or ParICT, is
 // Params::kind of the handle):
@@ -103,15 +105,19 @@ void par_ilut_numeric(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& hand
   Impl::ilut_numeric(exec, handle, A, std::string(Impl::par_ilut_name(handle.params.kind)) + "_numeric");
 }
 
-/// One more ParILUT / ParICT step (after par_ilut_numeric), regardless of Params::max_steps and stagnation. The
-/// residual of the factors before the step is stored in the previous entry of Stats::steps. Throws BreakdownError
-/// at the first breakdown.
+/// One more ParILUT / ParICT step (after par_ilut_numeric), regardless of Params::max_steps. The residual of the
+/// factors before the step is stored in the previous entry of Stats::steps. With `stop_on_stagnation`, the step
+/// applies the rule of par_ilut_numeric (Params::stagnation_tolerance): when the factors it starts from improved the
+/// ILU residual by less than that fraction over the step before, it returns false, sets Stats::stagnated and leaves
+/// the factors unchanged (callers that run the steps one at a time stop where par_ilut_numeric stops). Returns true
+/// when the step ran. Throws BreakdownError at the first breakdown.
 template <class ExecSpace, class Scalar, class Device>
-void par_ilut_step(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle) {
+bool par_ilut_step(const ExecSpace& exec, ParIlutHandle<Scalar, Device>& handle, bool stop_on_stagnation = false) {
   if (handle.stats().steps.empty())
     throw InvalidInput(std::string(Impl::par_ilut_name(handle)) + "_step: par_ilut_numeric must be called first");
-  Impl::ilut_step(exec, handle, false);
+  const bool ran = Impl::ilut_step(exec, handle, stop_on_stagnation);
   Impl::ilut_fill_history(handle);
+  return ran;
 }
 
 /// ||A_s - L U||_F / ||A_s||_F (ParICT: L Lᵀ) of the current factors, stored in the last Stats::steps entry.
@@ -145,7 +151,7 @@ Crs<Scalar, Device> par_ilut_upper(const ExecSpace& exec, const ParIlutHandle<Sc
 #define ASYNCSPARSE_ETI_PAR_ILUT(EXTERN, S, D)                                                                        \
   EXTERN template void par_ilut_symbolic(const D::execution_space&, ParIlutHandle<S, D>&, const Crs<S, D>&);          \
   EXTERN template void par_ilut_numeric(const D::execution_space&, ParIlutHandle<S, D>&, const Crs<S, D>&);           \
-  EXTERN template void par_ilut_step(const D::execution_space&, ParIlutHandle<S, D>&);                                \
+  EXTERN template bool par_ilut_step(const D::execution_space&, ParIlutHandle<S, D>&, bool);                          \
   EXTERN template double par_ilut_residual(const D::execution_space&, ParIlutHandle<S, D>&);                          \
   EXTERN template Crs<S, D> par_ilut_lower(const D::execution_space&, const ParIlutHandle<S, D>&);                    \
   EXTERN template Crs<S, D> par_ilut_upper(const D::execution_space&, const ParIlutHandle<S, D>&);

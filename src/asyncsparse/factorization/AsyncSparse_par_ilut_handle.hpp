@@ -117,10 +117,13 @@ class ParIlutHandle {
     /// ParILUT (A ≈ L U) or ParICT (symmetric A ≈ L Lᵀ; A symmetric with positive diagonal). Read by
     /// par_ilut_symbolic; par_ilut_numeric refuses a kind changed since. Default Ilut.
     ParIlutKind kind = ParIlutKind::Ilut;
-    /// ParILUT steps par_ilut_numeric runs (>= 0). Each step: add candidates, sweep, select the thresholds,
-    /// remove the small entries, sweep. 0 returns the initial guess (ILU(0)/IC(0) pattern, no sweep).
-    /// Default 5 (the slides' tables: the pattern and the iteration counts settle after a few steps).
-    int max_steps = 5;
+    /// Most ParILUT steps par_ilut_numeric runs (>= 0); with stagnation_tolerance > 0 it stops earlier, when the
+    /// steps no longer improve the factors. Each step: add candidates, sweep, select the thresholds, remove the
+    /// small entries, sweep. 0 returns the initial guess (ILU(0)/IC(0) pattern, no sweep). Default 30, a cap for the
+    /// stagnation rule below rather than a step count: the pattern grows by about one level of fill per step, and
+    /// the matrices whose factors keep improving need many steps (bodyy5/bodyy6: 21-22 steps to the iteration
+    /// count of the serial ILUT; 5 steps left ParILUT at 32 / 69 GMRES iterations against ILUT's 5 / 6).
+    int max_steps = 30;
     /// Fill budget per factor: fill_in_limit × (stored entries of that factor of the ILU(0) pattern, diagonal
     /// included), > 0. The diagonal is always kept, so a budget below n keeps only the diagonal. Default 1
     /// (nnz(L + U) about nnz(A), as in the slides).
@@ -184,10 +187,15 @@ class ParIlutHandle {
     CandidateKernel candidate_kernel = CandidateKernel::Auto;
     /// Stop before step s when residual(s-1) > (1 - stagnation_tolerance) × residual(s-2), i.e. when the
     /// last step improved the ILU residual by less than this fraction (>= 0; the residual of a step comes
-    /// for free with the next step's candidate phase), or after a step that left the pattern unchanged (every
-    /// candidate removed again: the pattern iteration is at a fixed point, Stats::pattern_fixed). Default 0:
-    /// always run max_steps steps.
-    double stagnation_tolerance = 0.0;
+    /// for free with the next step's candidate phase; the factors are then those of step s - 1, Stats::stagnated),
+    /// or after a step that left the pattern unchanged (every candidate removed again: the pattern iteration is at
+    /// a fixed point, Stats::pattern_fixed). 0: always run max_steps steps. Default 0.01, measured on the shared
+    /// matrices and the generators (OpenMP, 30 steps each; perf_tests/results/MEASUREMENTS.md#parilut-steps): the
+    /// rule stopped after 1-24 steps (median 3), at most 3 Krylov iterations or 2 % above the best of the 30 steps,
+    /// while steps still improving the residual by more (bodyy4/5/6: 5-20 % per step for 10-20 steps) still lowered
+    /// the count. Where it applies, a step that multiplied the residual by more than 2 (Impl::ilut_step_growth_limit)
+    /// has diverged: DivergenceError (or the restart of diagonal_shift), not a stagnation stop.
+    double stagnation_tolerance = 0.01;
     /// Async (default): the sweeps update L and U in place, as the papers' GPU codes. Deterministic:
     /// Jacobi-style double-buffered sweeps; the factors are then bit-identical across runs, thread counts
     /// and backends (the candidate, select and remove phases are deterministic in both modes).
@@ -202,7 +210,10 @@ class ParIlutHandle {
     /// the step. Jacobi-style (deterministic) sweeps diverge on some matrices whose asynchronous (Gauss–Seidel-
     /// like) sweeps converge, e.g. bcsstk14. Deterministic mode: the residual of every step, known at the next
     /// step's candidate phase; both modes: the final residual pass (Params::compute_residual, par_ilut_residual)
-    /// — asynchronous steps may blow up transiently and recover. Default 1e3; 0 disables the guard.
+    /// — asynchronous steps may blow up transiently and recover. Two more signs of divergence are judged in both
+    /// modes while the guard is on: an adaptive initial phase (initial_sweeps = -1) whose first sweep did not reduce
+    /// the pattern residual of the initial guess, and, where the stagnation rule applies, a step that more than
+    /// doubled the ILU residual (see stagnation_tolerance). Default 1e3; 0 disables the guard.
     double divergence_tolerance = 1e3;
     /// Pattern reuse (the time-stepping use case of the iterative ILU papers): par_ilut_numeric on a handle that
     /// holds factors computed without breakdown for A's pattern keeps their pattern, rescales A and runs

@@ -31,13 +31,16 @@ namespace Impl {
 inline const ParameterSpec& par_ilut_parameter_spec() {
   static const ParameterSpec spec = [] {
     ParameterSpec s;
-    s.add("steps", 5, "ParILUT steps (>= 0; 0 = the ILU(0)-pattern initial guess)")
+    s.add("steps", 30,
+          "most ParILUT steps (>= 0; 0 = the ILU(0)-pattern initial guess); stagnation_tolerance stops earlier")
         .add("fill_in_limit", 1.0, "fill budget per factor, times the entries of the ILU(0) factor (> 0)")
         .add("select", std::string("exact"), "threshold selection: exact | approx (one SampleSelect level)",
              {"exact", "approx"})
         .add("mode", std::string("async"), "sweeps: async (in place) | deterministic (Jacobi style, reproducible)",
              {"async", "deterministic"})
-        .add("stagnation_tolerance", 0.0, "stop when a step improves the ILU residual by less than this fraction")
+        .add("stagnation_tolerance", 0.01,
+             "stop when a step improves the ILU residual by less than this fraction, or leaves the pattern unchanged "
+             "(0: run all steps)")
         .add("divergence_tolerance", 1e3,
              "DivergenceError when the relative ILU residual of a step exceeds this (>= 0; 0 = no check)")
         .add("initial_sweeps", -1, "sweeps on the pattern of A before step 1 (-1 adaptive, 0 none, k > 0: k)")
@@ -104,11 +107,11 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
   void set_parameters_impl(const ParameterList& l) override {
     auto& p = handle_.params;
     p.kind = kind_;
-    p.max_steps = l.get("steps", 5);
+    p.max_steps = l.get("steps", 30);
     p.fill_in_limit = l.get("fill_in_limit", 1.0);
     p.selection = threshold_selection_from_string(l.get("select", "exact"));
     p.mode = sweep_mode_from_string(l.get("mode", "async"));
-    p.stagnation_tolerance = l.get("stagnation_tolerance", 0.0);
+    p.stagnation_tolerance = l.get("stagnation_tolerance", 0.01);
     p.divergence_tolerance = l.get("divergence_tolerance", 1e3);
     p.reuse_sweeps = l.get("reuse_sweeps", 3);
     p.initial_sweeps = l.get("initial_sweeps", -1);
@@ -166,9 +169,9 @@ class ParIct final : public ParThresholdPreconditioner<Scalar, Device> {
 
 // Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
 // and devices; other types are instantiated from the definitions above.
-#define ASYNCSPARSE_ETI_PAR_ILUT_PRECONDITIONER(EXTERN, S, D)                                                         \
-  EXTERN template class ParThresholdPreconditioner<S, D>;                                                             \
-  EXTERN template class ParIlut<S, D>;                                                                                \
+#define ASYNCSPARSE_ETI_PAR_ILUT_PRECONDITIONER(EXTERN, S, D) \
+  EXTERN template class ParThresholdPreconditioner<S, D>;     \
+  EXTERN template class ParIlut<S, D>;                        \
   EXTERN template class ParIct<S, D>;
 ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_PAR_ILUT_PRECONDITIONER)
 

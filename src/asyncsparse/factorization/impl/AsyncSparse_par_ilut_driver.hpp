@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <limits>
 #include <string>
@@ -50,10 +51,20 @@ double ilut_lap(const ExecSpace& exec, Kokkos::Timer& timer) {
   return s;
 }
 
+/// A step that multiplies the ILU residual by more than this has diverged, not stagnated (ilut_judge_residual).
+/// Between the steps of a converging factorization the residual grew by at most 1.10x (nos3, the noise of the
+/// asynchronous sweeps; OpenMP, 29 runs of 30 steps, perf_tests/results/MEASUREMENTS.md#parilut-steps); where the
+/// sweeps diverge it grew 6.8x (bcsstk14, deterministic) and 57x (bcsstk18 on an H100) in one step.
+constexpr double ilut_step_growth_limit = 2.0;
+
 /// Records the residual `residual2` (squared, unscaled) of the factors of the last step, which the candidate phase
 /// found. Returns false when it ends the iteration: `stop_on_stagnation` and an improvement by less than
 /// Params::stagnation_tolerance. Throws DivergenceError in the deterministic mode (where every step's residual is
-/// judged; asynchronous: only the final factors', as stale values can blow up transiently and recover).
+/// judged; asynchronous: only the final factors', as stale values can blow up transiently and recover), and, where
+/// the stagnation rule applies, in both modes when the last step multiplied the residual by more than
+/// ilut_step_growth_limit (a growing residual is no stagnation: stopping there would keep factors worse than those
+/// the step started from; the adaptive sweeps of a step step back from a sweep that makes it worse, so a step's
+/// growth is no transient of stale values).
 template <class Handle>
 bool ilut_judge_residual(Handle& h, double residual2, bool stop_on_stagnation) {
   auto& stats = h.stats();
@@ -63,6 +74,16 @@ bool ilut_judge_residual(Handle& h, double residual2, bool stop_on_stagnation) {
   const double tol = h.params.stagnation_tolerance;
   if (stop_on_stagnation && tol > 0.0 && stats.steps.size() >= 2) {
     const double before = stats.steps[stats.steps.size() - 2].residual;
+    if (before > 0 && h.params.divergence_tolerance > 0 && !(prev.residual <= ilut_step_growth_limit * before)) {
+      h.state().ready = false;
+      stats.diverged = true;
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%.3e -> %.3e (%.3gx, more than %gx)", before, prev.residual,
+                    prev.residual / before, ilut_step_growth_limit);
+      throw DivergenceError(par_ilut_name(h), prev.step,
+                            "ILU residual ||A - L U||_F / ||A||_F grew in step " + std::to_string(prev.step) + ": " +
+                                buf + ": the fixed-point sweeps diverge on this matrix");
+    }
     if (before >= 0 && prev.residual > (1.0 - tol) * before) {
       stats.stagnated = true;
       return false;
@@ -74,6 +95,7 @@ bool ilut_judge_residual(Handle& h, double residual2, bool stop_on_stagnation) {
 /// What a phase of sweeps did.
 struct IlutPhase {
   int sweeps = 0;
+  double first = -1.0;        ///< pattern residual of the factors the phase started from (adaptive; -1: not computed)
   double residual = -1.0;     ///< pattern residual of the factors the last sweep started from (-1: not computed)
   bool stepped_back = false;  ///< the last sweep was undone (it diverged)
 };
@@ -135,7 +157,7 @@ IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed, double t
       break;
     }
     ph.residual = r;
-    if (k == 0) first = r;
+    if (k == 0) first = ph.first = r;
     if (ilut_read(exec, h.state().breakdown, 0) != std::numeric_limits<std::int64_t>::max() && k > 0) {
       ilut_restore_values(exec, h, snap[k % 2]);  // sweep k skipped a non-finite update: back to before it
       ph.stepped_back = true;
@@ -146,6 +168,32 @@ IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed, double t
   }
   // the breakdown flags stay those of the last sweep run, also after a step back: a breakdown is reported, not hidden
   return ph;
+}
+
+/// DivergenceError (Params::divergence_tolerance > 0) when no sweep of the adaptive initial phase `ph` reduced the
+/// pattern residual of the initial guess: its first sweep already left a larger one (the phase stepped back to the
+/// initial guess) or a non-finite one. The sweeps then do not converge toward the fixed point ILU(0) / IC(0) at all,
+/// and the steps cannot start from it: on bcsstk18 on an H100 the first sweep raised the residual of ParILUT's
+/// initial guess from 0.309 to 0.322 and ParICT's from 0.30 to 1.10, and the steps then either diverged (0.307 ->
+/// 17.4 -> 9.8e3 ... in step 2) or stopped as stagnated on factors that needed 5000 GMRES iterations. A phase whose
+/// sweeps converge, however slowly, reduces it with its first sweep. A residual of at most 1e-8 of ||A|| (an initial
+/// guess at the fixed point already) passes.
+template <class Handle>
+void ilut_check_initial_phase(Handle& h, const IlutPhase& ph) {
+  if (h.params.divergence_tolerance <= 0 || ph.sweeps < 2 || !(ph.first >= 0)) return;
+  if (ph.residual < ph.first || ph.residual <= 1e-8) return;  // NaN fails both
+  h.state().ready = false;
+  h.stats().diverged = true;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%.3e of the initial guess, not reduced by its first sweep", ph.first);
+  throw DivergenceError(par_ilut_name(h), 0,
+                        std::string("the initial sweeps toward the fixed point of the pattern of A do not converge: "
+                                    "pattern residual ||(A - L U)_S||_F / ||A||_F ") +
+                            buf + ": the fixed-point sweeps diverge on this matrix" +
+                            (h.params.mode == SweepMode::Deterministic
+                                 ? " (the Jacobi-style deterministic sweeps diverge on matrices where the "
+                                   "asynchronous ones may converge)"
+                                 : ""));
 }
 
 /// Entries of the factor pattern (nptr, ncol) that are not in the pattern (optr, ocol) of the same rows.
@@ -260,8 +308,10 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
   Kokkos::Timer timer;
   ilut_initialize(exec, h, A);
   ilut_initial_sweeps(exec, h, [&] {
-    return ilut_sweep_phase(exec, h, h.params.initial_sweeps, h.params.initial_sweep_tolerance,
-                            h.params.initial_max_sweeps);
+    const IlutPhase ph = ilut_sweep_phase(exec, h, h.params.initial_sweeps, h.params.initial_sweep_tolerance,
+                                          h.params.initial_max_sweeps);
+    ilut_check_initial_phase(h, ph);
+    return ph;
   });
   for (int s = 0; s < h.params.max_steps; ++s) {
     if (!ilut_step(exec, h, true, false)) break;
