@@ -44,6 +44,15 @@ inline SweepMode sweep_mode_from_string(const std::string& s) {
 }
 
 namespace Impl {
+/// The end of every DivergenceError message of the fixed-point factorizations, with a hint for the deterministic
+/// mode.
+inline std::string divergence_cause(SweepMode mode) {
+  std::string msg = ": the fixed-point sweeps diverge on this matrix";
+  if (mode == SweepMode::Deterministic)
+    msg += " (the Jacobi-style deterministic sweeps diverge on matrices where the asynchronous ones may converge)";
+  return msg;
+}
+
 /// Message of the DivergenceError of the fixed-point factorizations: "<quantity> = <value> after <when>
 /// exceeds divergence_tolerance <tol>: ..." (or "is not finite"), with a hint for the deterministic mode.
 inline std::string divergence_message(const char* quantity, double value, const std::string& when, double tol,
@@ -51,10 +60,7 @@ inline std::string divergence_message(const char* quantity, double value, const 
   char buf[200];
   std::snprintf(buf, sizeof buf, "%s = %.3e after %s %s %.3g", quantity, value, when.c_str(),
                 std::isfinite(value) ? "exceeds divergence_tolerance" : "is not finite; divergence_tolerance", tol);
-  std::string msg = std::string(buf) + ": the fixed-point sweeps diverge on this matrix";
-  if (mode == SweepMode::Deterministic)
-    msg += " (the Jacobi-style deterministic sweeps diverge on matrices where the asynchronous ones may converge)";
-  return msg;
+  return std::string(buf) + divergence_cause(mode);
 }
 }  // namespace Impl
 

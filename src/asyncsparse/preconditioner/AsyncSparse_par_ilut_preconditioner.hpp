@@ -169,9 +169,9 @@ class ParIct final : public ParThresholdPreconditioner<Scalar, Device> {
 
 // Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
 // and devices; other types are instantiated from the definitions above.
-#define ASYNCSPARSE_ETI_PAR_ILUT_PRECONDITIONER(EXTERN, S, D) \
-  EXTERN template class ParThresholdPreconditioner<S, D>;     \
-  EXTERN template class ParIlut<S, D>;                        \
+#define ASYNCSPARSE_ETI_PAR_ILUT_PRECONDITIONER(EXTERN, S, D)                                                         \
+  EXTERN template class ParThresholdPreconditioner<S, D>;                                                             \
+  EXTERN template class ParIlut<S, D>;                                                                                \
   EXTERN template class ParIct<S, D>;
 ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_PAR_ILUT_PRECONDITIONER)
 

@@ -29,17 +29,23 @@ namespace Impl {
 
 inline double ilut_relative(double r2, double a2) { return a2 > 0 ? std::sqrt(r2 / a2) : std::sqrt(r2); }
 
+/// The factorization diverged at `step`: the handle is marked not computed, Stats::diverged, DivergenceError.
+template <class Handle>
+[[noreturn]] void ilut_diverged(Handle& h, std::int64_t step, const std::string& problem) {
+  h.state().ready = false;
+  h.stats().diverged = true;
+  throw DivergenceError(par_ilut_name(h), step, problem);
+}
+
 /// Divergence guard (Params::divergence_tolerance): the relative ILU residual `residual` of the factors after
-/// step `step` is non-finite or above the tolerance -> not computed, Stats::diverged, DivergenceError.
+/// step `step` is non-finite or above the tolerance -> ilut_diverged.
 template <class Handle>
 void ilut_check_divergence(Handle& h, double residual, int step) {
   const double tol = h.params.divergence_tolerance;
   if (tol <= 0.0 || residual <= tol) return;  // a NaN residual fails `residual <= tol`
-  h.state().ready = false;
-  h.stats().diverged = true;
-  throw DivergenceError(par_ilut_name(h), step,
-                        divergence_message("ILU residual ||A - L U||_F / ||A||_F", residual,
-                                           "step " + std::to_string(step), tol, h.params.mode));
+  ilut_diverged(h, step,
+                divergence_message("ILU residual ||A - L U||_F / ||A||_F", residual, "step " + std::to_string(step),
+                                   tol, h.params.mode));
 }
 
 /// Seconds on `timer` once the work queued on `exec` is done; restarts the timer.
@@ -75,14 +81,12 @@ bool ilut_judge_residual(Handle& h, double residual2, bool stop_on_stagnation) {
   if (stop_on_stagnation && tol > 0.0 && stats.steps.size() >= 2) {
     const double before = stats.steps[stats.steps.size() - 2].residual;
     if (before > 0 && h.params.divergence_tolerance > 0 && !(prev.residual <= ilut_step_growth_limit * before)) {
-      h.state().ready = false;
-      stats.diverged = true;
       char buf[160];
       std::snprintf(buf, sizeof buf, "%.3e -> %.3e (%.3gx, more than %gx)", before, prev.residual,
                     prev.residual / before, ilut_step_growth_limit);
-      throw DivergenceError(par_ilut_name(h), prev.step,
-                            "ILU residual ||A - L U||_F / ||A||_F grew in step " + std::to_string(prev.step) + ": " +
-                                buf + ": the fixed-point sweeps diverge on this matrix");
+      ilut_diverged(h, prev.step,
+                    "ILU residual ||A - L U||_F / ||A||_F grew in step " + std::to_string(prev.step) + ": " + buf +
+                        divergence_cause(SweepMode::Async));  // the clause without the mode hint
     }
     if (before >= 0 && prev.residual > (1.0 - tol) * before) {
       stats.stagnated = true;
@@ -182,18 +186,12 @@ template <class Handle>
 void ilut_check_initial_phase(Handle& h, const IlutPhase& ph) {
   if (h.params.divergence_tolerance <= 0 || ph.sweeps < 2 || !(ph.first >= 0)) return;
   if (ph.residual < ph.first || ph.residual <= 1e-8) return;  // NaN fails both
-  h.state().ready = false;
-  h.stats().diverged = true;
   char buf[160];
   std::snprintf(buf, sizeof buf, "%.3e of the initial guess, not reduced by its first sweep", ph.first);
-  throw DivergenceError(par_ilut_name(h), 0,
-                        std::string("the initial sweeps toward the fixed point of the pattern of A do not converge: "
-                                    "pattern residual ||(A - L U)_S||_F / ||A||_F ") +
-                            buf + ": the fixed-point sweeps diverge on this matrix" +
-                            (h.params.mode == SweepMode::Deterministic
-                                 ? " (the Jacobi-style deterministic sweeps diverge on matrices where the "
-                                   "asynchronous ones may converge)"
-                                 : ""));
+  ilut_diverged(h, 0,
+                std::string("the initial sweeps toward the fixed point of the pattern of A do not converge: pattern "
+                            "residual ||(A - L U)_S||_F / ||A||_F ") +
+                    buf + divergence_cause(h.params.mode));
 }
 
 /// Entries of the factor pattern (nptr, ncol) that are not in the pattern (optr, ocol) of the same rows.
