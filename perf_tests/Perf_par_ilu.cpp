@@ -101,14 +101,33 @@ const Baselines& baselines(const std::string& name) {
   return b;
 }
 
-/// Minimum bytes of one sweep: the task list (row, column, destination: 3 ints; a_ij: 1 double), the indices
-/// and values of the factors (read once), the row pointers, and the written value of every task.
+/// Minimum bytes of one sweep: per task a_ij, the written value and the kernel's own lists (entry kernel: the task
+/// list's row, column and destination; row kernel: the start of the task's product list, and two positions per
+/// product), the indices and values of the factors (read once), the row pointers.
 double sweep_bytes(const ParIluHandle<double, Device>& h) {
   const auto& s = h.stats();
   const double factors = static_cast<double>(s.nnz_L + s.nnz_U);
-  return static_cast<double>(s.num_tasks) * (3 * sizeof(int) + 2 * sizeof(double)) +
-         factors * (sizeof(int) + sizeof(double)) + 2.0 * (h.num_rows() + 1) * sizeof(int);
+  const bool row = s.sweep_kernel == SweepKernel::Row;
+  const double lists = row ? static_cast<double>(s.num_tasks) * sizeof(offset_t) +
+                                 static_cast<double>(s.sweep_products) * 2 * sizeof(offset_t)
+                           : static_cast<double>(s.num_tasks) * 3 * sizeof(int);
+  return lists + static_cast<double>(s.num_tasks) * 2 * sizeof(double) + factors * (sizeof(int) + sizeof(double)) +
+         2.0 * (h.num_rows() + 1) * sizeof(int);
 }
+
+/// The sweep kernel and launch of a benchmark variant: the defaults (auto), or an explicit kernel and team size /
+/// vector length (-1: that kernel's default).
+struct Variant {
+  SweepKernel kernel = SweepKernel::Auto;
+  int team_size = -1;
+  int vector_length = -1;
+  std::string suffix() const {
+    std::string v = kernel == SweepKernel::Auto ? "" : std::string("_") + to_string(kernel);
+    if (team_size > 0) v += "_team" + std::to_string(team_size);
+    if (vector_length > 0) v += "_lanes" + std::to_string(vector_length);
+    return v;
+  }
+};
 
 /// STREAM-like copy bandwidth of the device memory, measured once per process (PerfHelpers.hpp).
 double stream_gbs() {
@@ -121,27 +140,34 @@ void common_counters(benchmark::State& state, const Baselines& b, const ParIluHa
   state.counters["nnz"] = b.A.nnz();
   state.counters["tasks"] = static_cast<double>(h.stats().num_tasks);
   state.counters["team_size"] = h.stats().launch.team_size;
+  state.counters["vector_length"] = h.stats().launch.vector_length;
+  state.counters["row_kernel"] = h.stats().sweep_kernel == SweepKernel::Row ? 1 : 0;
+  state.counters["products"] = static_cast<double>(h.stats().sweep_products);
   state.counters["chunk_size"] = h.stats().launch.chunk_size;
   state.counters["spmv_us"] = 1e6 * b.spmv;
 }
 
-void setup_handle(ParIluHandle<double, Device>& h, const Baselines& b, int sweeps, int team_size = -1) {
+void setup_handle(ParIluHandle<double, Device>& h, const Baselines& b, int sweeps, const Variant& v = Variant()) {
   h.params.sweeps = sweeps;
-  h.launch.team_size = team_size;
+  h.params.sweep_kernel = v.kernel;
+  h.launch.team_size = v.team_size;
+  h.launch.vector_length = v.vector_length;
   par_ilu_symbolic(ExecSpace(), h, b.A);
   par_ilu_numeric(ExecSpace(), h, b.A);
 }
 
-// Time of one sweep (in place, asynchronous), repeated on the evolving factors. team_size -1: the default launch
-// (16-thread teams on GPUs); the "_team256" variants show the highest-throughput launch.
-void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind, int team_size) {
+// Time of one sweep (in place, asynchronous), repeated on the evolving factors. No suffix: the defaults (the
+// kernel rule choose_sweep_kernel and its launch); "_entry" / "_row": that kernel with its default launch;
+// "_entry_team256": the entry kernel's highest-throughput launch; "_row_team<T>_lanes<V>": the row kernel's launch
+// study.
+void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind, Variant v) {
   const auto& b = baselines(name);
   if (kind == ParIluKind::Ic && !b.ic0_exists) {
     state.SkipWithError("IC(0) does not exist for this matrix");
     return;
   }
   ParIluHandle<double, Device> h(kind);
-  setup_handle(h, b, 0, team_size);
+  setup_handle(h, b, 0, v);
   par_ilu_sweep(ExecSpace(), h, 1);  // warm-up
   for (auto _ : state) {
     const std::size_t before = h.stats().sweep_times.size();
@@ -159,14 +185,14 @@ void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind,
 
 // Time of 5 sweeps from the paper's initial guess (the numeric phase without its set-up), with the residual and
 // the speedups over the exact factorizations (Table 2).
-void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind kind, int team_size) {
+void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind kind, Variant v) {
   const auto& b = baselines(name);
   if (kind == ParIluKind::Ic && !b.ic0_exists) {
     state.SkipWithError("IC(0) does not exist for this matrix");
     return;
   }
   ParIluHandle<double, Device> h(kind);
-  setup_handle(h, b, 5, team_size);
+  setup_handle(h, b, 5, v);
   std::vector<double> setup;
   for (auto _ : state) {
     par_ilu_numeric(ExecSpace(), h, b.A);
@@ -248,14 +274,20 @@ struct Registration {
     for (const auto& name : problems()) {
       for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
         const std::string k = kind == ParIluKind::Ic ? "par_ic" : "par_ilu";
-        for (int team : {-1, 256}) {
-          if (team > 0 && name != "L2D" && name != "L3D") continue;
-          const std::string v = team > 0 ? "_team" + std::to_string(team) : "";
-          benchmark::RegisterBenchmark(("BM_" + k + "_sweep" + v + "/" + name).c_str(), BM_sweep, name, kind, team)
+        const bool grid = name == "L2D" || name == "L3D";
+        std::vector<Variant> variants = {Variant{}, Variant{SweepKernel::Entry}, Variant{SweepKernel::Row}};
+        if (grid) variants.push_back(Variant{SweepKernel::Entry, 256});
+        if (grid || name == "bcsstk16")  // the row kernel's launch study: rows per team x lanes per row
+          for (int threads : {64, 256})
+            for (int lanes : {1, 2, 4, 8, 16, 32})
+              variants.push_back(Variant{SweepKernel::Row, threads / lanes, lanes});
+        for (const auto& v : variants) {
+          benchmark::RegisterBenchmark(("BM_" + k + "_sweep" + v.suffix() + "/" + name).c_str(), BM_sweep, name, kind,
+                                       v)
               ->UseManualTime()
               ->Unit(benchmark::kMicrosecond);
-          benchmark::RegisterBenchmark(("BM_" + k + "_5sweeps" + v + "/" + name).c_str(), BM_five_sweeps, name, kind,
-                                       team)
+          benchmark::RegisterBenchmark(("BM_" + k + "_5sweeps" + v.suffix() + "/" + name).c_str(), BM_five_sweeps, name,
+                                       kind, v)
               ->UseManualTime()
               ->Unit(benchmark::kMicrosecond);
         }

@@ -60,8 +60,9 @@ struct Run {
 
 Run run(const CsrHost<double>& A, ParIluKind kind, int sweeps, SweepMode mode, int fill = 0,
         TaskOrdering ordering = TaskOrdering::RowMajor, LaunchConfig launch = LaunchConfig(),
-        MeshBlocking mesh = MeshBlocking()) {
+        MeshBlocking mesh = MeshBlocking(), SweepKernel kernel = SweepKernel::Auto) {
   Handle h(kind);
+  h.params.sweep_kernel = kernel;
   h.params.sweeps = sweeps;
   h.params.mode = mode;
   h.params.fill_level = fill;
@@ -231,6 +232,175 @@ TEST(TEST_CATEGORY, par_ilu_default_launch) {
   par_ilu_numeric(Exec(), h, A);
   EXPECT_EQ(h.stats().launch.team_size, h.launch.team_size);
   EXPECT_EQ(h.stats().launch.chunk_size, gpu ? h.launch.team_size : 256);
+}
+
+// The row kernel (SweepKernel::Row). With one lane per row its deterministic sweeps are the host reference bit for
+// bit (the entry kernel's merge order); with 4 lanes the vector reduction adds the products in another order, so
+// the factors agree within rounding. ILU(k) / IC(k) patterns with fill included.
+TEST(TEST_CATEGORY, par_ilu_row_kernel_deterministic_equals_host_reference) {
+  auto close = [](const CsrHost<double>& got, const CsrHost<double>& want, const std::string& what) {
+    ASSERT_EQ(got.col_idx, want.col_idx) << what;
+    double err = 0, scale = 0;
+    for (std::size_t k = 0; k < want.values.size(); ++k) {
+      err = std::max(err, std::abs(got.values[k] - want.values[k]));
+      scale = std::max(scale, std::abs(want.values[k]));
+    }
+    EXPECT_LE(err, 1e-13 * scale) << what;
+  };
+  for (int lanes : {1, 4}) {
+    LaunchConfig lc;
+    lc.vector_length = lanes;
+    const std::string l = ", " + std::to_string(lanes) + " lane(s)";
+    for (int fill : {0, 2}) {
+      for (const auto& A : {lap2d(9), trefethen(60), lap3d27(4)}) {
+        const auto As = on_pattern(scale_unit_diagonal(A).A, fill);
+        auto L = Impl::reference_ic_initial_guess(As);
+        for (int sweeps = 0; sweeps <= 3; ++sweeps) {
+          const auto r = run(A, ParIluKind::Ic, sweeps, SweepMode::Deterministic, fill, TaskOrdering::RowMajor, lc,
+                             MeshBlocking(), SweepKernel::Row);
+          ASSERT_EQ(r.stats.sweep_kernel, SweepKernel::Row);
+          const std::string what = "row kernel IC(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", " +
+                                   std::to_string(sweeps) + " sweeps" + l;
+          if (lanes == 1)
+            expect_same_bits(r.L, L, what);
+          else
+            close(r.L, L, what);
+          Impl::reference_ic_jacobi_sweep(As, L);
+        }
+      }
+    }
+    for (int fill : {0, 1}) {
+      for (const auto& A : {nonsymmetric(9), random_diag_dominant(150, 6, 11, false, 1.2)}) {
+        const auto As = on_pattern(scale_unit_diagonal(A).A, fill);
+        auto F = Impl::reference_ilu_initial_guess(As);
+        for (int sweeps = 0; sweeps <= 3; ++sweeps) {
+          const auto r = run(A, ParIluKind::Ilu, sweeps, SweepMode::Deterministic, fill, TaskOrdering::RowMajor, lc,
+                             MeshBlocking(), SweepKernel::Row);
+          const std::string what = "row kernel ILU(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", " +
+                                   std::to_string(sweeps) + " sweeps" + l;
+          if (lanes == 1) {
+            expect_same_bits(r.L, F.L, what + ", L");
+            expect_same_bits(r.U, F.U, what + ", U");
+          } else {
+            close(r.L, F.L, what + ", L");
+            close(r.U, F.U, what + ", U");
+          }
+          Impl::reference_ilu_jacobi_sweep(As, F);
+        }
+      }
+    }
+  }
+}
+
+// The asynchronous row kernel reaches the exact IC(0) / ILU(0) (every backend; GPUs at their default lanes).
+TEST(TEST_CATEGORY, par_ilu_row_kernel_async_converges_to_exact_factors) {
+  auto max_err = [](const CsrHost<double>& got, const CsrHost<double>& want) {
+    EXPECT_EQ(got.col_idx, want.col_idx);
+    double err = 0;
+    for (std::size_t k = 0; k < want.values.size() && k < got.values.size(); ++k)
+      err = std::max(err, std::abs(got.values[k] - want.values[k]));
+    return err;
+  };
+  for (const auto& A : {lap3d27(8), lap2d(20)}) {
+    Handle h(ParIluKind::Ic);
+    h.params.sweep_kernel = SweepKernel::Row;
+    h.params.sweeps = 300;
+    h.params.tolerance = 1e-12;
+    const auto Ad = to_device<Dev>(A);
+    par_ilu_symbolic(Exec(), h, Ad);
+    par_ilu_numeric(Exec(), h, Ad);
+    EXPECT_EQ(h.stats().sweep_kernel, SweepKernel::Row);
+    EXPECT_TRUE(h.stats().converged) << "IC n=" << A.nrows;
+    EXPECT_LE(max_err(to_host(par_ilu_unscaled_factors(Exec(), h).L), Reference::ic0(A)), 1e-9) << "IC n=" << A.nrows;
+  }
+  for (const auto& A : {nonsymmetric(20), random_diag_dominant(400, 7, 5, false, 1.1)}) {
+    Handle h(ParIluKind::Ilu);
+    h.params.sweep_kernel = SweepKernel::Row;
+    h.params.sweeps = 300;
+    h.params.tolerance = 1e-12;
+    const auto Ad = to_device<Dev>(A);
+    par_ilu_symbolic(Exec(), h, Ad);
+    par_ilu_numeric(Exec(), h, Ad);
+    EXPECT_TRUE(h.stats().converged) << "ILU n=" << A.nrows;
+    const auto F = par_ilu_unscaled_factors(Exec(), h);
+    const auto R = Reference::ilu0(A);
+    EXPECT_LE(max_err(to_host(F.L), R.L), 1e-9) << "ILU n=" << A.nrows;
+    EXPECT_LE(max_err(to_host(F.U), R.U), 1e-9) << "ILU n=" << A.nrows;
+  }
+}
+
+// The rule behind SweepKernel::Auto and the row kernel's launch; its refusals and its breakdown reports.
+TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
+  // the lanes rule at the measured cases (H100: 270,336 resident threads): 5-point 1024^2 -> 1, 27-point 64^3 -> 4,
+  // bcsstk16 -> 32; never above the power of two >= the row length
+  EXPECT_EQ(Impl::row_sweep_lanes(1048576, 3.0, 270336), 1);
+  EXPECT_EQ(Impl::row_sweep_lanes(262144, 13.6, 270336), 4);
+  EXPECT_EQ(Impl::row_sweep_lanes(4884, 30.2, 270336), 32);
+  EXPECT_EQ(Impl::row_sweep_lanes(4884, 3.0, 270336), 4);
+  const bool gpu = Impl::is_gpu_space<Exec>();
+  const std::int64_t concurrency = Exec().concurrency();
+  for (const auto& A : {lap2d(10), lap3d27(6)}) {
+    for (auto ord : {TaskOrdering::RowMajor, TaskOrdering::Random}) {
+      for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+        Handle h(ParIluKind::Ic);
+        h.params.sweeps = 1;
+        h.params.ordering = ord;
+        h.params.mode = mode;
+        const auto Ad = to_device<Dev>(A);
+        par_ilu_symbolic(Exec(), h, Ad);
+        par_ilu_numeric(Exec(), h, Ad);
+        const double avg = double(h.stats().nnz_L) / A.nrows;
+        const bool row = gpu && ord == TaskOrdering::RowMajor && mode == SweepMode::Async &&
+                         2 * std::int64_t(A.nrows) * Impl::pow2_at_least(avg) >= concurrency;
+        const std::string what = "n=" + std::to_string(A.nrows) + " " + to_string(ord) + " " + to_string(mode);
+        EXPECT_EQ(h.stats().sweep_kernel, row ? SweepKernel::Row : SweepKernel::Entry) << what;
+        EXPECT_NE(h.stats().sweep_kernel_rule.find("auto:"), std::string::npos) << what;
+        EXPECT_EQ(h.stats().launch.work_items, row ? std::int64_t(A.nrows) : h.stats().num_tasks) << what;
+        // an explicit row kernel: one unit per row, lanes by the rule, kParIluRowGpuTeamThreads threads per team
+        h.params.sweep_kernel = SweepKernel::Row;
+        if (ord != TaskOrdering::RowMajor) continue;
+        par_ilu_numeric(Exec(), h, Ad);
+        EXPECT_EQ(h.stats().launch.work_items, A.nrows);
+        EXPECT_EQ(h.stats().launch.vector_length, gpu ? Impl::row_sweep_lanes(A.nrows, avg, concurrency) : 1) << what;
+        if (gpu) EXPECT_EQ(h.stats().launch.team_size * h.stats().launch.vector_length, Impl::kParIluRowGpuTeamThreads);
+      }
+    }
+  }
+  EXPECT_EQ(sweep_kernel_from_string("row"), SweepKernel::Row);
+  ASYNCSPARSE_EXPECT_THROW_MSG(sweep_kernel_from_string("rows"), InvalidInput, "valid: auto, entry, row");
+  {  // the row kernel follows the storage order: another task ordering is refused, naming both
+    Handle h(ParIluKind::Ic);
+    h.params.sweep_kernel = SweepKernel::Row;
+    h.params.ordering = TaskOrdering::Random;
+    const auto Ad = to_device<Dev>(lap2d(5));
+    par_ilu_symbolic(Exec(), h, Ad);
+    ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Ad), InvalidInput,
+                                 "par_ic_numeric: Params::sweep_kernel row needs TaskOrdering::RowMajor");
+    h.params.sweep_kernel = SweepKernel::Entry;
+    par_ilu_numeric(Exec(), h, Ad);
+    EXPECT_EQ(h.stats().sweep_kernel_rule, "explicit");
+  }
+  // breakdowns are reported as by the entry kernel (row and problem), in both modes
+  const auto A = csr_from_triplets<double>(3, 3, {0, 0, 1, 1, 2}, {0, 1, 0, 1, 2}, {1.0, 2.0, 2.0, 1.0, 1.0});
+  const auto B = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1.0, 1.0, 1.0, 1.0});
+  for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+    Handle h(ParIluKind::Ic);
+    h.params.mode = mode;
+    h.params.sweep_kernel = SweepKernel::Row;
+    const auto Ad = to_device<Dev>(A);
+    par_ilu_symbolic(Exec(), h, Ad);
+    ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Ad), BreakdownError,
+                                 "par_ic: breakdown at row 1: non-positive pivot");
+    for (double v : to_host(h.L()).values) EXPECT_TRUE(std::isfinite(v));
+    Handle u(ParIluKind::Ilu);
+    u.params.mode = mode;
+    u.params.sweep_kernel = SweepKernel::Row;
+    const auto Bd = to_device<Dev>(B);
+    par_ilu_symbolic(Exec(), u, Bd);
+    ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), u, Bd), BreakdownError,
+                                 "par_ilu: breakdown at row 1: zero pivot");
+    for (double v : to_host(u.U_columns()).values) EXPECT_TRUE(std::isfinite(v));
+  }
 }
 
 /// Whether the Jacobi-style (deterministic) IC sweeps reach the nonlinear residual 1e-10 on A in 200 sweeps.

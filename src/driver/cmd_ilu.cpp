@@ -41,6 +41,9 @@ void define(Cli& cli, Options& o, bool ic) {
   cli.option("ordering-seed", o.ordering_seed, "seed of the random task-list ordering");
   cli.option("fill-level", o.fill_level, "level of fill k of the pattern (ILU(k) / IC(k))");
   cli.launch_options(o.launch);
+  cli.choice("sweep-kernel", o.sweep_kernel, {"auto", "entry", "row"},
+             "kernel of the sweeps: auto (the measured rule: row on GPUs for long rows), entry (one thread per "
+             "unknown) or row (vector lanes per row; --team-size / --vector-length then count rows)");
   cli.option("runs", o.runs,
              "asynchronous runs (median [quartiles] and worst case over them; the block-order seed is --seed + run)");
   cli.option("guard-tol", o.guard_tol,
@@ -135,6 +138,7 @@ Setup::Setup(const std::string& cmd, const Options& o, Json& rec)
   h.params.ordering_seed = o.ordering_seed;
   h.params.guard_tolerance = o.guard_tol;
   h.params.guard_max_sweeps = o.guard_max_sweeps;
+  h.params.sweep_kernel = sweep_kernel_from_string(o.sweep_kernel);
   h.params.ordering = ordering == "rcm" ? TaskOrdering::RowMajor : task_ordering_from_string(ordering);
   if (h.params.ordering == TaskOrdering::MeshBlocked)
     h.params.mesh = mesh_from_generator_spec(problem.spec, static_cast<ordinal_t>(o.block));
@@ -329,6 +333,9 @@ void report(const Setup& s, const std::vector<Row>& rows, Json& histories, Json&
               << "); 'nonlin. res.' is the residual the guard ended with; total includes its residual checks\n";
   for (const auto& n : notes) std::cout << "note: " << n << "\n";
   const auto& st = s.h.stats();
+  std::cout << "sweep kernel: " << to_string(st.sweep_kernel) << " (" << st.sweep_kernel_rule << ")";
+  if (st.sweep_kernel == SweepKernel::Row) std::cout << ", " << st.sweep_products << " products listed";
+  std::cout << "\n";
   std::cout << "sweep launch: " << st.launch.to_string() << "\n";
   std::cout << "total = setup (checks, scaling, initial guess) + sweeps; exact rows: factorization time; tri "
                "setup = set-up of the triangular solves; time to solution = symbolic + total + tri setup + solve\n";
@@ -349,6 +356,8 @@ void report(const Setup& s, const std::vector<Row>& rows, Json& histories, Json&
   rec["nnz_S"] = st.nnz_S;
   rec["num_tasks"] = st.num_tasks;
   rec["launch"] = st.launch;
+  rec["sweep_kernel"] =
+      Json{{"kernel", to_string(st.sweep_kernel)}, {"rule", st.sweep_kernel_rule}, {"products", st.sweep_products}};
   rec["rows"] = jrows;
   rec["runs"] = histories;
   rec["baselines"] = baselines;

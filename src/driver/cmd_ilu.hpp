@@ -32,6 +32,7 @@ struct Options {
   std::uint64_t ordering_seed = 0;
   int fill_level = 0;
   LaunchOptions launch;
+  std::string sweep_kernel = "auto";
   int runs = 1;
   double guard_tol = 0;       ///< --guard-tol: ParIluParams::guard_tolerance (0: off)
   int guard_max_sweeps = 20;  ///< --guard-max-sweeps: ParIluParams::guard_max_sweeps

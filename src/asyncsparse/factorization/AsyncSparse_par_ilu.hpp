@@ -46,6 +46,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -56,13 +57,13 @@
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/core/AsyncSparse_validation.hpp>
-#include <asyncsparse/linalg/AsyncSparse_graph.hpp>
-#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
 #include <asyncsparse/factorization/AsyncSparse_residuals.hpp>
 #include <asyncsparse/factorization/AsyncSparse_task_list.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_kernels.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_sweep.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_symbolic.hpp>
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>
 #include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
 
 namespace AsyncSparse {
@@ -75,11 +76,6 @@ struct ParIluFactors {
 };
 
 namespace Impl {
-
-template <class Handle>
-std::string par_ilu_name(const Handle& h) {
-  return h.state().kind == ParIluKind::Ic ? "par_ic" : "par_ilu";
-}
 
 /// Device checks of new values on the symbolic pattern: finite values, a non-zero (IC: positive) diagonal,
 /// symmetry within a relative 1e-12 for IC. Throws InvalidInput naming `where` and the first bad row.
@@ -165,86 +161,6 @@ void rescale_entries(const ExecSpace& exec, const Mat& M, const Values& vals, co
             vals(k) = vals(k) * r(i);
         }
       });
-}
-
-/// One sweep; throws BreakdownError (the factors keep the last finite values).
-template <class ExecSpace, class Scalar, class Device>
-void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
-  auto& st = h.state();
-  auto& stats = h.stats();
-  const bool async = h.params.mode == SweepMode::Async;
-  // st.breakdown holds kNoBreakdown here: set by par_ilu_numeric, reset below after a sweep that skipped an update
-  // (one device-to-host transfer per sweep, none the other way unless a sweep reported something).
-  Kokkos::Timer timer;
-  const bool ilu = st.kind == ParIluKind::Ilu;
-  Scalar* lr = st.L.values.data();
-  Scalar* lw = async ? lr : st.L_alt.data();
-  Scalar* ur = ilu ? st.Ut.values.data() : nullptr;
-  Scalar* uw = ilu && !async ? st.Ut_alt.data() : ur;
-  auto run = [&](auto kind_tag, auto async_tag, auto identity_tag) {
-    constexpr ParIluKind kind = decltype(kind_tag)::value;
-    constexpr bool is_async = decltype(async_tag)::value;
-    ParIluSweepFunctor<kind, is_async, decltype(identity_tag)::value, Scalar, Device> f;
-    f.task_row = st.task_row;
-    f.task_col = st.task_col;
-    f.task_dst = st.task_dst;
-    f.task_a = st.task_a;
-    f.l_rm = st.L.graph.row_map;
-    f.l_ent = st.L.graph.entries;
-    f.l_read = lr;
-    f.l_write = lw;
-    if constexpr (kind == ParIluKind::Ilu) {
-      f.u_rm = st.Ut.graph.row_map;
-      f.u_ent = st.Ut.graph.entries;
-      f.u_read = ur;
-      f.u_write = uw;
-    }
-    f.flag = st.breakdown;
-    const char* label = kind == ParIluKind::Ilu
-                            ? (is_async ? "AsyncSparse::par_ilu::sweep" : "AsyncSparse::par_ilu::sweep_deterministic")
-                            : (is_async ? "AsyncSparse::par_ic::sweep" : "AsyncSparse::par_ic::sweep_deterministic");
-    st.chunks.run(label, exec, f);
-  };
-  using IluTag = ParIluKindTag<ParIluKind::Ilu>;
-  using IcTag = ParIluKindTag<ParIluKind::Ic>;
-  if (ilu && async)
-    run(IluTag(), std::true_type(), std::false_type());
-  else if (ilu)
-    run(IluTag(), std::false_type(), std::false_type());
-  else if (async && st.identity_tasks)
-    run(IcTag(), std::true_type(), std::true_type());
-  else if (async)
-    run(IcTag(), std::true_type(), std::false_type());
-  else if (st.identity_tasks)
-    run(IcTag(), std::false_type(), std::true_type());
-  else
-    run(IcTag(), std::false_type(), std::false_type());
-  exec.fence();
-  const double dt = timer.seconds();
-  unsigned long long flag = 0;
-  Kokkos::deep_copy(flag, st.breakdown);
-  stats.sweep_times.push_back(dt);
-  stats.sweep_seconds += dt;
-  if (flag == kNoBreakdown) {
-    stats.consecutive_breakdowns = 0;
-  } else {
-    Kokkos::deep_copy(exec, st.breakdown, kNoBreakdown);
-    exec.fence();
-    // The offending update was not written; every entry keeps a finite value.
-    ++stats.breakdown_sweeps;
-    ++stats.consecutive_breakdowns;
-    stats.breakdown_row = static_cast<std::int64_t>(flag / 4);
-    stats.breakdown_problem = breakdown_text(unsigned(flag % 4));
-    // A synchronous sweep is a deterministic function of the previous one: it would break down again. Drop the
-    // new buffer (the previous sweep's factors stay) and stop. In the asynchronous mode a bad pivot can come
-    // from stale values and disappear in the next sweep: stop only when it persists (Params::breakdown_patience).
-    if (!async || (h.params.breakdown_patience > 0 && stats.consecutive_breakdowns >= h.params.breakdown_patience))
-      throw BreakdownError(par_ilu_name(h), stats.breakdown_row, stats.breakdown_problem);
-  }
-  if (!async) {
-    std::swap(st.L.values, st.L_alt);
-    if (ilu) std::swap(st.Ut.values, st.Ut_alt);
-  }
 }
 
 template <class ExecSpace, class Scalar, class Device>
@@ -348,23 +264,6 @@ void check_params(const Handle& h, const std::string& where) {
   if (p.breakdown_patience < 0)
     throw InvalidInput(where + ": Params::breakdown_patience must be >= 0, got " +
                        std::to_string(p.breakdown_patience));
-}
-
-/// GPU default team size of the sweeps (LaunchConfig::team_size = -1): 16 threads per team, one task each.
-/// Fewer tasks in flight make the asynchronous sweeps more Gauss-Seidel-like (Chow, Anzt & Dongarra 2015,
-/// sect. 4.6): with at most 32 resident teams per multiprocessor (NVIDIA), 16-thread teams keep 512 tasks per
-/// SM in flight instead of 2048, and a few sweeps give factors whose PCG iteration count is that of the exact
-/// IC(0) more often. The sweeps take longer (small next to any solve with the factors), more so for longer rows:
-/// set team_size to 256 for the highest sweep throughput.
-/// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-team-size
-constexpr int kParIluGpuTeamSize = 16;
-
-/// ParIlu's launch defaults of the sweeps: GPU teams of kParIluGpuTeamSize threads.
-inline LaunchDefaults par_ilu_launch_defaults(const std::string& where) {
-  LaunchDefaults d;
-  d.gpu_team_threads = kParIluGpuTeamSize;
-  d.method = where;
-  return d;
 }
 
 /// The host symbolic phase: every pattern (ILU(k) too) and task order; validates A on a host copy and names the
@@ -519,6 +418,7 @@ void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, co
   const std::string where = h.params.kind == ParIluKind::Ic ? "par_ic_symbolic" : "par_ilu_symbolic";
   Impl::check_params(h, where);
   Kokkos::Timer timer;
+  h.state().pair_ptr = {};  // product lists of the previous pattern
   // Level 0 in row-major order: on the device (Impl::par_ilu_symbolic_device; it leaves inputs that fail a
   // check to Impl::par_ilu_symbolic_host, which names the problem).
   if (h.params.fill_level == 0 && h.params.ordering == TaskOrdering::RowMajor &&
@@ -635,8 +535,21 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   stats.breakdown_problem.clear();
   stats.guard_sweeps = 0;
   stats.guard_residual = -1;
-  stats.launch =
-      resolve_launch_config<ExecSpace>(h.launch, stats.num_tasks, 1.0, exec, Impl::par_ilu_launch_defaults(where));
+  const auto kernel = Impl::choose_sweep_kernel(exec, h, where);
+  stats.sweep_kernel = kernel.kernel;
+  stats.sweep_kernel_rule = kernel.rule;
+  st.row_sweeps = kernel.kernel == SweepKernel::Row;
+  stats.sweep_products = 0;
+  if (st.row_sweeps) {
+    Impl::row_sweep_values(exec, h);
+    Impl::build_sweep_pairs(exec, h);
+    stats.sweep_products = static_cast<std::int64_t>(st.pair_x.extent(0));
+    stats.launch = resolve_launch_config<ExecSpace>(h.launch, st.n, kernel.avg_row, exec,
+                                                    Impl::par_ilu_row_launch_defaults(where, kernel.lanes));
+  } else {
+    stats.launch =
+        resolve_launch_config<ExecSpace>(h.launch, stats.num_tasks, 1.0, exec, Impl::par_ilu_launch_defaults(where));
+  }
   if (!Impl::is_gpu_space<ExecSpace>() && stats.launch.team_size > stats.launch.concurrency)
     throw InvalidInput(where + ": LaunchConfig::team_size " + std::to_string(stats.launch.team_size) +
                        " exceeds the threads of " + ExecSpace::name() + " (" +

@@ -37,6 +37,24 @@ enum class SweepMode {
 };
 
 inline const char* to_string(SweepMode m) { return m == SweepMode::Async ? "async" : "deterministic"; }
+/// Which kernel runs a sweep (Params::sweep_kernel).
+enum class SweepKernel {
+  Auto,   ///< the measured rule Impl::choose_sweep_kernel: Row on GPUs for rows of many entries, Entry otherwise
+  Entry,  ///< one thread per unknown, in task-list order (the paper's kernel)
+  Row     ///< one group of vector lanes per row, its unknowns left to right (ParIluRowSweepFunctor)
+};
+
+inline const char* to_string(SweepKernel k) {
+  return k == SweepKernel::Auto ? "auto" : (k == SweepKernel::Entry ? "entry" : "row");
+}
+
+inline SweepKernel sweep_kernel_from_string(const std::string& s) {
+  if (s == "auto") return SweepKernel::Auto;
+  if (s == "entry") return SweepKernel::Entry;
+  if (s == "row") return SweepKernel::Row;
+  throw InvalidInput("sweep kernel '" + s + "' unknown (valid: auto, entry, row)");
+}
+
 inline SweepMode sweep_mode_from_string(const std::string& s) {
   if (s == "async") return SweepMode::Async;
   if (s == "deterministic") return SweepMode::Deterministic;
@@ -127,6 +145,11 @@ class ParIluHandle {
     double guard_tolerance = 0.0;
     /// Most sweeps the guard adds (>= 0). Default 20.
     int guard_max_sweeps = 20;
+    /// Kernel of the sweeps: Entry (one thread per unknown, in task-list order), Row (vector lanes per row, the
+    /// unknowns of a row left to right; needs TaskOrdering::RowMajor; the LaunchConfig then counts rows: team_size
+    /// rows per team, vector_length lanes per row) or Auto (Impl::choose_sweep_kernel, a rule measured per backend
+    /// and row length; Stats::sweep_kernel says which ran). Read by par_ilu_numeric. Default Auto.
+    SweepKernel sweep_kernel = SweepKernel::Auto;
   };
 
   struct Stats {
@@ -148,7 +171,10 @@ class ParIluHandle {
     int consecutive_breakdowns = 0;        ///< of them, how many directly before the current state
     std::int64_t breakdown_row = -1;       ///< row of the last skipped update (-1: none)
     std::string breakdown_problem;         ///< what went wrong there
-    ResolvedLaunch launch;                 ///< launch used by the sweeps
+    ResolvedLaunch launch;                 ///< launch used by the sweeps (work items: tasks, or rows for Row)
+    SweepKernel sweep_kernel = SweepKernel::Entry;  ///< kernel of the sweeps (Params::sweep_kernel resolved)
+    std::string sweep_kernel_rule;                  ///< why (Auto: the rule's quantities; otherwise "explicit")
+    std::int64_t sweep_products = 0;                ///< Row: products in the lists of all unknowns (0: entry kernel)
     int guard_sweeps = 0;                  ///< sweeps the guard added (Params::guard_tolerance), in `sweeps` too
     double guard_residual = -1;            ///< relative nonlinear residual the guard ended with (-1: guard off)
   };
@@ -177,7 +203,12 @@ class ParIluHandle {
     Kokkos::View<unsigned long long, Device> breakdown;
     Kokkos::View<offset_t*, Device> u_map, lt_map;  ///< gather maps of U = transpose(Ut), Lᵀ = transpose(L)
     crs_type U, Lt;
-    ChunkedLaunch<execution_space> chunks;
+    ChunkedLaunch<execution_space> chunks;  ///< launch of the sweep kernel (over tasks, or over rows for Row)
+    bool row_sweeps = false;                ///< the sweeps run ParIluRowSweepFunctor
+    value_view a_l, a_u;                    ///< Row: scaled a_ij per L entry and per Ut entry (ILU)
+    /// Row: the product list of every unknown (Impl::SweepPairsFunctor), built at the first numeric phase that
+    /// needs it after par_ilu_symbolic; empty otherwise.
+    Kokkos::View<offset_t*, Device> pair_ptr, pair_x, pair_y;
   };
 
   ParIluHandle() = default;
@@ -186,8 +217,9 @@ class ParIluHandle {
   Params params;
   /// Launch of the sweeps: team size, chunk size (tasks per work block), max_concurrent_teams (occupancy,
   /// the paper's Table 5), block_order (forward / backward / random execution of the blocks, Table 3), seed.
-  /// Defaults: see LaunchConfig (-1 = choose per backend), except that on GPUs the team size defaults to 16
-  /// threads (Impl::kParIluGpuTeamSize: fewer tasks in flight give better factors after few sweeps).
+  /// Defaults: see LaunchConfig (-1 = choose per backend), except that on GPUs the entry kernel's team size defaults
+  /// to 16 threads (Impl::kParIluGpuTeamSize: fewer tasks in flight give better factors after few sweeps) and the
+  /// row kernel (Params::sweep_kernel) counts rows: Impl::row_sweep_lanes lanes per row, 128 threads per team.
   LaunchConfig launch;
 
   const Stats& stats() const { return stats_; }

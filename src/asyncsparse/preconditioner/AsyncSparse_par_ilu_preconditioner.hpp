@@ -179,7 +179,11 @@ inline const ParameterSpec& par_ilu_parameter_spec() {
         .add("scale", true, "scale A to unit diagonal before the sweeps (keep true: the paper's setting)")
         .add("breakdown_patience", 0,
              "async mode: consecutive sweeps with a skipped (bad-pivot) update before "
-             "compute() throws; 0: only when the last sweep skipped one");
+             "compute() throws; 0: only when the last sweep skipped one")
+        .add("sweep_kernel", std::string("auto"),
+             "kernel of the sweeps: auto (the measured rule choose_sweep_kernel: row on GPUs for long rows) | entry "
+             "(one thread per unknown) | row (vector lanes per row; row-major ordering only)",
+             {"auto", "entry", "row"});
     add_tri_solve_parameters(s);
     return add_launch_parameters(s);  // of the sweeps (ParIlu's defaults: par_ilu_launch_defaults)
   }();
@@ -237,6 +241,7 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
     p.reuse_factors = l.get("reuse_factors", false);
     p.scale = l.get("scale", true);
     p.breakdown_patience = l.get("breakdown_patience", 0);
+    p.sweep_kernel = sweep_kernel_from_string(l.get("sweep_kernel", "auto"));
     tri_ = Impl::tri_solve_options_from(l, name());
     handle_.launch = launch_config_from_parameters(l, name());
     apply_ready_ = false;

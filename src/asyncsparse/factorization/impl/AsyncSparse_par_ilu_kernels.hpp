@@ -80,6 +80,26 @@ KOKKOS_FORCEINLINE_FUNCTION void write_entry(T* p, T v) {
     *p = v;
 }
 
+/// s - sum of x_k y_k over the columns k common to x = (xent, xv)[p, pe) and y = (yent, yv)[q, qe) (sorted), in
+/// ascending k: the summation order of every sweep kernel's one-lane form and of the host reference.
+template <bool Async, class Ent, class T>
+KOKKOS_FORCEINLINE_FUNCTION T merge_sub(T s, const Ent& xent, const T* xv, offset_t p, offset_t pe, const Ent& yent,
+                                        const T* yv, offset_t q, offset_t qe) {
+  while (p < pe && q < qe) {
+    const ordinal_t kp = xent(p), kq = yent(q);
+    if (kp == kq) {
+      s = mul_sub(s, read_entry<Async>(xv + p), read_entry<Async>(yv + q));
+      ++p;
+      ++q;
+    } else if (kp < kq) {
+      ++p;
+    } else {
+      ++q;
+    }
+  }
+  return s;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // The sweep, for ILU and IC (template argument Kind). One work unit = one task (an entry of S; for IC an entry
 // (i, j), j <= i, of the lower part of S). In the asynchronous mode the read and write arrays are equal: the
@@ -158,18 +178,7 @@ struct ParIluSweepFunctor {
       pe = l_rm(i + 1) - 1;
       qe = dst;
     }
-    while (p < pe && q < qe) {
-      const ordinal_t kp = l_ent(p), kq = c_ent(q);
-      if (kp == kq) {
-        s = mul_sub(s, read_entry<Async>(lr + p), read_entry<Async>(cr + q));
-        ++p;
-        ++q;
-      } else if (kp < kq) {
-        ++p;
-      } else {
-        ++q;
-      }
-    }
+    s = merge_sub<Async>(s, l_ent, lr, p, pe, c_ent, cr, q, qe);
     if (lower) {
       const Scalar pivot = read_entry<Async>(cr + qe);
       if constexpr (!ic) {
@@ -194,6 +203,179 @@ struct ParIluSweepFunctor {
         return;
       }
       write_entry<Async>(u_write + dst, s);
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Product lists of the row kernel. The sparse dot product of every unknown depends on the pattern only: which
+// positions of the two operands meet (same k), in ascending k. `SweepPairsFunctor` lists them once per pattern,
+// per unknown u (L entry p: u = p; ILU, Ut entry q: u = nnz(L) + q), as pairs (x, y) of positions:
+//   ILU l_ij (p in row i of L):       x in row i of L left of p,      y in row j of Ut left of its diagonal;
+//   ILU u_ij (q in row j of Ut):      x in row j of Ut left of q,      y in row i of L left of its diagonal;
+//   IC  l_ij, i > j:                  x in row i of L left of p,      y in row j of L left of its diagonal;
+//   IC  l_ii:                         x = y, each position of row i of L left of the diagonal;
+// the unit diagonal of L (ILU) is not an unknown and has none. One thread per task of the task list; a count pass
+// (Fill = false: the count of unknown u at ptr(u + 1)) and, after a scan, a fill pass (the pairs from ptr(u)).
+// A sweep then sums x_val * y_val over the list instead of merging index lists.
+// ---------------------------------------------------------------------------------------------------------
+template <ParIluKind Kind, bool Fill, class Device>
+struct SweepPairsFunctor {
+  static constexpr bool ic = Kind == ParIluKind::Ic;
+  using ord_view = Kokkos::View<const ordinal_t*, Device>;
+  using off_view = Kokkos::View<const offset_t*, Device>;
+  ord_view task_row, task_col;
+  off_view task_dst;
+  off_view l_rm, u_rm;
+  ord_view l_ent, u_ent;
+  offset_t nnz_l = 0;
+  Kokkos::View<offset_t*, Device> ptr;  ///< Fill = false: counts (entry u + 1); true: the exclusive scan
+  Kokkos::View<offset_t*, Device> px, py;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
+    const ordinal_t i = task_row(t), j = task_col(t);
+    const offset_t dst = task_dst(t);
+    const bool lower = ic || i > j;
+    const offset_t u = lower ? dst : nnz_l + dst;
+    offset_t out = Fill ? ptr(u) : 0;
+    if (ic && i == j) {  // l_ii: l_ik * l_ik for the positions left of the diagonal
+      for (offset_t q = l_rm(i); q < dst; ++q, ++out)
+        if constexpr (Fill) px(out) = py(out) = q;
+      if constexpr (!Fill) ptr(u + 1) = out;
+      return;
+    }
+    // x: the unknown's own row left of it; y: the other operand left of its diagonal (as ParIluSweepFunctor)
+    const ord_view& xe = lower ? l_ent : u_ent;
+    const ord_view& ye = lower ? (ic ? l_ent : u_ent) : l_ent;
+    offset_t p = lower ? l_rm(i) : u_rm(j), pe = dst;
+    offset_t q = lower ? (ic ? l_rm(j) : u_rm(j)) : l_rm(i);
+    const offset_t qe = lower ? (ic ? l_rm(j + 1) : u_rm(j + 1)) - 1 : l_rm(i + 1) - 1;
+    while (p < pe && q < qe) {
+      const ordinal_t kp = xe(p), kq = ye(q);
+      if (kp == kq) {
+        if constexpr (Fill) {
+          px(out) = p;
+          py(out) = q;
+        }
+        ++out;
+        ++p;
+        ++q;
+      } else if (kp < kq) {
+        ++p;
+      } else {
+        ++q;
+      }
+    }
+    if constexpr (!Fill) ptr(u + 1) = out;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// The row form of the sweep (SweepKernel::Row). One work unit = one row r, its unknowns updated in storage order
+// by the unit's vector lanes: IC, row r of L; ILU, row r of L (l_rj, j < r; the unit diagonal is not an unknown),
+// then row r of Ut (column r of U: u_kr, k <= r). For each unknown the lanes take its product list
+// (SweepPairsFunctor) and sum x_val * y_val. Why: on rows of 10-40 entries (27-point stencils, FEM matrices) the
+// entry kernel above merges two index lists per unknown in global memory, each thread its own, to find the few
+// products (4 per unknown on the 27-point Laplacian, 11 on bcsstk16, out of some 20-40 index comparisons); here
+// every load is a product, contiguous across the lanes. The unknowns of a row are updated left to right, so each
+// can use the new values of the ones before it (Gauss-Seidel order inside the row).
+// Sums: with one lane sequentially in ascending k with mul_sub, as ParIluSweepFunctor and the host reference (the
+// same bits in the deterministic mode); with more lanes the vector reduction adds the products in another order
+// (rounding differences only). Races (asynchronous mode) as for ParIluSweepFunctor: every unknown has one writer
+// per sweep (its row's unit); reads of other rows return the old or the new value of an entry, never a torn one.
+// a_l / a_u: the scaled a_ij of every L entry (IC: the task list in identity order) and every Ut entry (ILU).
+// ---------------------------------------------------------------------------------------------------------
+template <ParIluKind Kind, bool Async, class Scalar, class Device>
+struct ParIluRowSweepFunctor {
+  static constexpr bool ic = Kind == ParIluKind::Ic;
+  using ord_view = Kokkos::View<const ordinal_t*, Device>;
+  using off_view = Kokkos::View<const offset_t*, Device>;
+  using cval_view = Kokkos::View<const Scalar*, Device>;
+  off_view l_rm;
+  ord_view l_ent;
+  off_view u_rm;  // ILU: column storage of U; IC: not used
+  ord_view u_ent;
+  off_view pair_ptr, pair_x, pair_y;
+  offset_t nnz_l = 0;
+  cval_view a_l, a_u;
+  Scalar* l_read;
+  Scalar* l_write;
+  Scalar* u_read = nullptr;
+  Scalar* u_write = nullptr;
+  Kokkos::View<unsigned long long, Device> flag;
+  int vector_length = 1;
+
+  /// s - sum of x[pair_x] * y[pair_y] over the product list of unknown u.
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION Scalar dot_sub(const Member& team, Scalar s, offset_t u, const Scalar* x,
+                                        const Scalar* y) const {
+    const offset_t b = pair_ptr(u), e = pair_ptr(u + 1);
+    if (vector_length == 1) {
+      for (offset_t q = b; q < e; ++q)
+        s = mul_sub(s, read_entry<Async>(x + pair_x(q)), read_entry<Async>(y + pair_y(q)));
+      return s;
+    }
+    Scalar sum = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(team, b, e),
+        [&](const offset_t q, Scalar& acc) {
+          acc += read_entry<Async>(x + pair_x(q)) * read_entry<Async>(y + pair_y(q));
+        },
+        sum);
+    return s - sum;
+  }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void fail(const Member& team, ordinal_t row, unsigned code) const {
+    Kokkos::single(Kokkos::PerThread(team), [&]() { report_breakdown(flag, row, code); });
+  }
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void put(const Member& team, Scalar* dst, Scalar v) const {
+    Kokkos::single(Kokkos::PerThread(team), [&]() { write_entry<Async>(dst, v); });
+  }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team, const std::int64_t unit) const {
+    using std::sqrt;
+    const ordinal_t i = static_cast<ordinal_t>(unit);
+    const Scalar* lr = l_read;
+    const off_view& c_rm = ic ? l_rm : u_rm;
+    const Scalar* cr = ic ? lr : u_read;
+    const offset_t rb = l_rm(i), re = l_rm(i + 1);
+    for (offset_t p = rb; p < (ic ? re : re - 1); ++p) {
+      const ordinal_t j = l_ent(p);
+      const Scalar s = dot_sub(team, a_l(p), p, lr, cr);
+      if (ic && j == i) {  // l_ii = sqrt(a_ii - sum_{k<i} l_ik^2), the last entry of the row
+        if (!(s > Scalar(0)) || !is_finite(s))
+          fail(team, i, is_finite(s) ? kNonPositivePivot : kNonFinite);
+        else
+          put(team, l_write + p, Scalar(sqrt(s)));
+        continue;
+      }
+      // l_ij = (a_ij - sum_{k<j} l_ik y_jk) / y_jj
+      const Scalar pivot = read_entry<Async>(cr + c_rm(j + 1) - 1);
+      if (!ic && (pivot == Scalar(0) || !is_finite(pivot))) {
+        fail(team, j, pivot == Scalar(0) ? kZeroPivot : kNonFinite);
+        continue;
+      }
+      const Scalar v = s / pivot;
+      if (!is_finite(v))
+        fail(team, i, kNonFinite);
+      else
+        put(team, l_write + p, v);
+    }
+    if constexpr (!ic) {  // column i of U: u_ki = a_ki - sum_{m<k} l_km u_mi, k <= i (row i of Ut, u_ii last)
+      const offset_t ub = u_rm(i), ue = u_rm(i + 1);
+      for (offset_t q = ub; q < ue; ++q) {
+        const ordinal_t k = u_ent(q);
+        const Scalar s = dot_sub(team, a_u(q), nnz_l + q, u_read, lr);
+        if (!is_finite(s))
+          fail(team, k, kNonFinite);
+        else if (k == i && s == Scalar(0))
+          fail(team, k, kZeroPivot);
+        else
+          put(team, u_write + q, s);
+      }
     }
   }
 };
