@@ -102,14 +102,13 @@ const Baselines& baselines(const std::string& name) {
 }
 
 /// Minimum bytes of one sweep: per task a_ij, the written value and the kernel's own lists (entry kernel: the task
-/// list's row, column and destination; row kernel: the start of the task's product list, and two positions per
-/// product), the indices and values of the factors (read once), the row pointers.
+/// list's row, column and destination; row kernel: the start of each factor entry's product list, and two
+/// positions per product), the indices and values of the factors (read once), the row pointers.
 double sweep_bytes(const ParIluHandle<double, Device>& h) {
   const auto& s = h.stats();
   const double factors = static_cast<double>(s.nnz_L + s.nnz_U);
   const bool row = s.sweep_kernel == SweepKernel::Row;
-  const double lists = row ? static_cast<double>(s.num_tasks) * sizeof(offset_t) +
-                                 static_cast<double>(s.sweep_products) * 2 * sizeof(offset_t)
+  const double lists = row ? factors * sizeof(offset_t) + static_cast<double>(s.sweep_products) * 2 * sizeof(offset_t)
                            : static_cast<double>(s.num_tasks) * 3 * sizeof(int);
   return lists + static_cast<double>(s.num_tasks) * 2 * sizeof(double) + factors * (sizeof(int) + sizeof(double)) +
          2.0 * (h.num_rows() + 1) * sizeof(int);

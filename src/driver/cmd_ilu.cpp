@@ -42,7 +42,7 @@ void define(Cli& cli, Options& o, bool ic) {
   cli.option("fill-level", o.fill_level, "level of fill k of the pattern (ILU(k) / IC(k))");
   cli.launch_options(o.launch);
   cli.choice("sweep-kernel", o.sweep_kernel, {"auto", "entry", "row"},
-             "kernel of the sweeps: auto (the measured rule: row on GPUs for long rows), entry (one thread per "
+             "kernel of the sweeps: auto (the measured rule: row on GPUs for large matrices), entry (one thread per "
              "unknown) or row (vector lanes per row; --team-size / --vector-length then count rows)");
   cli.option("runs", o.runs,
              "asynchronous runs (median [quartiles] and worst case over them; the block-order seed is --seed + run)");

@@ -418,7 +418,6 @@ void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, co
   const std::string where = h.params.kind == ParIluKind::Ic ? "par_ic_symbolic" : "par_ilu_symbolic";
   Impl::check_params(h, where);
   Kokkos::Timer timer;
-  h.state().pair_ptr = {};  // product lists of the previous pattern
   // Level 0 in row-major order: on the device (Impl::par_ilu_symbolic_device; it leaves inputs that fail a
   // check to Impl::par_ilu_symbolic_host, which names the problem).
   if (h.params.fill_level == 0 && h.params.ordering == TaskOrdering::RowMajor &&
@@ -535,26 +534,38 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   stats.breakdown_problem.clear();
   stats.guard_sweeps = 0;
   stats.guard_residual = -1;
-  const auto kernel = Impl::choose_sweep_kernel(exec, h, where);
-  stats.sweep_kernel = kernel.kernel;
-  stats.sweep_kernel_rule = kernel.rule;
-  st.row_sweeps = kernel.kernel == SweepKernel::Row;
-  stats.sweep_products = 0;
-  if (st.row_sweeps) {
+  // The sweep kernel and its launch (the product lists of the row kernel once per pattern; Auto falls back to the
+  // entry kernel where they would be too large), committed to the handle only when all of it succeeded.
+  const auto kernel = Impl::choose_sweep_kernel(exec, h);
+  bool rows = kernel.kernel == SweepKernel::Row;
+  std::string rule = kernel.rule;
+  std::int64_t products = 0;
+  if (rows) {
     Impl::row_sweep_values(exec, h);
-    Impl::build_sweep_pairs(exec, h);
-    stats.sweep_products = static_cast<std::int64_t>(st.pair_x.extent(0));
-    stats.launch = resolve_launch_config<ExecSpace>(h.launch, st.n, kernel.avg_row, exec,
-                                                    Impl::par_ilu_row_launch_defaults(where, kernel.lanes));
-  } else {
-    stats.launch =
-        resolve_launch_config<ExecSpace>(h.launch, stats.num_tasks, 1.0, exec, Impl::par_ilu_launch_defaults(where));
+    const bool automatic = h.params.sweep_kernel == SweepKernel::Auto;
+    if (!Impl::build_sweep_pairs(exec, h, automatic, products)) {
+      if (!automatic)
+        throw InvalidInput(where + ": the row sweep kernel's product lists need " + std::to_string(products) +
+                           " entries, more than offset_t holds; use the entry kernel or a build with 64-bit offsets");
+      rows = false;
+      rule += "; entry kernel: the product lists would hold " + std::to_string(products) + " entries";
+    }
   }
-  if (!Impl::is_gpu_space<ExecSpace>() && stats.launch.team_size > stats.launch.concurrency)
-    throw InvalidInput(where + ": LaunchConfig::team_size " + std::to_string(stats.launch.team_size) +
-                       " exceeds the threads of " + ExecSpace::name() + " (" +
-                       std::to_string(stats.launch.concurrency) + ")");
-  st.chunks = ChunkedLaunch<ExecSpace>(stats.launch);
+  const ResolvedLaunch launch =
+      rows ? resolve_launch_config<ExecSpace>(h.launch, st.n, kernel.avg_row, exec,
+                                              Impl::par_ilu_row_launch_defaults(where, kernel.lanes))
+           : resolve_launch_config<ExecSpace>(h.launch, stats.num_tasks, 1.0, exec,
+                                              Impl::par_ilu_launch_defaults(where));
+  if (!Impl::is_gpu_space<ExecSpace>() && launch.team_size > launch.concurrency)
+    throw InvalidInput(where + ": LaunchConfig::team_size " + std::to_string(launch.team_size) +
+                       " exceeds the threads of " + ExecSpace::name() + " (" + std::to_string(launch.concurrency) +
+                       ")");
+  stats.sweep_kernel = rows ? SweepKernel::Row : SweepKernel::Entry;
+  stats.sweep_kernel_rule = rule;
+  stats.sweep_products = rows ? products : 0;
+  stats.launch = launch;
+  st.row_sweeps = rows;
+  st.chunks = ChunkedLaunch<ExecSpace>(launch);
   Kokkos::deep_copy(exec, st.breakdown, Impl::kNoBreakdown);  // see Impl::one_sweep
   exec.fence();
   stats.setup_seconds = timer.seconds();

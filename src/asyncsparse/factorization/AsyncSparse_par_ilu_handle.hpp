@@ -39,7 +39,7 @@ enum class SweepMode {
 inline const char* to_string(SweepMode m) { return m == SweepMode::Async ? "async" : "deterministic"; }
 /// Which kernel runs a sweep (Params::sweep_kernel).
 enum class SweepKernel {
-  Auto,   ///< the measured rule Impl::choose_sweep_kernel: Row on GPUs for rows of many entries, Entry otherwise
+  Auto,   ///< the measured rule Impl::choose_sweep_kernel: Row on GPUs for large matrices, Entry otherwise
   Entry,  ///< one thread per unknown, in task-list order (the paper's kernel)
   Row     ///< one group of vector lanes per row, its unknowns left to right (ParIluRowSweepFunctor)
 };
@@ -146,9 +146,9 @@ class ParIluHandle {
     /// Most sweeps the guard adds (>= 0). Default 20.
     int guard_max_sweeps = 20;
     /// Kernel of the sweeps: Entry (one thread per unknown, in task-list order), Row (vector lanes per row, the
-    /// unknowns of a row left to right; needs TaskOrdering::RowMajor; the LaunchConfig then counts rows: team_size
+    /// unknowns of a row left to right, the task-list order not used; the LaunchConfig then counts rows: team_size
     /// rows per team, vector_length lanes per row) or Auto (Impl::choose_sweep_kernel, a rule measured per backend
-    /// and row length; Stats::sweep_kernel says which ran). Read by par_ilu_numeric. Default Auto.
+    /// and matrix size; Stats::sweep_kernel says which ran). Read by par_ilu_numeric. Default Auto.
     SweepKernel sweep_kernel = SweepKernel::Auto;
   };
 

@@ -80,15 +80,15 @@ KOKKOS_FORCEINLINE_FUNCTION void write_entry(T* p, T v) {
     *p = v;
 }
 
-/// s - sum of x_k y_k over the columns k common to x = (xent, xv)[p, pe) and y = (yent, yv)[q, qe) (sorted), in
-/// ascending k: the summation order of every sweep kernel's one-lane form and of the host reference.
-template <bool Async, class Ent, class T>
-KOKKOS_FORCEINLINE_FUNCTION T merge_sub(T s, const Ent& xent, const T* xv, offset_t p, offset_t pe, const Ent& yent,
-                                        const T* yv, offset_t q, offset_t qe) {
+/// Calls f(p, q) for each pair of positions with the same index in the sorted index lists x = xent[p, pe) and
+/// y = yent[q, qe), in ascending index.
+template <class Ent, class F>
+KOKKOS_FORCEINLINE_FUNCTION void for_each_common(const Ent& xent, offset_t p, offset_t pe, const Ent& yent, offset_t q,
+                                                 offset_t qe, F&& f) {
   while (p < pe && q < qe) {
     const ordinal_t kp = xent(p), kq = yent(q);
     if (kp == kq) {
-      s = mul_sub(s, read_entry<Async>(xv + p), read_entry<Async>(yv + q));
+      f(p, q);
       ++p;
       ++q;
     } else if (kp < kq) {
@@ -97,6 +97,16 @@ KOKKOS_FORCEINLINE_FUNCTION T merge_sub(T s, const Ent& xent, const T* xv, offse
       ++q;
     }
   }
+}
+
+/// s - sum of x_k y_k over the columns k common to x = (xent, xv)[p, pe) and y = (yent, yv)[q, qe) (sorted), in
+/// ascending k: the summation order of every sweep kernel's one-lane form and of the host reference.
+template <bool Async, class Ent, class T>
+KOKKOS_FORCEINLINE_FUNCTION T merge_sub(T s, const Ent& xent, const T* xv, offset_t p, offset_t pe, const Ent& yent,
+                                        const T* yv, offset_t q, offset_t qe) {
+  for_each_common(xent, p, pe, yent, q, qe, [&](offset_t a, offset_t b) {
+    s = mul_sub(s, read_entry<Async>(xv + a), read_entry<Async>(yv + b));
+  });
   return s;
 }
 
@@ -214,8 +224,8 @@ struct ParIluSweepFunctor {
 //   ILU l_ij (p in row i of L):       x in row i of L left of p,      y in row j of Ut left of its diagonal;
 //   ILU u_ij (q in row j of Ut):      x in row j of Ut left of q,      y in row i of L left of its diagonal;
 //   IC  l_ij, i > j:                  x in row i of L left of p,      y in row j of L left of its diagonal;
-//   IC  l_ii:                         x = y, each position of row i of L left of the diagonal;
-// the unit diagonal of L (ILU) is not an unknown and has none. One thread per task of the task list; a count pass
+// the diagonal of IC (l_ii: the squares of row i left of it, a contiguous stretch) and the unit diagonal of L (ILU:
+// not an unknown) have none. One thread per task of the task list; a count pass
 // (Fill = false: the count of unknown u at ptr(u + 1)) and, after a scan, a fill pass (the pairs from ptr(u)).
 // A sweep then sums x_val * y_val over the list instead of merging index lists.
 // ---------------------------------------------------------------------------------------------------------
@@ -238,34 +248,23 @@ struct SweepPairsFunctor {
     const bool lower = ic || i > j;
     const offset_t u = lower ? dst : nnz_l + dst;
     offset_t out = Fill ? ptr(u) : 0;
-    if (ic && i == j) {  // l_ii: l_ik * l_ik for the positions left of the diagonal
-      for (offset_t q = l_rm(i); q < dst; ++q, ++out)
-        if constexpr (Fill) px(out) = py(out) = q;
-      if constexpr (!Fill) ptr(u + 1) = out;
+    if (ic && i == j) {  // l_ii: summed over its row's stretch by the sweep
+      if constexpr (!Fill) ptr(u + 1) = 0;
       return;
     }
     // x: the unknown's own row left of it; y: the other operand left of its diagonal (as ParIluSweepFunctor)
     const ord_view& xe = lower ? l_ent : u_ent;
     const ord_view& ye = lower ? (ic ? l_ent : u_ent) : l_ent;
-    offset_t p = lower ? l_rm(i) : u_rm(j), pe = dst;
-    offset_t q = lower ? (ic ? l_rm(j) : u_rm(j)) : l_rm(i);
+    const offset_t p = lower ? l_rm(i) : u_rm(j);
+    const offset_t q = lower ? (ic ? l_rm(j) : u_rm(j)) : l_rm(i);
     const offset_t qe = lower ? (ic ? l_rm(j + 1) : u_rm(j + 1)) - 1 : l_rm(i + 1) - 1;
-    while (p < pe && q < qe) {
-      const ordinal_t kp = xe(p), kq = ye(q);
-      if (kp == kq) {
-        if constexpr (Fill) {
-          px(out) = p;
-          py(out) = q;
-        }
-        ++out;
-        ++p;
-        ++q;
-      } else if (kp < kq) {
-        ++p;
-      } else {
-        ++q;
+    for_each_common(xe, p, dst, ye, q, qe, [&](offset_t a, offset_t b) {
+      if constexpr (Fill) {
+        px(out) = a;
+        py(out) = b;
       }
-    }
+      ++out;
+    });
     if constexpr (!Fill) ptr(u + 1) = out;
   }
 };
@@ -325,13 +324,26 @@ struct ParIluRowSweepFunctor {
     return s - sum;
   }
 
+  /// s - sum of l_q^2 over the stretch [b, e) of a row (IC diagonal).
   template <class Member>
-  KOKKOS_INLINE_FUNCTION void fail(const Member& team, ordinal_t row, unsigned code) const {
-    Kokkos::single(Kokkos::PerThread(team), [&]() { report_breakdown(flag, row, code); });
-  }
-  template <class Member>
-  KOKKOS_INLINE_FUNCTION void put(const Member& team, Scalar* dst, Scalar v) const {
-    Kokkos::single(Kokkos::PerThread(team), [&]() { write_entry<Async>(dst, v); });
+  KOKKOS_INLINE_FUNCTION Scalar squares_sub(const Member& team, Scalar s, const Scalar* x, offset_t b,
+                                            offset_t e) const {
+    if (vector_length == 1) {
+      for (offset_t q = b; q < e; ++q) {
+        const Scalar v = read_entry<Async>(x + q);
+        s = mul_sub(s, v, v);
+      }
+      return s;
+    }
+    Scalar sum = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(team, b, e),
+        [&](const offset_t q, Scalar& acc) {
+          const Scalar v = read_entry<Async>(x + q);
+          acc += v * v;
+        },
+        sum);
+    return s - sum;
   }
 
   template <class Member>
@@ -344,37 +356,45 @@ struct ParIluRowSweepFunctor {
     const offset_t rb = l_rm(i), re = l_rm(i + 1);
     for (offset_t p = rb; p < (ic ? re : re - 1); ++p) {
       const ordinal_t j = l_ent(p);
-      const Scalar s = dot_sub(team, a_l(p), p, lr, cr);
       if (ic && j == i) {  // l_ii = sqrt(a_ii - sum_{k<i} l_ik^2), the last entry of the row
-        if (!(s > Scalar(0)) || !is_finite(s))
-          fail(team, i, is_finite(s) ? kNonPositivePivot : kNonFinite);
+        const Scalar s = squares_sub(team, a_l(p), lr, rb, p);
+        Kokkos::single(Kokkos::PerThread(team), [&]() {
+          if (!(s > Scalar(0)) || !is_finite(s))
+            report_breakdown(flag, i, is_finite(s) ? kNonPositivePivot : kNonFinite);
+          else
+            write_entry<Async>(l_write + p, Scalar(sqrt(s)));
+        });
+        continue;
+      }
+      // l_ij = (a_ij - sum_{k<j} l_ik y_jk) / y_jj; the lanes agree on s (the reduction's result), one lane reads
+      // the pivot and decides
+      const Scalar s = dot_sub(team, a_l(p), p, lr, cr);
+      Kokkos::single(Kokkos::PerThread(team), [&]() {
+        const Scalar pivot = read_entry<Async>(cr + c_rm(j + 1) - 1);
+        if (!ic && (pivot == Scalar(0) || !is_finite(pivot))) {
+          report_breakdown(flag, j, pivot == Scalar(0) ? kZeroPivot : kNonFinite);
+          return;
+        }
+        const Scalar v = s / pivot;
+        if (!is_finite(v))
+          report_breakdown(flag, i, kNonFinite);
         else
-          put(team, l_write + p, Scalar(sqrt(s)));
-        continue;
-      }
-      // l_ij = (a_ij - sum_{k<j} l_ik y_jk) / y_jj
-      const Scalar pivot = read_entry<Async>(cr + c_rm(j + 1) - 1);
-      if (!ic && (pivot == Scalar(0) || !is_finite(pivot))) {
-        fail(team, j, pivot == Scalar(0) ? kZeroPivot : kNonFinite);
-        continue;
-      }
-      const Scalar v = s / pivot;
-      if (!is_finite(v))
-        fail(team, i, kNonFinite);
-      else
-        put(team, l_write + p, v);
+          write_entry<Async>(l_write + p, v);
+      });
     }
     if constexpr (!ic) {  // column i of U: u_ki = a_ki - sum_{m<k} l_km u_mi, k <= i (row i of Ut, u_ii last)
       const offset_t ub = u_rm(i), ue = u_rm(i + 1);
       for (offset_t q = ub; q < ue; ++q) {
         const ordinal_t k = u_ent(q);
         const Scalar s = dot_sub(team, a_u(q), nnz_l + q, u_read, lr);
-        if (!is_finite(s))
-          fail(team, k, kNonFinite);
-        else if (k == i && s == Scalar(0))
-          fail(team, k, kZeroPivot);
-        else
-          put(team, u_write + q, s);
+        Kokkos::single(Kokkos::PerThread(team), [&]() {
+          if (!is_finite(s))
+            report_breakdown(flag, k, kNonFinite);
+          else if (k == i && s == Scalar(0))
+            report_breakdown(flag, k, kZeroPivot);
+          else
+            write_entry<Async>(u_write + q, s);
+        });
       }
     }
   }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -88,57 +89,68 @@ struct SweepKernelChoice {
   std::string rule;      ///< the rule's quantities, for the run record
 };
 
-/// Params::sweep_kernel resolved. Auto takes Row for asynchronous sweeps on GPUs with row-major tasks when the rows
-/// at their full lane count fill half the device (rows x min(32, power of two >= avg_row) >= half its resident
-/// threads), and Entry otherwise: on host backends (the form their chunked launch was tuned for), for the deterministic
-/// mode (the entry kernel's sums are bit-identical to the host reference on every backend), and on small matrices,
-/// where the chain of a row's unknowns makes a row-kernel sweep latency-bound (measured: perf_tests/results/
-/// MEASUREMENTS.md#par-ilu-row-kernel). The row kernel converges in fewer sweeps (Gauss-Seidel order inside a row);
-/// it is the faster sweep on the large grids. An explicit Row with another task ordering throws InvalidInput.
+/// Params::sweep_kernel resolved. Auto takes Row for asynchronous sweeps on GPUs with row-major tasks and the default
+/// launch (every LaunchConfig field but the seed at -1 / Forward: explicit team sizes, chunks, occupancy limits and
+/// block orders keep the meaning they have for the entry kernel's tasks) when the rows at their full lane count fill
+/// the device (rows x min(32, power of two >= avg_row) >= its resident threads), and Entry otherwise: on
+/// host backends (the form their chunked launch was tuned for), for the deterministic mode (the entry kernel's sums
+/// are bit-identical to the host reference on every backend), and on small matrices, where the chain of a row's
+/// unknowns makes a row-kernel sweep latency-bound (measured: perf_tests/results/MEASUREMENTS.md#par-ilu-row-kernel).
+/// The row kernel converges in fewer sweeps (Gauss-Seidel order inside a row) and is the faster sweep on the large
+/// grids. It ignores the order of the task list. In the deterministic mode its default is one lane per row, so that
+/// an explicit Row gives the host reference's bits there too.
 template <class ExecSpace, class Handle>
-SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h, const std::string& where) {
+SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
   const auto& st = h.state();
   SweepKernelChoice c;
   const bool ilu = st.kind == ParIluKind::Ilu;
-  const std::int64_t rows = st.n;
-  c.avg_row = ilu ? double(st.L.nnz() + st.Ut.nnz()) / (2.0 * double(std::max<std::int64_t>(rows, 1)))
-                  : double(st.L.nnz()) / double(std::max<std::int64_t>(rows, 1));
+  const std::int64_t rows = std::max<std::int64_t>(st.n, 1);
+  c.avg_row = ilu ? double(st.L.nnz() + st.Ut.nnz()) / (2.0 * double(rows)) : double(st.L.nnz()) / double(rows);
   const bool gpu = is_gpu_space<ExecSpace>();
+  const bool async = h.params.mode == SweepMode::Async;
   const std::int64_t concurrency = static_cast<std::int64_t>(exec.concurrency());
-  c.lanes = gpu ? row_sweep_lanes(rows, c.avg_row, concurrency) : 1;
-  const bool row_major = h.params.ordering == TaskOrdering::RowMajor;
+  c.lanes = gpu && async ? row_sweep_lanes(rows, c.avg_row, concurrency) : 1;
   if (h.params.sweep_kernel != SweepKernel::Auto) {
-    if (h.params.sweep_kernel == SweepKernel::Row && !row_major)
-      throw InvalidInput(where +
-                         ": Params::sweep_kernel row needs TaskOrdering::RowMajor (the row kernel updates the "
-                         "rows in storage order), got " +
-                         std::string(to_string(h.params.ordering)));
     c.kernel = h.params.sweep_kernel;
     c.rule = "explicit";
     return c;
   }
-  const bool async = h.params.mode == SweepMode::Async;
+  const bool row_major = h.params.ordering == TaskOrdering::RowMajor;
+  const LaunchConfig& l = h.launch;
+  const bool default_launch = l.team_size == -1 && l.vector_length == -1 && l.chunk_size == -1 &&
+                              l.max_concurrent_teams == -1 && l.scratch_pad_bytes == -1 &&
+                              l.block_order == BlockOrder::Forward;
   const std::int64_t full = rows * pow2_at_least(c.avg_row);
-  c.kernel = gpu && async && row_major && 2 * full >= concurrency ? SweepKernel::Row : SweepKernel::Entry;
-  char buf[200];
+  c.kernel = gpu && async && row_major && default_launch && full >= concurrency ? SweepKernel::Row : SweepKernel::Entry;
+  char buf[240];
   std::snprintf(buf, sizeof buf,
-                "auto: %s, %s, %s tasks, %lld rows x %d lanes vs %lld resident threads (%.1f entries per row; row "
-                "kernel from half)",
+                "auto: %s, %s, %s tasks, %s launch, %lld rows x %d lanes vs %lld resident threads (%.1f entries per "
+                "row; row kernel from 1x)",
                 gpu ? "GPU" : "host", to_string(h.params.mode), row_major ? "row-major" : "reordered",
-                static_cast<long long>(rows), pow2_at_least(c.avg_row), static_cast<long long>(concurrency), c.avg_row);
+                default_launch ? "default" : "explicit", static_cast<long long>(rows), pow2_at_least(c.avg_row),
+                static_cast<long long>(concurrency), c.avg_row);
   c.rule = buf;
   return c;
 }
 
+/// Auto keeps the entry kernel when the product lists would hold more than this many products per unknown on
+/// average (memory: two positions per product; the shared matrices and generators need 0.7-11).
+constexpr double kParIluMaxProductsPerUnknown = 32.0;
+
 /// The product lists of the row kernel (SweepPairsFunctor), once per pattern: a count pass, a scan, a fill pass.
+/// Returns false (and builds nothing) when the products would not fit offset_t or, with `bounded`, exceed
+/// kParIluMaxProductsPerUnknown per unknown; `products` is their number.
 template <class ExecSpace, class Scalar, class Device>
-void build_sweep_pairs(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
+bool build_sweep_pairs(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, bool bounded, std::int64_t& products) {
   auto& st = h.state();
-  if (st.pair_ptr.extent(0) > 0) return;
+  if (st.pair_ptr.extent(0) > 0) {
+    products = static_cast<std::int64_t>(st.pair_x.extent(0));
+    return true;
+  }
   const bool ilu = st.kind == ParIluKind::Ilu;
   const offset_t nnz_l = st.L.nnz();
-  const std::size_t unknowns = static_cast<std::size_t>(nnz_l + (ilu ? st.Ut.nnz() : 0));
-  Kokkos::View<offset_t*, Device> ptr("AsyncSparse::par_ilu::pair_ptr", unknowns + 1);
+  const std::int64_t unknowns = static_cast<std::int64_t>(nnz_l) + (ilu ? static_cast<std::int64_t>(st.Ut.nnz()) : 0);
+  Kokkos::View<offset_t*, Device> ptr("AsyncSparse::par_ilu::pair_ptr", static_cast<std::size_t>(unknowns + 1));
   auto pass = [&](auto kind_tag, auto fill_tag, const Kokkos::View<offset_t*, Device>& px,
                   const Kokkos::View<offset_t*, Device>& py) {
     SweepPairsFunctor<decltype(kind_tag)::value, decltype(fill_tag)::value, Device> f;
@@ -162,18 +174,23 @@ void build_sweep_pairs(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
     pass(IluTag(), std::false_type(), ptr, ptr);
   else
     pass(IcTag(), std::false_type(), ptr, ptr);
-  offset_t total = 0;
+  products = 0;  // counted in 64 bits: there are several times as many products as entries
+  Kokkos::parallel_reduce(
+      "AsyncSparse::par_ilu::sweep_pairs_total", Kokkos::RangePolicy<ExecSpace>(exec, 1, unknowns + 1),
+      KOKKOS_LAMBDA(const std::int64_t u, std::int64_t& sum) { sum += static_cast<std::int64_t>(ptr(u)); }, products);
+  if (products > static_cast<std::int64_t>(std::numeric_limits<offset_t>::max()) ||
+      (bounded && double(products) > kParIluMaxProductsPerUnknown * double(std::max<std::int64_t>(unknowns, 1))))
+    return false;
   Kokkos::parallel_scan(
       "AsyncSparse::par_ilu::sweep_pairs_scan", Kokkos::RangePolicy<ExecSpace>(exec, 1, unknowns + 1),
-      KOKKOS_LAMBDA(const std::size_t u, offset_t& sum, const bool final) {
+      KOKKOS_LAMBDA(const std::int64_t u, offset_t& sum, const bool final) {
         sum += ptr(u);
         if (final) ptr(u) = sum;
-      },
-      total);
+      });
   Kokkos::View<offset_t*, Device> px(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::pair_x"),
-                                     static_cast<std::size_t>(total));
+                                     static_cast<std::size_t>(products));
   Kokkos::View<offset_t*, Device> py(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::pair_y"),
-                                     static_cast<std::size_t>(total));
+                                     static_cast<std::size_t>(products));
   if (ilu)
     pass(IluTag(), std::true_type(), px, py);
   else
@@ -182,6 +199,7 @@ void build_sweep_pairs(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   st.pair_ptr = ptr;
   st.pair_x = px;
   st.pair_y = py;
+  return true;
 }
 
 /// The row kernel's a_ij per L entry and per Ut entry, from the task values (IC with the identity task list: the
