@@ -103,13 +103,15 @@ const Baselines& baselines(const std::string& name) {
 
 /// Minimum bytes of one sweep: per task a_ij, the written value and the kernel's own lists (entry kernel: the task
 /// list's row, column and destination; row kernel: the start of each factor entry's product list, and two
-/// positions per product), the indices and values of the factors (read once), the row pointers.
+/// positions per product; list kernel: both), the indices and values of the factors (read once), the row pointers.
 double sweep_bytes(const ParIluHandle<double, Device>& h) {
   const auto& s = h.stats();
   const double factors = static_cast<double>(s.nnz_L + s.nnz_U);
-  const bool row = s.sweep_kernel == SweepKernel::Row;
-  const double lists = row ? factors * sizeof(offset_t) + static_cast<double>(s.sweep_products) * 2 * sizeof(offset_t)
-                           : static_cast<double>(s.num_tasks) * 3 * sizeof(int);
+  const double tasks = static_cast<double>(s.num_tasks) * 3 * sizeof(int);
+  const double products = factors * sizeof(offset_t) + static_cast<double>(s.sweep_products) * 2 * sizeof(offset_t);
+  const double lists = s.sweep_kernel == SweepKernel::Row    ? products
+                       : s.sweep_kernel == SweepKernel::List ? tasks + products
+                                                             : tasks;
   return lists + static_cast<double>(s.num_tasks) * 2 * sizeof(double) + factors * (sizeof(int) + sizeof(double)) +
          2.0 * (h.num_rows() + 1) * sizeof(int);
 }
@@ -141,6 +143,7 @@ void common_counters(benchmark::State& state, const Baselines& b, const ParIluHa
   state.counters["team_size"] = h.stats().launch.team_size;
   state.counters["vector_length"] = h.stats().launch.vector_length;
   state.counters["row_kernel"] = h.stats().sweep_kernel == SweepKernel::Row ? 1 : 0;
+  state.counters["list_kernel"] = h.stats().sweep_kernel == SweepKernel::List ? 1 : 0;
   state.counters["products"] = static_cast<double>(h.stats().sweep_products);
   state.counters["chunk_size"] = h.stats().launch.chunk_size;
   state.counters["spmv_us"] = 1e6 * b.spmv;
@@ -156,9 +159,9 @@ void setup_handle(ParIluHandle<double, Device>& h, const Baselines& b, int sweep
 }
 
 // Time of one sweep (in place, asynchronous), repeated on the evolving factors. No suffix: the defaults (the
-// kernel rule choose_sweep_kernel and its launch); "_entry" / "_row": that kernel with its default launch;
-// "_entry_team256": the entry kernel's highest-throughput launch; "_row_team<T>_lanes<V>": the row kernel's launch
-// study.
+// kernel rule choose_sweep_kernel and its launch); "_entry" / "_list" / "_row": that kernel with its default
+// launch; "_entry_team256": the entry kernel's highest-throughput launch; "_row_team<T>_lanes<V>" and
+// "_list_team<T>_lanes<V>": the launch studies of the row and list kernels.
 void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind, Variant v) {
   const auto& b = baselines(name);
   if (kind == ParIluKind::Ic && !b.ic0_exists) {
@@ -274,12 +277,17 @@ struct Registration {
       for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
         const std::string k = kind == ParIluKind::Ic ? "par_ic" : "par_ilu";
         const bool grid = name == "L2D" || name == "L3D";
-        std::vector<Variant> variants = {Variant{}, Variant{SweepKernel::Entry}, Variant{SweepKernel::Row}};
+        std::vector<Variant> variants = {Variant{}, Variant{SweepKernel::Entry}, Variant{SweepKernel::List},
+                                         Variant{SweepKernel::Row}};
         if (grid) variants.push_back(Variant{SweepKernel::Entry, 256});
-        if (grid || name == "bcsstk16")  // the row kernel's launch study: rows per team x lanes per row
-          for (int threads : {64, 256})
+        if (grid || name == "bcsstk16") {
+          for (int threads : {64, 256})  // the row kernel's launch study: rows per team x lanes per row
             for (int lanes : {1, 2, 4, 8, 16, 32})
               variants.push_back(Variant{SweepKernel::Row, threads / lanes, lanes});
+          for (int threads : {16, 64, 256})  // the list kernel's: unknowns per team x lanes per unknown
+            for (int lanes : {1, 2, 4, 8, 16})
+              if (threads >= lanes) variants.push_back(Variant{SweepKernel::List, threads / lanes, lanes});
+        }
         for (const auto& v : variants) {
           benchmark::RegisterBenchmark(("BM_" + k + "_sweep" + v.suffix() + "/" + name).c_str(), BM_sweep, name, kind,
                                        v)

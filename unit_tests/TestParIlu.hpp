@@ -246,57 +246,61 @@ TEST(TEST_CATEGORY, par_ilu_default_launch) {
   EXPECT_EQ(h.stats().launch.chunk_size, gpu ? h.launch.team_size : 256);
 }
 
-// The row kernel (SweepKernel::Row). With one lane per row its deterministic sweeps are the host reference bit for
-// bit (the entry kernel's merge order); with 4 lanes the vector reduction adds the products in another order, so
-// the factors agree within rounding. ILU(k) / IC(k) patterns with fill included.
-TEST(TEST_CATEGORY, par_ilu_row_kernel_deterministic_equals_host_reference) {
+// The row kernel (SweepKernel::Row) and the list kernel (SweepKernel::List). With one lane per row / unknown their
+// deterministic sweeps are the host reference bit for bit (the entry kernel's merge order); with 4 lanes the vector
+// reduction adds the products in another order, so the factors agree within rounding. ILU(k) / IC(k) patterns with
+// fill included.
+TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_deterministic_equal_host_reference) {
   auto close = [](const CsrHost<double>& got, const CsrHost<double>& want, const std::string& what) {
     const auto d = max_difference(got, want);
     EXPECT_LE(d.first, 1e-13 * d.second) << what;
   };
-  for (int lanes : {1, 4}) {
-    LaunchConfig lc;
-    lc.vector_length = lanes;
-    const std::string l = ", " + std::to_string(lanes) + " lane(s)";
-    for (int fill : {0, 2}) {
-      for (const auto& A : {lap2d(9), trefethen(60), lap3d27(4)}) {
-        const auto As = on_pattern(scale_unit_diagonal(A).A, fill);
-        auto L = Impl::reference_ic_initial_guess(As);
-        for (int sweeps = 0; sweeps <= 3; ++sweeps) {
-          const auto r = run(A, ParIluKind::Ic, sweeps, SweepMode::Deterministic, fill, TaskOrdering::RowMajor, lc,
-                             MeshBlocking(), SweepKernel::Row);
-          ASSERT_EQ(r.stats.sweep_kernel, SweepKernel::Row);
-          const std::string what = "row kernel IC(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", " +
-                                   std::to_string(sweeps) + " sweeps" + l;
-          if (lanes == 1)
-            expect_same_bits(r.L, L, what);
-          else
-            close(r.L, L, what);
-          Impl::reference_ic_jacobi_sweep(As, L);
-        }
-      }
-    }
-    for (int fill : {0, 1}) {
-      for (const auto& A : {nonsymmetric(9), random_diag_dominant(150, 6, 11, false, 1.2)}) {
-        const auto As = on_pattern(scale_unit_diagonal(A).A, fill);
-        auto F = Impl::reference_ilu_initial_guess(As);
-        for (int sweeps = 0; sweeps <= 3; ++sweeps) {
-          const auto r = run(A, ParIluKind::Ilu, sweeps, SweepMode::Deterministic, fill, TaskOrdering::RowMajor, lc,
-                             MeshBlocking(), SweepKernel::Row);
-          const std::string what = "row kernel ILU(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", " +
-                                   std::to_string(sweeps) + " sweeps" + l;
-          if (lanes == 1) {
-            expect_same_bits(r.L, F.L, what + ", L");
-            expect_same_bits(r.U, F.U, what + ", U");
-          } else {
-            close(r.L, F.L, what + ", L");
-            close(r.U, F.U, what + ", U");
+  for (auto kernel : {SweepKernel::Row, SweepKernel::List})
+    for (int lanes : {1, 4}) {
+      LaunchConfig lc;
+      lc.vector_length = lanes;
+      const std::string l = ", " + std::to_string(lanes) + " lane(s)";
+      const std::string kn = std::string(to_string(kernel)) + " kernel";
+      for (int fill : {0, 2}) {
+        for (const auto& A : {lap2d(9), trefethen(60), lap3d27(4)}) {
+          const auto As = on_pattern(scale_unit_diagonal(A).A, fill);
+          auto L = Impl::reference_ic_initial_guess(As);
+          for (int sweeps = 0; sweeps <= 3; ++sweeps) {
+            const auto r = run(A, ParIluKind::Ic, sweeps, SweepMode::Deterministic, fill, TaskOrdering::RowMajor, lc,
+                               MeshBlocking(), kernel);
+            ASSERT_EQ(r.stats.sweep_kernel, kernel);
+            const std::string what = kn + " IC(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", " +
+                                     std::to_string(sweeps) + " sweeps" + l;
+            if (lanes == 1)
+              expect_same_bits(r.L, L, what);
+            else
+              close(r.L, L, what);
+            Impl::reference_ic_jacobi_sweep(As, L);
           }
-          Impl::reference_ilu_jacobi_sweep(As, F);
+        }
+      }
+      for (int fill : {0, 1}) {
+        for (const auto& A : {nonsymmetric(9), random_diag_dominant(150, 6, 11, false, 1.2)}) {
+          const auto As = on_pattern(scale_unit_diagonal(A).A, fill);
+          auto F = Impl::reference_ilu_initial_guess(As);
+          for (int sweeps = 0; sweeps <= 3; ++sweeps) {
+            const auto r = run(A, ParIluKind::Ilu, sweeps, SweepMode::Deterministic, fill, TaskOrdering::RowMajor, lc,
+                               MeshBlocking(), kernel);
+            ASSERT_EQ(r.stats.sweep_kernel, kernel);
+            const std::string what = kn + " ILU(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", " +
+                                     std::to_string(sweeps) + " sweeps" + l;
+            if (lanes == 1) {
+              expect_same_bits(r.L, F.L, what + ", L");
+              expect_same_bits(r.U, F.U, what + ", U");
+            } else {
+              close(r.L, F.L, what + ", L");
+              close(r.U, F.U, what + ", U");
+            }
+            Impl::reference_ilu_jacobi_sweep(As, F);
+          }
         }
       }
     }
-  }
 }
 
 // Products in the row kernel's lists, counted on the pattern S of A: for each unknown (i, j) of S (IC: i > j only;
@@ -313,78 +317,82 @@ std::int64_t host_products(const CsrHost<double>& A, bool ic) {
   return count;
 }
 
-// The row kernel does not use the task-list order (an explicit Row with a random ordering gives the reference's bits),
-// keeps its product lists for new values of the same pattern and rebuilds them for a new pattern: one handle through
-// numeric(A1), numeric(A2) (same pattern, other values) and symbolic + numeric(B) equals fresh handles bit for bit.
-TEST(TEST_CATEGORY, par_ilu_row_kernel_orderings_values_and_patterns) {
-  for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
-    const bool ic = kind == ParIluKind::Ic;
-    const auto A1 = ic ? lap3d27(4) : nonsymmetric(9);
-    auto A2 = A1;
-    for (ordinal_t i = 0; i < A2.nrows; ++i)
-      for (offset_t p = A2.row_ptr[i]; p < A2.row_ptr[i + 1]; ++p)
-        if (A2.col_idx[p] != i) A2.values[p] *= 0.5;
-    const auto B = ic ? lap2d(8) : random_diag_dominant(60, 5, 3, false, 1.2);
-    const std::string k = to_string(kind);
-    auto fresh = [&](const CsrHost<double>& M, TaskOrdering ord) {
-      return run(M, kind, 3, SweepMode::Deterministic, 0, ord, LaunchConfig(), MeshBlocking(), SweepKernel::Row);
-    };
-    const auto ref = fresh(A1, TaskOrdering::RowMajor);
-    const auto rnd = fresh(A1, TaskOrdering::Random);
-    EXPECT_EQ(rnd.stats.sweep_kernel, SweepKernel::Row);
-    expect_same_bits(rnd.L, ref.L, k + " random ordering, L");
-    expect_same_bits(rnd.U, ref.U, k + " random ordering, U");
-    Handle h(kind);
-    h.params.sweeps = 3;
-    h.params.mode = SweepMode::Deterministic;
-    h.params.sweep_kernel = SweepKernel::Row;
-    auto factors = [&](const CsrHost<double>& M, bool symbolic) {
-      const auto Md = to_device<Dev>(M);
-      if (symbolic) par_ilu_symbolic(Exec(), h, Md);
-      par_ilu_numeric(Exec(), h, Md);
-      const auto F = par_ilu_factors(Exec(), h);
-      return test_par_ilu::Run{to_host(F.L), to_host(F.U), h.stats()};
-    };
-    const auto r1 = factors(A1, true);
-    expect_same_bits(r1.L, ref.L, k + " A1");
-    EXPECT_EQ(r1.stats.sweep_products, host_products(A1, ic)) << k;
-    const auto r2 = factors(A2, false);
-    const auto ref2 = fresh(A2, TaskOrdering::RowMajor);
-    expect_same_bits(r2.L, ref2.L, k + " A2 after A1, L");
-    expect_same_bits(r2.U, ref2.U, k + " A2 after A1, U");
-    EXPECT_EQ(r2.stats.sweep_products, r1.stats.sweep_products);
-    const auto r3 = factors(B, true);
-    const auto ref3 = fresh(B, TaskOrdering::RowMajor);
-    expect_same_bits(r3.L, ref3.L, k + " B after A2, L");
-    expect_same_bits(r3.U, ref3.U, k + " B after A2, U");
-    EXPECT_EQ(r3.stats.sweep_products, ref3.stats.sweep_products);
-  }
+// The row and list kernels give the reference's bits with a random task ordering too (the row kernel does not use
+// the task-list order; the deterministic sweeps do not depend on it), keep their product lists for new values of the
+// same pattern and rebuild them for a new pattern: one handle through numeric(A1), numeric(A2) (same pattern, other
+// values) and symbolic + numeric(B) equals fresh handles bit for bit.
+TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_orderings_values_and_patterns) {
+  for (auto kernel : {SweepKernel::Row, SweepKernel::List})
+    for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
+      const bool ic = kind == ParIluKind::Ic;
+      const auto A1 = ic ? lap3d27(4) : nonsymmetric(9);
+      auto A2 = A1;
+      for (ordinal_t i = 0; i < A2.nrows; ++i)
+        for (offset_t p = A2.row_ptr[i]; p < A2.row_ptr[i + 1]; ++p)
+          if (A2.col_idx[p] != i) A2.values[p] *= 0.5;
+      const auto B = ic ? lap2d(8) : random_diag_dominant(60, 5, 3, false, 1.2);
+      const std::string k = std::string(to_string(kernel)) + " kernel, " + to_string(kind);
+      auto fresh = [&](const CsrHost<double>& M, TaskOrdering ord) {
+        return run(M, kind, 3, SweepMode::Deterministic, 0, ord, LaunchConfig(), MeshBlocking(), kernel);
+      };
+      const auto ref = fresh(A1, TaskOrdering::RowMajor);
+      const auto rnd = fresh(A1, TaskOrdering::Random);
+      EXPECT_EQ(rnd.stats.sweep_kernel, kernel);
+      expect_same_bits(rnd.L, ref.L, k + " random ordering, L");
+      expect_same_bits(rnd.U, ref.U, k + " random ordering, U");
+      Handle h(kind);
+      h.params.sweeps = 3;
+      h.params.mode = SweepMode::Deterministic;
+      h.params.sweep_kernel = kernel;
+      auto factors = [&](const CsrHost<double>& M, bool symbolic) {
+        const auto Md = to_device<Dev>(M);
+        if (symbolic) par_ilu_symbolic(Exec(), h, Md);
+        par_ilu_numeric(Exec(), h, Md);
+        const auto F = par_ilu_factors(Exec(), h);
+        return test_par_ilu::Run{to_host(F.L), to_host(F.U), h.stats()};
+      };
+      const auto r1 = factors(A1, true);
+      expect_same_bits(r1.L, ref.L, k + " A1");
+      EXPECT_EQ(r1.stats.sweep_products, host_products(A1, ic)) << k;
+      const auto r2 = factors(A2, false);
+      const auto ref2 = fresh(A2, TaskOrdering::RowMajor);
+      expect_same_bits(r2.L, ref2.L, k + " A2 after A1, L");
+      expect_same_bits(r2.U, ref2.U, k + " A2 after A1, U");
+      EXPECT_EQ(r2.stats.sweep_products, r1.stats.sweep_products);
+      const auto r3 = factors(B, true);
+      const auto ref3 = fresh(B, TaskOrdering::RowMajor);
+      expect_same_bits(r3.L, ref3.L, k + " B after A2, L");
+      expect_same_bits(r3.U, ref3.U, k + " B after A2, U");
+      EXPECT_EQ(r3.stats.sweep_products, ref3.stats.sweep_products);
+    }
 }
 
-// The asynchronous row kernel reaches the exact IC(0) / ILU(0) (every backend; GPUs at their default lanes).
-TEST(TEST_CATEGORY, par_ilu_row_kernel_async_converges_to_exact_factors) {
+// The asynchronous row and list kernels reach the exact IC(0) / ILU(0) (every backend; GPUs at their default lanes).
+TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_async_converge_to_exact_factors) {
   const std::vector<std::pair<ParIluKind, CsrHost<double>>> cases = {
       {ParIluKind::Ic, lap3d27(8)},
       {ParIluKind::Ic, lap2d(20)},
       {ParIluKind::Ilu, nonsymmetric(20)},
       {ParIluKind::Ilu, random_diag_dominant(400, 7, 5, false, 1.1)}};
-  for (const auto& [kind, A] : cases) {
-    const bool ic = kind == ParIluKind::Ic;
-    const std::string what = std::string(ic ? "IC" : "ILU") + " n=" + std::to_string(A.nrows);
-    Handle h(kind);
-    h.params.sweep_kernel = SweepKernel::Row;
-    h.params.sweeps = 300;
-    h.params.tolerance = 1e-12;
-    const auto Ad = to_device<Dev>(A);
-    par_ilu_symbolic(Exec(), h, Ad);
-    par_ilu_numeric(Exec(), h, Ad);
-    EXPECT_EQ(h.stats().sweep_kernel, SweepKernel::Row) << what;
-    EXPECT_TRUE(h.stats().converged) << what;
-    const auto F = par_ilu_unscaled_factors(Exec(), h);
-    const auto R = ic ? Reference::IluFactors{Reference::ic0(A), CsrHost<double>()} : Reference::ilu0(A);
-    EXPECT_LE(max_difference(to_host(F.L), R.L).first, 1e-9) << what << ", L";
-    if (!ic) EXPECT_LE(max_difference(to_host(F.U), R.U).first, 1e-9) << what << ", U";
-  }
+  for (auto kernel : {SweepKernel::Row, SweepKernel::List})
+    for (const auto& [kind, A] : cases) {
+      const bool ic = kind == ParIluKind::Ic;
+      const std::string what =
+          std::string(to_string(kernel)) + " kernel, " + (ic ? "IC" : "ILU") + " n=" + std::to_string(A.nrows);
+      Handle h(kind);
+      h.params.sweep_kernel = kernel;
+      h.params.sweeps = 300;
+      h.params.tolerance = 1e-12;
+      const auto Ad = to_device<Dev>(A);
+      par_ilu_symbolic(Exec(), h, Ad);
+      par_ilu_numeric(Exec(), h, Ad);
+      EXPECT_EQ(h.stats().sweep_kernel, kernel) << what;
+      EXPECT_TRUE(h.stats().converged) << what;
+      const auto F = par_ilu_unscaled_factors(Exec(), h);
+      const auto R = ic ? Reference::IluFactors{Reference::ic0(A), CsrHost<double>()} : Reference::ilu0(A);
+      EXPECT_LE(max_difference(to_host(F.L), R.L).first, 1e-9) << what << ", L";
+      if (!ic) EXPECT_LE(max_difference(to_host(F.U), R.U).first, 1e-9) << what << ", U";
+    }
 }
 
 // The rule behind SweepKernel::Auto and the row kernel's launch; its refusals and its breakdown reports.
@@ -399,12 +407,14 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   EXPECT_EQ(Impl::pow2_at_least(1000.0), 32);
   const bool gpu = Impl::is_gpu_space<Exec>();
   const std::int64_t concurrency = Exec().concurrency();
-  // Auto on a grid just large enough for the row kernel on this device (4 lanes per 5-point row: rows x 4 >= the
-  // resident threads), and on a small one; IC and ILU, both task orderings, both modes, default and explicit
-  // launch. GPUs: the row kernel exactly where the rule says (the large grid, async, row-major, default launch).
-  const ordinal_t m = static_cast<ordinal_t>(std::ceil(std::sqrt(double(concurrency) / 4.0))) + 1;
+  // Auto on a 5-point grid just large enough for the row kernel on this device (rows >= 3x the resident threads,
+  // 3 entries per row of L), and on a small one; IC and ILU, both task orderings, both modes, default and explicit
+  // launch. GPUs: the row kernel exactly where the rule says (the large grid, row-major tasks, default launch), the
+  // list kernel for the large grid's reordered tasks (they fill the device); the entry kernel on the small grid, on
+  // host backends and with explicit launches.
+  const ordinal_t m = static_cast<ordinal_t>(std::ceil(std::sqrt(3.0 * double(concurrency)))) + 1;
   for (const auto& A : {lap2d(std::max<ordinal_t>(m, 4)), lap2d(4)}) {
-    const bool large = 4 * std::int64_t(A.nrows) >= concurrency;
+    const bool large = std::int64_t(A.nrows) >= 3 * concurrency;
     for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
       for (auto ord : {TaskOrdering::RowMajor, TaskOrdering::Random}) {
         for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
@@ -417,20 +427,36 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
             const auto Ad = to_device<Dev>(A);
             par_ilu_symbolic(Exec(), h, Ad);
             par_ilu_numeric(Exec(), h, Ad);
-            const bool row =
-                gpu && large && ord == TaskOrdering::RowMajor && mode == SweepMode::Async && !explicit_launch;
+            SweepKernel want = SweepKernel::Entry;
+            if (gpu && !explicit_launch && large)
+              want = ord == TaskOrdering::RowMajor ? SweepKernel::Row : SweepKernel::List;
             const std::string what = "n=" + std::to_string(A.nrows) + " " + to_string(kind) + " " + to_string(ord) +
                                      " " + to_string(mode) + (explicit_launch ? " explicit launch" : "");
-            EXPECT_EQ(h.stats().sweep_kernel, row ? SweepKernel::Row : SweepKernel::Entry) << what;
+            EXPECT_EQ(h.stats().sweep_kernel, want) << what;
             EXPECT_NE(h.stats().sweep_kernel_rule.find("auto:"), std::string::npos) << what;
+            const bool row = want == SweepKernel::Row;
             EXPECT_EQ(h.stats().launch.work_items, row ? std::int64_t(A.nrows) : h.stats().num_tasks) << what;
-            if (row)  // lanes by the rule, kParIluRowGpuTeamThreads threads per team
+            if (row)  // lanes by the rule (1 here), kParIluRowGpuTeamThreads threads per team
               EXPECT_EQ(h.stats().launch.team_size * h.stats().launch.vector_length, Impl::kParIluRowGpuTeamThreads)
                   << what;
+            if (want == SweepKernel::List) {
+              EXPECT_EQ(h.stats().launch.team_size, Impl::kParIluListGpuTeamThreads) << what;
+              EXPECT_EQ(h.stats().launch.vector_length, 1) << what;
+            }
           }
         }
       }
     }
+  }
+  if (gpu) {  // rows enough for the row kernel but longer than kParIluRowMaxAvgRow (13.6 per row of L), tasks enough
+              // to fill the device: the list kernel
+    const ordinal_t m3 = static_cast<ordinal_t>(std::ceil(std::cbrt(3.0 * double(concurrency)))) + 1;
+    Handle h(ParIluKind::Ic);
+    h.params.sweeps = 1;
+    const auto Ad = to_device<Dev>(lap3d27(m3));
+    par_ilu_symbolic(Exec(), h, Ad);
+    par_ilu_numeric(Exec(), h, Ad);
+    EXPECT_EQ(h.stats().sweep_kernel, SweepKernel::List) << h.stats().sweep_kernel_rule;
   }
   {  // an explicit row kernel: one unit per row; lanes by the rule for asynchronous sweeps on GPUs, else one
     const auto A = lap3d27(6);
@@ -449,25 +475,45 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
                 gpu && mode == SweepMode::Async ? Impl::row_sweep_lanes(A.nrows, avg, concurrency) : 1);
     }
   }
-  EXPECT_EQ(sweep_kernel_from_string("row"), SweepKernel::Row);
-  ASYNCSPARSE_EXPECT_THROW_MSG(sweep_kernel_from_string("rows"), InvalidInput, "valid: auto, entry, row");
-  // breakdowns are reported as by the entry kernel (row and problem), in both modes; the factors stay finite
-  const auto A = csr_from_triplets<double>(3, 3, {0, 0, 1, 1, 2}, {0, 1, 0, 1, 2}, {1.0, 2.0, 2.0, 1.0, 1.0});
-  const auto B = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1.0, 1.0, 1.0, 1.0});
-  for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
-    for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
-      const bool ic = kind == ParIluKind::Ic;
-      Handle h(kind);
+  {  // an explicit list kernel: one unit per task, one lane each, kParIluListGpuTeamThreads per team on GPUs
+    const auto A = lap3d27(6);
+    for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+      Handle h(ParIluKind::Ic);
+      h.params.sweeps = 1;
       h.params.mode = mode;
-      h.params.sweep_kernel = SweepKernel::Row;
-      const auto Md = to_device<Dev>(ic ? A : B);
-      par_ilu_symbolic(Exec(), h, Md);
-      ASYNCSPARSE_EXPECT_THROW_MSG(
-          par_ilu_numeric(Exec(), h, Md), BreakdownError,
-          ic ? "par_ic: breakdown at row 1: non-positive pivot" : "par_ilu: breakdown at row 1: zero pivot");
-      for (double v : to_host(ic ? h.L() : h.U_columns()).values) EXPECT_TRUE(std::isfinite(v));
+      h.params.sweep_kernel = SweepKernel::List;
+      const auto Ad = to_device<Dev>(A);
+      par_ilu_symbolic(Exec(), h, Ad);
+      par_ilu_numeric(Exec(), h, Ad);
+      EXPECT_EQ(h.stats().sweep_kernel_rule, "explicit");
+      EXPECT_EQ(h.stats().launch.work_items, h.stats().num_tasks);
+      EXPECT_EQ(h.stats().sweep_products, host_products(on_pattern(A, 0), true));
+      EXPECT_EQ(h.stats().launch.vector_length, 1);
+      if (gpu) EXPECT_EQ(h.stats().launch.team_size, Impl::kParIluListGpuTeamThreads);
     }
   }
+  EXPECT_EQ(sweep_kernel_from_string("row"), SweepKernel::Row);
+  EXPECT_EQ(sweep_kernel_from_string("list"), SweepKernel::List);
+  ASYNCSPARSE_EXPECT_THROW_MSG(sweep_kernel_from_string("rows"), InvalidInput, "valid: auto, entry, list, row");
+  // breakdowns are reported as by the entry kernel (row and problem), by both kernels in both modes; the factors stay
+  // finite
+  const auto A = csr_from_triplets<double>(3, 3, {0, 0, 1, 1, 2}, {0, 1, 0, 1, 2}, {1.0, 2.0, 2.0, 1.0, 1.0});
+  const auto B = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1.0, 1.0, 1.0, 1.0});
+  for (auto kernel : {SweepKernel::Row, SweepKernel::List})
+    for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+      for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
+        const bool ic = kind == ParIluKind::Ic;
+        Handle h(kind);
+        h.params.mode = mode;
+        h.params.sweep_kernel = kernel;
+        const auto Md = to_device<Dev>(ic ? A : B);
+        par_ilu_symbolic(Exec(), h, Md);
+        ASYNCSPARSE_EXPECT_THROW_MSG(
+            par_ilu_numeric(Exec(), h, Md), BreakdownError,
+            ic ? "par_ic: breakdown at row 1: non-positive pivot" : "par_ilu: breakdown at row 1: zero pivot");
+        for (double v : to_host(ic ? h.L() : h.U_columns()).values) EXPECT_TRUE(std::isfinite(v));
+      }
+    }
 }
 
 /// Whether the Jacobi-style (deterministic) IC sweeps reach the nonlinear residual 1e-10 on A in 200 sweeps.

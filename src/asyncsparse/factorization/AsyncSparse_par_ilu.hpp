@@ -534,37 +534,40 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   stats.breakdown_problem.clear();
   stats.guard_sweeps = 0;
   stats.guard_residual = -1;
-  // The sweep kernel and its launch (the product lists of the row kernel once per pattern; Auto falls back to the
-  // entry kernel where they would be too large), committed to the handle only when all of it succeeded.
+  // The sweep kernel and its launch (the product lists of the list and row kernels once per pattern; Auto falls back
+  // to the entry kernel where they would be too large), committed to the handle only when all of it succeeded.
   const auto kernel = Impl::choose_sweep_kernel(exec, h);
-  bool rows = kernel.kernel == SweepKernel::Row;
+  SweepKernel chosen = kernel.kernel;
   std::string rule = kernel.rule;
   std::int64_t products = 0;
-  if (rows) {
-    Impl::row_sweep_values(exec, h);
+  if (chosen != SweepKernel::Entry) {
+    if (chosen == SweepKernel::Row) Impl::row_sweep_values(exec, h);
     const bool automatic = h.params.sweep_kernel == SweepKernel::Auto;
     if (!Impl::build_sweep_pairs(exec, h, automatic, products)) {
       if (!automatic)
-        throw InvalidInput(where + ": the row sweep kernel's product lists need " + std::to_string(products) +
+        throw InvalidInput(where + ": the " + to_string(chosen) + " sweep kernel's product lists need " +
+                           std::to_string(products) +
                            " entries, more than offset_t holds; use the entry kernel or a build with 64-bit offsets");
-      rows = false;
+      chosen = SweepKernel::Entry;
       rule += "; entry kernel: the product lists would hold " + std::to_string(products) + " entries";
     }
   }
   const ResolvedLaunch launch =
-      rows ? resolve_launch_config<ExecSpace>(h.launch, st.n, kernel.avg_row, exec,
-                                              Impl::par_ilu_row_launch_defaults(where, kernel.lanes))
-           : resolve_launch_config<ExecSpace>(h.launch, stats.num_tasks, 1.0, exec,
-                                              Impl::par_ilu_launch_defaults(where));
+      chosen == SweepKernel::Row
+          ? resolve_launch_config<ExecSpace>(h.launch, st.n, kernel.avg_row, exec,
+                                             Impl::par_ilu_row_launch_defaults(where, kernel.lanes))
+          : resolve_launch_config<ExecSpace>(h.launch, stats.num_tasks, 1.0, exec,
+                                             chosen == SweepKernel::List ? Impl::par_ilu_list_launch_defaults(where)
+                                                                         : Impl::par_ilu_launch_defaults(where));
   if (!Impl::is_gpu_space<ExecSpace>() && launch.team_size > launch.concurrency)
     throw InvalidInput(where + ": LaunchConfig::team_size " + std::to_string(launch.team_size) +
                        " exceeds the threads of " + ExecSpace::name() + " (" + std::to_string(launch.concurrency) +
                        ")");
-  stats.sweep_kernel = rows ? SweepKernel::Row : SweepKernel::Entry;
+  stats.sweep_kernel = chosen;
   stats.sweep_kernel_rule = rule;
-  stats.sweep_products = rows ? products : 0;
+  stats.sweep_products = chosen == SweepKernel::Entry ? 0 : products;
   stats.launch = launch;
-  st.row_sweeps = rows;
+  st.kernel = chosen;
   st.chunks = ChunkedLaunch<ExecSpace>(launch);
   Kokkos::deep_copy(exec, st.breakdown, Impl::kNoBreakdown);  // see Impl::one_sweep
   exec.fence();

@@ -39,20 +39,31 @@ enum class SweepMode {
 inline const char* to_string(SweepMode m) { return m == SweepMode::Async ? "async" : "deterministic"; }
 /// Which kernel runs a sweep (Params::sweep_kernel).
 enum class SweepKernel {
-  Auto,   ///< the measured rule Impl::choose_sweep_kernel: Row on GPUs for large matrices, Entry otherwise
-  Entry,  ///< one thread per unknown, in task-list order (the paper's kernel)
+  Auto,   ///< the measured rule Impl::choose_sweep_kernel
+  Entry,  ///< one thread per unknown, in task-list order, merging two index lists (the paper's kernel)
+  List,   ///< the entry kernel over each unknown's product list (vector lanes per unknown)
   Row     ///< one group of vector lanes per row, its unknowns left to right (ParIluRowSweepFunctor)
 };
 
 inline const char* to_string(SweepKernel k) {
-  return k == SweepKernel::Auto ? "auto" : (k == SweepKernel::Entry ? "entry" : "row");
+  switch (k) {
+    case SweepKernel::Auto:
+      return "auto";
+    case SweepKernel::Entry:
+      return "entry";
+    case SweepKernel::List:
+      return "list";
+    default:
+      return "row";
+  }
 }
 
 inline SweepKernel sweep_kernel_from_string(const std::string& s) {
   if (s == "auto") return SweepKernel::Auto;
   if (s == "entry") return SweepKernel::Entry;
+  if (s == "list") return SweepKernel::List;
   if (s == "row") return SweepKernel::Row;
-  throw InvalidInput("sweep kernel '" + s + "' unknown (valid: auto, entry, row)");
+  throw InvalidInput("sweep kernel '" + s + "' unknown (valid: auto, entry, list, row)");
 }
 
 inline SweepMode sweep_mode_from_string(const std::string& s) {
@@ -145,7 +156,8 @@ class ParIluHandle {
     double guard_tolerance = 0.0;
     /// Most sweeps the guard adds (>= 0). Default 20.
     int guard_max_sweeps = 20;
-    /// Kernel of the sweeps: Entry (one thread per unknown, in task-list order), Row (vector lanes per row, the
+    /// Kernel of the sweeps: Entry (one thread per unknown, in task-list order), List (the same over each unknown's
+    /// product list, built once per pattern: vector_length lanes per unknown), Row (vector lanes per row, the
     /// unknowns of a row left to right, the task-list order not used; the LaunchConfig then counts rows: team_size
     /// rows per team, vector_length lanes per row) or Auto (Impl::choose_sweep_kernel, a rule measured per backend
     /// and matrix size; Stats::sweep_kernel says which ran). Read by par_ilu_numeric. Default Auto.
@@ -174,7 +186,7 @@ class ParIluHandle {
     ResolvedLaunch launch;                 ///< launch used by the sweeps (work items: tasks, or rows for Row)
     SweepKernel sweep_kernel = SweepKernel::Entry;  ///< kernel of the sweeps (Params::sweep_kernel resolved)
     std::string sweep_kernel_rule;                  ///< why (Auto: the rule's quantities; otherwise "explicit")
-    std::int64_t sweep_products = 0;                ///< Row: products in the lists of all unknowns (0: entry kernel)
+    std::int64_t sweep_products = 0;                ///< List, Row: products in the lists of all unknowns (else 0)
     int guard_sweeps = 0;                  ///< sweeps the guard added (Params::guard_tolerance), in `sweeps` too
     double guard_residual = -1;            ///< relative nonlinear residual the guard ended with (-1: guard off)
   };
@@ -204,10 +216,10 @@ class ParIluHandle {
     Kokkos::View<offset_t*, Device> u_map, lt_map;  ///< gather maps of U = transpose(Ut), Lᵀ = transpose(L)
     crs_type U, Lt;
     ChunkedLaunch<execution_space> chunks;  ///< launch of the sweep kernel (over tasks, or over rows for Row)
-    bool row_sweeps = false;                ///< the sweeps run ParIluRowSweepFunctor
-    value_view a_l, a_u;                    ///< Row: scaled a_ij per L entry and per Ut entry (ILU)
-    /// Row: the product list of every unknown (Impl::SweepPairsFunctor), built at the first numeric phase that
-    /// needs it after par_ilu_symbolic; empty otherwise.
+    SweepKernel kernel = SweepKernel::Entry;  ///< the kernel the sweeps run (Params::sweep_kernel resolved)
+    value_view a_l, a_u;                      ///< Row: scaled a_ij per L entry and per Ut entry (ILU)
+    /// List, Row: the product list of every unknown (Impl::SweepPairsFunctor), built at the first numeric phase
+    /// that needs it after par_ilu_symbolic; empty otherwise.
     Kokkos::View<offset_t*, Device> pair_ptr, pair_x, pair_y;
   };
 

@@ -181,10 +181,9 @@ inline const ParameterSpec& par_ilu_parameter_spec() {
              "async mode: consecutive sweeps with a skipped (bad-pivot) update before "
              "compute() throws; 0: only when the last sweep skipped one")
         .add("sweep_kernel", std::string("auto"),
-             "kernel of the sweeps: auto (the measured rule choose_sweep_kernel: row on GPUs for large matrices) | "
-             "entry "
-             "(one thread per unknown) | row (vector lanes per row)",
-             {"auto", "entry", "row"});
+             "kernel of the sweeps: auto (the measured rule choose_sweep_kernel) | entry (one thread per unknown, "
+             "merging index lists) | list (lanes per unknown over its product list) | row (vector lanes per row)",
+             {"auto", "entry", "list", "row"});
     add_tri_solve_parameters(s);
     return add_launch_parameters(s);  // of the sweeps (ParIlu's defaults: par_ilu_launch_defaults)
   }();

@@ -132,7 +132,52 @@ KOKKOS_FORCEINLINE_FUNCTION T merge_sub(T s, const Ent& xent, const T* xv, offse
 // Identity (IC only): the task list is L's entries in storage order (the row-major ordering), so task t updates
 // entry t and its column is l_ent(t): the task_col / task_dst streams are not read (less memory traffic per task).
 // ---------------------------------------------------------------------------------------------------------
-template <ParIluKind Kind, bool Async, bool Identity, class Scalar, class Device>
+/// s - sum of x[px(q)] * y[py(q)] over the product list [ptr(u), ptr(u + 1)) of unknown u (SweepPairsFunctor), by
+/// the `lanes` vector lanes of the calling thread: one lane sums in list order (ascending k) with mul_sub, as the
+/// merge and the host reference; more lanes reduce in another order (rounding differences only). Every lane
+/// returns the same value.
+template <bool Async, class Member, class OffView, class T>
+KOKKOS_INLINE_FUNCTION T list_sub(const Member& team, int lanes, T s, const OffView& ptr, const OffView& px,
+                                  const OffView& py, offset_t u, const T* x, const T* y) {
+  const offset_t b = ptr(u), e = ptr(u + 1);
+  if (lanes == 1) {
+    for (offset_t q = b; q < e; ++q) s = mul_sub(s, read_entry<Async>(x + px(q)), read_entry<Async>(y + py(q)));
+    return s;
+  }
+  T sum = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::ThreadVectorRange(team, b, e),
+      [&](const offset_t q, T& acc) { acc += read_entry<Async>(x + px(q)) * read_entry<Async>(y + py(q)); }, sum);
+  return s - sum;
+}
+
+/// s - sum of x_q^2 over the stretch [b, e) of a row (the IC diagonal), by `lanes` vector lanes as list_sub.
+template <bool Async, class Member, class T>
+KOKKOS_INLINE_FUNCTION T squares_sub(const Member& team, int lanes, T s, const T* x, offset_t b, offset_t e) {
+  if (lanes == 1) {
+    for (offset_t q = b; q < e; ++q) {
+      const T v = read_entry<Async>(x + q);
+      s = mul_sub(s, v, v);
+    }
+    return s;
+  }
+  T sum = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::ThreadVectorRange(team, b, e),
+      [&](const offset_t q, T& acc) {
+        const T v = read_entry<Async>(x + q);
+        acc += v * v;
+      },
+      sum);
+  return s - sum;
+}
+
+/// The entry kernel (SweepKernel::Entry), and with Lists = true the list kernel (SweepKernel::List): the same tasks
+/// in the same order, each unknown's sum taken over its product list (SweepPairsFunctor) by `vector_length` lanes
+/// instead of merging two index lists. On rows of 10-40 entries the merge reads some 20-40 indices to find the few
+/// products (3 per unknown on the 27-point Laplacian, 10 on bcsstk16); the list holds only the products. With one
+/// lane the sums are those of the merge (same products, same order: the same bits).
+template <ParIluKind Kind, bool Async, bool Identity, class Scalar, class Device, bool Lists = false>
 struct ParIluSweepFunctor {
   static_assert(Kind == ParIluKind::Ic || !Identity, "ParIluSweepFunctor: identity task lists exist for IC only");
   static constexpr bool ic = Kind == ParIluKind::Ic;
@@ -151,44 +196,22 @@ struct ParIluSweepFunctor {
   Scalar* u_read = nullptr;  // ILU only
   Scalar* u_write = nullptr;
   Kokkos::View<unsigned long long, Device> flag;
+  off_view pair_ptr, pair_x, pair_y;  // Lists only
+  offset_t nnz_l = 0;                 // Lists only: unknown of Ut entry q is nnz_l + q
+  int vector_length = 1;              // Lists only: lanes per unknown
 
-  template <class Member>
-  KOKKOS_INLINE_FUNCTION void operator()(const Member&, const std::int64_t t) const {
+  /// The update of unknown `dst` from its sum s: l_ij = s / pivot (lower; the pivot at cr + qe), u_ij = s, or the
+  /// IC diagonal sqrt(s); breakdowns are reported and the entry keeps its value.
+  KOKKOS_INLINE_FUNCTION void finish(ordinal_t i, ordinal_t j, offset_t dst, bool lower, Scalar s, const Scalar* cr,
+                                     offset_t qe) const {
     using std::sqrt;
-    const ordinal_t i = task_row(t);
-    const offset_t dst = Identity ? static_cast<offset_t>(t) : task_dst(t);
-    const ordinal_t j = Identity ? l_ent(dst) : task_col(t);
-    Scalar s = task_a(t);
-    const Scalar* lr = l_read;
-    offset_t p = l_rm(i);
-    if constexpr (ic) {
-      if (i == j) {  // l_ii: row i of L left of the diagonal
-        for (; p < dst; ++p) {
-          const Scalar v = read_entry<Async>(lr + p);
-          s = mul_sub(s, v, v);
-        }
-        if (!(s > Scalar(0)) || !is_finite(s)) {
-          report_breakdown(flag, i, is_finite(s) ? kNonPositivePivot : kNonFinite);
-          return;
-        }
+    if (ic && i == j) {
+      if (!(s > Scalar(0)) || !is_finite(s))
+        report_breakdown(flag, i, is_finite(s) ? kNonPositivePivot : kNonFinite);
+      else
         write_entry<Async>(l_write + dst, Scalar(sqrt(s)));
-        return;
-      }
+      return;
     }
-    // The second operand: column j of U (ILU), row j of L (IC).
-    const off_view& c_rm = ic ? l_rm : u_rm;
-    const ord_view& c_ent = ic ? l_ent : u_ent;
-    const Scalar* cr = ic ? lr : u_read;
-    const bool lower = ic || i > j;
-    offset_t q = c_rm(j), pe, qe;
-    if (lower) {  // l_ij: row i of L left of column j, column j of U (row j of L) left of its diagonal
-      pe = dst;
-      qe = c_rm(j + 1) - 1;
-    } else {  // u_ij: row i of L left of the diagonal, column j of U above row i
-      pe = l_rm(i + 1) - 1;
-      qe = dst;
-    }
-    s = merge_sub<Async>(s, l_ent, lr, p, pe, c_ent, cr, q, qe);
     if (lower) {
       const Scalar pivot = read_entry<Async>(cr + qe);
       if constexpr (!ic) {
@@ -214,6 +237,41 @@ struct ParIluSweepFunctor {
       }
       write_entry<Async>(u_write + dst, s);
     }
+  }
+
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team, const std::int64_t t) const {
+    const ordinal_t i = task_row(t);
+    const offset_t dst = Identity ? static_cast<offset_t>(t) : task_dst(t);
+    const ordinal_t j = Identity ? l_ent(dst) : task_col(t);
+    Scalar s = task_a(t);
+    const Scalar* lr = l_read;
+    const offset_t p = l_rm(i);
+    const int lanes = Lists ? vector_length : 1;
+    // The second operand: column j of U (ILU), row j of L (IC).
+    const off_view& c_rm = ic ? l_rm : u_rm;
+    const ord_view& c_ent = ic ? l_ent : u_ent;
+    const Scalar* cr = ic ? lr : u_read;
+    const bool lower = ic || i > j;
+    offset_t qe = 0;
+    if (ic && i == j) {  // l_ii: row i of L left of the diagonal
+      s = squares_sub<Async>(team, lanes, s, lr, p, dst);
+    } else if (lower) {  // l_ij: row i of L left of column j, column j of U (row j of L) left of its diagonal
+      qe = c_rm(j + 1) - 1;
+      if constexpr (Lists)
+        s = list_sub<Async>(team, lanes, s, pair_ptr, pair_x, pair_y, dst, lr, cr);
+      else
+        s = merge_sub<Async>(s, l_ent, lr, p, dst, c_ent, cr, c_rm(j), qe);
+    } else {  // u_ij: row i of L left of the diagonal, column j of U above row i
+      if constexpr (Lists)
+        s = list_sub<Async>(team, lanes, s, pair_ptr, pair_x, pair_y, nnz_l + dst, u_read, lr);
+      else
+        s = merge_sub<Async>(s, l_ent, lr, p, l_rm(i + 1) - 1, c_ent, cr, c_rm(j), dst);
+    }
+    if constexpr (Lists)
+      Kokkos::single(Kokkos::PerThread(team), [&]() { finish(i, j, dst, lower, s, cr, qe); });
+    else
+      finish(i, j, dst, lower, s, cr, qe);
   }
 };
 
@@ -304,48 +362,6 @@ struct ParIluRowSweepFunctor {
   Kokkos::View<unsigned long long, Device> flag;
   int vector_length = 1;
 
-  /// s - sum of x[pair_x] * y[pair_y] over the product list of unknown u.
-  template <class Member>
-  KOKKOS_INLINE_FUNCTION Scalar dot_sub(const Member& team, Scalar s, offset_t u, const Scalar* x,
-                                        const Scalar* y) const {
-    const offset_t b = pair_ptr(u), e = pair_ptr(u + 1);
-    if (vector_length == 1) {
-      for (offset_t q = b; q < e; ++q)
-        s = mul_sub(s, read_entry<Async>(x + pair_x(q)), read_entry<Async>(y + pair_y(q)));
-      return s;
-    }
-    Scalar sum = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(team, b, e),
-        [&](const offset_t q, Scalar& acc) {
-          acc += read_entry<Async>(x + pair_x(q)) * read_entry<Async>(y + pair_y(q));
-        },
-        sum);
-    return s - sum;
-  }
-
-  /// s - sum of l_q^2 over the stretch [b, e) of a row (IC diagonal).
-  template <class Member>
-  KOKKOS_INLINE_FUNCTION Scalar squares_sub(const Member& team, Scalar s, const Scalar* x, offset_t b,
-                                            offset_t e) const {
-    if (vector_length == 1) {
-      for (offset_t q = b; q < e; ++q) {
-        const Scalar v = read_entry<Async>(x + q);
-        s = mul_sub(s, v, v);
-      }
-      return s;
-    }
-    Scalar sum = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::ThreadVectorRange(team, b, e),
-        [&](const offset_t q, Scalar& acc) {
-          const Scalar v = read_entry<Async>(x + q);
-          acc += v * v;
-        },
-        sum);
-    return s - sum;
-  }
-
   template <class Member>
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team, const std::int64_t unit) const {
     using std::sqrt;
@@ -357,7 +373,7 @@ struct ParIluRowSweepFunctor {
     for (offset_t p = rb; p < (ic ? re : re - 1); ++p) {
       const ordinal_t j = l_ent(p);
       if (ic && j == i) {  // l_ii = sqrt(a_ii - sum_{k<i} l_ik^2), the last entry of the row
-        const Scalar s = squares_sub(team, a_l(p), lr, rb, p);
+        const Scalar s = squares_sub<Async>(team, vector_length, a_l(p), lr, rb, p);
         Kokkos::single(Kokkos::PerThread(team), [&]() {
           if (!(s > Scalar(0)) || !is_finite(s))
             report_breakdown(flag, i, is_finite(s) ? kNonPositivePivot : kNonFinite);
@@ -368,7 +384,7 @@ struct ParIluRowSweepFunctor {
       }
       // l_ij = (a_ij - sum_{k<j} l_ik y_jk) / y_jj; the lanes agree on s (the reduction's result), one lane reads
       // the pivot and decides
-      const Scalar s = dot_sub(team, a_l(p), p, lr, cr);
+      const Scalar s = list_sub<Async>(team, vector_length, a_l(p), pair_ptr, pair_x, pair_y, p, lr, cr);
       Kokkos::single(Kokkos::PerThread(team), [&]() {
         const Scalar pivot = read_entry<Async>(cr + c_rm(j + 1) - 1);
         if (!ic && (pivot == Scalar(0) || !is_finite(pivot))) {
@@ -386,7 +402,7 @@ struct ParIluRowSweepFunctor {
       const offset_t ub = u_rm(i), ue = u_rm(i + 1);
       for (offset_t q = ub; q < ue; ++q) {
         const ordinal_t k = u_ent(q);
-        const Scalar s = dot_sub(team, a_u(q), nnz_l + q, u_read, lr);
+        const Scalar s = list_sub<Async>(team, vector_length, a_u(q), pair_ptr, pair_x, pair_y, nnz_l + q, u_read, lr);
         Kokkos::single(Kokkos::PerThread(team), [&]() {
           if (!is_finite(s))
             report_breakdown(flag, k, kNonFinite);

@@ -74,6 +74,22 @@ inline int row_sweep_lanes(std::int64_t rows, double avg_row, std::int64_t concu
   return lanes;
 }
 
+/// GPU default threads per team of the list kernel (SweepKernel::List), one unknown per thread: LaunchConfig::
+/// team_size = -1 gives max(1, kParIluListGpuTeamThreads / vector_length) unknowns per team, vector_length = -1 one
+/// lane per unknown. Measured on an H100 (16 / 64 / 256 threads x 1..16 lanes): one lane was the fastest on every
+/// matrix (an unknown has 0-11 products on average; the lanes' reduction costs more than it splits), 64 and 256
+/// threads within 2 %, 16 threads up to 1.5x slower on the 27-point Laplacian.
+/// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-list-kernel
+constexpr int kParIluListGpuTeamThreads = 64;
+
+inline LaunchDefaults par_ilu_list_launch_defaults(const std::string& where) {
+  LaunchDefaults d;
+  d.gpu_team_threads = kParIluListGpuTeamThreads;
+  d.vector_length = 1;
+  d.method = where + " (list sweep kernel)";
+  return d;
+}
+
 inline LaunchDefaults par_ilu_row_launch_defaults(const std::string& where, int lanes) {
   LaunchDefaults d;
   d.gpu_team_threads = kParIluRowGpuTeamThreads;
@@ -82,6 +98,12 @@ inline LaunchDefaults par_ilu_row_launch_defaults(const std::string& where, int 
   return d;
 }
 
+/// Longest average row (entries of L per row; ILU: of L and Ut) for which Auto takes the row kernel: the 5-point
+/// Laplacian's 3 and the 27-point one's 13.6 were measured (row kernel the fastest on the first, 1.5x slower than the
+/// list kernel on the second).
+/// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-list-kernel
+constexpr double kParIluRowMaxAvgRow = 4.0;
+
 struct SweepKernelChoice {
   SweepKernel kernel = SweepKernel::Entry;
   double avg_row = 1.0;  ///< average length of the rows the row kernel's lanes run over
@@ -89,16 +111,23 @@ struct SweepKernelChoice {
   std::string rule;      ///< the rule's quantities, for the run record
 };
 
-/// Params::sweep_kernel resolved. Auto takes Row for asynchronous sweeps on GPUs with row-major tasks and the default
-/// launch (every LaunchConfig field but the seed at -1 / Forward: explicit team sizes, chunks, occupancy limits and
-/// block orders keep the meaning they have for the entry kernel's tasks) when the rows at their full lane count fill
-/// the device (rows x min(32, power of two >= avg_row) >= its resident threads), and Entry otherwise: on
-/// host backends (the form their chunked launch was tuned for), for the deterministic mode (the entry kernel's sums
-/// are bit-identical to the host reference on every backend), and on small matrices, where the chain of a row's
-/// unknowns makes a row-kernel sweep latency-bound (measured: perf_tests/results/MEASUREMENTS.md#par-ilu-row-kernel).
-/// The row kernel converges in fewer sweeps (Gauss-Seidel order inside a row) and is the faster sweep on the large
-/// grids. It ignores the order of the task list. In the deterministic mode its default is one lane per row, so that
-/// an explicit Row gives the host reference's bits there too.
+/// Params::sweep_kernel resolved. Auto, on GPUs with the default launch (every LaunchConfig field but the seed at -1 /
+/// Forward):
+///  - Row for row-major tasks when the rows are short (avg_row <= kParIluRowMaxAvgRow) and so many that one lane per
+///    row fills the device three times (rows >= 3x its resident threads: row_sweep_lanes gives 1 lane), as on the
+///    5-point 1024^2 Laplacian: the row's few unknowns in Gauss-Seidel order give better factors per sweep, and the
+///    sweep is the fastest measured there;
+///  - List when the tasks alone fill the device (tasks >= its resident threads; longer rows or fewer of them: the
+///    27-point 64^3 Laplacian), one thread per unknown over its product list; par_ilu_numeric falls back to Entry
+///    where the lists would be too large;
+///  - Entry otherwise: on smaller matrices the set-up is latency-bound and building the lists (three allocations,
+///    five kernels, a read-back: 0.1-0.5 ms on an H100) costs more than five sweeps save (bcsstk16: 46 us per sweep;
+///    explicit `list` is the faster sweep there when the pattern serves many numeric phases);
+/// and Entry on host backends (the form their chunked launch was tuned for) and with explicit launch settings (they
+/// keep the meaning they have for the paper's kernel: tasks per team, chunks, occupancy limits, block orders).
+/// The mode does not matter: with one lane the three kernels give the host reference's bits in the deterministic
+/// mode (the row kernel's default there is one lane).
+/// Measured: perf_tests/results/MEASUREMENTS.md#par-ilu-list-kernel
 template <class ExecSpace, class Handle>
 SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
   const auto& st = h.state();
@@ -120,15 +149,22 @@ SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
   const bool default_launch = l.team_size == -1 && l.vector_length == -1 && l.chunk_size == -1 &&
                               l.max_concurrent_teams == -1 && l.scratch_pad_bytes == -1 &&
                               l.block_order == BlockOrder::Forward;
-  const std::int64_t full = rows * pow2_at_least(c.avg_row);
-  c.kernel = gpu && async && row_major && default_launch && full >= concurrency ? SweepKernel::Row : SweepKernel::Entry;
-  char buf[240];
-  std::snprintf(buf, sizeof buf,
-                "auto: %s, %s, %s tasks, %s launch, %lld rows x %d lanes vs %lld resident threads (%.1f entries per "
-                "row; row kernel from 1x)",
-                gpu ? "GPU" : "host", to_string(h.params.mode), row_major ? "row-major" : "reordered",
-                default_launch ? "default" : "explicit", static_cast<long long>(rows), pow2_at_least(c.avg_row),
-                static_cast<long long>(concurrency), c.avg_row);
+  const std::int64_t tasks = static_cast<std::int64_t>(st.task_row.extent(0));
+  const bool rows_fill = rows >= 3 * concurrency && c.avg_row <= kParIluRowMaxAvgRow;
+  if (!gpu || !default_launch)
+    c.kernel = SweepKernel::Entry;
+  else if (row_major && rows_fill)
+    c.kernel = SweepKernel::Row;
+  else
+    c.kernel = tasks >= concurrency ? SweepKernel::List : SweepKernel::Entry;
+  char buf[280];
+  std::snprintf(
+      buf, sizeof buf,
+      "auto: %s, %s tasks, %s launch, %lld rows and %lld tasks vs %lld resident threads, %.1f entries per row "
+      "(row kernel from 3x rows and at most %.0f per row, list kernel from 1x tasks)",
+      gpu ? "GPU" : "host", row_major ? "row-major" : "reordered", default_launch ? "default" : "explicit",
+      static_cast<long long>(rows), static_cast<long long>(tasks), static_cast<long long>(concurrency), c.avg_row,
+      kParIluRowMaxAvgRow);
   c.rule = buf;
   return c;
 }
@@ -137,8 +173,8 @@ SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
 /// average (memory: two positions per product; the shared matrices and generators need 0.7-11).
 constexpr double kParIluMaxProductsPerUnknown = 32.0;
 
-/// The product lists of the row kernel (SweepPairsFunctor), once per pattern: a count pass, a scan, a fill pass.
-/// Returns false (and builds nothing) when the products would not fit offset_t or, with `bounded`, exceed
+/// The product lists of the list and row kernels (SweepPairsFunctor), once per pattern: a count pass, a scan, a fill
+/// pass. Returns false (and builds nothing) when the products would not fit offset_t or, with `bounded`, exceed
 /// kParIluMaxProductsPerUnknown per unknown; `products` is their number.
 template <class ExecSpace, class Scalar, class Device>
 bool build_sweep_pairs(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, bool bounded, std::int64_t& products) {
@@ -248,10 +284,13 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   Scalar* lw = async ? lr : st.L_alt.data();
   Scalar* ur = ilu ? st.Ut.values.data() : nullptr;
   Scalar* uw = ilu && !async ? st.Ut_alt.data() : ur;
-  auto run = [&](auto kind_tag, auto async_tag, auto identity_tag) {
+  using IluTag = ParIluKindTag<ParIluKind::Ilu>;
+  using IcTag = ParIluKindTag<ParIluKind::Ic>;
+  auto run = [&](auto kind_tag, auto async_tag, auto identity_tag, auto lists_tag) {
     constexpr ParIluKind kind = decltype(kind_tag)::value;
     constexpr bool is_async = decltype(async_tag)::value;
-    ParIluSweepFunctor<kind, is_async, decltype(identity_tag)::value, Scalar, Device> f;
+    constexpr bool lists = decltype(lists_tag)::value;
+    ParIluSweepFunctor<kind, is_async, decltype(identity_tag)::value, Scalar, Device, lists> f;
     f.task_row = st.task_row;
     f.task_col = st.task_col;
     f.task_dst = st.task_dst;
@@ -267,10 +306,37 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
       f.u_write = uw;
     }
     f.flag = st.breakdown;
-    const char* label = kind == ParIluKind::Ilu
-                            ? (is_async ? "AsyncSparse::par_ilu::sweep" : "AsyncSparse::par_ilu::sweep_deterministic")
-                            : (is_async ? "AsyncSparse::par_ic::sweep" : "AsyncSparse::par_ic::sweep_deterministic");
+    if constexpr (lists) {
+      f.pair_ptr = st.pair_ptr;
+      f.pair_x = st.pair_x;
+      f.pair_y = st.pair_y;
+      f.nnz_l = st.L.nnz();
+      f.vector_length = st.chunks.resolved().vector_length;
+    }
+    const char* label =
+        kind == ParIluKind::Ilu
+            ? (lists ? (is_async ? "AsyncSparse::par_ilu::sweep_lists"
+                                 : "AsyncSparse::par_ilu::sweep_lists_deterministic")
+                     : (is_async ? "AsyncSparse::par_ilu::sweep" : "AsyncSparse::par_ilu::sweep_deterministic"))
+            : (lists
+                   ? (is_async ? "AsyncSparse::par_ic::sweep_lists" : "AsyncSparse::par_ic::sweep_lists_deterministic")
+                   : (is_async ? "AsyncSparse::par_ic::sweep" : "AsyncSparse::par_ic::sweep_deterministic"));
     st.chunks.run(label, exec, f);
+  };
+  // the entry kernel (lists_tag false) or the list kernel (true), by kind, mode and task list
+  auto run_tasks = [&](auto lists_tag) {
+    if (ilu && async)
+      run(IluTag(), std::true_type(), std::false_type(), lists_tag);
+    else if (ilu)
+      run(IluTag(), std::false_type(), std::false_type(), lists_tag);
+    else if (async && st.identity_tasks)
+      run(IcTag(), std::true_type(), std::true_type(), lists_tag);
+    else if (async)
+      run(IcTag(), std::true_type(), std::false_type(), lists_tag);
+    else if (st.identity_tasks)
+      run(IcTag(), std::false_type(), std::true_type(), lists_tag);
+    else
+      run(IcTag(), std::false_type(), std::false_type(), lists_tag);
   };
   auto run_rows = [&](auto kind_tag, auto async_tag) {
     constexpr ParIluKind kind = decltype(kind_tag)::value;
@@ -300,9 +366,7 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
             : (is_async ? "AsyncSparse::par_ic::sweep_rows" : "AsyncSparse::par_ic::sweep_rows_deterministic");
     st.chunks.run(label, exec, f);
   };
-  using IluTag = ParIluKindTag<ParIluKind::Ilu>;
-  using IcTag = ParIluKindTag<ParIluKind::Ic>;
-  if (st.row_sweeps) {
+  if (st.kernel == SweepKernel::Row) {
     if (ilu && async)
       run_rows(IluTag(), std::true_type());
     else if (ilu)
@@ -311,18 +375,11 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
       run_rows(IcTag(), std::true_type());
     else
       run_rows(IcTag(), std::false_type());
-  } else if (ilu && async)
-    run(IluTag(), std::true_type(), std::false_type());
-  else if (ilu)
-    run(IluTag(), std::false_type(), std::false_type());
-  else if (async && st.identity_tasks)
-    run(IcTag(), std::true_type(), std::true_type());
-  else if (async)
-    run(IcTag(), std::true_type(), std::false_type());
-  else if (st.identity_tasks)
-    run(IcTag(), std::false_type(), std::true_type());
-  else
-    run(IcTag(), std::false_type(), std::false_type());
+  } else if (st.kernel == SweepKernel::List) {
+    run_tasks(std::true_type());
+  } else {
+    run_tasks(std::false_type());
+  }
   exec.fence();
   const double dt = timer.seconds();
   unsigned long long flag = 0;
