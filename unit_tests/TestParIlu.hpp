@@ -303,8 +303,8 @@ TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_deterministic_equal_host_refere
     }
 }
 
-// Products in the row kernel's lists, counted on the pattern S of A: for each unknown (i, j) of S (IC: i > j only;
-// its diagonal sums its row's squares without a list) the k < min(i, j) with (i, k) and (k, j) in S.
+// Products in the lists of the list and row kernels, counted on the pattern S of A: for each unknown (i, j) of S (IC: i
+// > j only; its diagonal sums its row's squares without a list) the k < min(i, j) with (i, k) and (k, j) in S.
 std::int64_t host_products(const CsrHost<double>& A, bool ic) {
   std::int64_t count = 0;
   for (ordinal_t i = 0; i < A.nrows; ++i)
@@ -395,7 +395,68 @@ TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_async_converge_to_exact_factors
     }
 }
 
-// The rule behind SweepKernel::Auto and the row kernel's launch; its refusals and its breakdown reports.
+// The list and row kernels read their product lists (a check that would fail if either ran the entry kernel's merge
+// instead): one deterministic sweep after the lists were emptied (every pair_ptr 0: no products) differs from one
+// with the lists intact, which equals the host reference's sweep.
+TEST(TEST_CATEGORY, par_ilu_list_and_row_kernels_read_their_lists) {
+  for (auto kernel : {SweepKernel::List, SweepKernel::Row}) {
+    for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
+      const auto A = kind == ParIluKind::Ic ? lap3d27(4) : nonsymmetric(9);
+      const std::string what = std::string(to_string(kernel)) + " kernel, " + to_string(kind);
+      auto one_more_sweep = [&](bool empty_lists) {
+        Handle h(kind);
+        h.params.sweeps = 1;
+        h.params.mode = SweepMode::Deterministic;
+        h.params.sweep_kernel = kernel;
+        const auto Ad = to_device<Dev>(A);
+        par_ilu_symbolic(Exec(), h, Ad);
+        par_ilu_numeric(Exec(), h, Ad);
+        EXPECT_EQ(h.stats().sweep_kernel, kernel) << what;
+        EXPECT_GT(h.stats().sweep_products, 0) << what;
+        if (empty_lists) Kokkos::deep_copy(h.state().pair_ptr, offset_t(0));
+        par_ilu_sweep(Exec(), h, 1);
+        const auto F = par_ilu_factors(Exec(), h);
+        return test_par_ilu::Run{to_host(F.L), to_host(F.U), h.stats()};
+      };
+      const auto intact = one_more_sweep(false);
+      const auto emptied = one_more_sweep(true);
+      // IC: the off-diagonal entries of L lose their products; ILU (5-point): the diagonal of U loses them
+      const double change = std::max(max_difference(emptied.L, intact.L).first,
+                                     kind == ParIluKind::Ic ? 0.0 : max_difference(emptied.U, intact.U).first);
+      EXPECT_GT(change, 1e-6) << what;
+      const auto ref = run(A, kind, 2, SweepMode::Deterministic, 0, TaskOrdering::RowMajor, LaunchConfig(),
+                           MeshBlocking(), SweepKernel::Entry);
+      expect_same_bits(intact.L, ref.L, what + ", L");
+      expect_same_bits(intact.U, ref.U, what + ", U");
+    }
+  }
+}
+
+// The asynchronous list kernel with 4 lanes per unknown (vector reduction of each product list) reaches the exact
+// IC(0) / ILU(0) too.
+TEST(TEST_CATEGORY, par_ilu_list_kernel_lanes_converge_to_exact_factors) {
+  for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
+    const bool ic = kind == ParIluKind::Ic;
+    const auto A = ic ? lap3d27(8) : random_diag_dominant(400, 7, 5, false, 1.1);
+    Handle h(kind);
+    h.params.sweep_kernel = SweepKernel::List;
+    h.params.sweeps = 300;
+    h.params.tolerance = 1e-12;
+    h.launch.vector_length = 4;
+    const auto Ad = to_device<Dev>(A);
+    par_ilu_symbolic(Exec(), h, Ad);
+    par_ilu_numeric(Exec(), h, Ad);
+    EXPECT_EQ(h.stats().launch.vector_length, 4);
+    EXPECT_TRUE(h.stats().converged) << to_string(kind);
+    const auto F = par_ilu_unscaled_factors(Exec(), h);
+    const auto R = ic ? Reference::IluFactors{Reference::ic0(A), CsrHost<double>()} : Reference::ilu0(A);
+    EXPECT_LE(max_difference(to_host(F.L), R.L).first, 1e-9) << to_string(kind) << ", L";
+    if (!ic) EXPECT_LE(max_difference(to_host(F.U), R.U).first, 1e-9) << "ILU, U";
+  }
+}
+
+// The rule behind SweepKernel::Auto and the launches of the row and list kernels; their refusals and breakdown
+// reports.
 TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   // the lanes rule at the measured cases (H100: 270,336 resident threads): 5-point 1024^2 -> 1, 27-point 64^3 -> 4,
   // bcsstk16 -> 32; never above the power of two >= the row length
@@ -405,58 +466,94 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   EXPECT_EQ(Impl::row_sweep_lanes(4884, 3.0, 270336), 4);
   EXPECT_EQ(Impl::pow2_at_least(0.0), 1);
   EXPECT_EQ(Impl::pow2_at_least(1000.0), 32);
+  // The rule itself at the measured cases (H100: 270,336 resident threads; rows, tasks, entries per row): 5-point
+  // 1024^2 -> row (reordered tasks: list), 27-point 64^3 -> list, bcsstk16 IC -> entry (147,631 tasks), ILU -> list
+  // (290,378 tasks); host backends and explicit launches -> entry; the bounds of each branch.
+  using Impl::auto_sweep_kernel;
+  const std::int64_t h100 = 270336;
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1048576, 3143680, 3.0, h100), SweepKernel::Row);
+  EXPECT_EQ(auto_sweep_kernel(true, true, false, 1048576, 3143680, 3.0, h100), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 262144, 3560572, 13.6, h100), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 147631, 30.2, h100), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 290378, 30.2, h100), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(false, true, true, 1048576, 3143680, 3.0, 2), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, false, true, 1048576, 3143680, 3.0, h100), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100, 3 * h100, Impl::kParIluRowMaxAvgRow, h100), SweepKernel::Row);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100 - 1, 3 * h100, 3.0, h100), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100, 3 * h100, Impl::kParIluRowMaxAvgRow + 0.01, h100),
+            SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, h100 - 1, 30.0, h100), SweepKernel::Entry);
   const bool gpu = Impl::is_gpu_space<Exec>();
   const std::int64_t concurrency = Exec().concurrency();
-  // Auto on a 5-point grid just large enough for the row kernel on this device (rows >= 3x the resident threads,
-  // 3 entries per row of L), and on a small one; IC and ILU, both task orderings, both modes, default and explicit
-  // launch. GPUs: the row kernel exactly where the rule says (the large grid, row-major tasks, default launch), the
-  // list kernel for the large grid's reordered tasks (they fill the device); the entry kernel on the small grid, on
-  // host backends and with explicit launches.
-  const ordinal_t m = static_cast<ordinal_t>(std::ceil(std::sqrt(3.0 * double(concurrency)))) + 1;
-  for (const auto& A : {lap2d(std::max<ordinal_t>(m, 4)), lap2d(4)}) {
-    const bool large = std::int64_t(A.nrows) >= 3 * concurrency;
-    for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
-      for (auto ord : {TaskOrdering::RowMajor, TaskOrdering::Random}) {
-        for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
-          for (bool explicit_launch : {false, true}) {
-            Handle h(kind);
-            h.params.sweeps = 1;
-            h.params.ordering = ord;
-            h.params.mode = mode;
-            if (explicit_launch) h.launch.chunk_size = 64;
-            const auto Ad = to_device<Dev>(A);
-            par_ilu_symbolic(Exec(), h, Ad);
-            par_ilu_numeric(Exec(), h, Ad);
-            SweepKernel want = SweepKernel::Entry;
-            if (gpu && !explicit_launch && large)
-              want = ord == TaskOrdering::RowMajor ? SweepKernel::Row : SweepKernel::List;
-            const std::string what = "n=" + std::to_string(A.nrows) + " " + to_string(kind) + " " + to_string(ord) +
-                                     " " + to_string(mode) + (explicit_launch ? " explicit launch" : "");
-            EXPECT_EQ(h.stats().sweep_kernel, want) << what;
-            EXPECT_NE(h.stats().sweep_kernel_rule.find("auto:"), std::string::npos) << what;
-            const bool row = want == SweepKernel::Row;
-            EXPECT_EQ(h.stats().launch.work_items, row ? std::int64_t(A.nrows) : h.stats().num_tasks) << what;
-            if (row)  // lanes by the rule (1 here), kParIluRowGpuTeamThreads threads per team
-              EXPECT_EQ(h.stats().launch.team_size * h.stats().launch.vector_length, Impl::kParIluRowGpuTeamThreads)
-                  << what;
-            if (want == SweepKernel::List) {
-              EXPECT_EQ(h.stats().launch.team_size, Impl::kParIluListGpuTeamThreads) << what;
-              EXPECT_EQ(h.stats().launch.vector_length, 1) << what;
-            }
-          }
-        }
-      }
-    }
-  }
-  if (gpu) {  // rows enough for the row kernel but longer than kParIluRowMaxAvgRow (13.6 per row of L), tasks enough
-              // to fill the device: the list kernel
-    const ordinal_t m3 = static_cast<ordinal_t>(std::ceil(std::cbrt(3.0 * double(concurrency)))) + 1;
-    Handle h(ParIluKind::Ic);
+  // Auto through par_ilu_numeric: on a small 5-point grid (IC and ILU, both task orderings, both modes, default and
+  // explicit launch) the entry kernel on every backend; on GPUs also a 5-point grid just large enough for the row
+  // kernel (rows >= 3x the resident threads, 3 entries per row of L): row for row-major tasks, list for reordered ones.
+  auto check = [&](const CsrHost<double>& A, ParIluKind kind, TaskOrdering ord, SweepMode mode, bool explicit_launch,
+                   SweepKernel want) {
+    Handle h(kind);
     h.params.sweeps = 1;
-    const auto Ad = to_device<Dev>(lap3d27(m3));
+    h.params.ordering = ord;
+    h.params.mode = mode;
+    if (explicit_launch) h.launch.chunk_size = 64;
+    const auto Ad = to_device<Dev>(A);
     par_ilu_symbolic(Exec(), h, Ad);
     par_ilu_numeric(Exec(), h, Ad);
-    EXPECT_EQ(h.stats().sweep_kernel, SweepKernel::List) << h.stats().sweep_kernel_rule;
+    const std::string what = "n=" + std::to_string(A.nrows) + " " + to_string(kind) + " " + to_string(ord) + " " +
+                             to_string(mode) + (explicit_launch ? " explicit launch" : "");
+    EXPECT_EQ(h.stats().sweep_kernel, want) << what << ": " << h.stats().sweep_kernel_rule;
+    EXPECT_NE(h.stats().sweep_kernel_rule.find("auto:"), std::string::npos) << what;
+    const bool row = want == SweepKernel::Row;
+    EXPECT_EQ(h.stats().launch.work_items, row ? std::int64_t(A.nrows) : h.stats().num_tasks) << what;
+    if (row)  // lanes by the rule (1 here), kParIluRowGpuTeamThreads threads per team
+      EXPECT_EQ(h.stats().launch.team_size * h.stats().launch.vector_length, Impl::kParIluRowGpuTeamThreads) << what;
+    if (want == SweepKernel::List) {
+      EXPECT_EQ(h.stats().launch.team_size, Impl::kParIluListGpuTeamThreads) << what;
+      EXPECT_EQ(h.stats().launch.vector_length, 1) << what;
+      EXPECT_GT(h.stats().sweep_products, 0) << what;
+    }
+  };
+  for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu})
+    for (auto ord : {TaskOrdering::RowMajor, TaskOrdering::Random})
+      for (auto mode : {SweepMode::Async, SweepMode::Deterministic})
+        for (bool explicit_launch : {false, true})
+          check(lap2d(4), kind, ord, mode, explicit_launch, SweepKernel::Entry);
+  if (gpu) {
+    const auto A = lap2d(static_cast<ordinal_t>(std::ceil(std::sqrt(3.0 * double(concurrency)))) + 1);
+    for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
+      check(A, kind, TaskOrdering::RowMajor, SweepMode::Async, false, SweepKernel::Row);
+      check(A, kind, TaskOrdering::Random, SweepMode::Async, false, SweepKernel::List);
+      check(A, kind, TaskOrdering::RowMajor, SweepMode::Async, true, SweepKernel::Entry);
+    }
+    // Auto's fallback: a dense ILU pattern with tasks enough for the list kernel, but about n/3 products per unknown
+    // (more than kParIluMaxProductsPerUnknown): the entry kernel, and the record says why
+    const ordinal_t n = static_cast<ordinal_t>(std::ceil(std::sqrt(double(concurrency)))) + 1;
+    std::vector<ordinal_t> r, c;
+    std::vector<double> v;
+    for (ordinal_t i = 0; i < n; ++i)
+      for (ordinal_t j = 0; j < n; ++j) {
+        r.push_back(i);
+        c.push_back(j);
+        v.push_back(i == j ? 2.0 * n : -1.0);
+      }
+    Handle h(ParIluKind::Ilu);
+    h.params.sweeps = 1;
+    const auto Dd = to_device<Dev>(csr_from_triplets<double>(n, n, r, c, v));
+    par_ilu_symbolic(Exec(), h, Dd);
+    par_ilu_numeric(Exec(), h, Dd);
+    EXPECT_EQ(h.stats().sweep_kernel, SweepKernel::Entry);
+    EXPECT_NE(h.stats().sweep_kernel_rule.find("entry kernel: the product lists would hold"), std::string::npos)
+        << h.stats().sweep_kernel_rule;
+    EXPECT_EQ(h.stats().sweep_products, 0);
+  }
+  // the entry kernel runs one lane per task: an explicit vector_length > 1 is refused with the kernel named
+  {
+    Handle h(ParIluKind::Ic);
+    h.params.sweep_kernel = SweepKernel::Entry;
+    h.launch.vector_length = 2;
+    const auto Ad = to_device<Dev>(lap2d(4));
+    par_ilu_symbolic(Exec(), h, Ad);
+    ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Ad), InvalidInput,
+                                 "par_ic_numeric (entry sweep kernel): launch.vector_length must be -1 or 1, got 2");
   }
   {  // an explicit row kernel: one unit per row; lanes by the rule for asynchronous sweeps on GPUs, else one
     const auto A = lap3d27(6);
@@ -485,6 +582,7 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
       const auto Ad = to_device<Dev>(A);
       par_ilu_symbolic(Exec(), h, Ad);
       par_ilu_numeric(Exec(), h, Ad);
+      EXPECT_EQ(h.stats().sweep_kernel, SweepKernel::List);
       EXPECT_EQ(h.stats().sweep_kernel_rule, "explicit");
       EXPECT_EQ(h.stats().launch.work_items, h.stats().num_tasks);
       EXPECT_EQ(h.stats().sweep_products, host_products(on_pattern(A, 0), true));

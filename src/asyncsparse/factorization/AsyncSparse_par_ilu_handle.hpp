@@ -53,9 +53,10 @@ inline const char* to_string(SweepKernel k) {
       return "entry";
     case SweepKernel::List:
       return "list";
-    default:
+    case SweepKernel::Row:
       return "row";
   }
+  return "unknown";
 }
 
 inline SweepKernel sweep_kernel_from_string(const std::string& s) {
@@ -230,8 +231,10 @@ class ParIluHandle {
   /// Launch of the sweeps: team size, chunk size (tasks per work block), max_concurrent_teams (occupancy,
   /// the paper's Table 5), block_order (forward / backward / random execution of the blocks, Table 3), seed.
   /// Defaults: see LaunchConfig (-1 = choose per backend), except that on GPUs the entry kernel's team size defaults
-  /// to 16 threads (Impl::kParIluGpuTeamSize: fewer tasks in flight give better factors after few sweeps) and the
-  /// row kernel (Params::sweep_kernel) counts rows: Impl::row_sweep_lanes lanes per row, 128 threads per team.
+  /// to 16 threads (Impl::kParIluGpuTeamSize: fewer tasks in flight give better factors after few sweeps; it runs one
+  /// lane per task, a vector_length > 1 is refused), the list kernel (Params::sweep_kernel) takes one lane per task
+  /// and 64 threads per team (Impl::kParIluListGpuTeamThreads), and the row kernel counts rows: Impl::row_sweep_lanes
+  /// lanes per row, 128 threads per team.
   LaunchConfig launch;
 
   const Stats& stats() const { return stats_; }

@@ -185,7 +185,7 @@ inline const ParameterSpec& par_ilu_parameter_spec() {
              "merging index lists) | list (lanes per unknown over its product list) | row (vector lanes per row)",
              {"auto", "entry", "list", "row"});
     add_tri_solve_parameters(s);
-    return add_launch_parameters(s);  // of the sweeps (ParIlu's defaults: par_ilu_launch_defaults)
+    return add_launch_parameters(s);  // of the sweeps (the defaults of the sweep kernel: ParIluHandle::launch)
   }();
   return spec;
 }

@@ -110,28 +110,6 @@ KOKKOS_FORCEINLINE_FUNCTION T merge_sub(T s, const Ent& xent, const T* xv, offse
   return s;
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// The sweep, for ILU and IC (template argument Kind). One work unit = one task (an entry of S; for IC an entry
-// (i, j), j <= i, of the lower part of S). In the asynchronous mode the read and write arrays are equal: the
-// sweep updates the factors in place. IC is ILU with U = Lᵀ: the column storage of U is then L itself (row j of
-// L), so an off-diagonal IC task is the ILU task for l_ij with the operands of L; only the pivot check (l_jj is
-// positive whenever it is read, see below) and the diagonal (l_ii = sqrt(...) instead of u_ij) differ.
-//
-// Races (asynchronous mode) and why they are benign: task t writes exactly one entry (l_ij or u_ij, its own;
-// every entry of S has one writer per sweep), and reads entries of row i of L and column j of U (IC: rows i and
-// j of L) that other tasks of the same sweep may be writing at the same moment. A read then returns either the
-// value of the previous sweep or the new one — never a torn mixture, because every access is a single aligned
-// relaxed atomic of at most 8 bytes (load_relaxed / store_relaxed). Mixing old and new values is exactly the
-// asynchronous fixed-point iteration of Chow & Patel (SISC 2015, sect. 2.2, and sect. 2.3 for the symmetric
-// variant; Chow, Anzt & Dongarra 2015, sect. 3.1), which converges for any such interleaving where every unknown
-// keeps being updated (Frommer & Szyld 2000); no ordering between the accesses is needed, so relaxed order
-// suffices. The task list order and block order only bias which values are fresh (sect. 3.2). Pivots are never
-// overwritten with zero or non-finite values (the update is skipped and the row reported; IC writes diagonal
-// entries only with positive finite values, so l_jj > 0 whenever it is read as a divisor), so a reader never
-// divides by such a value.
-// Identity (IC only): the task list is L's entries in storage order (the row-major ordering), so task t updates
-// entry t and its column is l_ent(t): the task_col / task_dst streams are not read (less memory traffic per task).
-// ---------------------------------------------------------------------------------------------------------
 /// s - sum of x[px(q)] * y[py(q)] over the product list [ptr(u), ptr(u + 1)) of unknown u (SweepPairsFunctor), by
 /// the `lanes` vector lanes of the calling thread: one lane sums in list order (ascending k) with mul_sub, as the
 /// merge and the host reference; more lanes reduce in another order (rounding differences only). Every lane
@@ -172,6 +150,28 @@ KOKKOS_INLINE_FUNCTION T squares_sub(const Member& team, int lanes, T s, const T
   return s - sum;
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// The sweep, for ILU and IC (template argument Kind). One work unit = one task (an entry of S; for IC an entry
+// (i, j), j <= i, of the lower part of S). In the asynchronous mode the read and write arrays are equal: the
+// sweep updates the factors in place. IC is ILU with U = Lᵀ: the column storage of U is then L itself (row j of
+// L), so an off-diagonal IC task is the ILU task for l_ij with the operands of L; only the pivot check (l_jj is
+// positive whenever it is read, see below) and the diagonal (l_ii = sqrt(...) instead of u_ij) differ.
+//
+// Races (asynchronous mode) and why they are benign: task t writes exactly one entry (l_ij or u_ij, its own;
+// every entry of S has one writer per sweep), and reads entries of row i of L and column j of U (IC: rows i and
+// j of L) that other tasks of the same sweep may be writing at the same moment. A read then returns either the
+// value of the previous sweep or the new one — never a torn mixture, because every access is a single aligned
+// relaxed atomic of at most 8 bytes (load_relaxed / store_relaxed). Mixing old and new values is exactly the
+// asynchronous fixed-point iteration of Chow & Patel (SISC 2015, sect. 2.2, and sect. 2.3 for the symmetric
+// variant; Chow, Anzt & Dongarra 2015, sect. 3.1), which converges for any such interleaving where every unknown
+// keeps being updated (Frommer & Szyld 2000); no ordering between the accesses is needed, so relaxed order
+// suffices. The task list order and block order only bias which values are fresh (sect. 3.2). Pivots are never
+// overwritten with zero or non-finite values (the update is skipped and the row reported; IC writes diagonal
+// entries only with positive finite values, so l_jj > 0 whenever it is read as a divisor), so a reader never
+// divides by such a value.
+// Identity (IC only): the task list is L's entries in storage order (the row-major ordering), so task t updates
+// entry t and its column is l_ent(t): the task_col / task_dst streams are not read (less memory traffic per task).
+// ---------------------------------------------------------------------------------------------------------
 /// The entry kernel (SweepKernel::Entry), and with Lists = true the list kernel (SweepKernel::List): the same tasks
 /// in the same order, each unknown's sum taken over its product list (SweepPairsFunctor) by `vector_length` lanes
 /// instead of merging two index lists. On rows of 10-40 entries the merge reads some 20-40 indices to find the few
@@ -276,7 +276,7 @@ struct ParIluSweepFunctor {
 };
 
 // ---------------------------------------------------------------------------------------------------------
-// Product lists of the row kernel. The sparse dot product of every unknown depends on the pattern only: which
+// Product lists of the list and row kernels. The sparse dot product of every unknown depends on the pattern only: which
 // positions of the two operands meet (same k), in ascending k. `SweepPairsFunctor` lists them once per pattern,
 // per unknown u (L entry p: u = p; ILU, Ut entry q: u = nnz(L) + q), as pairs (x, y) of positions:
 //   ILU l_ij (p in row i of L):       x in row i of L left of p,      y in row j of Ut left of its diagonal;
@@ -333,7 +333,7 @@ struct SweepPairsFunctor {
 // then row r of Ut (column r of U: u_kr, k <= r). For each unknown the lanes take its product list
 // (SweepPairsFunctor) and sum x_val * y_val. Why: on rows of 10-40 entries (27-point stencils, FEM matrices) the
 // entry kernel above merges two index lists per unknown in global memory, each thread its own, to find the few
-// products (4 per unknown on the 27-point Laplacian, 11 on bcsstk16, out of some 20-40 index comparisons); here
+// products (3 per unknown on the 27-point Laplacian, 10 on bcsstk16, out of some 20-40 index comparisons); here
 // every load is a product, contiguous across the lanes. The unknowns of a row are updated left to right, so each
 // can use the new values of the ones before it (Gauss-Seidel order inside the row).
 // Sums: with one lane sequentially in ascending k with mul_sub, as ParIluSweepFunctor and the host reference (the

@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AsyncSparse — one sweep of the iterative (Chow–Patel) ILU / IC factorization: the choice of its kernel (the entry
-// kernel ParIluSweepFunctor or the row kernel ParIluRowSweepFunctor, AsyncSparse_par_ilu_kernels.hpp), their launch
-// defaults, the product lists of the row kernel, and the sweep itself with its breakdown handling. Used by
-// AsyncSparse_par_ilu.hpp.
+// and list kernels ParIluSweepFunctor, the row kernel ParIluRowSweepFunctor, AsyncSparse_par_ilu_kernels.hpp), their
+// launch defaults, the product lists of the list and row kernels, and the sweep itself with its breakdown handling.
+// Used by AsyncSparse_par_ilu.hpp.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -40,11 +40,13 @@ std::string par_ilu_name(const Handle& h) {
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-team-size
 constexpr int kParIluGpuTeamSize = 16;
 
-/// ParIlu's launch defaults of the sweeps: GPU teams of kParIluGpuTeamSize threads.
+/// The entry kernel's launch defaults: GPU teams of kParIluGpuTeamSize threads, one lane per task (an explicit
+/// vector_length > 1 is refused: lanes per unknown are the list kernel's, lanes per row the row kernel's).
 inline LaunchDefaults par_ilu_launch_defaults(const std::string& where) {
   LaunchDefaults d;
   d.gpu_team_threads = kParIluGpuTeamSize;
-  d.method = where;
+  d.max_vector_length = 1;
+  d.method = where + " (entry sweep kernel)";
   return d;
 }
 
@@ -111,7 +113,7 @@ struct SweepKernelChoice {
   std::string rule;      ///< the rule's quantities, for the run record
 };
 
-/// Params::sweep_kernel resolved. Auto, on GPUs with the default launch (every LaunchConfig field but the seed at -1 /
+/// The rule behind SweepKernel::Auto, on GPUs with the default launch (every LaunchConfig field but the seed at -1 /
 /// Forward):
 ///  - Row for row-major tasks when the rows are short (avg_row <= kParIluRowMaxAvgRow) and so many that one lane per
 ///    row fills the device three times (rows >= 3x its resident threads: row_sweep_lanes gives 1 lane), as on the
@@ -128,6 +130,14 @@ struct SweepKernelChoice {
 /// The mode does not matter: with one lane the three kernels give the host reference's bits in the deterministic
 /// mode (the row kernel's default there is one lane).
 /// Measured: perf_tests/results/MEASUREMENTS.md#par-ilu-list-kernel
+inline SweepKernel auto_sweep_kernel(bool gpu, bool default_launch, bool row_major, std::int64_t rows,
+                                     std::int64_t tasks, double avg_row, std::int64_t concurrency) {
+  if (!gpu || !default_launch) return SweepKernel::Entry;
+  if (row_major && rows >= 3 * concurrency && avg_row <= kParIluRowMaxAvgRow) return SweepKernel::Row;
+  return tasks >= concurrency ? SweepKernel::List : SweepKernel::Entry;
+}
+
+/// Params::sweep_kernel resolved: explicit, or Auto by auto_sweep_kernel, with the rule's quantities for the record.
 template <class ExecSpace, class Handle>
 SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
   const auto& st = h.state();
@@ -150,21 +160,18 @@ SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
                               l.max_concurrent_teams == -1 && l.scratch_pad_bytes == -1 &&
                               l.block_order == BlockOrder::Forward;
   const std::int64_t tasks = static_cast<std::int64_t>(st.task_row.extent(0));
-  const bool rows_fill = rows >= 3 * concurrency && c.avg_row <= kParIluRowMaxAvgRow;
-  if (!gpu || !default_launch)
-    c.kernel = SweepKernel::Entry;
-  else if (row_major && rows_fill)
-    c.kernel = SweepKernel::Row;
-  else
-    c.kernel = tasks >= concurrency ? SweepKernel::List : SweepKernel::Entry;
+  c.kernel = auto_sweep_kernel(gpu, default_launch, row_major, rows, tasks, c.avg_row, concurrency);
+  if (!gpu) {
+    c.rule = "auto: host backend";
+    return c;
+  }
   char buf[280];
   std::snprintf(
       buf, sizeof buf,
-      "auto: %s, %s tasks, %s launch, %lld rows and %lld tasks vs %lld resident threads, %.1f entries per row "
+      "auto: GPU, %s tasks, %s launch, %lld rows and %lld tasks vs %lld resident threads, %.1f entries per row "
       "(row kernel from 3x rows and at most %.0f per row, list kernel from 1x tasks)",
-      gpu ? "GPU" : "host", row_major ? "row-major" : "reordered", default_launch ? "default" : "explicit",
-      static_cast<long long>(rows), static_cast<long long>(tasks), static_cast<long long>(concurrency), c.avg_row,
-      kParIluRowMaxAvgRow);
+      row_major ? "row-major" : "reordered", default_launch ? "default" : "explicit", static_cast<long long>(rows),
+      static_cast<long long>(tasks), static_cast<long long>(concurrency), c.avg_row, kParIluRowMaxAvgRow);
   c.rule = buf;
   return c;
 }
