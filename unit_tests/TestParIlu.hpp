@@ -555,39 +555,29 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
     ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Ad), InvalidInput,
                                  "par_ic_numeric (entry sweep kernel): launch.vector_length must be -1 or 1, got 2");
   }
-  {  // an explicit row kernel: one unit per row; lanes by the rule for asynchronous sweeps on GPUs, else one
+  // An explicit row kernel (ILU): one unit per row, lanes by the rule for asynchronous sweeps on GPUs, else one; an
+  // explicit list kernel (IC): one unit per task, one lane, kParIluListGpuTeamThreads per team on GPUs.
+  for (auto kernel : {SweepKernel::Row, SweepKernel::List}) {
+    const bool row = kernel == SweepKernel::Row;
     const auto A = lap3d27(6);
     for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
-      Handle h(ParIluKind::Ilu);
+      Handle h(row ? ParIluKind::Ilu : ParIluKind::Ic);
       h.params.sweeps = 1;
       h.params.mode = mode;
-      h.params.sweep_kernel = SweepKernel::Row;
+      h.params.sweep_kernel = kernel;
       const auto Ad = to_device<Dev>(A);
       par_ilu_symbolic(Exec(), h, Ad);
       par_ilu_numeric(Exec(), h, Ad);
+      const std::string what = std::string(to_string(kernel)) + " " + to_string(mode);
+      EXPECT_EQ(h.stats().sweep_kernel, kernel) << what;
+      EXPECT_EQ(h.stats().sweep_kernel_rule, "explicit") << what;
+      EXPECT_EQ(h.stats().launch.work_items, row ? std::int64_t(A.nrows) : h.stats().num_tasks) << what;
+      EXPECT_EQ(h.stats().sweep_products, host_products(on_pattern(A, 0), !row)) << what;
       const double avg = double(h.stats().nnz_L + h.stats().nnz_U) / (2.0 * A.nrows);  // rows of L and of Ut
-      EXPECT_EQ(h.stats().sweep_kernel_rule, "explicit");
-      EXPECT_EQ(h.stats().launch.work_items, A.nrows);
       EXPECT_EQ(h.stats().launch.vector_length,
-                gpu && mode == SweepMode::Async ? Impl::row_sweep_lanes(A.nrows, avg, concurrency) : 1);
-    }
-  }
-  {  // an explicit list kernel: one unit per task, one lane each, kParIluListGpuTeamThreads per team on GPUs
-    const auto A = lap3d27(6);
-    for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
-      Handle h(ParIluKind::Ic);
-      h.params.sweeps = 1;
-      h.params.mode = mode;
-      h.params.sweep_kernel = SweepKernel::List;
-      const auto Ad = to_device<Dev>(A);
-      par_ilu_symbolic(Exec(), h, Ad);
-      par_ilu_numeric(Exec(), h, Ad);
-      EXPECT_EQ(h.stats().sweep_kernel, SweepKernel::List);
-      EXPECT_EQ(h.stats().sweep_kernel_rule, "explicit");
-      EXPECT_EQ(h.stats().launch.work_items, h.stats().num_tasks);
-      EXPECT_EQ(h.stats().sweep_products, host_products(on_pattern(A, 0), true));
-      EXPECT_EQ(h.stats().launch.vector_length, 1);
-      if (gpu) EXPECT_EQ(h.stats().launch.team_size, Impl::kParIluListGpuTeamThreads);
+                row && gpu && mode == SweepMode::Async ? Impl::row_sweep_lanes(A.nrows, avg, concurrency) : 1)
+          << what;
+      if (gpu && !row) EXPECT_EQ(h.stats().launch.team_size, Impl::kParIluListGpuTeamThreads) << what;
     }
   }
   EXPECT_EQ(sweep_kernel_from_string("row"), SweepKernel::Row);

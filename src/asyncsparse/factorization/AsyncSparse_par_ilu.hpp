@@ -552,13 +552,10 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
       rule += "; entry kernel: the product lists would hold " + std::to_string(products) + " entries";
     }
   }
-  const ResolvedLaunch launch =
-      chosen == SweepKernel::Row
-          ? resolve_launch_config<ExecSpace>(h.launch, st.n, kernel.avg_row, exec,
-                                             Impl::par_ilu_row_launch_defaults(where, kernel.lanes))
-          : resolve_launch_config<ExecSpace>(h.launch, stats.num_tasks, 1.0, exec,
-                                             chosen == SweepKernel::List ? Impl::par_ilu_list_launch_defaults(where)
-                                                                         : Impl::par_ilu_launch_defaults(where));
+  const bool rows = chosen == SweepKernel::Row;  // the row kernel's work units are rows, the others' tasks
+  const ResolvedLaunch launch = resolve_launch_config<ExecSpace>(
+      h.launch, rows ? std::int64_t(st.n) : stats.num_tasks, rows ? kernel.avg_row : 1.0, exec,
+      Impl::sweep_launch_defaults(where, chosen, kernel.lanes));
   if (!Impl::is_gpu_space<ExecSpace>() && launch.team_size > launch.concurrency)
     throw InvalidInput(where + ": LaunchConfig::team_size " + std::to_string(launch.team_size) +
                        " exceeds the threads of " + ExecSpace::name() + " (" + std::to_string(launch.concurrency) +

@@ -40,16 +40,6 @@ std::string par_ilu_name(const Handle& h) {
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-team-size
 constexpr int kParIluGpuTeamSize = 16;
 
-/// The entry kernel's launch defaults: GPU teams of kParIluGpuTeamSize threads, one lane per task (an explicit
-/// vector_length > 1 is refused: lanes per unknown are the list kernel's, lanes per row the row kernel's).
-inline LaunchDefaults par_ilu_launch_defaults(const std::string& where) {
-  LaunchDefaults d;
-  d.gpu_team_threads = kParIluGpuTeamSize;
-  d.max_vector_length = 1;
-  d.method = where + " (entry sweep kernel)";
-  return d;
-}
-
 /// GPU default threads per team of the row sweep kernel (SweepKernel::Row): LaunchConfig::team_size = -1 gives
 /// max(1, kParIluRowGpuTeamThreads / vector_length) rows per team (64-256 threads per team measured within 5 %).
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-row-kernel
@@ -84,19 +74,19 @@ inline int row_sweep_lanes(std::int64_t rows, double avg_row, std::int64_t concu
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-list-kernel
 constexpr int kParIluListGpuTeamThreads = 64;
 
-inline LaunchDefaults par_ilu_list_launch_defaults(const std::string& where) {
+/// The launch defaults of a sweep kernel: on GPUs the kernel's threads per team (kParIluGpuTeamSize,
+/// kParIluListGpuTeamThreads, kParIluRowGpuTeamThreads; LaunchConfig::team_size = -1 gives max(1, threads /
+/// vector_length) work units per team); one lane per unit, `lanes` per row for the row kernel. The entry kernel runs
+/// one lane per task: an explicit vector_length > 1 is refused there (lanes per unknown are the list kernel's, lanes
+/// per row the row kernel's); the messages name the kernel.
+inline LaunchDefaults sweep_launch_defaults(const std::string& where, SweepKernel kernel, int lanes) {
   LaunchDefaults d;
-  d.gpu_team_threads = kParIluListGpuTeamThreads;
-  d.vector_length = 1;
-  d.method = where + " (list sweep kernel)";
-  return d;
-}
-
-inline LaunchDefaults par_ilu_row_launch_defaults(const std::string& where, int lanes) {
-  LaunchDefaults d;
-  d.gpu_team_threads = kParIluRowGpuTeamThreads;
-  d.vector_length = lanes;
-  d.method = where + " (row sweep kernel)";
+  d.gpu_team_threads = kernel == SweepKernel::Row    ? kParIluRowGpuTeamThreads
+                       : kernel == SweepKernel::List ? kParIluListGpuTeamThreads
+                                                     : kParIluGpuTeamSize;
+  d.vector_length = kernel == SweepKernel::Row ? lanes : 1;
+  if (kernel == SweepKernel::Entry) d.max_vector_length = 1;
+  d.method = where + " (" + to_string(kernel) + " sweep kernel)";
   return d;
 }
 
