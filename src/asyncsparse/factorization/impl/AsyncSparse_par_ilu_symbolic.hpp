@@ -14,8 +14,11 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
@@ -78,6 +81,15 @@ bool par_ilu_device_checks(const ExecSpace& exec, const Mat& A, bool ic, const D
 /// read). The label goes in as a std::string: Kokkos would take a bare const char* for memory to wrap.
 inline auto uninitialized(const char* label) {
   return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+}
+
+/// Two arrays of n entries each, uninitialized, from one allocation (the two halves of one View): a set-up of a
+/// small matrix spends about 40 % of its time in its 31 device allocations (20-180 us each on an H100,
+/// perf_tests/results/nvidia-h100/par_ic_setup_timeline/), so arrays that live and die together share one.
+template <class View>
+std::pair<View, View> uninitialized_pair(const char* label, std::size_t n) {
+  const View both(uninitialized(label), 2 * n);
+  return {Kokkos::subview(both, std::make_pair(std::size_t(0), n)), Kokkos::subview(both, std::make_pair(n, 2 * n))};
 }
 
 /// The device symbolic phase (level 0, row-major tasks). Returns false without touching the handle when A fails
@@ -147,10 +159,8 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   s.a_entries = ent;
   s.identity_tasks = ic;
   const offset_t ntasks = ic ? nnz_L : nnz;
-  s.task_row = ordinals(uninitialized("AsyncSparse::par_ilu::task_row"), ntasks);
-  s.task_col = ordinals(uninitialized("AsyncSparse::par_ilu::task_col"), ntasks);
-  s.task_dst = offsets(uninitialized("AsyncSparse::par_ilu::task_dst"), ntasks);
-  s.task_src = offsets(uninitialized("AsyncSparse::par_ilu::task_src"), ntasks);
+  std::tie(s.task_row, s.task_col) = uninitialized_pair<ordinals>("AsyncSparse::par_ilu::task_row_col", ntasks);
+  std::tie(s.task_dst, s.task_src) = uninitialized_pair<offsets>("AsyncSparse::par_ilu::task_dst_src", ntasks);
   // Written in full by every numeric phase before the sweeps read them: task_a, a_scaled, s, s_factors (the
   // breakdown word is set by par_ilu_numeric before its sweeps).
   s.task_a = typename handle_type::value_view(uninitialized("AsyncSparse::par_ilu::task_a"), ntasks);
@@ -162,8 +172,8 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
                  typename crs_type::values_type::non_const_type("AsyncSparse::par_ilu::L_values", nnz_L), l_rp, l_ci);
   if (ic) {
     // Tasks: the entries of L in storage order. Symmetry pairs: the strictly lower entries of A, rows ascending.
-    s.sym_lower = offsets(uninitialized("AsyncSparse::par_ilu::sym_lower"), nnz_L - n);
-    s.sym_upper = offsets(uninitialized("AsyncSparse::par_ilu::sym_upper"), nnz_L - n);
+    std::tie(s.sym_lower, s.sym_upper) =
+        uninitialized_pair<offsets>("AsyncSparse::par_ilu::sym_lower_upper", nnz_L - n);
     auto lo = s.sym_lower;
     auto up = s.sym_upper;
     Kokkos::parallel_for(
@@ -210,8 +220,8 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
                     ut_ci);
   }
   s.a_scaled = typename crs_type::values_type::non_const_type(uninitialized("AsyncSparse::par_ilu::a_scaled"), nnz);
-  s.s = typename handle_type::value_view(uninitialized("AsyncSparse::par_ilu::s"), n);
-  s.s_factors = typename handle_type::value_view(uninitialized("AsyncSparse::par_ilu::s_factors"), n);
+  std::tie(s.s, s.s_factors) =
+      uninitialized_pair<typename handle_type::value_view>("AsyncSparse::par_ilu::scalings", n);
   s.breakdown = Kokkos::View<unsigned long long, Device>(uninitialized("AsyncSparse::par_ilu::breakdown"));
   s.symbolic = true;
   exec.fence();

@@ -11,10 +11,11 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <utility>
 #include <string>
+#include <utility>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
@@ -284,8 +285,11 @@ double jacobi_probe(const RowMap& rm, const Entries& ent, const Values& val, ord
   using Scalar = typename Values::non_const_value_type;
   using X = Kokkos::View<Scalar*, typename Values::device_type>;
   if (n == 0) return 0.0;
-  const X a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::probe_a"), n);
-  const X b(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::probe_b"), n);
+  // the two iterates from one allocation (a set-up's device allocations cost 20-180 us each on an H100:
+  // perf_tests/results/nvidia-h100/par_ic_setup_timeline/)
+  const X ab(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::probe"), 2 * std::size_t(n));
+  const X a = Kokkos::subview(ab, std::make_pair(std::size_t(0), std::size_t(n)));
+  const X b = Kokkos::subview(ab, std::make_pair(std::size_t(n), 2 * std::size_t(n)));
   const Kokkos::RangePolicy<ExecSpace> policy(0, n);
   double rr = 0;
   if (sweeps == 0) {
