@@ -34,9 +34,10 @@
 // in words), final_residual (true relative residual), and speedup_vs_<baseline> = the baseline's time to
 // solution / this one's, for the baselines none, diagonal, kk_spiluk and (CUDA) cusparse (= cusparse_ic or
 // cusparse_ilu), measured earlier in the same run (they are registered first for every matrix); a speedup is
-// given only when both solves converged. Hopeless runs are capped: at most 10000 iterations and
-// ASYNCSPARSE_TTS_MAX_SECONDS seconds of solver time (default 30 on GPUs, 10 on host backends); they report
-// converged = 0 and the status.
+// given only when both solves converged; shift (the ParIC/ParILU/ParICT/ParILUT preconditioners, when their default
+// restart after a breakdown used one: the diagonal shift alpha of A_s + alpha I, parameter "diagonal_shift"). Hopeless
+// runs are capped: at most 10000 iterations and ASYNCSPARSE_TTS_MAX_SECONDS seconds of solver time (default 30 on GPUs,
+// 10 on host backends); they report converged = 0 and the status.
 //
 //   AsyncSparse_Perf_time_to_solution --benchmark_filter='time_to_solution/L2D/'
 #include "PerfHelpers.hpp"
@@ -50,6 +51,8 @@
 #include <asyncsparse/core/AsyncSparse_validation.hpp>
 #include <asyncsparse/factorization/AsyncSparse_cusparse_baseline.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_par_ilu_preconditioner.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_par_ilut_preconditioner.hpp>
 #include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
 
 namespace {
@@ -204,6 +207,15 @@ SolverResult solve(const CrsD& A, Preconditioner<double, Device>* M, bool spd, i
   return spd ? cg<double, Device>(A, b, x, M, p) : gmres<double, Device>(A, b, x, M, p);
 }
 
+/// The diagonal shift the preconditioner's restart after a breakdown used (0: none, or not such a preconditioner).
+double preconditioner_shift(const Preconditioner<double, Device>* M) {
+  if (const auto* p = dynamic_cast<const ParIncompletePreconditioner<double, Device>*>(M))
+    return p->handle().stats().shift;
+  if (const auto* p = dynamic_cast<const ParThresholdPreconditioner<double, Device>*>(M))
+    return p->handle().stats().shift;
+  return 0.0;
+}
+
 void speedups(benchmark::State& state, const std::string& matrix, const std::string& method, double seconds) {
   const auto& done = outcomes()[matrix];
   const std::pair<const char*, std::vector<std::string>> baselines[] = {
@@ -229,12 +241,13 @@ void BM_time_to_solution(benchmark::State& state, const Problem& prob, const std
       auto M = build(method, A, prob.spd, unused);
       solve(A, M.get(), prob.spd, 2);
     }
-    double setup = 0, solve_s = 0;
+    double setup = 0, solve_s = 0, shift = 0;
     SolverResult res;
     for (auto _ : state) {
       auto M = build(method, A, prob.spd, setup);
       solve_s = timed([&] { res = solve(A, M.get(), prob.spd, 10000); });
       state.SetIterationTime(setup + solve_s);
+      shift = preconditioner_shift(M.get());
     }
     const double total = setup + solve_s;
     record.ok = res.converged();
@@ -246,6 +259,7 @@ void BM_time_to_solution(benchmark::State& state, const Problem& prob, const std
     state.counters["converged"] = res.converged() ? 1 : 0;
     state.counters["status"] = static_cast<int>(res.status);
     state.counters["final_residual"] = res.final_relative_residual;
+    if (shift > 0) state.counters["shift"] = shift;
     state.SetLabel(std::string(prob.spd ? "pcg " : "gmres ") + to_string(res.status) +
                    (res.message.empty() ? "" : ": " + res.message));
     if (record.ok) speedups(state, prob.name, method, total);

@@ -951,6 +951,108 @@ TEST(TEST_CATEGORY, par_ilu_breakdown_is_reported_and_factors_stay_finite) {
   for (double v : to_host(h.U_columns()).values) EXPECT_TRUE(std::isfinite(v));
 }
 
+// Diagonal shift and retry (Params::diagonal_shift). IC(0) of [[1, 1.02], [1.02, 1]] does not exist, nor does that
+// of A + alpha I for alpha = 1e-3, 1e-2 (l_11^2 = 1 + alpha - 1.0404 / (1 + alpha) < 0); alpha = 0.1 works: three
+// restarts. ILU(0) of [[1, 1], [1, 1]] has the pivot u_11 = 0, that of A + 1e-3 I the pivot 0.002: one restart. The
+// factors equal those of the serial reference with the same shift option (five sweeps reach the exact factors of
+// a 2 x 2 matrix in both modes). IC(0) of [[1, 10], [10, 1]] breaks down at every shift up to 1: the error says so.
+TEST(TEST_CATEGORY, par_ilu_diagonal_shift_and_retry) {
+  struct Case {
+    ParIluKind kind;
+    CsrHost<double> A;
+    double shift;
+    int retries;
+    const char* problem;
+  };
+  const Case cases[] = {
+      {ParIluKind::Ic, csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1.02, 1.02, 1}), 0.1, 3,
+       "non-positive pivot"},
+      {ParIluKind::Ilu, csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1, 1, 1}), 1e-3, 1,
+       "zero pivot"}};
+  for (const auto& c : cases)
+    for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+      SCOPED_TRACE(std::string(c.kind == ParIluKind::Ic ? "ic " : "ilu ") + to_string(mode));
+      Handle h(c.kind);
+      h.params.mode = mode;
+      const auto Ad = to_device<Dev>(c.A);
+      par_ilu_symbolic(Exec(), h, Ad);
+      ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Ad), BreakdownError, c.problem);
+      EXPECT_EQ(h.stats().shift_retries, 0);
+      EXPECT_EQ(h.stats().shift, 0.0);
+      h.params.diagonal_shift = 1e-3;
+      par_ilu_numeric(Exec(), h, Ad);
+      EXPECT_TRUE(h.numeric_done());
+      EXPECT_NEAR(h.stats().shift, c.shift, 1e-15);
+      EXPECT_EQ(h.stats().shift_retries, c.retries);
+      EXPECT_NE(h.stats().shift_reason.find(c.problem), std::string::npos) << h.stats().shift_reason;
+      double used = -1;
+      Reference::FactorOptions o;
+      o.diagonal_shift = 1e-3;
+      o.shift_used = &used;
+      const auto F = par_ilu_factors(Exec(), h);
+      if (c.kind == ParIluKind::Ic) {
+        const auto L0 = Reference::ic0(c.A, o);
+        EXPECT_LT(max_difference(to_host(F.L), L0).first, 1e-12);
+      } else {
+        const auto F0 = Reference::ilu0(c.A, o);
+        EXPECT_LT(max_difference(to_host(F.L), F0.L).first, 1e-12);
+        EXPECT_LT(max_difference(to_host(F.U), F0.U).first, 1e-12);
+      }
+      EXPECT_NEAR(used, c.shift, 1e-15);
+      // a well-posed matrix needs no restart, and the next numeric phase reports that
+      const auto S = lap2d(4);
+      Handle w(c.kind);
+      w.params.diagonal_shift = 1e-3;
+      par_ilu_symbolic(Exec(), w, to_device<Dev>(S));
+      par_ilu_numeric(Exec(), w, to_device<Dev>(S));
+      EXPECT_EQ(w.stats().shift, 0.0);
+      EXPECT_EQ(w.stats().shift_retries, 0);
+      EXPECT_TRUE(w.stats().shift_reason.empty());
+    }
+  // no shift up to 1 helps: the error names the shifts and the unshifted matrix's breakdown
+  const auto Ad = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1, 10, 10, 1}));
+  Handle h(ParIluKind::Ic);
+  h.params.diagonal_shift = 1e-3;
+  par_ilu_symbolic(Exec(), h, Ad);
+  try {
+    par_ilu_numeric(Exec(), h, Ad);
+    ADD_FAILURE() << "expected a BreakdownError";
+  } catch (const BreakdownError& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(e.row(), 1);
+    EXPECT_NE(msg.find("broke down also on A_s + alpha |diag(A_s)| for alpha = 0.001 ... 1 (4 restarts)"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("the unshifted matrix: par_ic: breakdown at row 1: non-positive pivot"), std::string::npos)
+        << msg;
+  }
+  EXPECT_FALSE(h.numeric_done());
+  EXPECT_EQ(h.stats().shift, 0.0);
+  EXPECT_EQ(h.stats().shift_retries, 4);
+  // bad values of the parameter
+  for (double bad : {-1e-3, 1.0, std::numeric_limits<double>::quiet_NaN()}) {
+    h.params.diagonal_shift = bad;
+    ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Ad), InvalidInput,
+                                 "par_ic_numeric: diagonal_shift must be in [0, 1)");
+  }
+}
+
+// The ParIc / ParIlu preconditioners restart with a shift by default (parameter "diagonal_shift", default
+// Impl::kPreconditionerDiagonalShift) and say so in their description; diagonal_shift = 0 restores the error.
+TEST(TEST_CATEGORY, par_ic_preconditioner_shifts_by_default) {
+  const auto A = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1.02, 1.02, 1}));
+  auto M = make_preconditioner<double, Dev>("par_ic", A);
+  M->compute();
+  const auto* P = dynamic_cast<ParIc<double, Dev>*>(M.get());
+  ASSERT_NE(P, nullptr);
+  EXPECT_NEAR(P->handle().stats().shift, 0.1, 1e-15);
+  EXPECT_NE(M->description().find("shift 0.1 after 3 restarts"), std::string::npos) << M->description();
+  M->setParameters(ParameterList{{"diagonal_shift", 0.0}});
+  ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), BreakdownError, "par_ic: breakdown at row 1: non-positive pivot");
+  M->setParameters(ParameterList{{"diagonal_shift", 1.5}});
+  ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), InvalidInput, "diagonal_shift must be in [0, 1)");
+}
+
 // Jacobi-style (deterministic, so reproducible on every backend) ILU sweeps diverge on bcsstk14 (RCM order):
 // nonlinear residual 0.14, 2.6, 43 after sweeps 1..3, then growing without bound. With residual checks the guard
 // stops at the first check above Params::divergence_tolerance and leaves the numeric phase incomplete; with the

@@ -1174,10 +1174,16 @@ TEST(TEST_CATEGORY, par_ilut_breakdown_reported_by_row) {
     auto N = dev(2, {0, 1}, {0, 1}, {2, -1});
     ASYNCSPARSE_EXPECT_THROW_MSG(compute_ict(h, N), BreakdownError,
                                  "par_ict: breakdown at row 1: non-positive diagonal");
-    // the preconditioner reports it from compute()
+    // the preconditioner reports it from compute() without its restart (diagonal_shift = 0); by default it
+    // restarts on A_s + 1e-3 I, where the pivot is 0.002, and says so
     auto M = make_preconditioner<double, Dev>(
-        "par_ilut", Z, ParameterList{{"mode", std::string(to_string(mode))}, {"pivot_tolerance", 0.0}});
+        "par_ilut", Z,
+        ParameterList{{"mode", std::string(to_string(mode))}, {"pivot_tolerance", 0.0}, {"diagonal_shift", 0.0}});
     ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), BreakdownError, "breakdown at row 1");
+    M = make_preconditioner<double, Dev>(
+        "par_ilut", Z, ParameterList{{"mode", std::string(to_string(mode))}, {"pivot_tolerance", 0.0}});
+    M->compute();
+    EXPECT_NE(M->description().find("shift 0.001 after 1 restart,"), std::string::npos) << M->description();
   }
 }
 
@@ -1212,7 +1218,8 @@ TEST(TEST_CATEGORY, par_ilut_divergence_is_reported) {
                                             ParameterList{{"mode", std::string("deterministic")},
                                                           {"initial_sweeps", 0},
                                                           {"sweep_tolerance", 0.0},
-                                                          {"stagnation_tolerance", 0.0}});
+                                                          {"stagnation_tolerance", 0.0},
+                                                          {"diagonal_shift", 0.0}});
   ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), DivergenceError, "after step 2 exceeds divergence_tolerance");
   // With the stagnation rule (the default) the growth in step 1 (0.34 -> 2.3) already ends it: a step that more
   // than doubles the residual diverged; stopping there as if stagnated would keep factors worse than step 0's.

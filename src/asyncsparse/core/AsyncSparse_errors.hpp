@@ -66,6 +66,8 @@ class BreakdownError : public Error {
  public:
   BreakdownError(const std::string& where, std::int64_t row, const std::string& problem)
       : Error(where + ": breakdown at row " + std::to_string(row) + ": " + problem), row_(row) {}
+  /// `e` with `note` appended to its message (e.g. the remedies tried after it).
+  BreakdownError(const BreakdownError& e, const std::string& note) : Error(e.what() + note), row_(e.row_) {}
   std::int64_t row() const noexcept { return row_; }
 
  private:
@@ -78,6 +80,9 @@ class DivergenceError : public Error {
   DivergenceError(const std::string& where, std::int64_t iteration, const std::string& problem)
       : Error(where + ": diverged at iteration " + std::to_string(iteration) + ": " + problem),
         iteration_(iteration) {}
+  /// `e` with `note` appended to its message (e.g. the remedies tried after it).
+  DivergenceError(const DivergenceError& e, const std::string& note)
+      : Error(e.what() + note), iteration_(e.iteration_) {}
   std::int64_t iteration() const noexcept { return iteration_; }
 
  private:

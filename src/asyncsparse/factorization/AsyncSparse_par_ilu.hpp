@@ -25,8 +25,8 @@
 //   auto F = par_ilu_factors(exec, h);  // L and U (IC: U = Lᵀ) of S A S; apply M^{-1} = S (LU)^{-1} S
 // Parameters each phase reads: par_ilu_symbolic — kind, fill_level, ordering, mesh, ordering_seed;
 // par_ilu_numeric — sweeps, tolerance, residual_interval, divergence_tolerance, mode, reuse_factors, scale,
-// breakdown_patience, guard_tolerance, guard_max_sweeps and the LaunchConfig; par_ilu_sweep(exec, h, count) — the
-// same but `sweeps` (its count) and the guard.
+// breakdown_patience, guard_tolerance, guard_max_sweeps, diagonal_shift, sweep_kernel and the LaunchConfig;
+// par_ilu_sweep(exec, h, count) — the same but `sweeps` (its count) and the guard.
 //
 // Modes: SweepMode::Async updates the factors in place (the paper's method; results vary from run to run);
 // SweepMode::Deterministic reads the previous sweep and writes a second buffer (a synchronous, Jacobi-style
@@ -39,7 +39,9 @@
 // the smallest such row. A deterministic sweep then throws BreakdownError (with the row) at once; an asynchronous
 // one, where stale values can cause a transient bad pivot, only when it recurs in Params::breakdown_patience
 // consecutive sweeps (default: never early), or in the last sweep of par_ilu_numeric (Stats::breakdown_sweeps
-// counts the others).
+// counts the others). With Params::diagonal_shift > 0 a numeric phase that breaks down or diverges starts over on
+// A_s + alpha |diag(A_s)|, alpha = diagonal_shift, 10x, ... <= 1 (Stats::shift, shift_retries, shift_reason;
+// Impl::with_diagonal_shift).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -60,6 +62,7 @@
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
 #include <asyncsparse/factorization/AsyncSparse_residuals.hpp>
 #include <asyncsparse/factorization/AsyncSparse_task_list.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_diagonal_shift.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_kernels.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_sweep.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_symbolic.hpp>
@@ -264,6 +267,7 @@ void check_params(const Handle& h, const std::string& where) {
   if (p.breakdown_patience < 0)
     throw InvalidInput(where + ": Params::breakdown_patience must be >= 0, got " +
                        std::to_string(p.breakdown_patience));
+  check_diagonal_shift(p.diagonal_shift, where);
 }
 
 /// The host symbolic phase: every pattern (ILU(k) too) and task order; validates A on a host copy and names the
@@ -429,48 +433,34 @@ void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, co
   h.stats().symbolic_seconds = timer.seconds();
 }
 
-/// Numeric phase: checks A's values (same pattern as at the symbolic phase), scales A, sets the initial guess
-/// (the paper's; or the previous factors with Params::reuse_factors; or those given to par_ilu_set_factors)
-/// and runs Params::sweeps sweeps (fewer when Params::tolerance is reached; more when Params::guard_tolerance asks
-/// for them). Stats are reset first.
+namespace Impl {
+/// One numeric phase of par_ilu_numeric on the scaled values in the handle, with the diagonal shift `alpha`: task
+/// values, initial guess (from the stored factors when `guess_from_factors`), sweep kernel and launch, sweeps and
+/// guard. Throws BreakdownError / DivergenceError as par_ilu_numeric documents.
 template <class ExecSpace, class Scalar, class Device>
-void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
-  static_assert(std::is_same<ExecSpace, typename Device::execution_space>::value,
-                "par_ilu_numeric: exec must be an instance of the handle's execution space");
-  using crs_type = Crs<Scalar, Device>;
+void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, double alpha,
+                             bool guess_from_factors, const std::string& where, const Kokkos::Timer& timer) {
   auto& st = h.state();
-  const std::string where = st.kind == ParIluKind::Ic ? "par_ic_numeric" : "par_ilu_numeric";
-  if (!st.symbolic) throw InvalidInput(where + ": par_ilu_symbolic must be called first");
-  Impl::check_params(h, where);
-  if (h.params.kind != st.kind)
-    throw InvalidInput(where + ": Params::kind changed since par_ilu_symbolic; run the symbolic phase again");
-  if (A.numRows() != st.n || A.numCols() != st.n || A.nnz() != st.nnz_A ||
-      !Impl::same_graph(exec, st.n, A.graph.row_map, A.graph.entries, st.a_row_map, st.a_entries))
-    throw InvalidInput(where + ": the matrix does not have the pattern given to par_ilu_symbolic");
-  Kokkos::Timer timer;
-  st.numeric = false;
-  Impl::check_values(exec, h, A, where);
-
-  // Scaling and the task values.
-  if (h.params.scale) {
-    crs_type As("AsyncSparse::par_ilu::A_scaled", st.n, st.n, st.nnz_A, st.a_scaled, A.graph.row_map, A.graph.entries);
-    scale_unit_diagonal(exec, A, As, st.s);
-  } else {
-    Kokkos::deep_copy(exec, st.s, Scalar(1));
-    Kokkos::deep_copy(exec, st.a_scaled, A.values);
-  }
   {
+    // With a shift: A_s + alpha |diag(A_s)| (= A_s + alpha I after the scaling to unit diagonal), as
+    // Reference::FactorOptions::diagonal_shift.
     auto src = st.task_src;
     auto a = st.task_a;
     auto as = st.a_scaled;
+    auto row = st.task_row;
+    auto col = st.task_col;
+    const Scalar shift = static_cast<Scalar>(alpha);
     Kokkos::parallel_for(
         "AsyncSparse::par_ilu::task_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, a.extent(0)),
-        KOKKOS_LAMBDA(const std::int64_t t) { a(t) = src(t) >= 0 ? as(src(t)) : Scalar(0); });
+        KOKKOS_LAMBDA(const std::int64_t t) {
+          const Scalar v = src(t) < 0 ? Scalar(0) : as(src(t));
+          a(t) = row(t) == col(t) ? v + shift * (v < Scalar(0) ? -v : v) : v;
+        });
   }
 
   // Initial guess.
   const bool ilu = st.kind == ParIluKind::Ilu;
-  if ((h.params.reuse_factors && st.has_factors) || st.user_guess) {
+  if (guess_from_factors) {
     // Factors of S_old A_old S_old (S_old = I for a user guess) -> of S A S: ratio r = s / s_old.
     typename ParIluHandle<Scalar, Device>::value_view r("AsyncSparse::par_ilu::ratio", st.n);
     auto s = st.s;
@@ -573,6 +563,53 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   Impl::run_guard(exec, h);
   if (stats.consecutive_breakdowns > 0)  // the last sweep skipped an update: the factors are not usable
     throw BreakdownError(Impl::par_ilu_name(h), stats.breakdown_row, stats.breakdown_problem);
+}
+}  // namespace Impl
+
+/// Numeric phase: checks A's values (same pattern as at the symbolic phase), scales A, sets the initial guess
+/// (the paper's; or the previous factors with Params::reuse_factors; or those given to par_ilu_set_factors)
+/// and runs Params::sweeps sweeps (fewer when Params::tolerance is reached; more when Params::guard_tolerance asks
+/// for them); after a breakdown or divergence it starts over on a shifted matrix (Params::diagonal_shift). Stats
+/// are reset first.
+template <class ExecSpace, class Scalar, class Device>
+void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const Crs<Scalar, Device>& A) {
+  static_assert(std::is_same<ExecSpace, typename Device::execution_space>::value,
+                "par_ilu_numeric: exec must be an instance of the handle's execution space");
+  using crs_type = Crs<Scalar, Device>;
+  auto& st = h.state();
+  const std::string where = st.kind == ParIluKind::Ic ? "par_ic_numeric" : "par_ilu_numeric";
+  if (!st.symbolic) throw InvalidInput(where + ": par_ilu_symbolic must be called first");
+  Impl::check_params(h, where);
+  if (h.params.kind != st.kind)
+    throw InvalidInput(where + ": Params::kind changed since par_ilu_symbolic; run the symbolic phase again");
+  if (A.numRows() != st.n || A.numCols() != st.n || A.nnz() != st.nnz_A ||
+      !Impl::same_graph(exec, st.n, A.graph.row_map, A.graph.entries, st.a_row_map, st.a_entries))
+    throw InvalidInput(where + ": the matrix does not have the pattern given to par_ilu_symbolic");
+  Kokkos::Timer timer;
+  st.numeric = false;
+  Impl::check_values(exec, h, A, where);
+
+  // Scaling (once), then the numeric phase, restarted on a shifted A_s after a breakdown (Params::diagonal_shift).
+  if (h.params.scale) {
+    crs_type As("AsyncSparse::par_ilu::A_scaled", st.n, st.n, st.nnz_A, st.a_scaled, A.graph.row_map, A.graph.entries);
+    scale_unit_diagonal(exec, A, As, st.s);
+  } else {
+    Kokkos::deep_copy(exec, st.s, Scalar(1));
+    Kokkos::deep_copy(exec, st.a_scaled, A.values);
+  }
+  // The factors stored before (reuse_factors, a user guess) start only the first attempt: a restart after a
+  // breakdown starts from the paper's guess.
+  const bool guess_from_factors = (h.params.reuse_factors && st.has_factors) || st.user_guess;
+  Impl::ShiftOutcome shift;
+  try {
+    Impl::with_diagonal_shift(h.params.diagonal_shift, shift, [&](double alpha) {
+      Impl::par_ilu_numeric_attempt(exec, h, alpha, guess_from_factors && alpha == 0.0, where, timer);
+    });
+  } catch (...) {
+    Impl::record_shift(h.stats(), shift);
+    throw;
+  }
+  Impl::record_shift(h.stats(), shift);
   st.numeric = true;
 }
 

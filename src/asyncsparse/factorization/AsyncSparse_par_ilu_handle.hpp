@@ -163,6 +163,16 @@ class ParIluHandle {
     /// rows per team, vector_length lanes per row) or Auto (Impl::choose_sweep_kernel, a rule measured per backend
     /// and matrix size; Stats::sweep_kernel says which ran). Read by par_ilu_numeric. Default Auto.
     SweepKernel sweep_kernel = SweepKernel::Auto;
+    /// Diagonal shift and retry (Manteuffel's shifted incomplete factorization, as Ifpack2 / hypre / PETSc offer
+    /// it): when par_ilu_numeric breaks down (BreakdownError: the last sweep still met a bad pivot) or diverges
+    /// (DivergenceError), it starts over from the paper's initial guess on A_s + alpha |diag(A_s)| (= A_s + alpha I
+    /// for the default scaling) with alpha = diagonal_shift, then 10 alpha, 100 alpha, ... while alpha <= 1.
+    /// Stats::shift is the alpha of the factors (0: none was needed), Stats::shift_retries the restarts and
+    /// Stats::shift_reason the error of A_s. The factors are then those of the shifted matrix (a preconditioner for
+    /// A all the same); the same sequence as Reference::FactorOptions::diagonal_shift and ParIlutHandle. When no
+    /// shift helps, the last error is thrown, naming the shifts tried. 0: no retry. [0, 1). Default 0 (the
+    /// preconditioners ParIlu / ParIc set their own default: see their parameter "diagonal_shift").
+    double diagonal_shift = 0.0;
   };
 
   struct Stats {
@@ -190,6 +200,9 @@ class ParIluHandle {
     std::int64_t sweep_products = 0;                ///< List, Row: products in the lists of all unknowns (else 0)
     int guard_sweeps = 0;                  ///< sweeps the guard added (Params::guard_tolerance), in `sweeps` too
     double guard_residual = -1;            ///< relative nonlinear residual the guard ended with (-1: guard off)
+    double shift = 0.0;                    ///< diagonal shift of the factors (Params::diagonal_shift; 0: none)
+    int shift_retries = 0;                 ///< restarts with a larger shift
+    std::string shift_reason;              ///< the error that made the first restart necessary
   };
 
   /// Internal state shared with the functions of AsyncSparse_par_ilu.hpp. Not part of the stable interface.

@@ -180,6 +180,9 @@ inline const ParameterSpec& par_ilu_parameter_spec() {
         .add("breakdown_patience", 0,
              "async mode: consecutive sweeps with a skipped (bad-pivot) update before "
              "compute() throws; 0: only when the last sweep skipped one")
+        .add("diagonal_shift", kPreconditionerDiagonalShift,
+             "on a breakdown or divergence start over on A_s + alpha I, alpha = this, 10x, ... <= 1 (0: none; "
+             "[0, 1))")
         .add("sweep_kernel", std::string("auto"),
              "kernel of the sweeps: auto (the measured rule choose_sweep_kernel) | entry (one thread per unknown, "
              "merging index lists) | list (lanes per unknown over its product list) | row (vector lanes per row)",
@@ -209,8 +212,8 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
   const ParameterSpec& parameter_spec() const override { return Impl::par_ilu_parameter_spec(); }
   std::string description() const override {
     const auto& p = handle_.params;
-    return name() + "(" + std::to_string(p.sweeps) + " sweeps, " + to_string(p.mode) + ", " + tri_solve_mode() +
-           " tri-solve)";
+    return name() + "(" + std::to_string(p.sweeps) + " sweeps, " + to_string(p.mode) +
+           Impl::shift_description(handle_.stats()) + ", " + tri_solve_mode() + " tri-solve)";
   }
   /// The triangular-solve mode: the resolved one after compute() ("auto: isai"), else the parameter.
   std::string tri_solve_mode() const { return apply_.ready() ? apply_.mode() : to_string(tri_.kind); }
@@ -242,6 +245,7 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
     p.scale = l.get("scale", true);
     p.breakdown_patience = l.get("breakdown_patience", 0);
     p.sweep_kernel = sweep_kernel_from_string(l.get("sweep_kernel", "auto"));
+    p.diagonal_shift = l.get("diagonal_shift", Impl::kPreconditionerDiagonalShift);
     tri_ = Impl::tri_solve_options_from(l, name());
     handle_.launch = launch_config_from_parameters(l, name());
     apply_ready_ = false;

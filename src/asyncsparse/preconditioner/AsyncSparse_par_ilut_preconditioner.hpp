@@ -52,7 +52,9 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
         .add("pivot_tolerance", 1e-8,
              "pivots below this (scaled matrix) are replaced and counted (0: a zero / non-positive pivot is a "
              "breakdown)")
-        .add("diagonal_shift", 0.0, "on a breakdown start over on A_s + alpha I, alpha = this, 10x, ... <= 1 (0: none)")
+        .add("diagonal_shift", Impl::kPreconditionerDiagonalShift,
+             "on a breakdown or divergence start over on A_s + alpha I, alpha = this, 10x, ... <= 1 (0: none; "
+             "[0, 1))")
         .add("reuse_pattern", true, "compute() after setMatrix with the same pattern: sweeps on the old pattern only")
         .add("reuse_sweeps", 3, "sweeps of such a pattern-reusing compute() (>= 0)")
         .add("bucket_counting", std::string("team"), "SampleSelect bucket counts: team (scratch) | global atomics",
@@ -89,7 +91,8 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     char fill[32];
     std::snprintf(fill, sizeof fill, "%g", p.fill_in_limit);
     return name() + "(" + std::to_string(p.max_steps) + " steps, fill " + fill + ", " + to_string(p.selection) +
-           " select, " + to_string(p.mode) + ", " + tri_solve_mode() + " tri-solve)";
+           " select, " + to_string(p.mode) + Impl::shift_description(handle_.stats()) + ", " + tri_solve_mode() +
+           " tri-solve)";
   }
   /// The triangular-solve mode: the resolved one after compute() ("auto: isai"), else the parameter.
   std::string tri_solve_mode() const { return apply_.ready() ? apply_.mode() : to_string(tri_.kind); }
@@ -121,7 +124,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     p.initial_max_sweeps = l.get("initial_max_sweeps", 30);
     p.final_sweeps = l.get("final_sweeps", 0);
     p.pivot_tolerance = l.get("pivot_tolerance", 1e-8);
-    p.diagonal_shift = l.get("diagonal_shift", 0.0);
+    p.diagonal_shift = l.get("diagonal_shift", Impl::kPreconditionerDiagonalShift);
     p.select.counting = l.get("bucket_counting", "team") == std::string("global") ? BucketCounting::GlobalAtomics
                                                                                   : BucketCounting::TeamAtomics;
     p.reuse_pattern = l.get("reuse_pattern", true);

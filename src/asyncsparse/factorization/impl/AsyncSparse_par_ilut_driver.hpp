@@ -17,6 +17,7 @@
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_diagonal_shift.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_candidates.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_filter.hpp>
@@ -346,34 +347,18 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
 template <class ExecSpace, class Handle, class Mat>
 void ilut_compute_shifted(const ExecSpace& exec, Handle& h, const Mat& A) {
   auto& st = h.state();
-  st.shift = 0.0;
-  int retries = 0;
-  std::string reason;
-  std::exception_ptr first;  // the error of A_s itself, thrown when no shift helps
-  for (;;) {
-    try {
+  ShiftOutcome shift;
+  try {
+    with_diagonal_shift(h.params.diagonal_shift, shift, [&](double alpha) {
+      st.shift = alpha;
       ilut_compute(exec, h, A);
-      break;
-    } catch (const BreakdownError& e) {
-      if (!first) reason = e.what();
-      if (!first) first = std::current_exception();
-    } catch (const DivergenceError& e) {
-      if (!first) reason = e.what();
-      if (!first) first = std::current_exception();
-    }
-    const double next = st.shift == 0.0 ? h.params.diagonal_shift : 10.0 * st.shift;
-    if (!(next > 0.0) || next > 1.0) {
-      st.shift = 0.0;
-      h.stats().shift_retries = retries;
-      h.stats().shift_reason = reason;
-      std::rethrow_exception(first);
-    }
-    st.shift = next;
-    ++retries;
+    });
+  } catch (...) {
+    st.shift = 0.0;
+    record_shift(h.stats(), shift);
+    throw;
   }
-  h.stats().shift = st.shift;
-  h.stats().shift_retries = retries;
-  h.stats().shift_reason = reason;
+  record_shift(h.stats(), shift);
 }
 
 /// Pattern reuse (Params::reuse_pattern): A has new values on the pattern of the current factors' A; rescale and

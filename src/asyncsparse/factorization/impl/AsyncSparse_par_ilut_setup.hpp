@@ -18,6 +18,7 @@
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/factorization/AsyncSparse_select.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_diagonal_shift.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_sweep.hpp>  // ilut_reset_breakdown
 #include <asyncsparse/linalg/AsyncSparse_graph.hpp>                       // Impl::find_sorted
@@ -125,8 +126,7 @@ void ilut_check_sweep_params(const Params& p, const std::string& where) {
   if (!(p.initial_sweep_tolerance >= 0.0 && p.initial_sweep_tolerance < 1.0))
     throw InvalidInput(where + ": initial_sweep_tolerance must be in [0, 1), got " +
                        std::to_string(p.initial_sweep_tolerance));
-  if (!(p.diagonal_shift >= 0.0 && p.diagonal_shift < 1.0))
-    throw InvalidInput(where + ": diagonal_shift must be in [0, 1), got " + std::to_string(p.diagonal_shift));
+  check_diagonal_shift(p.diagonal_shift, where);
   if (!(p.pivot_tolerance >= 0.0 && p.pivot_tolerance < 1.0))
     throw InvalidInput(where + ": pivot_tolerance must be in [0, 1), got " + std::to_string(p.pivot_tolerance));
 }

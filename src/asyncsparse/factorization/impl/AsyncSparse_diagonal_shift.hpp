@@ -1,0 +1,101 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — diagonal shift and retry of the iterative factorizations (Manteuffel's shifted incomplete
+// factorization, as Ifpack2 / hypre / PETSc offer it): a numeric phase that breaks down or diverges on the scaled
+// matrix A_s starts over on A_s + alpha |diag(A_s)| (= A_s + alpha I for a positive diagonal) with alpha = start,
+// 10 start, 100 start, ... <= 1. The same sequence as Reference::FactorOptions::diagonal_shift, so that a serial
+// reference with the same options is comparable. Used by par_ilu_numeric (ParIlu / ParIc) and par_ilut_numeric
+// (ParIlut / ParIct).
+#pragma once
+
+#include <string>
+
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+
+namespace AsyncSparse {
+namespace Impl {
+
+/// First shift of the incomplete-factorization preconditioners (ParIc, ParIlu, ParIct, ParIlut: parameter
+/// "diagonal_shift"; the handles default to 0, no restart). Measured on the shared SPD matrices whose ParIC breaks
+/// down (OpenMP, 2 threads; perf_tests/results/MEASUREMENTS.md#diagonal-shift): the shift that worked was 1e-2
+/// (bcsstk14), 0.1 (bcsstk15, bcsstk18) or 1 (bcsstk13, nos1, nos2), and starting the sequence lower (1e-5, 1e-4)
+/// ended at the same shift and PCG iterations after more restarts, each a numeric phase; 1e-3 is also the
+/// ParILUT study driver's default.
+constexpr double kPreconditionerDiagonalShift = 1e-3;
+
+/// What the restarts did: the shift of the factors (0: none was needed), the restarts, and the error of the
+/// unshifted matrix that made the first one necessary ("" when none).
+struct ShiftOutcome {
+  double shift = 0.0;
+  int retries = 0;
+  std::string reason;
+};
+
+/// Copies `o` into a handle's Stats (fields shift, shift_retries, shift_reason).
+template <class Stats>
+void record_shift(Stats& stats, const ShiftOutcome& o) {
+  stats.shift = o.shift;
+  stats.shift_retries = o.retries;
+  stats.shift_reason = o.reason;
+}
+
+/// ", shift 0.1 after 3 restarts" for a preconditioner's description, "" when no shift was needed.
+template <class Stats>
+std::string shift_description(const Stats& stats) {
+  if (!(stats.shift > 0)) return "";
+  return ", shift " + format_number(stats.shift) + " after " + std::to_string(stats.shift_retries) + " restart" +
+         (stats.shift_retries == 1 ? "" : "s");
+}
+
+/// Checks a shift parameter: finite, in [0, 1).
+inline void check_diagonal_shift(double start, const std::string& where) {
+  if (!(start >= 0.0 && start < 1.0))
+    throw InvalidInput(where + ": diagonal_shift must be in [0, 1), got " + std::to_string(start));
+}
+
+/// The shift after `alpha` in the sequence start, 10 start, ... <= 1 (alpha 0: the first). False when the
+/// sequence is exhausted or start is 0 (no restarts).
+inline bool next_diagonal_shift(double start, double& alpha) {
+  const double next = alpha == 0.0 ? start : 10.0 * alpha;
+  if (!(next > 0.0) || next > 1.0 + 1e-12) return false;
+  alpha = next;
+  return true;
+}
+
+/// Runs attempt(alpha) for alpha = 0, and after each BreakdownError or DivergenceError again for the next shift.
+/// `out` says what happened (also when the last error is rethrown). When no shift helps, the error of the last
+/// attempt is thrown with the shifts tried and the first error named in its message.
+template <class Attempt>
+void with_diagonal_shift(double start, ShiftOutcome& out, Attempt&& attempt) {
+  out = ShiftOutcome();
+  double alpha = 0.0;
+  auto note = [&](const char* kind) {
+    if (out.retries == 0) return std::string();
+    return std::string("; ") + kind + " also on A_s + alpha |diag(A_s)| for alpha = " + format_number(start) + " ... " +
+           format_number(alpha) + " (" + std::to_string(out.retries) +
+           " restarts); the unshifted matrix: " + out.reason;
+  };
+  for (;;) {
+    try {
+      attempt(alpha);
+      out.shift = alpha;
+      return;
+    } catch (const BreakdownError& e) {
+      if (out.reason.empty()) out.reason = e.what();
+      if (!next_diagonal_shift(start, alpha)) {
+        if (out.retries == 0) throw;
+        throw BreakdownError(e, note("broke down"));
+      }
+    } catch (const DivergenceError& e) {
+      if (out.reason.empty()) out.reason = e.what();
+      if (!next_diagonal_shift(start, alpha)) {
+        if (out.retries == 0) throw;
+        throw DivergenceError(e, note("diverged"));
+      }
+    }
+    ++out.retries;
+  }
+}
+
+}  // namespace Impl
+}  // namespace AsyncSparse
