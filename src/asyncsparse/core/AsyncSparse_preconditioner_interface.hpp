@@ -38,7 +38,8 @@ class Preconditioner {
   virtual void setMatrix(const matrix_type& A) = 0;
   virtual void initialize() = 0;
   virtual void compute() = 0;
-  /// y = beta * y + alpha * M^{-1} x
+  /// y = beta * y + alpha * M^{-1} x. Asynchronous, as every Kokkos kernel launch: y is complete for the next
+  /// operation on the same execution space instance (or after a fence), not when apply() returns.
   virtual void apply(const const_vector_type& x, const vector_type& y, Scalar alpha = Scalar(1),
                      Scalar beta = Scalar(0)) = 0;
 
@@ -53,6 +54,8 @@ class Preconditioner {
   virtual int getNumApply() const = 0;
   virtual double getInitializeTime() const = 0;
   virtual double getComputeTime() const = 0;
+  /// Seconds spent in apply() calls on the host. On GPUs these launch the kernels and return (see apply()): the
+  /// device time of the applications is in the solver's total, not here.
   virtual double getApplyTime() const = 0;
   virtual std::string description() const = 0;
 };

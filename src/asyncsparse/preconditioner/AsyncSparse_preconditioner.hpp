@@ -80,7 +80,11 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
       apply_impl(x, z_);
       Blas<Scalar, Device>::axpby(alpha, z_, beta, y);
     }
-    execution_space().fence();
+    // No fence: the kernels of the apply stay queued behind the solver's, so that a Krylov solver that launches
+    // its next product before reading its scalars never waits for the preconditioner (a fence here cost the
+    // fused PCG about half its time per iteration on small matrices on an H100:
+    // perf_tests/results/MEASUREMENTS.md#apply-without-fence). apply_time_ is therefore the host time of the
+    // calls (launching the kernels), not of the device work.
     apply_time_ += t.seconds();
     ++num_apply_;
   }
