@@ -319,6 +319,7 @@ TEST(Ifpack2Adapter, EveryMethodEqualsDirectAsyncSparseApply) {
       auto xj = X.getData(j);
       for (std::size_t l = 0; l < X.getLocalLength(); ++l) x(l) = xj[l];
       P->apply(x, z);
+      Kokkos::fence();  // apply() is asynchronous: z is read on the host below
       auto yj = Y.getData(j);
       for (std::size_t l = 0; l < Y.getLocalLength(); ++l) mismatches += yj[l] != z(l);
     }
@@ -354,6 +355,7 @@ TEST(Ifpack2Adapter, TriangularSolveModesAreReachable) {
       auto xj = X.getData(0);
       for (std::size_t l = 0; l < X.getLocalLength(); ++l) x(l) = xj[l];
       P->apply(x, z);
+      Kokkos::fence();  // apply() is asynchronous: z is read on the host below
       auto yj = Y.getData(0);
       double diff = 0, ref = 0;
       for (std::size_t l = 0; l < Y.getLocalLength(); ++l) {

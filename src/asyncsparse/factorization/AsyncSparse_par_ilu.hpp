@@ -40,7 +40,7 @@
 // one, where stale values can cause a transient bad pivot, only when it recurs in Params::breakdown_patience
 // consecutive sweeps (default: never early), or in the last sweep of par_ilu_numeric (Stats::breakdown_sweeps
 // counts the others). With Params::diagonal_shift > 0 a numeric phase that breaks down or diverges starts over on
-// A_s + alpha |diag(A_s)|, alpha = diagonal_shift, 10x, ... <= 1 (Stats::shift, shift_retries, shift_reason;
+// A_s + alpha diag(A_s), alpha = diagonal_shift, 10x, ... <= 1 (Stats::shift, shift_retries, shift_reason;
 // Impl::with_diagonal_shift).
 #pragma once
 
@@ -442,8 +442,8 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
                              bool guess_from_factors, const std::string& where, const Kokkos::Timer& timer) {
   auto& st = h.state();
   {
-    // With a shift: A_s + alpha |diag(A_s)| (= A_s + alpha I after the scaling to unit diagonal), as
-    // Reference::FactorOptions::diagonal_shift.
+    // With a shift: A_s + alpha diag(A_s), the diagonal grown away from zero (= A_s + alpha I after the scaling to
+    // unit diagonal; for a positive diagonal the same as Reference::FactorOptions::diagonal_shift).
     auto src = st.task_src;
     auto a = st.task_a;
     auto as = st.a_scaled;
@@ -454,7 +454,7 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
         "AsyncSparse::par_ilu::task_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, a.extent(0)),
         KOKKOS_LAMBDA(const std::int64_t t) {
           const Scalar v = src(t) < 0 ? Scalar(0) : as(src(t));
-          a(t) = row(t) == col(t) ? v + shift * (v < Scalar(0) ? -v : v) : v;
+          a(t) = row(t) == col(t) ? v + shift * v : v;
         });
   }
 
@@ -587,6 +587,7 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
     throw InvalidInput(where + ": the matrix does not have the pattern given to par_ilu_symbolic");
   Kokkos::Timer timer;
   st.numeric = false;
+  Impl::record_shift(h.stats(), Impl::ShiftOutcome());
   Impl::check_values(exec, h, A, where);
 
   // Scaling (once), then the numeric phase, restarted on a shifted A_s after a breakdown (Params::diagonal_shift).
@@ -689,8 +690,8 @@ ParIluFactors<Scalar, Device> par_ilu_factors(const ExecSpace& exec, ParIluHandl
   return {st.L, dst};
 }
 
-/// The factors of A itself (undoing the scaling: L = S^{-1} L_s S, U = S^{-1} U_s S^{-1}; IC: L = S^{-1} L_s),
-/// in new value arrays.
+/// The factors of A itself (of the shifted matrix after a restart, Stats::shift; undoing the scaling: L = S^{-1} L_s S,
+/// U = S^{-1} U_s S^{-1}; IC: L = S^{-1} L_s), in new value arrays.
 template <class ExecSpace, class Scalar, class Device>
 ParIluFactors<Scalar, Device> par_ilu_unscaled_factors(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   using crs_type = Crs<Scalar, Device>;

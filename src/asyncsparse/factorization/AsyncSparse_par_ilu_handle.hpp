@@ -165,12 +165,14 @@ class ParIluHandle {
     SweepKernel sweep_kernel = SweepKernel::Auto;
     /// Diagonal shift and retry (Manteuffel's shifted incomplete factorization, as Ifpack2 / hypre / PETSc offer
     /// it): when par_ilu_numeric breaks down (BreakdownError: the last sweep still met a bad pivot) or diverges
-    /// (DivergenceError), it starts over from the paper's initial guess on A_s + alpha |diag(A_s)| (= A_s + alpha I
-    /// for the default scaling) with alpha = diagonal_shift, then 10 alpha, 100 alpha, ... while alpha <= 1.
+    /// (DivergenceError), it starts over from the paper's initial guess on A_s + alpha diag(A_s) (the diagonal grown
+    /// away from zero; = A_s + alpha I for the default scaling) with alpha = diagonal_shift, then 10 alpha, 100 alpha,
+    /// ... while alpha <= 1. The residual functions then measure the shifted matrix, except par_ilu_ilu_residual (A_s).
     /// Stats::shift is the alpha of the factors (0: none was needed), Stats::shift_retries the restarts and
     /// Stats::shift_reason the error of A_s. The factors are then those of the shifted matrix (a preconditioner for
     /// A all the same); the same sequence as Reference::FactorOptions::diagonal_shift and ParIlutHandle. When no
-    /// shift helps, the last error is thrown, naming the shifts tried. 0: no retry. [0, 1). Default 0 (the
+    /// shift helps, the error of A_s is thrown, naming the shifts tried and the last error. Each numeric phase starts
+    /// at alpha = 0 again (with reuse_factors: from the stored factors). 0: no retry. [0, 1). Default 0 (the
     /// preconditioners ParIlu / ParIc set their own default: see their parameter "diagonal_shift").
     double diagonal_shift = 0.0;
   };

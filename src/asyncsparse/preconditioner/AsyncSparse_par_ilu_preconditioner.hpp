@@ -181,8 +181,8 @@ inline const ParameterSpec& par_ilu_parameter_spec() {
              "async mode: consecutive sweeps with a skipped (bad-pivot) update before "
              "compute() throws; 0: only when the last sweep skipped one")
         .add("diagonal_shift", kPreconditionerDiagonalShift,
-             "on a breakdown or divergence start over on A_s + alpha I, alpha = this, 10x, ... <= 1 (0: none; "
-             "[0, 1))")
+             "on a breakdown or divergence start over on the scaled matrix with its diagonal times 1 + alpha, "
+             "alpha = this, 10x, ... <= 1 (0: none; [0, 1))")
         .add("sweep_kernel", std::string("auto"),
              "kernel of the sweeps: auto (the measured rule choose_sweep_kernel) | entry (one thread per unknown, "
              "merging index lists) | list (lanes per unknown over its product list) | row (vector lanes per row)",

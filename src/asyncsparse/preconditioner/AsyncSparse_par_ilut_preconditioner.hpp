@@ -53,8 +53,8 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
              "pivots below this (scaled matrix) are replaced and counted (0: a zero / non-positive pivot is a "
              "breakdown)")
         .add("diagonal_shift", Impl::kPreconditionerDiagonalShift,
-             "on a breakdown or divergence start over on A_s + alpha I, alpha = this, 10x, ... <= 1 (0: none; "
-             "[0, 1))")
+             "on a breakdown or divergence start over on the scaled matrix with alpha added to its unit diagonal, "
+             "alpha = this, 10x, ... <= 1 (0: none; [0, 1))")
         .add("reuse_pattern", true, "compute() after setMatrix with the same pattern: sweeps on the old pattern only")
         .add("reuse_sweeps", 3, "sweeps of such a pattern-reusing compute() (>= 0)")
         .add("bucket_counting", std::string("team"), "SampleSelect bucket counts: team (scratch) | global atomics",

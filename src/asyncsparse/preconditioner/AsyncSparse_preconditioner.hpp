@@ -60,6 +60,7 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
   void compute() override {
     if (!initialized_) initialize();
     Kokkos::Timer t;
+    computed_ = false;  // a compute() that throws leaves no usable preconditioner behind
     compute_impl();
     execution_space().fence();
     compute_time_ += t.seconds();

@@ -2,12 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AsyncSparse — diagonal shift and retry of the iterative factorizations (Manteuffel's shifted incomplete
 // factorization, as Ifpack2 / hypre / PETSc offer it): a numeric phase that breaks down or diverges on the scaled
-// matrix A_s starts over on A_s + alpha |diag(A_s)| (= A_s + alpha I for a positive diagonal) with alpha = start,
-// 10 start, 100 start, ... <= 1. The same sequence as Reference::FactorOptions::diagonal_shift, so that a serial
-// reference with the same options is comparable. Used by par_ilu_numeric (ParIlu / ParIc) and par_ilut_numeric
-// (ParIlut / ParIct).
+// matrix A_s starts over on a shifted matrix (= A_s + alpha I for a positive diagonal; each caller documents its
+// shift) with alpha = start, 10 start, 100 start, ... <= 1. The same sequence as
+// Reference::FactorOptions::diagonal_shift, so that a serial reference with the same options is comparable. Used by
+// par_ilu_numeric (ParIlu / ParIc) and par_ilut_numeric (ParIlut / ParIct).
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
@@ -63,35 +64,43 @@ inline bool next_diagonal_shift(double start, double& alpha) {
 }
 
 /// Runs attempt(alpha) for alpha = 0, and after each BreakdownError or DivergenceError again for the next shift.
-/// `out` says what happened (also when the last error is rethrown). When no shift helps, the error of the last
-/// attempt is thrown with the shifts tried and the first error named in its message.
+/// `out` says what happened (also when an error is thrown). When no shift helps, the error of the unshifted matrix
+/// is thrown (its type, row or iteration, as Reference::FactorOptions::diagonal_shift does) with the shifts tried
+/// and the last attempt's error appended to its message.
 template <class Attempt>
 void with_diagonal_shift(double start, ShiftOutcome& out, Attempt&& attempt) {
   out = ShiftOutcome();
   double alpha = 0.0;
-  auto note = [&](const char* kind) {
-    if (out.retries == 0) return std::string();
-    return std::string("; ") + kind + " also on A_s + alpha |diag(A_s)| for alpha = " + format_number(start) + " ... " +
-           format_number(alpha) + " (" + std::to_string(out.retries) +
-           " restarts); the unshifted matrix: " + out.reason;
-  };
+  std::unique_ptr<BreakdownError> first_breakdown;
+  std::unique_ptr<DivergenceError> first_divergence;
   for (;;) {
+    std::string last;
     try {
       attempt(alpha);
       out.shift = alpha;
       return;
     } catch (const BreakdownError& e) {
-      if (out.reason.empty()) out.reason = e.what();
-      if (!next_diagonal_shift(start, alpha)) {
-        if (out.retries == 0) throw;
-        throw BreakdownError(e, note("broke down"));
+      if (out.reason.empty()) {
+        out.reason = e.what();
+        first_breakdown.reset(new BreakdownError(e));
       }
+      last = e.what();
     } catch (const DivergenceError& e) {
-      if (out.reason.empty()) out.reason = e.what();
-      if (!next_diagonal_shift(start, alpha)) {
-        if (out.retries == 0) throw;
-        throw DivergenceError(e, note("diverged"));
+      if (out.reason.empty()) {
+        out.reason = e.what();
+        first_divergence.reset(new DivergenceError(e));
       }
+      last = e.what();
+    }
+    if (!next_diagonal_shift(start, alpha)) {
+      std::string note;
+      if (out.retries > 0)
+        note = "; no diagonal shift helped (" + std::to_string(out.retries) +
+               (out.retries == 1 ? " restart" : " restarts") +
+               " on the shifted matrix, alpha = " + format_number(start) +
+               (alpha != start ? " ... " + format_number(alpha) : std::string()) + "; the last: " + last + ")";
+      if (first_breakdown) throw BreakdownError(*first_breakdown, note);
+      throw DivergenceError(*first_divergence, note);
     }
     ++out.retries;
   }
