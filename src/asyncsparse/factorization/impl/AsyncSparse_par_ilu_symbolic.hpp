@@ -21,6 +21,7 @@
 #include <utility>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
 #include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // find_sorted
 #include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
@@ -75,21 +76,6 @@ bool par_ilu_device_checks(const ExecSpace& exec, const Mat& A, bool ic, const D
       },
       bad);
   return bad == 0;
-}
-
-/// Allocation properties of a View without its initialization kernel (for Views written in full before they are
-/// read). The label goes in as a std::string: Kokkos would take a bare const char* for memory to wrap.
-inline auto uninitialized(const char* label) {
-  return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
-}
-
-/// Two arrays of n entries each, uninitialized, from one allocation (the two halves of one View): a set-up of a
-/// small matrix spends about 40 % of its time in its 31 device allocations (20-180 us each on an H100,
-/// perf_tests/results/nvidia-h100/par_ic_setup_timeline/), so arrays that live and die together share one.
-template <class View>
-std::pair<View, View> uninitialized_pair(const char* label, std::size_t n) {
-  const View both(uninitialized(label), 2 * n);
-  return {Kokkos::subview(both, std::make_pair(std::size_t(0), n)), Kokkos::subview(both, std::make_pair(n, 2 * n))};
 }
 
 /// The device symbolic phase (level 0, row-major tasks). Returns false without touching the handle when A fails

@@ -19,6 +19,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 
@@ -285,11 +286,9 @@ double jacobi_probe(const RowMap& rm, const Entries& ent, const Values& val, ord
   using Scalar = typename Values::non_const_value_type;
   using X = Kokkos::View<Scalar*, typename Values::device_type>;
   if (n == 0) return 0.0;
-  // the two iterates from one allocation (a set-up's device allocations cost 20-180 us each on an H100:
-  // perf_tests/results/nvidia-h100/par_ic_setup_timeline/)
-  const X ab(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::probe"), 2 * std::size_t(n));
-  const X a = Kokkos::subview(ab, std::make_pair(std::size_t(0), std::size_t(n)));
-  const X b = Kokkos::subview(ab, std::make_pair(std::size_t(n), 2 * std::size_t(n)));
+  // the two iterates from one allocation
+  const auto ab = uninitialized_pair<X>("AsyncSparse::trisolve::probe", std::size_t(n));
+  const X a = ab.first, b = ab.second;
   const Kokkos::RangePolicy<ExecSpace> policy(0, n);
   double rr = 0;
   if (sweeps == 0) {
