@@ -601,16 +601,9 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   // The factors stored before (reuse_factors, a user guess) start only the first attempt: a restart after a
   // breakdown starts from the paper's guess.
   const bool guess_from_factors = (h.params.reuse_factors && st.has_factors) || st.user_guess;
-  Impl::ShiftOutcome shift;
-  try {
-    Impl::with_diagonal_shift(h.params.diagonal_shift, shift, [&](double alpha) {
-      Impl::par_ilu_numeric_attempt(exec, h, alpha, guess_from_factors && alpha == 0.0, where, timer);
-    });
-  } catch (...) {
-    Impl::record_shift(h.stats(), shift);
-    throw;
-  }
-  Impl::record_shift(h.stats(), shift);
+  Impl::with_diagonal_shift(h.params.diagonal_shift, h.stats(), [&](double alpha) {
+    Impl::par_ilu_numeric_attempt(exec, h, alpha, guess_from_factors && alpha == 0.0, where, timer);
+  });
   st.numeric = true;
 }
 

@@ -63,12 +63,9 @@ inline bool next_diagonal_shift(double start, double& alpha) {
   return true;
 }
 
-/// Runs attempt(alpha) for alpha = 0, and after each BreakdownError or DivergenceError again for the next shift.
-/// `out` says what happened (also when an error is thrown). When no shift helps, the error of the unshifted matrix
-/// is thrown (its type, row or iteration, as Reference::FactorOptions::diagonal_shift does) with the shifts tried
-/// and the last attempt's error appended to its message.
+/// The restarts of with_diagonal_shift; `out` says what happened, also when an error is thrown.
 template <class Attempt>
-void with_diagonal_shift(double start, ShiftOutcome& out, Attempt&& attempt) {
+void run_diagonal_shifts(double start, ShiftOutcome& out, Attempt&& attempt) {
   out = ShiftOutcome();
   double alpha = 0.0;
   std::unique_ptr<BreakdownError> first_breakdown;
@@ -104,6 +101,22 @@ void with_diagonal_shift(double start, ShiftOutcome& out, Attempt&& attempt) {
     }
     ++out.retries;
   }
+}
+
+/// Runs attempt(alpha) for alpha = 0, and after each BreakdownError or DivergenceError again for the next shift;
+/// records what happened in `stats` (record_shift), also when an error leaves. When no shift helps, the error of the
+/// unshifted matrix is thrown (its type, row or iteration, as Reference::FactorOptions::diagonal_shift does) with
+/// the shifts tried and the last attempt's error appended to its message.
+template <class Stats, class Attempt>
+void with_diagonal_shift(double start, Stats& stats, Attempt&& attempt) {
+  ShiftOutcome out;
+  try {
+    run_diagonal_shifts(start, out, attempt);
+  } catch (...) {
+    record_shift(stats, out);
+    throw;
+  }
+  record_shift(stats, out);
 }
 
 }  // namespace Impl

@@ -347,18 +347,15 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
 template <class ExecSpace, class Handle, class Mat>
 void ilut_compute_shifted(const ExecSpace& exec, Handle& h, const Mat& A) {
   auto& st = h.state();
-  ShiftOutcome shift;
   try {
-    with_diagonal_shift(h.params.diagonal_shift, shift, [&](double alpha) {
+    with_diagonal_shift(h.params.diagonal_shift, h.stats(), [&](double alpha) {
       st.shift = alpha;
       ilut_compute(exec, h, A);
     });
   } catch (...) {
     st.shift = 0.0;
-    record_shift(h.stats(), shift);
     throw;
   }
-  record_shift(h.stats(), shift);
 }
 
 /// Pattern reuse (Params::reuse_pattern): A has new values on the pattern of the current factors' A; rescale and
