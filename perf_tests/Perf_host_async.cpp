@@ -6,15 +6,16 @@
 //
 //   BM_host_time_to_tol/<problem>/<method>/<idle|loaded>
 //       x0 = 0, b uniform in (-0.125, 0.125), A scaled to unit diagonal (as Perf_async_jacobi), until
-//       ||b - A x|| / ||b|| <= 1e-6, residual checked every 100 updates (1000 at paper scale; Jacobi) / 10 global
-//       iterations (block-asynchronous). Methods:
+//       ||b - A x|| / ||b|| <= 1e-6, residual checked every 100 updates (1000 at paper scale; block methods: every
+//       20 / 200 global iterations of 5 local sweeps). Methods:
 //         jacobi_sync      synchronous Jacobi (JacobiMode::Sync)
 //         jacobi_static    asynchronous Jacobi, static assignment: one block of rows per thread, swept in place
 //                          (exec/AsyncSparse_host_blocks.hpp)
 //         jacobi_dynamic   asynchronous Jacobi, dynamic assignment (row blocks from an atomic counter)
 //         block_sync       block-Jacobi with 5 local sweeps per block (async-(5) in its deterministic mode)
-//         block_async      async-(5), one launch per global iteration (the default)
-//         block_async_fused  async-(5), persistent threads, no barrier between global iterations
+//         block_async      async-(5) with its default launch (Auto: fused on host backends, each thread a range of
+//                          blocks rebalanced between launches, no barrier between global iterations)
+//         block_async_per_iteration  async-(5), one parallel region per global iteration (the GPU default)
 //       "loaded": a thread spinning on arithmetic, pinned to the last core, runs for the whole measurement
 //       (PerfHelpers.hpp, CompetingLoad; it stops itself after 10 minutes at the latest).
 //       Counters: seconds, updates (Jacobi: per row; block methods: global iterations x 5 local sweeps), residual,
@@ -85,6 +86,7 @@ Outcome run_block(System& s, bool deterministic, BlockAsyncLaunchMode mode) {
   p.deterministic = deterministic;
   p.launch_mode = mode;
   p.tol = kTol;
+  p.global_iters_per_launch = check_interval() / p.local_iters;  // residual checked every check_interval() updates
   p.max_global_iters = 1000000;
   p.record_history = false;
   BlockAsyncHandle<double, HostDevice> h(p);
@@ -96,7 +98,7 @@ Outcome run_block(System& s, bool deterministic, BlockAsyncLaunchMode mode) {
   return {r.seconds, r.final_residual, static_cast<long long>(r.iterations) * p.local_iters, r.converged()};
 }
 
-enum class Method { JacobiSync, JacobiStatic, JacobiDynamic, BlockSync, BlockAsync, BlockAsyncFused };
+enum class Method { JacobiSync, JacobiStatic, JacobiDynamic, BlockSync, BlockAsync, BlockAsyncPerIteration };
 struct MethodInfo {
   Method m;
   const char* name;
@@ -109,7 +111,7 @@ const std::vector<MethodInfo>& methods() {
       {Method::JacobiDynamic, "jacobi_dynamic", Method::JacobiSync},
       {Method::BlockSync, "block_sync", Method::BlockSync},
       {Method::BlockAsync, "block_async", Method::BlockSync},
-      {Method::BlockAsyncFused, "block_async_fused", Method::BlockSync},
+      {Method::BlockAsyncPerIteration, "block_async_per_iteration", Method::BlockSync},
   };
   return v;
 }
@@ -120,8 +122,10 @@ Outcome run(System& s, Method m) {
     case Method::JacobiStatic: return run_jacobi(s, JacobiMode::Static);
     case Method::JacobiDynamic: return run_jacobi(s, JacobiMode::Dynamic);
     case Method::BlockSync: return run_block(s, true, BlockAsyncLaunchMode::PerIteration);
-    case Method::BlockAsync: return run_block(s, false, BlockAsyncLaunchMode::PerIteration);
-    case Method::BlockAsyncFused: return run_block(s, false, BlockAsyncLaunchMode::Fused);
+    case Method::BlockAsync:
+      return run_block(s, false, BlockAsyncLaunchMode::Auto);
+    case Method::BlockAsyncPerIteration:
+      return run_block(s, false, BlockAsyncLaunchMode::PerIteration);
   }
   return {};
 }

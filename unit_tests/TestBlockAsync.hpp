@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <limits>
+#include <thread>
 
 namespace test_block_async {
 using namespace AsyncSparse;
@@ -266,7 +267,7 @@ TEST(TEST_CATEGORY, block_async_no_slower_than_sync) {
     const auto sync = async_solve(Ah, p);
     ASSERT_TRUE(sync.converged()) << spec << ": " << sync.message;
     p.deterministic = false;
-    for (auto mode : {BlockAsyncLaunchMode::PerIteration, BlockAsyncLaunchMode::Fused}) {
+    for (auto mode : {BlockAsyncLaunchMode::PerIteration, BlockAsyncLaunchMode::Fused, BlockAsyncLaunchMode::Auto}) {
       p.launch_mode = mode;
       const auto r = async_solve(Ah, p);
       const std::string what = spec + ", " + to_string(mode) + ", " + std::to_string(threads) + " thread(s)";
@@ -276,6 +277,54 @@ TEST(TEST_CATEGORY, block_async_no_slower_than_sync) {
                                                      << sync.iterations;
     }
   }
+}
+
+TEST(TEST_CATEGORY, block_async_auto_launch_mode) {
+  // Auto: one launch per global iteration on GPUs and oversubscribed hosts, the fused mode on host backends
+  // otherwise, where each thread owns a contiguous range of blocks (rebalanced between launches). Either way the
+  // solve reaches the tolerance; the record says which mode ran.
+  const auto Ah = generate("gen:convdiff2d:48");
+  auto A = to_device<Dev>(Ah);
+  Kokkos::View<double*, Dev> b("b", Ah.nrows), x("x", Ah.nrows);
+  Kokkos::deep_copy(b, 1.0);
+  BlockAsyncParams p;
+  p.block_size = 128;
+  p.tol = 1e-8;
+  p.max_global_iters = 3000;
+  EXPECT_EQ(p.launch_mode, BlockAsyncLaunchMode::Auto);
+  EXPECT_EQ(block_async_launch_mode_from_string("auto"), BlockAsyncLaunchMode::Auto);
+  BlockAsyncHandle<double, Dev> h(p);
+  setup(h, A);
+  const auto r = block_async_solve(Exec(), h, b, x);
+  ASSERT_TRUE(r.converged()) << r.message;
+  const unsigned hw = std::thread::hardware_concurrency();
+  const bool host = is_host_space<Exec>() && (hw == 0 || static_cast<unsigned>(Exec().concurrency()) <= hw);
+  EXPECT_EQ(h.stats().fused, host);
+  EXPECT_EQ(h.stats().total_launches, host ? r.iterations / p.global_iters_per_launch : r.iterations);
+  if (host && Exec().concurrency() == 1) EXPECT_EQ(h.stats().host_extra_passes, 0);  // nobody to wait for
+  if (!host) EXPECT_EQ(h.stats().host_extra_passes, 0);
+  // the balancer's ranges cover every block once, and a new symbolic phase starts them over
+  ASSERT_TRUE(!host || h.host_balancer_.has_value());
+  if (host) {
+    EXPECT_EQ(h.host_balancer_->begin(0), 0);
+    EXPECT_EQ(h.host_balancer_->end(h.host_balancer_->blocks() - 1), h.stats().num_blocks);
+    for (std::int64_t t = 0; t < h.host_balancer_->blocks(); ++t)
+      EXPECT_LT(h.host_balancer_->begin(t), h.host_balancer_->end(t));
+  }
+  block_async_symbolic(Exec(), h, A);
+  EXPECT_FALSE(h.host_balancer_.has_value());
+  // more persistent teams asked for than threads: on host backends one range per thread all the same (the threads
+  // wait for each other's progress, so every range must run at once)
+  LaunchConfig lc;
+  lc.max_concurrent_teams = 3 * static_cast<int>(Exec().concurrency()) + 1;
+  p.launch_mode = BlockAsyncLaunchMode::Fused;
+  BlockAsyncHandle<double, Dev> h2(p, lc);
+  setup(h2, A);
+  Kokkos::deep_copy(x, 0.0);
+  const auto r2 = block_async_solve(Exec(), h2, b, x);
+  ASSERT_TRUE(r2.converged()) << r2.message;
+  if (is_host_space<Exec>())
+    EXPECT_EQ(h2.host_balancer_->blocks(), std::min<std::int64_t>(Exec().concurrency(), h2.stats().num_blocks));
 }
 
 TEST(TEST_CATEGORY, block_async_converges_on_trefethen) {
@@ -571,7 +620,7 @@ TEST(TEST_CATEGORY, block_async_bad_inputs) {
   h.params().global_iters = 0;
   EXPECT_NO_THROW(block_async_apply(Exec(), h, b, x));
   ASYNCSPARSE_EXPECT_THROW_MSG(block_async_launch_mode_from_string("fast"), InvalidInput,
-                               "valid: per-iteration, fused");
+                               "valid: auto, per-iteration, fused");
   EXPECT_EQ(block_async_launch_mode_from_string("per-iteration"), BlockAsyncLaunchMode::PerIteration);
   // tau estimate needs an SPD-like matrix (positive diagonal)
   auto negdiag = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 1}, {0, 1}, {-1.0, 2.0}));

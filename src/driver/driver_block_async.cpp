@@ -13,8 +13,9 @@ void add_block_async_options(Cli& cli, BlockAsyncOptions& o, const BlockAsyncHel
   if (after_block_size) after_block_size();
   cli.option("tau", o.tau, help.tau);
   cli.option("iters-per-launch", o.iters_per_launch, help.iters_per_launch);
-  cli.choice("launch-mode", o.launch_mode, {"per-iteration", "fused"},
-             "per-iteration (one launch per global iteration, the paper's) | fused (persistent teams)");
+  cli.choice("launch-mode", o.launch_mode, {"auto", "per-iteration", "fused"},
+             "auto (per-iteration on GPUs, fused on host backends) | per-iteration (one launch per global iteration, "
+             "the paper's) | fused (persistent teams; on host backends a rebalanced range of blocks per thread)");
   cli.flag("deterministic", o.deterministic, help.deterministic);
 }
 

@@ -21,7 +21,7 @@ struct BlockAsyncOptions {
   int local_iters = 5, block_size = -1;
   double tau = 1;
   int iters_per_launch = 10;
-  std::string launch_mode = "per-iteration";
+  std::string launch_mode = "auto";
   bool deterministic = false;
 };
 

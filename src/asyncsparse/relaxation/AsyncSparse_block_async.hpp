@@ -46,6 +46,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
@@ -213,6 +214,19 @@ void check_block_async_call(const char* who, const H& h, const BV& b, const XV& 
                        " and " + std::to_string(x.extent(0)));
 }
 
+/// BlockAsyncLaunchMode::Auto resolved: Fused on host backends whose threads do not outnumber the hardware threads,
+/// PerIteration otherwise (GPUs; oversubscribed hosts, where a thread waits for others that the OS deschedules for
+/// whole time slices).
+template <class ExecSpace>
+bool auto_fused_launch(const ExecSpace& exec) {
+  if constexpr (!is_host_space<ExecSpace>()) {
+    return false;
+  } else {
+    const unsigned hw = std::thread::hardware_concurrency();  // 0: unknown
+    return hw == 0 || static_cast<unsigned>(exec.concurrency()) <= hw;
+  }
+}
+
 /// Runs `iters` global iterations (in launches of Params::global_iters_per_launch), without residual checks.
 template <class ExecSpace, class Scalar, class Device>
 void block_async_run(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>& h,
@@ -266,13 +280,36 @@ void block_async_run(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>& h,
   } else {
     k.x_read = x.data();
     k.x_write = x.data();
-    const bool fused = p.launch_mode == BlockAsyncLaunchMode::Fused;
+    const bool fused = p.launch_mode == BlockAsyncLaunchMode::Fused ||
+                       (p.launch_mode == BlockAsyncLaunchMode::Auto && auto_fused_launch(exec));
     st.fused = fused;
     if (fused) {
       k.league = st.teams;
       for (int done = 0; done < iters;) {
         k.global_iters = std::min(p.global_iters_per_launch, iters - done);
-        Kokkos::parallel_for("AsyncSparse::block_async::async_fused", make_policy(k.league), k);
+        if constexpr (is_host_space<ExecSpace>()) {
+          // one thread per contiguous range of blocks, the ranges rebalanced between launches
+          // (BlockAsyncHostFusedBody); at most one range per thread, so that all of them run at once (a thread waits
+          // for the others' progress)
+          const int ranges = std::max(1, std::min(st.teams, static_cast<int>(exec.concurrency())));
+          auto& bal = h.host_balancer_;
+          if (!bal || bal->blocks() != ranges || bal->end(bal->blocks() - 1) != st.num_blocks)
+            bal.emplace(st.num_blocks, ranges);
+          using body_type = BlockAsyncHostFusedBody<kernel_type>;
+          typename body_type::policy_type pol(exec, ranges, 1, L.vector_length);
+          pol = pol.set_scratch_size(st.scratch_level, Kokkos::PerTeam(static_cast<int>(scratch) + extra));
+          int finished = 0;
+          std::vector<int> progress(static_cast<std::size_t>(ranges), 0);
+          std::vector<long long> more(static_cast<std::size_t>(ranges), 0);
+          Kokkos::parallel_for("AsyncSparse::block_async::async_fused_host", pol,
+                               body_type{k, bal->bounds(), bal->seconds(), &finished, progress.data(), more.data()});
+          exec.fence();
+          bal->rebalance();
+          st.host_rebalances = bal->rebalances();
+          for (long long m : more) st.host_extra_passes += m;
+        } else {
+          Kokkos::parallel_for("AsyncSparse::block_async::async_fused", make_policy(k.league), k);
+        }
         done += k.global_iters;
         ++st.total_launches;
       }
@@ -355,6 +392,7 @@ void block_async_symbolic(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device
   exec.fence();
   st.setup_seconds = timer.seconds();
   h.stats_ = st;
+  h.host_balancer_.reset();
   h.setup_block_size_ = p.block_size;
   h.setup_launch_ = cfg;
   h.symbolic_ = true;

@@ -12,18 +12,28 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
-#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
+#include <asyncsparse/exec/AsyncSparse_host_blocks.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 
 namespace AsyncSparse {
 
 /// How async-(k) maps global iterations to kernel launches.
 enum class BlockAsyncLaunchMode {
+  /// PerIteration on GPUs, Fused on host backends (one thread per contiguous range of blocks there, the ranges
+  /// rebalanced between launches, BlockAsyncHostFusedBody) unless their threads outnumber the hardware threads
+  /// (Impl::auto_fused_launch). Measured on a 2-core host, gen:lap2d:300 to 1e-6 with a competing load on one core:
+  /// per-iteration 4.6x slower than idle (a parallel region per global iteration, each waiting for the thread that
+  /// shares its core), fused 1.9x; idle the two are equally fast. With 4 threads on the 2 cores the fused mode was
+  /// erratic (mixed-precision refinement of fv3: 1 run in 6 stagnated), the per-iteration launches were not.
+  /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#block-async-host-launch
+  Auto,
   /// One kernel launch per global iteration, global_iters_per_launch launches queued back to back without host
   /// synchronisation between residual checks: the paper's "10 iterations merged into a stream of kernels" and
   /// MAGMA's magma_dbajac_csr structure. Blocks are asynchronous within a launch (a block reads the values that
@@ -32,20 +42,21 @@ enum class BlockAsyncLaunchMode {
   PerIteration,
   /// One kernel of persistent teams (as many as run at once, or LaunchConfig::max_concurrent_teams) runs all
   /// global_iters_per_launch iterations; each team cycles over its blocks with no barrier between global
-  /// iterations, so blocks may drift apart by whole global iterations. Saves the launches / parallel regions,
-  /// but a team that is descheduled (oversubscribed host) or not co-resident (GPU) leaves the others
-  /// iterating on stale boundary values: on a loaded 2-core host the residual of fv3 after 1000 iterations
-  /// was 10x worse and varied by 70 % between runs (PerIteration: < 1 %).
+  /// iterations, so blocks may drift apart by whole global iterations. Saves the launches / parallel regions; a
+  /// team that is not co-resident (GPU) leaves the others iterating on stale boundary values. On host backends each
+  /// thread owns a contiguous range of blocks, rebalanced between launches toward equal times, and a thread done
+  /// before the others keeps passing over its own blocks (BlockAsyncHostFusedBody).
   Fused
 };
 
 inline const char* to_string(BlockAsyncLaunchMode m) {
-  return m == BlockAsyncLaunchMode::Fused ? "fused" : "per-iteration";
+  return m == BlockAsyncLaunchMode::Fused ? "fused" : m == BlockAsyncLaunchMode::Auto ? "auto" : "per-iteration";
 }
 inline BlockAsyncLaunchMode block_async_launch_mode_from_string(const std::string& s) {
+  if (s == "auto") return BlockAsyncLaunchMode::Auto;
   if (s == "fused") return BlockAsyncLaunchMode::Fused;
   if (s == "per-iteration") return BlockAsyncLaunchMode::PerIteration;
-  throw InvalidInput("launch mode '" + s + "' unknown (valid: per-iteration, fused)");
+  throw InvalidInput("launch mode '" + s + "' unknown (valid: auto, per-iteration, fused)");
 }
 
 /// Parameters of async-(k). Every field can be changed between calls except block_size (read by
@@ -67,8 +78,9 @@ struct BlockAsyncParams {
   /// looks at the residual, sect. IV-D). >= 1.
   int global_iters_per_launch = 10;
   /// How the global iterations between two residual checks are launched (see BlockAsyncLaunchMode).
-  /// Default PerIteration (the paper's and MAGMA's structure).
-  BlockAsyncLaunchMode launch_mode = BlockAsyncLaunchMode::PerIteration;
+  /// Default Auto: PerIteration (the paper's and MAGMA's structure) on GPUs, Fused on host backends (not
+  /// oversubscribed).
+  BlockAsyncLaunchMode launch_mode = BlockAsyncLaunchMode::Auto;
   /// Relaxation weight tau of the iteration matrix M = I - tau D^{-1} A (paper sect. IV-B: SPD matrices on
   /// which plain Jacobi diverges converge with tau = 2 / (lambda_1 + lambda_n) of D^{-1} A). Default 1
   /// (plain Jacobi). 0 means "estimate": tau = 2 / (lambda_min + lambda_max) from a Lanczos estimate of the
@@ -125,7 +137,7 @@ struct BlockAsyncStats {
   std::int64_t num_blocks = 0;       ///< blocks (= teams' work units)
   double tau = 1.0;                  ///< relaxation weight in use (estimated when Params::tau was 0)
   int teams = 0;                     ///< teams launched per kernel in the asynchronous fused mode
-  bool fused = false;                ///< the last run used the Fused launch mode (asynchronous mode)
+  bool fused = false;                ///< the last run used the Fused launch mode (asynchronous mode; Auto resolved)
   std::size_t scratch_bytes = 0;     ///< team scratch per team (three block vectors)
   int scratch_level = 0;             ///< 0 (shared memory / L1) or 1 (global memory, very large blocks)
   std::int64_t local_nnz = 0;        ///< entries of A inside the diagonal blocks
@@ -134,6 +146,8 @@ struct BlockAsyncStats {
   double setup_seconds = 0;          ///< time of block_async_symbolic + block_async_numeric
   long long total_global_iters = 0;  ///< global iterations over all calls since set-up
   long long total_launches = 0;      ///< kernel launches over all calls since set-up
+  int host_rebalances = 0;           ///< fused mode on host backends: times the threads' block ranges moved
+  long long host_extra_passes = 0;   ///< fused mode on host backends: block passes made while waiting for others
   RelaxationResult last;             ///< result of the last block_async_solve (iterations of the last apply)
 };
 
@@ -175,6 +189,9 @@ class BlockAsyncHandle {
   vector_type buffer_;    ///< second iterate of the deterministic mode
   vector_type residual_;  ///< r = b - A x of the residual checks
   order_view order_;      ///< launch position -> block (LaunchConfig::block_order)
+  /// Fused mode on host backends: each thread's contiguous range of launch positions, rebalanced between launches
+  /// (created by the first fused launch after the symbolic phase).
+  std::optional<HostBlockBalancer> host_balancer_;
   BlockAsyncStats stats_;
   int setup_block_size_ = 0;  ///< Params::block_size / LaunchConfig the symbolic phase was built for
   LaunchConfig setup_launch_;

@@ -7,14 +7,17 @@
 //    paper's "local part" and "global part" of eq. (4); MAGMA's magma_dbajac_csr keeps the same two matrices).
 //  * BlockAsyncKernel: one team per block (persistent teams cycling over blocks), k local Jacobi sweeps in
 //    team scratch memory, publication of the block's values at the end of the block pass.
+//  * BlockAsyncHostFusedBody: the fused mode on host execution spaces, one thread per contiguous range of blocks.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <thread>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
+#include <asyncsparse/exec/AsyncSparse_host_blocks.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
@@ -172,7 +175,8 @@ struct BlockAsyncKernel {
         block_pass(team, order(pos), y0.data(), y1.data(), s.data());
   }
 
-  KOKKOS_INLINE_FUNCTION void block_pass(const member_type& team, const std::int64_t blk, Scalar* ya, Scalar* yb,
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void block_pass(const Member& team, const std::int64_t blk, Scalar* ya, Scalar* yb,
                                          Scalar* s) const {
     const std::int64_t begin = blk * block_size;
     const int m = static_cast<int>(begin + block_size <= n ? block_size : n - begin);
@@ -211,6 +215,83 @@ struct BlockAsyncKernel {
     });
     Kokkos::single(Kokkos::PerThread(team), [&]() { AsyncSparse::fence(); });
     team.team_barrier();  // the scratch is reused by the team's next block
+  }
+};
+
+/// Most passes over its range a thread of the host fused mode may be ahead of the slowest thread: 1, the
+/// guarantee of one launch per global iteration (no block more than one global iteration ahead of another) without
+/// its parallel regions. Measured (2-core host): unbounded, fv3 in single precision with 4 threads on the 2 cores
+/// stalled at a residual of 1.2 after 200 global iterations (a descheduled thread's blocks stale while the others
+/// ran dozens of passes; per-iteration launches: 0.49), bound 1: 0.56, bound 2: 0.50, bound 4: 0.77; gen:lap2d:300
+/// to 1e-6 under a competing load on one core, 1.90x (bound 1) and 1.87x (bound 2) the idle time.
+/// Measured: perf_tests/results/MEASUREMENTS.md#block-async-host-launch
+constexpr int kHostFusedMaxLead = 1;
+
+/// The fused mode on host execution spaces (exec/AsyncSparse_host_blocks.hpp). On a GPU the persistent teams of the
+/// fused mode interleave the blocks (team t: launch positions t, t + league, ...) and the hardware keeps them all
+/// running. On a host, one thread per team, a thread that shares its core with another process runs at a fraction
+/// of the speed of the others, and with a fixed share of the blocks it holds up the end of every launch while the
+/// others wait. Here thread b owns the contiguous launch positions [bounds[b], bounds[b + 1]) and passes over them
+/// global_iters times in order (in the forward order consecutive blocks: each reads the values its predecessor just
+/// published, Gauss–Seidel between the blocks of a thread). It records the time of these passes, waits excluded, in
+/// seconds[b], and HostBlockBalancer moves the bounds between launches toward equal times, so a slowed thread gets
+/// fewer blocks. No thread starts a pass more than kHostFusedMaxLead passes ahead of the slowest (it yields its core
+/// while it waits: with more threads than cores the one it waits for may need it), which bounds the delays of the
+/// asynchronous iteration as one launch per global iteration does, without a parallel region per global iteration.
+/// A thread done with its passes while another is still in its last one makes one more pass over its own blocks
+/// (counted in extra[b]) instead of waiting at the end of the launch. Every block has one writer (its range's
+/// thread) and at least global_iters passes per launch; the races are those of BlockAsyncKernel; progress and the
+/// finished count are relaxed atomics (a stale read only makes a thread wait longer). Host code only (never
+/// instantiated for a GPU execution space).
+template <class Kernel>
+struct BlockAsyncHostFusedBody {
+  using policy_type = Kokkos::TeamPolicy<typename Kernel::device::execution_space>;
+  Kernel k;
+  const std::int64_t* bounds;
+  double* seconds;
+  int* finished;     ///< threads done with their global_iters passes in this launch (zero before the launch)
+  int* progress;     ///< progress[b]: passes thread b completed over its range in this launch (zero before it)
+  long long* extra;  ///< extra[b]: passes over its range thread b made while waiting
+
+  /// Waits (yielding the core) until every other thread has completed at least `pass` - kHostFusedMaxLead passes;
+  /// with `optional` it returns false instead of waiting when all threads are done.
+  bool wait_for_others(std::int64_t b, int threads, int pass, bool optional) const {
+    for (;;) {
+      if (optional && load_relaxed(finished) >= threads) return false;
+      bool ok = true;
+      for (int c = 0; c < threads && ok; ++c) ok = c == b || load_relaxed(progress + c) >= pass - kHostFusedMaxLead;
+      if (ok) return true;
+      std::this_thread::yield();
+    }
+  }
+
+  void operator()(const typename policy_type::member_type& team) const {
+    Kokkos::Timer timer;
+    const std::int64_t b = team.league_rank();
+    const int threads = team.league_size();
+    const std::int64_t first = bounds[b], last = bounds[b + 1];
+    typename Kernel::scratch_view y0(team.team_scratch(k.scratch_level), k.block_size);
+    typename Kernel::scratch_view y1(team.team_scratch(k.scratch_level), k.block_size);
+    typename Kernel::scratch_view s(team.team_scratch(k.scratch_level), k.block_size);
+    int pass = 0;
+    double waited = 0;  // the balancer compares the threads' working times
+    for (; pass < k.global_iters; ++pass) {
+      const double t0 = timer.seconds();
+      wait_for_others(b, threads, pass, false);
+      waited += timer.seconds() - t0;
+      for (std::int64_t pos = first; pos < last; ++pos)
+        k.block_pass(team, k.order(pos), y0.data(), y1.data(), s.data());
+      store_relaxed(progress + b, pass + 1);
+    }
+    seconds[b] = timer.seconds() - waited;
+    Kokkos::atomic_increment(finished);
+    long long more = 0;
+    for (; wait_for_others(b, threads, pass, true); ++pass, ++more) {
+      for (std::int64_t pos = first; pos < last; ++pos)
+        k.block_pass(team, k.order(pos), y0.data(), y1.data(), s.data());
+      store_relaxed(progress + b, pass + 1);
+    }
+    extra[b] = more;
   }
 };
 
