@@ -330,6 +330,14 @@ TEST(TEST_CATEGORY, async_jacobi_host_block_balancer) {
   few.seconds()[2] = 1e-3;
   for (int k = 0; k < 5; ++k) few.rebalance();
   for (std::int64_t b = 0; b < 3; ++b) EXPECT_EQ(few.end(b) - few.begin(b), 1) << "block " << b;
+  // a fast first block: the last block still ends at the last row
+  HostBlockBalancer fast_first(3, 3);
+  fast_first.seconds()[0] = 1e-3;
+  fast_first.seconds()[1] = 1.0;
+  fast_first.seconds()[2] = 1.0;
+  fast_first.rebalance();
+  EXPECT_EQ(fast_first.end(2), 3);
+  for (std::int64_t b = 0; b < 3; ++b) EXPECT_EQ(fast_first.end(b) - fast_first.begin(b), 1) << "block " << b;
   HostBlockBalancer four(1000, 4);
   for (int k = 0; k < 10; ++k) {
     for (std::int64_t b = 0; b < 4; ++b)  // block 3 runs at half speed

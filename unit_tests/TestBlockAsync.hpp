@@ -297,12 +297,11 @@ TEST(TEST_CATEGORY, block_async_auto_launch_mode) {
   setup(h, A);
   const auto r = block_async_solve(Exec(), h, b, x);
   ASSERT_TRUE(r.converged()) << r.message;
-  const unsigned hw = std::thread::hardware_concurrency();
+  const unsigned hw = host_hardware_threads();
   const bool host = is_host_space<Exec>() && (hw == 0 || static_cast<unsigned>(Exec().concurrency()) <= hw);
   EXPECT_EQ(h.stats().fused, host);
   EXPECT_EQ(h.stats().total_launches, host ? r.iterations / p.global_iters_per_launch : r.iterations);
-  if (host && Exec().concurrency() == 1) EXPECT_EQ(h.stats().host_extra_passes, 0);  // nobody to wait for
-  if (!host) EXPECT_EQ(h.stats().host_extra_passes, 0);
+  EXPECT_EQ(h.stats().total_global_iters, r.iterations);
   // the balancer's ranges cover every block once, and a new symbolic phase starts them over
   ASSERT_TRUE(!host || h.host_balancer_.has_value());
   if (host) {
@@ -325,6 +324,22 @@ TEST(TEST_CATEGORY, block_async_auto_launch_mode) {
   ASSERT_TRUE(r2.converged()) << r2.message;
   if (is_host_space<Exec>())
     EXPECT_EQ(h2.host_balancer_->blocks(), std::min<std::int64_t>(Exec().concurrency(), h2.stats().num_blocks));
+#if defined(KOKKOS_ENABLE_OPENMP) && KOKKOS_VERSION >= 40000
+  // called from inside an OpenMP parallel region, Kokkos 4 runs the work items one after another on the calling
+  // thread (Kokkos 3 refuses such calls): the fused mode then takes one range (a range waiting for another that
+  // has not started would hang)
+  if constexpr (std::is_same<Exec, Kokkos::OpenMP>::value) {
+    Kokkos::deep_copy(x, 0.0);
+    RelaxationResult r3;
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp single
+      r3 = block_async_solve(Exec(), h2, b, x);
+    }
+    ASSERT_TRUE(r3.converged()) << r3.message;
+    EXPECT_EQ(h2.host_balancer_->blocks(), 1);
+  }
+#endif
 }
 
 TEST(TEST_CATEGORY, block_async_converges_on_trefethen) {

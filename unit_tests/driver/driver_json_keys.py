@@ -105,7 +105,9 @@ ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _GUARD_RECORD | _SWEEP_KE
          "ilut": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL | _WORKSPACE | _STEPS_RULE,
          "ict": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL | _WORKSPACE | _STEPS_RULE,
          "jacobi": _JACOBI_QUARTILES,
-         "solve": {"krylov_kernels"}}
+         "solve": {"krylov_kernels"},
+         # relax: the fused mode's host mapping (a rebalanced range of blocks per thread)
+         "relax": {"results[].setup.host_rebalances"}}
 
 # Added to the record of every subcommand: the offset width of the build (32 or 64).
 ADDED_EVERYWHERE = {"offset_bits"}

@@ -40,7 +40,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <thread>
+#include <type_traits>
 #include <vector>
+
+#if defined(KOKKOS_ENABLE_OPENMP)
+#include <omp.h>
+#endif
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 
@@ -57,6 +66,29 @@ inline constexpr int kHostStreams = 4;
 template <class ExecSpace>
 constexpr bool is_host_space() {
   return Kokkos::SpaceAccessibility<ExecSpace, Kokkos::HostSpace>::accessible;
+}
+
+/// Threads a launch on the host execution space `exec` runs at once: its concurrency, or 1 when the launch would run
+/// on the calling thread alone (an OpenMP instance called from inside an OpenMP parallel region: Kokkos then runs
+/// every work item in turn on that thread). Mappings whose threads wait for each other's progress use it.
+template <class ExecSpace>
+int host_threads_at_once(const ExecSpace& exec) {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if constexpr (std::is_same<ExecSpace, Kokkos::OpenMP>::value)
+    if (omp_in_parallel()) return 1;
+#endif
+  return std::max(1, static_cast<int>(exec.concurrency()));
+}
+
+/// Hardware threads this process may run on (its CPU affinity mask where the system reports one, else the
+/// hardware's thread count; 0 when unknown).
+inline unsigned host_hardware_threads() {
+#if defined(__linux__)
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
+#endif
+  return std::thread::hardware_concurrency();
 }
 
 /// Contiguous, balanced partition of `rows` rows into `blocks` blocks: block b is [begin(b), end(b)), the block
@@ -125,8 +157,8 @@ class HostBlockBalancer {
       const double target = acc * static_cast<double>(rows);
       next[b + 1] = std::llround(0.5 * static_cast<double>(bounds_[b + 1]) + 0.5 * target);
     }
-    next[nb] = rows;
-    for (std::int64_t b = 1; b <= nb; ++b) next[b] = std::max(next[b], next[b - 1] + 1);  // no empty block
+    next[nb] = rows;  // (the forward pass stops before it: rows is the end of the last block, never moved)
+    for (std::int64_t b = 1; b < nb; ++b) next[b] = std::max(next[b], next[b - 1] + 1);  // no empty block
     for (std::int64_t b = nb - 1; b >= 1; --b) next[b] = std::min(next[b], next[b + 1] - 1);
     if (next != bounds_) ++rebalances_;
     bounds_ = next;

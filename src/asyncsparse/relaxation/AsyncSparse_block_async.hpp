@@ -46,7 +46,6 @@
 #include <cmath>
 #include <limits>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
@@ -214,15 +213,16 @@ void check_block_async_call(const char* who, const H& h, const BV& b, const XV& 
                        " and " + std::to_string(x.extent(0)));
 }
 
-/// BlockAsyncLaunchMode::Auto resolved: Fused on host backends whose threads do not outnumber the hardware threads,
-/// PerIteration otherwise (GPUs; oversubscribed hosts, where a thread waits for others that the OS deschedules for
-/// whole time slices).
+/// BlockAsyncLaunchMode::Auto resolved: Fused on host backends whose threads do not outnumber the hardware threads
+/// the process may run on (its affinity mask), PerIteration otherwise (GPUs; oversubscribed hosts, where a thread
+/// waits for others that the OS deschedules for whole time slices; processes sharing the cores, e.g. MPI ranks,
+/// are not seen).
 template <class ExecSpace>
 bool auto_fused_launch(const ExecSpace& exec) {
   if constexpr (!is_host_space<ExecSpace>()) {
     return false;
   } else {
-    const unsigned hw = std::thread::hardware_concurrency();  // 0: unknown
+    const unsigned hw = host_hardware_threads();  // 0: unknown
     return hw == 0 || static_cast<unsigned>(exec.concurrency()) <= hw;
   }
 }
@@ -289,24 +289,22 @@ void block_async_run(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>& h,
         k.global_iters = std::min(p.global_iters_per_launch, iters - done);
         if constexpr (is_host_space<ExecSpace>()) {
           // one thread per contiguous range of blocks, the ranges rebalanced between launches
-          // (BlockAsyncHostFusedBody); at most one range per thread, so that all of them run at once (a thread waits
-          // for the others' progress)
-          const int ranges = std::max(1, std::min(st.teams, static_cast<int>(exec.concurrency())));
+          // (BlockAsyncHostFusedBody); at most one range per thread that runs at once (each waits for the others'
+          // progress)
+          const int ranges = std::max(1, std::min(st.teams, host_threads_at_once(exec)));
           auto& bal = h.host_balancer_;
           if (!bal || bal->blocks() != ranges || bal->end(bal->blocks() - 1) != st.num_blocks)
             bal.emplace(st.num_blocks, ranges);
           using body_type = BlockAsyncHostFusedBody<kernel_type>;
           typename body_type::policy_type pol(exec, ranges, 1, L.vector_length);
           pol = pol.set_scratch_size(st.scratch_level, Kokkos::PerTeam(static_cast<int>(scratch) + extra));
-          int finished = 0;
           std::vector<int> progress(static_cast<std::size_t>(ranges), 0);
-          std::vector<long long> more(static_cast<std::size_t>(ranges), 0);
           Kokkos::parallel_for("AsyncSparse::block_async::async_fused_host", pol,
-                               body_type{k, bal->bounds(), bal->seconds(), &finished, progress.data(), more.data()});
+                               body_type{k, bal->bounds(), bal->seconds(), progress.data()});
           exec.fence();
+          const int before = bal->rebalances();
           bal->rebalance();
-          st.host_rebalances = bal->rebalances();
-          for (long long m : more) st.host_extra_passes += m;
+          st.host_rebalances += bal->rebalances() - before;
         } else {
           Kokkos::parallel_for("AsyncSparse::block_async::async_fused", make_policy(k.league), k);
         }

@@ -136,7 +136,7 @@ struct BlockAsyncStats {
   int block_size = 0;                ///< resolved rows per block
   std::int64_t num_blocks = 0;       ///< blocks (= teams' work units)
   double tau = 1.0;                  ///< relaxation weight in use (estimated when Params::tau was 0)
-  int teams = 0;                     ///< teams launched per kernel in the asynchronous fused mode
+  int teams = 0;  ///< persistent teams of the asynchronous fused mode (host backends: at most one per running thread)
   bool fused = false;                ///< the last run used the Fused launch mode (asynchronous mode; Auto resolved)
   std::size_t scratch_bytes = 0;     ///< team scratch per team (three block vectors)
   int scratch_level = 0;             ///< 0 (shared memory / L1) or 1 (global memory, very large blocks)
@@ -147,7 +147,6 @@ struct BlockAsyncStats {
   long long total_global_iters = 0;  ///< global iterations over all calls since set-up
   long long total_launches = 0;      ///< kernel launches over all calls since set-up
   int host_rebalances = 0;           ///< fused mode on host backends: times the threads' block ranges moved
-  long long host_extra_passes = 0;   ///< fused mode on host backends: block passes made while waiting for others
   RelaxationResult last;             ///< result of the last block_async_solve (iterations of the last apply)
 };
 

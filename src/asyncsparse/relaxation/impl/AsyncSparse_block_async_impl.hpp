@@ -238,31 +238,28 @@ constexpr int kHostFusedMaxLead = 1;
 /// fewer blocks. No thread starts a pass more than kHostFusedMaxLead passes ahead of the slowest (it yields its core
 /// while it waits: with more threads than cores the one it waits for may need it), which bounds the delays of the
 /// asynchronous iteration as one launch per global iteration does, without a parallel region per global iteration.
-/// A thread done with its passes while another is still in its last one makes one more pass over its own blocks
-/// (counted in extra[b]) instead of waiting at the end of the launch. Every block has one writer (its range's
-/// thread) and at least global_iters passes per launch; the races are those of BlockAsyncKernel; progress and the
-/// finished count are relaxed atomics (a stale read only makes a thread wait longer). Host code only (never
-/// instantiated for a GPU execution space).
+/// Every block has one writer (its range's thread) and exactly global_iters passes per launch; the races are those
+/// of BlockAsyncKernel. A thread publishes its progress after the fence that ends its last block pass and, once
+/// it has seen enough progress, fences before it reads the others' values, so the bound holds for the values read
+/// too. All work items must run at once (the launch gives one to each thread: host_threads_at_once). Host code
+/// only (never instantiated for a GPU execution space).
 template <class Kernel>
 struct BlockAsyncHostFusedBody {
   using policy_type = Kokkos::TeamPolicy<typename Kernel::device::execution_space>;
   Kernel k;
   const std::int64_t* bounds;
   double* seconds;
-  int* finished;     ///< threads done with their global_iters passes in this launch (zero before the launch)
-  int* progress;     ///< progress[b]: passes thread b completed over its range in this launch (zero before it)
-  long long* extra;  ///< extra[b]: passes over its range thread b made while waiting
+  int* progress;  ///< progress[b]: passes thread b completed over its range in this launch (zero before it)
 
-  /// Waits (yielding the core) until every other thread has completed at least `pass` - kHostFusedMaxLead passes;
-  /// with `optional` it returns false instead of waiting when all threads are done.
-  bool wait_for_others(std::int64_t b, int threads, int pass, bool optional) const {
+  /// Waits (yielding the core) until every other thread has completed at least `pass` - kHostFusedMaxLead passes.
+  void wait_for_others(std::int64_t b, int threads, int pass) const {
     for (;;) {
-      if (optional && load_relaxed(finished) >= threads) return false;
       bool ok = true;
       for (int c = 0; c < threads && ok; ++c) ok = c == b || load_relaxed(progress + c) >= pass - kHostFusedMaxLead;
-      if (ok) return true;
+      if (ok) break;
       std::this_thread::yield();
     }
+    AsyncSparse::fence();  // the passes counted above are seen with their values
   }
 
   void operator()(const typename policy_type::member_type& team) const {
@@ -273,25 +270,18 @@ struct BlockAsyncHostFusedBody {
     typename Kernel::scratch_view y0(team.team_scratch(k.scratch_level), k.block_size);
     typename Kernel::scratch_view y1(team.team_scratch(k.scratch_level), k.block_size);
     typename Kernel::scratch_view s(team.team_scratch(k.scratch_level), k.block_size);
-    int pass = 0;
     double waited = 0;  // the balancer compares the threads' working times
-    for (; pass < k.global_iters; ++pass) {
-      const double t0 = timer.seconds();
-      wait_for_others(b, threads, pass, false);
-      waited += timer.seconds() - t0;
+    for (int pass = 0; pass < k.global_iters; ++pass) {
+      if (pass > kHostFusedMaxLead) {
+        const double t0 = timer.seconds();
+        wait_for_others(b, threads, pass);
+        waited += timer.seconds() - t0;
+      }
       for (std::int64_t pos = first; pos < last; ++pos)
         k.block_pass(team, k.order(pos), y0.data(), y1.data(), s.data());
       store_relaxed(progress + b, pass + 1);
     }
     seconds[b] = timer.seconds() - waited;
-    Kokkos::atomic_increment(finished);
-    long long more = 0;
-    for (; wait_for_others(b, threads, pass, true); ++pass, ++more) {
-      for (std::int64_t pos = first; pos < last; ++pos)
-        k.block_pass(team, k.order(pos), y0.data(), y1.data(), s.data());
-      store_relaxed(progress + b, pass + 1);
-    }
-    extra[b] = more;
   }
 };
 
