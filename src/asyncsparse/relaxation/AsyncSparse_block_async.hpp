@@ -13,8 +13,9 @@
 // for which one global iteration updates every component five times. Iteration counts reported here are global
 // iterations, as in the paper ("the number of iterations we report is only the number of global iterations").
 // Global iterations are streamed Params::global_iters_per_launch (default 10, as in the paper) at a time between
-// residual checks: one kernel launch per global iteration queued without host synchronisation (default; the
-// paper's and MAGMA's structure) or one fused kernel of persistent teams (Params::launch_mode).
+// residual checks: one kernel launch per global iteration queued without host synchronisation (the paper's and
+// MAGMA's structure; the default on GPUs) or one fused kernel of persistent teams (the default on host backends that
+// are not oversubscribed, where each thread owns a rebalanced range of blocks) — Params::launch_mode.
 // tau-scaling (M = I - tau D^{-1} A, sect. IV-B) makes SPD matrices with rho(I - D^{-1} A) > 1 usable.
 //
 // Entry points (execution space instance first, as everywhere in AsyncSparse):

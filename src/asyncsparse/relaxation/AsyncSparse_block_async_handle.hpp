@@ -28,10 +28,11 @@ namespace AsyncSparse {
 enum class BlockAsyncLaunchMode {
   /// PerIteration on GPUs, Fused on host backends (one thread per contiguous range of blocks there, the ranges
   /// rebalanced between launches, BlockAsyncHostFusedBody) unless their threads outnumber the hardware threads
-  /// (Impl::auto_fused_launch). Measured on a 2-core host, gen:lap2d:300 to 1e-6 with a competing load on one core:
-  /// per-iteration 4.6x slower than idle (a parallel region per global iteration, each waiting for the thread that
-  /// shares its core), fused 1.9x; idle the two are equally fast. With 4 threads on the 2 cores the fused mode was
-  /// erratic (mixed-precision refinement of fv3: 1 run in 6 stagnated), the per-iteration launches were not.
+  /// (Impl::auto_fused_launch). Measured on a 2-core host, gen:lap2d:300 to 1e-6 (residual checked every 200 global
+  /// iterations) with a competing load on one core: per-iteration 3.3-3.9x slower than idle (a parallel region per
+  /// global iteration, each waiting for the thread that shares its core), fused 1.7-1.75x; idle the two are equally
+  /// fast. With 4 threads on the 2 cores the fused mode was erratic (mixed-precision refinement of fv3: 1 run in 6
+  /// stagnated), the per-iteration launches were not.
   /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#block-async-host-launch
   Auto,
   /// One kernel launch per global iteration, global_iters_per_launch launches queued back to back without host

@@ -223,7 +223,8 @@ struct BlockAsyncKernel {
 /// its parallel regions. Measured (2-core host): unbounded, fv3 in single precision with 4 threads on the 2 cores
 /// stalled at a residual of 1.2 after 200 global iterations (a descheduled thread's blocks stale while the others
 /// ran dozens of passes; per-iteration launches: 0.49), bound 1: 0.56, bound 2: 0.50, bound 4: 0.77; gen:lap2d:300
-/// to 1e-6 under a competing load on one core, 1.90x (bound 1) and 1.87x (bound 2) the idle time.
+/// to 1e-6 under a competing load on one core, 1.90x (bound 1) and 1.87x (bound 2) the idle time (1.71-1.75x for
+/// bound 1 in the final form, 804a2bc).
 /// Measured: perf_tests/results/MEASUREMENTS.md#block-async-host-launch
 constexpr int kHostFusedMaxLead = 1;
 
