@@ -45,8 +45,8 @@ enum class BlockAsyncLaunchMode {
   /// global_iters_per_launch iterations; each team cycles over its blocks with no barrier between global
   /// iterations, so blocks may drift apart by whole global iterations. Saves the launches / parallel regions; a
   /// team that is not co-resident (GPU) leaves the others iterating on stale boundary values. On host backends each
-  /// thread owns a contiguous range of blocks, rebalanced between launches toward equal times, and a thread done
-  /// before the others keeps passing over its own blocks (BlockAsyncHostFusedBody).
+  /// thread owns a contiguous range of blocks, rebalanced between launches toward equal times, and no thread starts
+  /// a pass more than one ahead of the slowest (BlockAsyncHostFusedBody).
   Fused
 };
 
