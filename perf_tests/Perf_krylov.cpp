@@ -6,8 +6,9 @@
 // iteration_over_spmv = iteration time / the fastest vendor or Kokkos-Kernels spmv of this run on that matrix
 // (krylov_spmv/<matrix>/kokkos_kernels, kokkos_kernels_handle or cusparse). krylov_spmv also times AsyncSparse's own
 // CRS product (the fused kernel without and with its pᵀAp reduction), which must not be slower than Kokkos-Kernels',
-// and on GPUs the product-and-dot with each vector length (asyncsparse_dot_vl<k>: lanes per row, team size by the
-// launch rule) to check the rule's choice (the counter vector_length of asyncsparse_dot). On CUDA builds
+// and on GPUs the product-and-dot of the lane-group kernel with each vector length (asyncsparse_dot_vl<k>: lanes per
+// row, team size by the launch rule) against the default launch (asyncsparse_dot: one thread per row for short rows,
+// counter row_per_thread = 1; otherwise the rule's vector length, counter vector_length). On CUDA builds
 // krylov_spmv/<matrix>/cusparse times cuSPARSE's generic SpMV (CSR, default algorithm, its buffer and descriptors made
 // outside the timed region) on the same matrix, and AsyncSparse's products get the counter time_over_cusparse. With
 // Kokkos-Kernels >= 4.3, krylov_spmv/<matrix>/kokkos_kernels_handle calls its spmv with an SPMVHandle made once (built
@@ -193,7 +194,8 @@ void BM_krylov_spmv(benchmark::State& state, const std::string& name, SpmvKind k
     spmv_seconds()[name] = t;
   } else {
     if (kind != SpmvKind::KokkosKernelsHandle) {
-      state.counters["vector_length"] = launch.vector_length;
+      state.counters["row_per_thread"] = launch.row_per_thread ? 1 : 0;
+      state.counters["vector_length"] = launch.row_per_thread ? 1 : launch.vector_length;
       state.counters["team_size"] = launch.team_size;
     }
     if (spmv_seconds().count(name)) state.counters["time_over_kk_spmv"] = t / spmv_seconds()[name];

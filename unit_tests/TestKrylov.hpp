@@ -228,13 +228,16 @@ TEST(TEST_CATEGORY, krylov_kernels_spmv_dot_and_cg_update) {
   const V x = to_device<Dev>(xh), pold = to_device<Dev>(ph);
   V y("y", n), yref("yref", n), pnew("pnew", n), s("s", 4);
   Blas<double, Dev>::spmv(1.0, A, x, 0.0, yref);
-  for (int vl : {1, 2, 8}) {  // lane counts a GPU may choose; on host backends only 1 is valid
+  // 0: the default launch (on GPUs one thread per row for these short rows); then lane counts a GPU may choose
+  // (on host backends only 1 is valid)
+  for (int vl : {0, 1, 2, 8}) {
     LaunchConfig cfg;
     if (Impl::is_gpu_space<typename Dev::execution_space>())
-      cfg.vector_length = vl;
+      cfg.vector_length = vl > 0 ? vl : -1;
     else if (vl > 1)
       continue;
     const auto l = Impl::spmv_launch<typename Dev::execution_space>(n, Ah.nnz(), cfg);
+    EXPECT_EQ(l.row_per_thread, vl == 0 && Impl::is_gpu_space<typename Dev::execution_space>());
     Kokkos::deep_copy(y, 0.0);
     const Impl::TeamSumScratch<Dev> team_sums(l);
     Impl::spmv_dot<double, Dev>(A, x, y, s, 1, l, team_sums);
@@ -242,6 +245,10 @@ TEST(TEST_CATEGORY, krylov_kernels_spmv_dot_and_cg_update) {
     for (int i = 0; i < n; ++i) EXPECT_NEAR(yh[i], yr[i], 1e-12 * (1 + std::abs(yr[i]))) << "row " << i;
     const double d = Blas<double, Dev>::dot(x, yref);
     EXPECT_NEAR(to_std_vector(s)[1], d, 1e-11 * std::abs(d));
+    // the reduction with another vector: s(1) = p_oldᵀ (A x)
+    Impl::spmv_dot<double, Dev>(A, x, y, s, 1, l, team_sums, pold);
+    const double dp = Blas<double, Dev>::dot(pold, yref);
+    EXPECT_NEAR(to_std_vector(s)[1], dp, 1e-11 * std::abs(dp));
 
     // p_new = z + β p_old with β = s(2) / s(3) = 0.5; y = A p_new; s(0) = p_newᵀ y
     auto sh = Kokkos::create_mirror_view(s);
@@ -313,9 +320,15 @@ TEST(TEST_CATEGORY, krylov_kernels_team_sums_many_teams) {
     else
       EXPECT_EQ(sh, first) << "repetition " << rep;
   }
-  // a scratch made for fewer teams than the launch has is reported, not overrun
+  // a scratch made for fewer teams than the launch has is reported, not overrun (a team launch: the row-per-thread
+  // launch of GPUs sums through Kokkos and takes no scratch)
   const Impl::TeamSumScratch<Dev> small(1);
-  EXPECT_THROW((Impl::spmv_dot<double, Dev>(A, x, y, s, 0, l, small)), InvalidInput);
+  LaunchConfig team_cfg;
+  team_cfg.vector_length = 1;
+  const auto lt = Impl::spmv_launch<typename Dev::execution_space>(n, Ah.nnz(), team_cfg);
+  ASSERT_FALSE(lt.row_per_thread);
+  ASSERT_GE(lt.league_size, 2);
+  EXPECT_THROW((Impl::spmv_dot<double, Dev>(A, x, y, s, 0, lt, small)), InvalidInput);
   EXPECT_THROW((Impl::dot_into<double, Dev>(x, x, s, 1, vl, small)), InvalidInput);
 }
 
@@ -358,6 +371,18 @@ TEST(TEST_CATEGORY, krylov_kernels_cg_update_diagonal_and_lane_rule) {
   EXPECT_EQ(Impl::spmv_vector_length(3.9), 1);
   EXPECT_EQ(Impl::spmv_vector_length(26.2), 8);
   EXPECT_EQ(Impl::spmv_vector_length(1000.0), 32);
+  // one thread per row on GPUs for short rows, with the default launch only (MEASUREMENTS.md#spmv-row-per-thread)
+  using exec = typename Dev::execution_space;
+  const bool gpu = Impl::is_gpu_space<exec>();
+  EXPECT_EQ(Impl::spmv_launch<exec>(1048576, 5238784).row_per_thread, gpu);
+  EXPECT_FALSE(Impl::spmv_launch<exec>(1048576, 5238784).bounded_blocks);
+  EXPECT_EQ(Impl::spmv_launch<exec>(262144, 3560000).row_per_thread, gpu);  // 13.6 per row: 256-thread blocks
+  EXPECT_TRUE(Impl::spmv_launch<exec>(262144, 3560000).bounded_blocks);
+  EXPECT_EQ(Impl::spmv_launch<exec>(262144, 6859000).row_per_thread, gpu);  // 27-point: 26.2 per row
+  EXPECT_FALSE(Impl::spmv_launch<exec>(10000, 400000).row_per_thread);      // 40 per row: lane groups
+  LaunchConfig c;
+  c.vector_length = 1;
+  EXPECT_FALSE(Impl::spmv_launch<exec>(1048576, 5238784, c).row_per_thread);
 
   // only diagonal Jacobi offers its diagonal to the solvers' fused kernels, and only once computed
   const auto A = to_device<Dev>(lap2d(10));
@@ -369,6 +394,36 @@ TEST(TEST_CATEGORY, krylov_kernels_cg_update_diagonal_and_lane_rule) {
   auto ilu = make_preconditioner<double, Dev>("par_ic", A, ParameterList{});
   ilu->compute();
   EXPECT_EQ(ilu->diagonal_scaling().extent(0), 0u);
+}
+
+TEST(TEST_CATEGORY, krylov_preconditioner_apply_dot) {
+  // apply_dot: z = M⁻¹ r and s(slot) = rᵀz in the preconditioner's last pass, where it can (ParIc with ISAI
+  // solves on GPUs: the upper solve's product; see TestTriSolve for the solver); z bit for bit as apply() gives
+  // it, counted as an application; elsewhere false and nothing done. PCG uses it for rᵀz.
+  const bool gpu = Impl::is_gpu_space<typename Dev::execution_space>();
+  const auto A = to_device<Dev>(lap2d(40));
+  const int n = 1600;
+  ParameterList pl;
+  pl.set("tri_solve", std::string("isai"));
+  auto P = make_preconditioner<double, Dev>("par_ic", A, pl);
+  P->compute();
+  const V r = to_device<Dev>(random_vector(n, 32)), z1("z1", n), z2("z2", n), s("s", 3);
+  Kokkos::deep_copy(z2, -1.0);
+  P->apply(r, z1);
+  const int applies = P->getNumApply();
+  ASSERT_EQ(P->apply_dot(r, z2, s, 1), gpu);
+  EXPECT_EQ(P->getNumApply(), applies + (gpu ? 1 : 0));
+  if (gpu) {
+    EXPECT_EQ(to_std_vector(z2), to_std_vector(z1));
+    const double rz = Blas<double, Dev>::dot(r, z1);
+    EXPECT_NEAR(to_std_vector(s)[1], rz, 1e-12 * std::abs(rz));
+  } else {
+    EXPECT_EQ(to_std_vector(z2), std::vector<double>(n, -1.0));
+  }
+  EXPECT_THROW(P->apply_dot(r, V("short", n - 1), s, 1), InvalidInput);
+  JacobiPreconditioner<double, Dev> jac(A);  // the interface's default: no fused form
+  jac.compute();
+  EXPECT_FALSE(jac.apply_dot(r, z2, s, 1));
 }
 
 TEST(TEST_CATEGORY, krylov_kernels_cgs2_passes) {

@@ -529,6 +529,44 @@ TEST(TEST_CATEGORY, isai_matches_host_and_is_the_inverse_on_the_pattern) {
   }
 }
 
+TEST(TEST_CATEGORY, isai_solve_dot_fuses_the_dot_product_on_gpus) {
+  // solve_dot: x = M b as solve() computes it and s(slot) = dᵀx in the same product, where the product takes one
+  // thread per row (GPUs, short rows); elsewhere it declines and leaves x alone (the preconditioners' apply_dot:
+  // TestKrylov).
+  const bool gpu = Impl::is_gpu_space<typename Dev::execution_space>();
+  const auto U = Reference::transpose(Reference::ic0(lap2d(40)));
+  const int n = U.nrows;
+  TriangularSolver<double, Dev> S;
+  const auto b = rhs(n);
+  const auto x_solve = solve_opts(U, false, false, opts(TriSolveKind::Isai), b, &S);
+  EXPECT_EQ(S.fuses_dot(), gpu);
+  std::vector<double> dv(n);
+  for (int i = 0; i < n; ++i) dv[i] = std::sin(0.7 * i);
+  const V bd = to_device<Dev>(b), d = to_device<Dev>(dv), x("x", n), s("s", 3);
+  Kokkos::deep_copy(x, -1.0);
+  ASSERT_EQ(S.solve_dot(bd, x, d, s, 2), gpu);
+  const auto xo = to_std_vector(x);
+  if (gpu) {
+    EXPECT_EQ(xo, x_solve);  // the same product, row by row
+    double dx = 0;
+    for (int i = 0; i < n; ++i) dx += dv[i] * xo[i];
+    EXPECT_NEAR(to_std_vector(s)[2], dx, 1e-12 * std::abs(dx));
+    EXPECT_THROW(S.solve_dot(bd, x, d, s, 3), InvalidInput);              // slot outside s
+    EXPECT_THROW(S.solve_dot(x, x, d, s, 0), InvalidInput);               // b and x alias
+    EXPECT_THROW(S.solve_dot(bd, x, V("d", n - 1), s, 0), InvalidInput);  // wrong length
+  } else {
+    EXPECT_EQ(xo, std::vector<double>(n, -1.0));
+  }
+  // correction steps and the other modes never fuse
+  TriangularSolver<double, Dev> S2;
+  solve_opts(U, false, false, opts(TriSolveKind::Isai, 1), b, &S2);
+  EXPECT_FALSE(S2.fuses_dot());
+  EXPECT_FALSE(S2.solve_dot(bd, x, d, s, 0));
+  TriangularSolver<double, Dev> S3;
+  solve_opts(U, false, false, opts(TriSolveKind::Jacobi, 3), b, &S3);
+  EXPECT_FALSE(S3.fuses_dot());
+}
+
 TEST(TEST_CATEGORY, isai_correction_steps_converge_to_the_exact_solve) {
   // M T has T's triangle and a unit diagonal, so I - M T is nilpotent: n correction steps are exact
   const auto L = Reference::ic0(lap2d(5));

@@ -43,6 +43,17 @@ class Preconditioner {
   virtual void apply(const const_vector_type& x, const vector_type& y, Scalar alpha = Scalar(1),
                      Scalar beta = Scalar(0)) = 0;
 
+  /// z = M⁻¹ x and s(slot) = xᵀz (summed in double, written on the device), where the preconditioner computes the
+  /// sum in its own last pass (ParIc / ParIlu / ParIct / ParIlut whose upper triangular solve is one ISAI product
+  /// of the row-per-thread kernel: GPUs, short rows) — a preconditioned Krylov solver then saves its pass for
+  /// rᵀz. Returns false, having done nothing, where it cannot (the default); the solver then calls apply() and
+  /// sums itself. Asynchronous, as apply(). x and z must not alias.
+  virtual bool apply_dot(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
+                         int slot) {
+    (void)x, (void)z, (void)s, (void)slot;
+    return false;
+  }
+
   /// When M⁻¹ is a diagonal matrix diag(d) (diagonal Jacobi): d, which a solver may apply inside its own vector
   /// kernels instead of calling apply() (those applications are then not counted by getNumApply/getApplyTime).
   /// Empty, the default, for every other preconditioner and before compute().

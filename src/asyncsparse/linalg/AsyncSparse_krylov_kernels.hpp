@@ -10,17 +10,23 @@
 //
 //  * spmv_dot: y = A x, optionally with x·y in the same pass; with a direction update it first forms
 //    p_new = z + β p_old on the fly (β = s[num] / s[den] read on the device), writes p_new, y = A p_new and
-//    reduces p_new·y — CG's search direction, matrix-vector product and pᵀAp in one kernel. The CRS product
-//    is the Kokkos-Kernels one (a team of lane groups, a lane group per row, its lanes over the row's
-//    entries); the vector length and team size come from resolve_launch_config.
+//    reduces p_new·y — CG's search direction, matrix-vector product and pᵀAp in one kernel. On GPUs, for
+//    rows of at most kRowSpmvMaxAvgNnz entries on average, one thread per row (RowSpmvFunctor, a range launch
+//    whose sum is Kokkos' own range reduction); otherwise the Kokkos-Kernels layout (a team of lane groups, a
+//    lane group per row, its lanes over the row's entries) with the vector length and team size of
+//    resolve_launch_config. The other vector of the reduction may be given (`dot_with`: a preconditioner's
+//    last product reduces rᵀz).
 //  * cg_update: α = s[rz] / s[pq]; x += α p, r −= α q and ‖r‖² in one pass. The update is skipped (‖r‖² then
 //    reads 0) when s[rz] or s[pq] is not a positive finite number, so a breakdown never corrupts x or r; the
 //    caller checks those two scalars before ‖r‖².
 //  * dot_into: a dot product into a device scalar (preconditioned CG's rᵀz).
 //    The sums of these three are team-policy launches of about one team per resident slot of the device, ended
 //    by finish_team_sums: per-team partials added up by the last team in a fixed order (reproducible, no host
-//    synchronisation). Kokkos 3.4's own reductions end with one warp reading one value per block, which made
-//    the fused product-and-dot cost 3.4x (2D) to 5.5x (3D Laplacian) a plain product on an H100.
+//    synchronisation). Kokkos 3.4's team-policy reductions end with one warp reading one value per block, which
+//    made the fused product-and-dot with a team per row chunk cost 3.4x (2D) to 5.5x (3D Laplacian) a plain
+//    product on an H100. The row-per-thread product is the exception: its sum is Kokkos' range reduction (at most
+//    one block per thread of a block, also in a fixed order), measured faster there
+//    (perf_tests/results/MEASUREMENTS.md#spmv-row-per-thread).
 //  * GMRES's classical Gram–Schmidt twice (CGS2) on a column-major basis V: multi_dot (h = Vᵀw),
 //    ortho_update (w −= V h, then either h' = Vᵀw or ‖w‖² of the new w, in the same pass over V) and
 //    scale_by_norm (v = w / ‖w‖ with the norm read on the device). CGS2 then reads V three times per
@@ -46,6 +52,10 @@ namespace Impl {
 /// Lanes per row, lane groups per team and rows per team of the CRS kernels, from the launch layer; `chunks` row
 /// chunks of `rows_per_team` rows, handled by `league_size` teams (team t: chunks t, t + L, t + 2L, ...).
 struct SpmvLaunch {
+  /// one thread per row, a range launch (RowSpmvFunctor); the fields below then only size the team scratch
+  bool row_per_thread = false;
+  /// with row_per_thread: 256-thread blocks (Kokkos::LaunchBounds<256, 1>) instead of Kokkos' default block size
+  bool bounded_blocks = false;
   int vector_length = 1;
   int team_size = 1;
   int rows_per_team = 1;
@@ -65,7 +75,8 @@ std::int64_t resident_league_size(std::int64_t chunks, int team_size, int vector
   return std::max<std::int64_t>(std::min(chunks, resident), chunks > 0 ? 1 : 0);
 }
 
-/// Lanes per row of the CRS kernels on a GPU (LaunchConfig::vector_length = -1): the largest power of two at most
+/// Lanes per row of the lane-group CRS kernel on a GPU (LaunchConfig::vector_length = -1; rows longer than
+/// kRowSpmvMaxAvgNnz on average, else one thread per row): the largest power of two at most
 /// avg / kSpmvEntriesPerLane, between 1 and 32. Measured on an H200 (krylov_spmv/<m>/asyncsparse_dot_vl<k> of
 /// AsyncSparse_Perf_krylov, perf_tests/results/MEASUREMENTS.md#spmv-lanes): 4.996 entries per row (L2D) ran
 /// fastest with 2 lanes (59.8 µs; 1 lane 62.6, 4 lanes 75.6), 26.2 per row (L3D) with 8 (65.2 µs; 4 lanes 77.0,
@@ -77,6 +88,18 @@ inline int spmv_vector_length(double avg_nnz_per_row) {
   while (v < 32 && 2.0 * v * kSpmvEntriesPerLane <= avg_nnz_per_row) v *= 2;
   return v;
 }
+
+/// Largest average entries per row for which the GPU product kernels take one thread per row (a range launch)
+/// when the caller leaves the launch to the defaults. Measured on an H100 (2026-11-27, a Kokkos 3.4 CUDA
+/// microbenchmark of the product alone, µs; perf_tests/results/MEASUREMENTS.md#spmv-row-per-thread): the 1024²
+/// 5-point Laplacian 41.3 against 59.3 for the lane-group kernel with 2 lanes (Kokkos-Kernels 74.1), its lower
+/// triangle 31.4 against 41.9, the 27-point 64³ Laplacian (26.2 per row) 50.6 against 60.7 and its lower triangle
+/// 31.8 against 40.2. Above 26 entries per row lanes are expected to win (none measured).
+constexpr double kRowSpmvMaxAvgNnz = 27.0;
+/// Above this many entries per row on average the row-per-thread launch takes 256-thread blocks: Kokkos' default
+/// block size ran the 27-point Laplacian's rows in 104 µs against 50.6 with 256 (lower triangle, 14 per row:
+/// 36.0 against 31.8), and the 5-point rows in 41.3 against 45.1 (lower triangle 31.4 against 37.6).
+constexpr double kRowSpmvBoundedBlocksMinAvgNnz = 8.0;
 
 template <class ExecSpace>
 SpmvLaunch spmv_launch(std::int64_t nrows, std::int64_t nnz, const LaunchConfig& cfg = LaunchConfig()) {
@@ -91,6 +114,9 @@ SpmvLaunch spmv_launch(std::int64_t nrows, std::int64_t nnz, const LaunchConfig&
   l.rows_per_team = r.chunk_size;
   l.chunks = r.num_chunks;
   l.league_size = resident_league_size<ExecSpace>(r.num_chunks, r.team_size, r.vector_length, r.concurrency);
+  l.row_per_thread = is_gpu_space<ExecSpace>() && cfg.vector_length < 0 && cfg.team_size < 0 && cfg.chunk_size < 0 &&
+                     avg <= kRowSpmvMaxAvgNnz;
+  l.bounded_blocks = avg > kRowSpmvBoundedBlocksMinAvgNnz;
   return l;
 }
 
@@ -178,21 +204,18 @@ VectorLaunch vector_launch(std::int64_t n) {
   return l;
 }
 
-/// y = A x (Update = false) or p_new = z + β p_old, y = A p_new (Update = true, x = z); with a reduction
-/// (`reduce`) s(out) = the dot product of the vector multiplied and y. β = s(num) / s(den).
-///
-/// Team t handles row chunks t, t + L, t + 2L, ... (L = league size); with a reduction each thread sums its rows'
-/// products and finish_team_sums adds them up.
+/// The fields and the row product of the CRS kernels: y = A x (Update = false) or p_new = z + β p_old,
+/// y = A p_new (Update = true, x = z), β = s(num) / s(den); with a reduction (`reduce`) s(out) = d·y, d the vector
+/// multiplied (p_new) unless `dot_with` is given.
 template <class Scalar, class Device, bool Update>
-struct SpmvDotFunctor {
-  using exec = typename Device::execution_space;
-  using member = typename Kokkos::TeamPolicy<exec>::member_type;
+struct SpmvFields {
   using crs = Crs<Scalar, Device>;
   typename crs::row_map_type row_map;
   typename crs::index_type entries;
   typename crs::values_type values;
   /// gathered through the read-only path, as Kokkos-Kernels' product reads x
   Kokkos::View<const Scalar*, Device, Kokkos::MemoryTraits<Kokkos::RandomAccess>> z, p_old;
+  Kokkos::View<const Scalar*, Device> dot_with;
   Kokkos::View<Scalar*, Device> p_new, y;
   Kokkos::View<double*, Device> s;
   TeamSumScratch<Device> scratch;
@@ -202,33 +225,78 @@ struct SpmvDotFunctor {
   int rows_per_team = 1;
   std::int64_t chunks = 0;
 
+  KOKKOS_INLINE_FUNCTION Scalar beta() const { return Update ? static_cast<Scalar>(s(num) / s(den)) : Scalar(0); }
+  KOKKOS_INLINE_FUNCTION Scalar entry(const offset_t k, const Scalar beta) const {
+    const ordinal_t j = entries(k);
+    return values(k) * (Update ? z(j) + beta * p_old(j) : z(j));
+  }
+  /// Row i of the vector multiplied: p_new(i) (Update) or x(i).
+  KOKKOS_INLINE_FUNCTION Scalar multiplied(const ordinal_t i, const Scalar beta) const {
+    return Update ? z(i) + beta * p_old(i) : z(i);
+  }
+  KOKKOS_INLINE_FUNCTION void store(const ordinal_t i, const Scalar pi, const Scalar sum) const {
+    if (Update) p_new(i) = pi;
+    y(i) = sum;
+  }
+  /// Row i's term of the reduction.
+  KOKKOS_INLINE_FUNCTION double term(const ordinal_t i, const Scalar pi, const Scalar sum) const {
+    return static_cast<double>(dot_with.extent(0) > 0 ? dot_with(i) : pi) * static_cast<double>(sum);
+  }
+};
+
+/// The lane-group layout: team t handles row chunks t, t + L, t + 2L, ... (L = league size), a lane group per
+/// row; with a reduction each thread sums its rows' terms and finish_team_sums adds them up.
+template <class Scalar, class Device, bool Update>
+struct SpmvDotFunctor : SpmvFields<Scalar, Device, Update> {
+  using exec = typename Device::execution_space;
+  using member = typename Kokkos::TeamPolicy<exec>::member_type;
+
   KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
-    Scalar beta = 0;
-    if (Update) beta = static_cast<Scalar>(s(num) / s(den));
+    const Scalar beta = this->beta();
     double dot[1] = {0};  // this thread's rows, the same in each of its vector lanes
-    for (std::int64_t c = t.league_rank(); c < chunks; c += t.league_size()) {
-      const ordinal_t begin = static_cast<ordinal_t>(c * rows_per_team);
-      const ordinal_t end = begin + rows_per_team < n ? begin + rows_per_team : n;
+    for (std::int64_t c = t.league_rank(); c < this->chunks; c += t.league_size()) {
+      const ordinal_t begin = static_cast<ordinal_t>(c * this->rows_per_team);
+      const ordinal_t end = begin + this->rows_per_team < this->n ? begin + this->rows_per_team : this->n;
       Kokkos::parallel_for(Kokkos::TeamThreadRange(t, begin, end), [&](const ordinal_t i) {
         Scalar sum = 0;
         Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(t, row_map(i), row_map(i + 1)),
-            [&](const offset_t k, Scalar& acc) {
-              const ordinal_t j = entries(k);
-              acc += values(k) * (Update ? z(j) + beta * p_old(j) : z(j));
-            },
-            sum);
-        const Scalar pi = Update ? z(i) + beta * p_old(i) : z(i);
-        Kokkos::single(Kokkos::PerThread(t), [&]() {
-          if (Update) p_new(i) = pi;
-          y(i) = sum;
-        });
-        dot[0] += static_cast<double>(pi) * static_cast<double>(sum);
+            Kokkos::ThreadVectorRange(t, this->row_map(i), this->row_map(i + 1)),
+            [&](const offset_t k, Scalar& acc) { acc += this->entry(k, beta); }, sum);
+        const Scalar pi = this->multiplied(i, beta);
+        Kokkos::single(Kokkos::PerThread(t), [&]() { this->store(i, pi, sum); });
+        dot[0] += this->term(i, pi, sum);
       });
     }
-    if (reduce) finish_team_sums<1>(t, dot, scratch, s, {out});
+    if (this->reduce) finish_team_sums<1>(t, dot, this->scratch, this->s, {this->out});
   }
 };
+
+/// One thread per row (SpmvLaunch::row_per_thread): a range launch, its sum Kokkos' range reduction.
+template <class Scalar, class Device, bool Update>
+struct RowSpmvFunctor : SpmvFields<Scalar, Device, Update> {
+  using value_type = double;  // of the reduction (Kokkos cannot deduce it from the two call operators)
+  /// y(i) (and p_new(i)); returns row i's term of the reduction.
+  KOKKOS_INLINE_FUNCTION double row(const ordinal_t i) const {
+    const Scalar beta = this->beta();
+    Scalar sum = 0;
+    for (offset_t k = this->row_map(i); k < this->row_map(i + 1); ++k) sum += this->entry(k, beta);
+    const Scalar pi = this->multiplied(i, beta);
+    this->store(i, pi, sum);
+    return this->term(i, pi, sum);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i) const { row(i); }
+  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, double& acc) const { acc += row(i); }
+};
+
+/// The range launch of RowSpmvFunctor, with Kokkos' default block size or 256-thread blocks.
+template <class Policy, class Scalar, class Device, bool Update>
+void launch_row_spmv(const RowSpmvFunctor<Scalar, Device, Update>& f) {
+  const Policy policy(0, f.n);
+  if (f.reduce)
+    Kokkos::parallel_reduce("AsyncSparse::krylov::row_spmv_dot", policy, f, Kokkos::subview(f.s, f.out));
+  else
+    Kokkos::parallel_for("AsyncSparse::krylov::row_spmv", policy, f);
+}
 
 template <class Scalar, class Device, bool Update>
 void launch_spmv_dot(SpmvDotFunctor<Scalar, Device, Update> f, const SpmvLaunch& l) {
@@ -236,6 +304,16 @@ void launch_spmv_dot(SpmvDotFunctor<Scalar, Device, Update> f, const SpmvLaunch&
   f.chunks = l.chunks;
   if (l.league_size == 0) {
     if (f.reduce) Kokkos::deep_copy(exec(), Kokkos::subview(f.s, f.out), 0.0);
+    return;
+  }
+  if (l.row_per_thread) {
+    RowSpmvFunctor<Scalar, Device, Update> r;
+    static_cast<SpmvFields<Scalar, Device, Update>&>(r) = f;
+    using index = Kokkos::IndexType<ordinal_t>;
+    if (l.bounded_blocks)
+      launch_row_spmv<Kokkos::RangePolicy<exec, Kokkos::LaunchBounds<256, 1>, index>>(r);
+    else
+      launch_row_spmv<Kokkos::RangePolicy<exec, index>>(r);
     return;
   }
   if (f.reduce) f.scratch.check("spmv_dot", l.league_size);
@@ -263,13 +341,16 @@ SpmvDotFunctor<Scalar, Device, Update> spmv_functor(const Crs<Scalar, Device>& A
   return f;
 }
 
-/// y = A x; with `s` non-empty also s(out) = x·y, summed through `scratch` (made for the same launch). One pass.
+/// y = A x; with `s` non-empty also s(out) = d·y (d = dot_with, or x when that is empty), summed through `scratch`
+/// (made for the same launch; not needed by a row-per-thread launch). One pass.
 template <class Scalar, class Device>
 void spmv_dot(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, Device>& x,
               const Kokkos::View<Scalar*, Device>& y, const Kokkos::View<double*, Device>& s, int out,
-              const SpmvLaunch& l, const TeamSumScratch<Device>& scratch = TeamSumScratch<Device>()) {
+              const SpmvLaunch& l, const TeamSumScratch<Device>& scratch = TeamSumScratch<Device>(),
+              const Kokkos::View<const Scalar*, Device>& dot_with = {}) {
   auto f = spmv_functor<false>(A, y, s, out, s.extent(0) > 0, l, scratch);
   f.z = x;
+  f.dot_with = dot_with;
   launch_spmv_dot(f, l);
 }
 

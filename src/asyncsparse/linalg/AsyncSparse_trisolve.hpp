@@ -31,9 +31,11 @@
 //    each time (it is, up to the tolerance).
 //  * Isai: x = M b, M the incomplete sparse approximate inverse of T on T's own pattern (Anzt, Huckle, Bräckle &
 //    Dongarra, Parallel Computing 2018): row i of M solves M(i, J) T(J, J) = e_i^T on J = the columns of row i
-//    (Impl::isai_compute; no row-length limit). Setup: one kernel per set of values. Solve: one Kokkos-Kernels
-//    spmv; with `sweeps` = s > 0, s correction steps x += M (b - T x) follow (two passes each). M is exact when
-//    T^{-1} has T's pattern.
+//    (Impl::isai_compute; no row-length limit). Setup: one kernel per set of values. Solve: one product, on GPUs
+//    for rows of up to Impl::kRowSpmvMaxAvgNnz entries on average the library's row-per-thread kernel
+//    (Impl::spmv_dot; solve_dot() then also reduces dᵀx in the same pass, which a preconditioned Krylov solver
+//    uses for rᵀz), else Kokkos-Kernels' spmv; with `sweeps` = s > 0, s correction steps x += M (b - T x) follow
+//    (two passes each). M is exact when T^{-1} has T's pattern.
 //  * Auto: resolved at setup by choose_tri_solve() (AsyncSparse_trisolve_rule.hpp); stats().reason says why.
 //
 // Input checks: setup() throws InvalidInput for a non-square matrix, a row whose diagonal is not stored at the
@@ -60,6 +62,7 @@
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_cusparse_spsv.hpp>
 #include <asyncsparse/linalg/AsyncSparse_graph.hpp>
+#include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve_rule.hpp>
 #include <asyncsparse/linalg/impl/AsyncSparse_trisolve_kernels.hpp>
 
@@ -202,6 +205,16 @@ class TriangularSolver {
 
   /// x = (R T C)^{-1} b (Exact) or the mode's approximation of it. b and x of length n; they may alias.
   void solve(const const_vector_type& b, const vector_type& x);
+
+  /// True when solve_dot() fuses: an Isai solver without correction steps whose product takes one thread per row
+  /// (GPUs, short rows: Impl::spmv_launch).
+  bool fuses_dot() const {
+    return ready_ && stats_.kind == TriSolveKind::Isai && stats_.sweeps == 0 && isai_launch_.row_per_thread;
+  }
+  /// x = M b as solve() does, and s(slot) = dᵀx (summed in double) in the same pass, when fuses_dot(); otherwise
+  /// returns false and does nothing. b and x must not alias; d of length n.
+  bool solve_dot(const const_vector_type& b, const vector_type& x, const const_vector_type& d,
+                 const Kokkos::View<double*, Device>& s, int slot);
 
   bool is_setup() const { return ready_; }
   /// The resolved mode (never Auto after setup()).
@@ -381,7 +394,10 @@ class TriangularSolver {
 
   void isai_solve(const const_vector_type& b, const vector_type& x) {
     const crs_type M = isai_matrix();
-    Blas<Scalar, Device>::spmv(Scalar(1), M, b, Scalar(0), x);
+    if (isai_launch_.row_per_thread)
+      Impl::spmv_dot<Scalar, Device>(M, b, x, Kokkos::View<double*, Device>(), 0, isai_launch_);
+    else
+      Blas<Scalar, Device>::spmv(Scalar(1), M, b, Scalar(0), x);
     if (stats_.sweeps == 0) return;
     for (int s = 0; s < stats_.sweeps; ++s) {
       Impl::tri_residual<execution_space>(row_map_, entries_, values_, n_, b, x, work_);
@@ -399,6 +415,7 @@ class TriangularSolver {
   typename crs_type::index_type entries_;
   vector_type values_, inv_diag_, work_, rhs_copy_, isai_values_;
   ResolvedLaunch launch_;
+  Impl::SpmvLaunch isai_launch_;  // the product of Isai solves (row_per_thread: the library's kernel, else KK's)
   std::shared_ptr<handle_type> kh_;
 #if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
   std::shared_ptr<CusparseSpsv<Scalar>> spsv_;
@@ -440,6 +457,8 @@ void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool
           : vector_type();
   launch_ = resolve_launch_config<execution_space>(
       LaunchConfig{}, n_, n_ > 0 ? static_cast<double>(T.nnz() - n_) / static_cast<double>(n_) : 1.0);
+  isai_launch_ =
+      stats_.kind == TriSolveKind::Isai ? Impl::spmv_launch<execution_space>(n_, T.nnz()) : Impl::SpmvLaunch();
   load(T, row_scale, col_scale, "TriangularSolver::setup");
   setup_exact();
   ready_ = true;
@@ -491,6 +510,25 @@ void TriangularSolver<Scalar, Device>::solve(const const_vector_type& b, const v
       exact_solve(rhs, x);
       break;
   }
+}
+
+template <class Scalar, class Device>
+bool TriangularSolver<Scalar, Device>::solve_dot(const const_vector_type& b, const vector_type& x,
+                                                 const const_vector_type& d, const Kokkos::View<double*, Device>& s,
+                                                 int slot) {
+  if (!fuses_dot()) return false;
+  if (b.extent(0) != static_cast<std::size_t>(n_) || x.extent(0) != static_cast<std::size_t>(n_) ||
+      d.extent(0) != static_cast<std::size_t>(n_))
+    throw InvalidInput("TriangularSolver::solve_dot: vector lengths " + std::to_string(b.extent(0)) + ", " +
+                       std::to_string(x.extent(0)) + ", " + std::to_string(d.extent(0)) + " do not match the matrix (" +
+                       std::to_string(n_) + ")");
+  if (b.data() == x.data()) throw InvalidInput("TriangularSolver::solve_dot: b and x alias");
+  if (slot < 0 || static_cast<std::size_t>(slot) >= s.extent(0))
+    throw InvalidInput("TriangularSolver::solve_dot: slot " + std::to_string(slot) + " outside the " +
+                       std::to_string(s.extent(0)) + " scalars");
+  ++stats_.solves;
+  Impl::spmv_dot<Scalar, Device>(isai_matrix(), b, x, s, slot, isai_launch_, Impl::TeamSumScratch<Device>(), d);
+  return true;
 }
 
 template <class Scalar, class Device>

@@ -55,6 +55,9 @@ class FactorApply {
   void update(const crs_type& L, const crs_type& U, const vector_type& s);
   bool ready() const { return lower_.is_setup(); }
   void apply(const const_vector_type& x, const vector_type& z);
+  /// apply() with s(slot) = xᵀz reduced by the upper solve's product, when that solve fuses it
+  /// (TriangularSolver::fuses_dot); otherwise false, and nothing done.
+  bool apply_dot(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s, int slot);
   /// The resolved mode ("isai", "jacobi(3)", "exact(cusparse)", ...), "auto: " in front when Auto chose it.
   std::string mode() const {
     if (!ready()) return "";
@@ -95,6 +98,14 @@ template <class Scalar, class Device>
 void FactorApply<Scalar, Device>::apply(const const_vector_type& x, const vector_type& z) {
   lower_.solve(x, w_);
   upper_.solve(w_, z);
+}
+
+template <class Scalar, class Device>
+bool FactorApply<Scalar, Device>::apply_dot(const const_vector_type& x, const vector_type& z,
+                                            const Kokkos::View<double*, Device>& s, int slot) {
+  if (!upper_.fuses_dot() || x.data() == w_.data()) return false;
+  lower_.solve(x, w_);
+  return upper_.solve_dot(w_, z, x, s, slot);
 }
 
 template <class Scalar, class Device>
@@ -266,6 +277,10 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
     }
   }
   void apply_impl(const const_vector_type& x, const vector_type& z) override { apply_.apply(x, z); }
+  bool apply_dot_impl(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
+                      int slot) override {
+    return apply_.apply_dot(x, z, s, slot);
+  }
 
  private:
   ParIluHandle<Scalar, Device> handle_;
@@ -318,6 +333,10 @@ class IncompleteFactorPreconditioner final : public PreconditionerBase<Scalar, D
  protected:
   void compute_impl() override { apply_.setup(L_, U_, unit_, s_, kind_, sweeps_); }
   void apply_impl(const const_vector_type& x, const vector_type& z) override { apply_.apply(x, z); }
+  bool apply_dot_impl(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
+                      int slot) override {
+    return apply_.apply_dot(x, z, s, slot);
+  }
 
  private:
   matrix_type L_, U_;

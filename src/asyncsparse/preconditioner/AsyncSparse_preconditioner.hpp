@@ -69,10 +69,7 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
   }
   void apply(const const_vector_type& x, const vector_type& y, Scalar alpha = Scalar(1),
              Scalar beta = Scalar(0)) override {
-    if (!computed_) throw InvalidInput(name() + "::apply: compute() must be called before apply()");
-    if (x.extent(0) != static_cast<std::size_t>(A_.numCols()) || y.extent(0) != static_cast<std::size_t>(A_.numRows()))
-      throw InvalidInput(name() + "::apply: vector lengths " + std::to_string(x.extent(0)) + ", " +
-                         std::to_string(y.extent(0)) + " do not match the matrix (" + std::to_string(A_.numRows()) + ")");
+    check_apply("apply", x, y);
     Kokkos::Timer t;
     if (alpha == Scalar(1) && beta == Scalar(0)) {
       apply_impl(x, y);
@@ -88,6 +85,16 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
     // calls (launching the kernels), not of the device work.
     apply_time_ += t.seconds();
     ++num_apply_;
+  }
+
+  bool apply_dot(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
+                 int slot) override {
+    check_apply("apply_dot", x, z);
+    Kokkos::Timer t;
+    if (!apply_dot_impl(x, z, s, slot)) return false;
+    apply_time_ += t.seconds();  // no fence, as in apply()
+    ++num_apply_;
+    return true;
   }
 
   bool isInitialized() const override { return initialized_; }
@@ -114,6 +121,18 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
   virtual void compute_impl() = 0;
   /// z = M^{-1} x
   virtual void apply_impl(const const_vector_type& x, const vector_type& z) = 0;
+  /// z = M^{-1} x and s(slot) = xᵀz where the preconditioner fuses the two (see Preconditioner::apply_dot);
+  /// false, and nothing done, otherwise (the default).
+  virtual bool apply_dot_impl(const const_vector_type&, const vector_type&, const Kokkos::View<double*, Device>&, int) {
+    return false;
+  }
+  void check_apply(const char* what, const const_vector_type& x, const vector_type& y) const {
+    if (!computed_) throw InvalidInput(name() + "::" + what + ": compute() must be called before " + what + "()");
+    if (x.extent(0) != static_cast<std::size_t>(A_.numCols()) || y.extent(0) != static_cast<std::size_t>(A_.numRows()))
+      throw InvalidInput(name() + "::" + what + ": vector lengths " + std::to_string(x.extent(0)) + ", " +
+                         std::to_string(y.extent(0)) + " do not match the matrix (" + std::to_string(A_.numRows()) +
+                         ")");
+  }
   virtual void check_matrix() const {
     if (A_.numRows() != A_.numCols())
       throw InvalidInput(name() + ": matrix must be square, got " + std::to_string(A_.numRows()) + " x " +

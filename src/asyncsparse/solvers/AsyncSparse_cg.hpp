@@ -17,7 +17,9 @@
 //    neighbours' old p), (2) α = rᵀz / pᵀq, x += α p, r −= α q and ‖r‖² in one pass, and with a
 //    preconditioner (3) z = M⁻¹ r and rᵀz. Without a preconditioner z is r itself (rᵀz = ‖r‖², no copy); a
 //    diagonal preconditioner (Preconditioner::diagonal_scaling, diagonal Jacobi) is applied in (2): z = d ∘ r
-//    and rᵀz in the same pass, so diagonal PCG runs the two kernels of plain CG.
+//    and rᵀz in the same pass, so diagonal PCG runs the two kernels of plain CG. A preconditioner whose last
+//    pass can reduce rᵀz itself (Preconditioner::apply_dot: ISAI triangular solves on GPUs) does so, saving the
+//    separate dot product of (3).
 //    The scalars stay on the device; the host reads them once per iteration (ScalarReadback), after it
 //    has already launched the next iteration's preconditioner and product, which do not depend on its
 //    decision (they write only z, p, q; x and r change only in (2)). The device thus never waits for the
@@ -116,9 +118,18 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
   const V p[2] = {V("cg_p0", n), V("cg_p1", n)};
   const V q("cg_q", n);
 
+  // z = M⁻¹ r and rᵀz into slot `slot`: in the preconditioner's last pass where it can (apply_dot)
+  const auto precondition_dot = [&](int slot) {
+    if (!M->apply_dot(r, z, s, slot)) {
+      M->apply(r, z);
+      dot_into<Scalar, Device>(r, z, s, slot, vlaunch, team_sums);
+    }
+  };
   // rᵀz of iteration 0 into slot 0; p_1 = z_0; launch iteration 1's product.
-  if (M) M->apply(r, z);
-  dot_into<Scalar, Device>(r, z, s, 0, vlaunch, team_sums);
+  if (M)
+    precondition_dot(0);
+  else
+    dot_into<Scalar, Device>(r, z, s, 0, vlaunch, team_sums);
   Kokkos::deep_copy(exec(), p[0], z);
   spmv_dot<Scalar, Device>(A, p[0], q, s, PQ, launch, team_sums);
   for (int it = 1; it <= params.max_iterations; ++it) {
@@ -130,10 +141,7 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
       cg_update<Scalar, Device>(x, r, pk, q, s, cur, PQ, M ? RR : next, vlaunch, team_sums);
     sc.post();
     if (it < params.max_iterations) {  // the next iteration's work, launched before the host decides
-      if (M && !diagonal) {
-        M->apply(r, z);
-        dot_into<Scalar, Device>(r, z, s, next, vlaunch, team_sums);
-      }
+      if (M && !diagonal) precondition_dot(next);
       cg_direction_spmv<Scalar, Device>(A, CV(z), CV(pk), p[next], q, s, next, cur, PQ, launch,
                                         team_sums);
     }
