@@ -196,7 +196,7 @@ void BM_krylov_spmv(benchmark::State& state, const std::string& name, SpmvKind k
     if (kind != SpmvKind::KokkosKernelsHandle) {
       state.counters["row_per_thread"] = launch.row_per_thread ? 1 : 0;
       state.counters["vector_length"] = launch.row_per_thread ? 1 : launch.vector_length;
-      state.counters["team_size"] = launch.team_size;
+      if (!launch.row_per_thread) state.counters["team_size"] = launch.team_size;
     }
     if (spmv_seconds().count(name)) state.counters["time_over_kk_spmv"] = t / spmv_seconds()[name];
     if (cusparse_seconds().count(name)) state.counters["time_over_cusparse"] = t / cusparse_seconds()[name];

@@ -268,6 +268,40 @@ TEST(TEST_CATEGORY, krylov_kernels_spmv_dot_and_cg_update) {
     Blas<double, Dev>::spmv(1.0, A, x, 0.0, yref);
   }
 
+  // the row-per-thread launch forced on every backend (GPUs choose it for these rows; host backends never do, but
+  // its range launch runs there too): the same products and sums, both block-size variants
+  for (const bool bounded : {false, true}) {
+    auto lr = Impl::spmv_launch<typename Dev::execution_space>(n, Ah.nnz());
+    lr.row_per_thread = true;
+    lr.bounded_blocks = bounded;
+    Blas<double, Dev>::spmv(1.0, A, x, 0.0, yref);
+    Impl::spmv_dot<double, Dev>(A, x, y, s, 1, lr, {}, pold);
+    const auto yh = to_std_vector(y), yr = to_std_vector(yref);
+    for (int i = 0; i < n; ++i) EXPECT_NEAR(yh[i], yr[i], 1e-12 * (1 + std::abs(yr[i]))) << "row " << i;
+    const double dp = Blas<double, Dev>::dot(pold, yref);
+    EXPECT_NEAR(to_std_vector(s)[1], dp, 1e-11 * std::abs(dp));
+    auto sh = Kokkos::create_mirror_view(s);
+    sh(2) = 1.0;
+    sh(3) = 2.0;
+    Kokkos::deep_copy(s, sh);
+    Impl::cg_direction_spmv<double, Dev>(A, x, pold, pnew, y, s, 2, 3, 0, lr, {});
+    V pref("pref", n);
+    KokkosBlas::update(1.0, x, 0.5, pold, 0.0, pref);
+    Blas<double, Dev>::spmv(1.0, A, pref, 0.0, yref);
+    const auto pn = to_std_vector(pnew), pr = to_std_vector(pref), yn = to_std_vector(y), yr2 = to_std_vector(yref);
+    for (int i = 0; i < n; ++i) {
+      EXPECT_NEAR(pn[i], pr[i], 1e-14 * (1 + std::abs(pr[i])));
+      EXPECT_NEAR(yn[i], yr2[i], 1e-12 * (1 + std::abs(yr2[i])));
+    }
+    const double d2 = Blas<double, Dev>::dot(pref, yref);
+    EXPECT_NEAR(to_std_vector(s)[0], d2, 1e-11 * std::abs(d2));
+  }
+  // the reduction's other vector must have y's length and must not be y
+  const auto l0 = Impl::spmv_launch<typename Dev::execution_space>(n, Ah.nnz());
+  EXPECT_THROW((Impl::spmv_dot<double, Dev>(A, x, y, s, 1, l0, Impl::TeamSumScratch<Dev>(l0), y)), InvalidInput);
+  EXPECT_THROW((Impl::spmv_dot<double, Dev>(A, x, y, s, 1, l0, Impl::TeamSumScratch<Dev>(l0), V("short", n - 1))),
+               InvalidInput);
+
   // cg_update: α = s(0)/s(1) = 0.25; x += α p; r −= α q; s(2) = ‖r‖². A negative s(1) leaves x, r alone.
   const V xx = to_device<Dev>(xh), r = to_device<Dev>(ph), p = to_device<Dev>(random_vector(n, 3)),
           q = to_device<Dev>(random_vector(n, 4));
@@ -421,9 +455,47 @@ TEST(TEST_CATEGORY, krylov_preconditioner_apply_dot) {
     EXPECT_EQ(to_std_vector(z2), std::vector<double>(n, -1.0));
   }
   EXPECT_THROW(P->apply_dot(r, V("short", n - 1), s, 1), InvalidInput);
+  EXPECT_THROW(P->apply_dot(r, z2, s, 3), InvalidInput);  // slot outside s: nothing applied
+  EXPECT_EQ(P->getNumApply(), applies + (gpu ? 1 : 0));
+  const V w = to_device<Dev>(random_vector(n, 32));
+  EXPECT_FALSE(P->apply_dot(w, w, s, 1));    // in place: the caller applies and sums itself
   JacobiPreconditioner<double, Dev> jac(A);  // the interface's default: no fused form
   jac.compute();
   EXPECT_FALSE(jac.apply_dot(r, z2, s, 1));
+
+  // PCG through apply_dot against PCG through apply() and its own rᵀz pass (the same preconditioner behind a
+  // wrapper without apply_dot): the same iterations, residual histories equal to rounding
+  struct NoFusedDot final : Preconditioner<double, Dev> {
+    Preconditioner<double, Dev>* p;
+    explicit NoFusedDot(Preconditioner<double, Dev>* q) : p(q) {}
+    void setParameters(const ParameterList& l) override { p->setParameters(l); }
+    void setMatrix(const matrix_type& M) override { p->setMatrix(M); }
+    void initialize() override { p->initialize(); }
+    void compute() override { p->compute(); }
+    void apply(const const_vector_type& x, const vector_type& y, double a, double b) override { p->apply(x, y, a, b); }
+    bool isInitialized() const override { return p->isInitialized(); }
+    bool isComputed() const override { return p->isComputed(); }
+    int getNumInitialize() const override { return p->getNumInitialize(); }
+    int getNumCompute() const override { return p->getNumCompute(); }
+    int getNumApply() const override { return p->getNumApply(); }
+    double getInitializeTime() const override { return p->getInitializeTime(); }
+    double getComputeTime() const override { return p->getComputeTime(); }
+    double getApplyTime() const override { return p->getApplyTime(); }
+    std::string description() const override { return p->description(); }
+  } plain(P.get());
+  SolverParams sp;
+  sp.tol = 1e-10;
+  sp.implementation = KrylovImplementation::Fused;
+  const V b = to_device<Dev>(random_vector(n, 33)), x1("x1", n), x2("x2", n);
+  const auto fused = cg<double, Dev>(A, b, x1, P.get(), sp);
+  const auto separate = cg<double, Dev>(A, b, x2, &plain, sp);
+  ASSERT_TRUE(fused.converged());
+  ASSERT_TRUE(separate.converged());
+  EXPECT_EQ(fused.iterations, separate.iterations);
+  ASSERT_EQ(fused.residual_history.size(), separate.residual_history.size());
+  for (std::size_t k = 0; k < fused.residual_history.size(); ++k)
+    EXPECT_NEAR(fused.residual_history[k], separate.residual_history[k], 1e-8 * separate.residual_history[k])
+        << "iteration " << k;
 }
 
 TEST(TEST_CATEGORY, krylov_kernels_cgs2_passes) {

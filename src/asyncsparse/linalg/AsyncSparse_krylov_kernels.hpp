@@ -55,6 +55,7 @@ struct SpmvLaunch {
   /// one thread per row, a range launch (RowSpmvFunctor); the fields below then only size the team scratch
   bool row_per_thread = false;
   /// with row_per_thread: 256-thread blocks (Kokkos::LaunchBounds<256, 1>) instead of Kokkos' default block size
+  /// (the product without a reduction; see kRowSpmvBoundedBlocksMinAvgNnz)
   bool bounded_blocks = false;
   int vector_length = 1;
   int team_size = 1;
@@ -90,15 +91,16 @@ inline int spmv_vector_length(double avg_nnz_per_row) {
 }
 
 /// Largest average entries per row for which the GPU product kernels take one thread per row (a range launch)
-/// when the caller leaves the launch to the defaults. Measured on an H100 (2026-11-27, a Kokkos 3.4 CUDA
-/// microbenchmark of the product alone, µs; perf_tests/results/MEASUREMENTS.md#spmv-row-per-thread): the 1024²
-/// 5-point Laplacian 41.3 against 59.3 for the lane-group kernel with 2 lanes (Kokkos-Kernels 74.1), its lower
-/// triangle 31.4 against 41.9, the 27-point 64³ Laplacian (26.2 per row) 50.6 against 60.7 and its lower triangle
-/// 31.8 against 40.2. Above 26 entries per row lanes are expected to win (none measured).
+/// when the caller leaves vector_length, team_size and chunk_size of the LaunchConfig at -1. Measured on an H100
+/// (perf_tests/results/MEASUREMENTS.md#spmv-row-per-thread; product and pᵀAp, µs): the 1024² 5-point Laplacian 58.0
+/// against 65.9 for the lane-group kernel with 2 lanes, the 27-point 64³ Laplacian (26.2 per row) 57.0 against 74.7
+/// with 8 lanes; the ISAI products of their lower triangles likewise. Longer rows are expected to want lanes (none
+/// measured). The rule holds for every GPU backend; HIP is not measured.
 constexpr double kRowSpmvMaxAvgNnz = 27.0;
-/// Above this many entries per row on average the row-per-thread launch takes 256-thread blocks: Kokkos' default
-/// block size ran the 27-point Laplacian's rows in 104 µs against 50.6 with 256 (lower triangle, 14 per row:
-/// 36.0 against 31.8), and the 5-point rows in 41.3 against 45.1 (lower triangle 31.4 against 37.6).
+/// Above this many entries per row on average the row-per-thread product without a reduction takes 256-thread
+/// blocks: Kokkos' default block size ran the 27-point Laplacian's rows in 104 µs against 50.6 with 256 (lower
+/// triangle, 13.6 per row: 36.0 against 31.8), the 5-point lower triangle in 31.4 against 37.6. (Kokkos 3.4's range
+/// reduction takes 256-thread blocks either way.)
 constexpr double kRowSpmvBoundedBlocksMinAvgNnz = 8.0;
 
 template <class ExecSpace>
@@ -281,8 +283,9 @@ struct RowSpmvFunctor : SpmvFields<Scalar, Device, Update> {
     Scalar sum = 0;
     for (offset_t k = this->row_map(i); k < this->row_map(i + 1); ++k) sum += this->entry(k, beta);
     const Scalar pi = this->multiplied(i, beta);
+    const double t = this->term(i, pi, sum);
     this->store(i, pi, sum);
-    return this->term(i, pi, sum);
+    return t;
   }
   KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i) const { row(i); }
   KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, double& acc) const { acc += row(i); }
@@ -341,13 +344,17 @@ SpmvDotFunctor<Scalar, Device, Update> spmv_functor(const Crs<Scalar, Device>& A
   return f;
 }
 
-/// y = A x; with `s` non-empty also s(out) = d·y (d = dot_with, or x when that is empty), summed through `scratch`
-/// (made for the same launch; not needed by a row-per-thread launch). One pass.
+/// y = A x; with `s` non-empty also s(out) = d·y (d = dot_with, or x when that is empty; dot_with of y's length and
+/// not y itself, else InvalidInput), summed through `scratch` (made for the same launch; not needed by a
+/// row-per-thread launch). One pass.
 template <class Scalar, class Device>
 void spmv_dot(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, Device>& x,
               const Kokkos::View<Scalar*, Device>& y, const Kokkos::View<double*, Device>& s, int out,
               const SpmvLaunch& l, const TeamSumScratch<Device>& scratch = TeamSumScratch<Device>(),
               const Kokkos::View<const Scalar*, Device>& dot_with = {}) {
+  if (dot_with.extent(0) != 0 && (dot_with.extent(0) != y.extent(0) || dot_with.data() == y.data()))
+    throw InvalidInput("spmv_dot: the vector of the reduction has length " + std::to_string(dot_with.extent(0)) +
+                       " for " + std::to_string(y.extent(0)) + " rows, or is the product's output");
   auto f = spmv_functor<false>(A, y, s, out, s.extent(0) > 0, l, scratch);
   f.z = x;
   f.dot_with = dot_with;

@@ -212,7 +212,7 @@ class TriangularSolver {
     return ready_ && stats_.kind == TriSolveKind::Isai && stats_.sweeps == 0 && isai_launch_.row_per_thread;
   }
   /// x = M b as solve() does, and s(slot) = dᵀx (summed in double) in the same pass, when fuses_dot(); otherwise
-  /// returns false and does nothing. b and x must not alias; d of length n.
+  /// returns false and does nothing. d of length n; x must alias neither b nor d (InvalidInput).
   bool solve_dot(const const_vector_type& b, const vector_type& x, const const_vector_type& d,
                  const Kokkos::View<double*, Device>& s, int slot);
 
@@ -522,11 +522,15 @@ bool TriangularSolver<Scalar, Device>::solve_dot(const const_vector_type& b, con
     throw InvalidInput("TriangularSolver::solve_dot: vector lengths " + std::to_string(b.extent(0)) + ", " +
                        std::to_string(x.extent(0)) + ", " + std::to_string(d.extent(0)) + " do not match the matrix (" +
                        std::to_string(n_) + ")");
-  if (b.data() == x.data()) throw InvalidInput("TriangularSolver::solve_dot: b and x alias");
   if (slot < 0 || static_cast<std::size_t>(slot) >= s.extent(0))
     throw InvalidInput("TriangularSolver::solve_dot: slot " + std::to_string(slot) + " outside the " +
                        std::to_string(s.extent(0)) + " scalars");
   ++stats_.solves;
+  if (n_ == 0) {
+    Kokkos::deep_copy(execution_space(), Kokkos::subview(s, slot), 0.0);
+    return true;
+  }
+  if (b.data() == x.data() || d.data() == x.data()) throw InvalidInput("TriangularSolver::solve_dot: x aliases b or d");
   Impl::spmv_dot<Scalar, Device>(isai_matrix(), b, x, s, slot, isai_launch_, Impl::TeamSumScratch<Device>(), d);
   return true;
 }

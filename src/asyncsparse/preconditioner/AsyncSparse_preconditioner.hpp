@@ -90,6 +90,10 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
   bool apply_dot(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                  int slot) override {
     check_apply("apply_dot", x, z);
+    if (x.data() == z.data() && x.extent(0) > 0) return false;  // in place: apply() and a separate sum
+    if (slot < 0 || static_cast<std::size_t>(slot) >= s.extent(0))
+      throw InvalidInput(name() + "::apply_dot: slot " + std::to_string(slot) + " outside the " +
+                         std::to_string(s.extent(0)) + " scalars");
     Kokkos::Timer t;
     if (!apply_dot_impl(x, z, s, slot)) return false;
     apply_time_ += t.seconds();  // no fence, as in apply()

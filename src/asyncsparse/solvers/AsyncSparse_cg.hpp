@@ -33,7 +33,8 @@
 // residual histories agree to rounding. Pipelined / s-step variants (Chronopoulos–Gear, Ghysels–Vanroose)
 // would save reductions, not bytes: with the reductions already on the device and the one host read
 // overlapped, classical CG moves the fewest bytes and keeps its stability. The reductions end on the device in
-// a fixed order (finish_team_sums), so a fused solve repeats bit for bit.
+// a fixed order (finish_team_sums; the row-per-thread products in Kokkos' range reduction, whose last block adds
+// the block sums in order), so a fused solve repeats bit for bit.
 #pragma once
 
 #include <Kokkos_Core.hpp>
