@@ -92,8 +92,8 @@ inline int spmv_vector_length(double avg_nnz_per_row) {
 
 /// Largest average entries per row for which the GPU product kernels take one thread per row (a range launch)
 /// when the caller leaves vector_length, team_size and chunk_size of the LaunchConfig at -1. Measured on an H100
-/// (perf_tests/results/MEASUREMENTS.md#spmv-row-per-thread; product and pᵀAp, µs): the 1024² 5-point Laplacian 58.0
-/// against 65.9 for the lane-group kernel with 2 lanes, the 27-point 64³ Laplacian (26.2 per row) 57.0 against 74.7
+/// (perf_tests/results/MEASUREMENTS.md#spmv-row-per-thread; product and pᵀAp, µs): the 1024² 5-point Laplacian 58.5
+/// against 65.9 for the lane-group kernel with 2 lanes, the 27-point 64³ Laplacian (26.2 per row) 58.0 against 73.3
 /// with 8 lanes; the ISAI products of their lower triangles likewise. Longer rows are expected to want lanes (none
 /// measured). The rule holds for every GPU backend; HIP is not measured.
 constexpr double kRowSpmvMaxAvgNnz = 27.0;
