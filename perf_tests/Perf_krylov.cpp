@@ -8,7 +8,9 @@
 // CRS product (the fused kernel without and with its pᵀAp reduction), which must not be slower than Kokkos-Kernels',
 // and on GPUs the product-and-dot of the lane-group kernel with each vector length (asyncsparse_dot_vl<k>: lanes per
 // row, team size by the launch rule) against the default launch (asyncsparse_dot: one thread per row for short rows,
-// counter row_per_thread = 1; otherwise the rule's vector length, counter vector_length). On CUDA builds
+// counter row_per_thread = 1; otherwise the rule's vector length, counter vector_length), and the product alone with
+// one thread per row forced, in Kokkos' default blocks and in 256-thread blocks (asyncsparse_row_default_blocks,
+// asyncsparse_row_256_blocks: the choice of SpmvLaunch::bounded_blocks). On CUDA builds
 // krylov_spmv/<matrix>/cusparse times cuSPARSE's generic SpMV (CSR, default algorithm, its buffer and descriptors made
 // outside the timed region) on the same matrix, and AsyncSparse's products get the counter time_over_cusparse. With
 // Kokkos-Kernels >= 4.3, krylov_spmv/<matrix>/kokkos_kernels_handle calls its spmv with an SPMVHandle made once (built
@@ -152,7 +154,16 @@ void BM_cusparse_spmv(benchmark::State& state, const std::string& name) {
 }
 #endif
 
-enum class SpmvKind { KokkosKernels, KokkosKernelsHandle, Fused, FusedDot };
+/// FusedRowDefaultBlocks / FusedRowBoundedBlocks: the product without a reduction, one thread per row forced, with
+/// Kokkos' default block size or 256-thread blocks (the choice of SpmvLaunch::bounded_blocks).
+enum class SpmvKind {
+  KokkosKernels,
+  KokkosKernelsHandle,
+  Fused,
+  FusedDot,
+  FusedRowDefaultBlocks,
+  FusedRowBoundedBlocks
+};
 
 // Kokkos-Kernels 4.3 added SPMVHandle: spmv without one makes a temporary handle per call, i.e. with the cuSPARSE TPL
 // new descriptors and a new work buffer for every product; with one they are made once.
@@ -170,7 +181,11 @@ void BM_krylov_spmv(benchmark::State& state, const std::string& name, SpmvKind k
   Kokkos::deep_copy(x, 1.0);
   LaunchConfig cfg;
   cfg.vector_length = vector_length;
-  const auto launch = Impl::spmv_launch<ExecSpace>(Ah.nrows, Ah.nnz(), cfg);
+  auto launch = Impl::spmv_launch<ExecSpace>(Ah.nrows, Ah.nnz(), cfg);
+  if (kind == SpmvKind::FusedRowDefaultBlocks || kind == SpmvKind::FusedRowBoundedBlocks) {
+    launch.row_per_thread = true;
+    launch.bounded_blocks = kind == SpmvKind::FusedRowBoundedBlocks;
+  }
   const Impl::TeamSumScratch<Device> team_sums(launch);
 #if ASYNCSPARSE_PERF_KK_SPMV_HANDLE
   KkSpmvHandle kk_handle;
@@ -265,10 +280,14 @@ void register_all() {
 #endif
     reg("krylov_spmv/" + m + "/asyncsparse", BM_krylov_spmv, m, SpmvKind::Fused, -1);
     reg("krylov_spmv/" + m + "/asyncsparse_dot", BM_krylov_spmv, m, SpmvKind::FusedDot, -1);
-    if (Impl::is_gpu_space<ExecSpace>())
+    if (Impl::is_gpu_space<ExecSpace>()) {
       for (int vl : {1, 2, 4, 8, 16, 32})
         reg("krylov_spmv/" + m + "/asyncsparse_dot_vl" + std::to_string(vl), BM_krylov_spmv, m, SpmvKind::FusedDot,
             vl);
+      reg("krylov_spmv/" + m + "/asyncsparse_row_default_blocks", BM_krylov_spmv, m, SpmvKind::FusedRowDefaultBlocks,
+          -1);
+      reg("krylov_spmv/" + m + "/asyncsparse_row_256_blocks", BM_krylov_spmv, m, SpmvKind::FusedRowBoundedBlocks, -1);
+    }
     const std::pair<const char*, IterationSetup> variants[] = {
         {"cg_iteration/%s/fused", {false, false, KrylovImplementation::Fused}},
         {"cg_iteration/%s/reference", {false, false, KrylovImplementation::Reference}},
