@@ -98,9 +98,10 @@ inline int spmv_vector_length(double avg_nnz_per_row) {
 /// measured). The rule holds for every GPU backend; HIP is not measured.
 constexpr double kRowSpmvMaxAvgNnz = 27.0;
 /// Above this many entries per row on average the row-per-thread product without a reduction takes 256-thread
-/// blocks: Kokkos' default block size ran the 27-point Laplacian's rows in 104 µs against 50.6 with 256 (lower
-/// triangle, 13.6 per row: 36.0 against 31.8), the 5-point lower triangle in 31.4 against 37.6. (Kokkos 3.4's range
-/// reduction takes 256-thread blocks either way.)
+/// blocks. H100 (MEASUREMENTS.md#spmv-row-per-thread): Kokkos' default block size ran the 27-point Laplacian's rows
+/// (26.2 per row) in 103.4 µs against 51.5 with 256-thread blocks, the 5-point rows (5.0) in 41.2 against 45.0
+/// (Perf_krylov); in a microbenchmark the lower triangles, 13.6 per row: 36.0 against 31.8, 3.0 per row: 31.4
+/// against 37.6. (Kokkos 3.4's range reduction takes 256-thread blocks either way.)
 constexpr double kRowSpmvBoundedBlocksMinAvgNnz = 8.0;
 
 template <class ExecSpace>
