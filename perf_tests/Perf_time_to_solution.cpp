@@ -246,7 +246,7 @@ constexpr std::size_t kMinRuns = 3, kMaxRuns = 5;
 constexpr double kRepeatSeconds = 0.2, kSingleRunSeconds = 1.0;
 
 /// The run of median total time (of an even count, the faster of the two middle ones).
-const Run& median_run(std::vector<Run>& runs) {
+const Run& median_run(const std::vector<Run>& runs) {
   std::vector<const Run*> order;
   for (const auto& r : runs) order.push_back(&r);
   std::sort(order.begin(), order.end(), [](const Run* a, const Run* b) { return Run::faster(*a, *b); });

@@ -25,6 +25,17 @@
 
 namespace AsyncSparse {
 
+namespace Impl {
+/// Throws InvalidInput naming `who` when `slot` is not an index of the device scalars `s` (a solver's reduction
+/// target, e.g. ScalarReadback::device()).
+template <class View>
+void check_scalar_slot(const std::string& who, const View& s, int slot) {
+  if (slot < 0 || static_cast<std::size_t>(slot) >= s.extent(0))
+    throw InvalidInput(who + ": slot " + std::to_string(slot) + " outside the " + std::to_string(s.extent(0)) +
+                       " scalars");
+}
+}  // namespace Impl
+
 template <class Device>
 class ScalarReadback {
  public:

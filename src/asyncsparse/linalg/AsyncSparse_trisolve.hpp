@@ -59,6 +59,7 @@
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/exec/AsyncSparse_scalar_readback.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_cusparse_spsv.hpp>
 #include <asyncsparse/linalg/AsyncSparse_graph.hpp>
@@ -522,9 +523,7 @@ bool TriangularSolver<Scalar, Device>::solve_dot(const const_vector_type& b, con
     throw InvalidInput("TriangularSolver::solve_dot: vector lengths " + std::to_string(b.extent(0)) + ", " +
                        std::to_string(x.extent(0)) + ", " + std::to_string(d.extent(0)) + " do not match the matrix (" +
                        std::to_string(n_) + ")");
-  if (slot < 0 || static_cast<std::size_t>(slot) >= s.extent(0))
-    throw InvalidInput("TriangularSolver::solve_dot: slot " + std::to_string(slot) + " outside the " +
-                       std::to_string(s.extent(0)) + " scalars");
+  Impl::check_scalar_slot("TriangularSolver::solve_dot", s, slot);
   ++stats_.solves;
   if (n_ == 0) {
     Kokkos::deep_copy(execution_space(), Kokkos::subview(s, slot), 0.0);

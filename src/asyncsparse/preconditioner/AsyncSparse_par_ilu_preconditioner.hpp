@@ -103,10 +103,8 @@ void FactorApply<Scalar, Device>::apply(const const_vector_type& x, const vector
 template <class Scalar, class Device>
 bool FactorApply<Scalar, Device>::apply_dot(const const_vector_type& x, const vector_type& z,
                                             const Kokkos::View<double*, Device>& s, int slot) {
-  if (!upper_.fuses_dot() || x.data() == w_.data() || x.data() == z.data()) return false;
-  if (slot < 0 || static_cast<std::size_t>(slot) >= s.extent(0))
-    throw InvalidInput("FactorApply::apply_dot: slot " + std::to_string(slot) + " outside the " +
-                       std::to_string(s.extent(0)) + " scalars");
+  if (!upper_.fuses_dot() || x.data() == z.data()) return false;
+  Impl::check_scalar_slot("FactorApply::apply_dot", s, slot);  // before the lower solve: nothing done on error
   lower_.solve(x, w_);
   return upper_.solve_dot(w_, z, x, s, slot);
 }

@@ -17,6 +17,7 @@
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_parameters.hpp>
 #include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
+#include <asyncsparse/exec/AsyncSparse_scalar_readback.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_diagonal.hpp>
 
@@ -91,9 +92,7 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
                  int slot) override {
     check_apply("apply_dot", x, z);
     if (x.data() == z.data() && x.extent(0) > 0) return false;  // in place: apply() and a separate sum
-    if (slot < 0 || static_cast<std::size_t>(slot) >= s.extent(0))
-      throw InvalidInput(name() + "::apply_dot: slot " + std::to_string(slot) + " outside the " +
-                         std::to_string(s.extent(0)) + " scalars");
+    Impl::check_scalar_slot(name() + "::apply_dot", s, slot);
     Kokkos::Timer t;
     if (!apply_dot_impl(x, z, s, slot)) return false;
     apply_time_ += t.seconds();  // no fence, as in apply()
