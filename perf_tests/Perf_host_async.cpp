@@ -22,15 +22,25 @@
 //       converged, threads; speedup_vs_sync (idle runs: time of the synchronous method of the same family / time);
 //       slowdown_under_load (loaded runs: time / time of the idle run of the same method, measured just before).
 //
+//   BM_host_factor/<problem>/<par_ic_5sweeps|kk_spiluk>/<idle|loaded>
+//       The numeric phase of the incomplete Cholesky factorization IC(0) of A, idle and under the same competing
+//       load: par_ic_5sweeps = 5 asynchronous ParIC sweeps with the defaults (the sweeps' time, as Perf_par_ilu's
+//       BM_par_ic_5sweeps), kk_spiluk = Kokkos-Kernels spiluk(0) numeric (level-scheduled). Median of 5 runs (spiluk:
+//       3). Counters: seconds, slowdown_under_load, and for ParIC speedup_vs_spiluk (spiluk's time in the same state,
+//       idle or loaded / ParIC's). Problem: gen:lap2d:1024 at paper scale, else gen:lap2d:256.
+//
 // Problem: gen:lap2d:300 (ASYNCSPARSE_PERF_SCALE=paper) or gen:lap2d:150 (default on host backends, a few
 // seconds per run); ASYNCSPARSE_HOST_ASYNC_PROBLEMS="gen:...;gen:..." replaces the list (e.g. convdiff2d).
 // Run with OMP_NUM_THREADS = the number of cores, e.g.
 //   OMP_NUM_THREADS=2 OMP_PROC_BIND=false ASYNCSPARSE_PERF_SCALE=paper AsyncSparse_Perf_host_async
 #include "PerfHelpers.hpp"
 
+#include <asyncsparse/factorization/AsyncSparse_cusparse_baseline.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_async_jacobi.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -171,7 +181,86 @@ void BM_host_time_to_tol(benchmark::State& state, const std::string& spec, Metho
   }
 }
 
+// ---- the factorizations' numeric phases, idle and loaded ----
+
+enum class Factor { KkSpiluk, ParIc5 };
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// Median time of the numeric phase of `f` on A (the symbolic phase and a warm-up run are not timed).
+double time_factor(System& s, Factor f) {
+  HostExec exec;
+  std::vector<double> t;
+  if (f == Factor::ParIc5) {
+    ParIluHandle<double, HostDevice> h(ParIluKind::Ic);
+    h.params.sweeps = 5;
+    par_ilu_symbolic(exec, h, s.A);
+    par_ilu_numeric(exec, h, s.A);
+    for (int r = 0; r < 5; ++r) {
+      par_ilu_numeric(exec, h, s.A);
+      t.push_back(h.stats().sweep_seconds);
+    }
+  } else {
+    KkSpiluk<double, HostDevice> kk;
+    kk.symbolic(s.A, 0);
+    kk.numeric(s.A);
+    for (int r = 0; r < 3; ++r) t.push_back(kk.numeric(s.A));
+  }
+  return median_of(t);
+}
+
+/// Times measured earlier in this process, by "problem/method/state".
+std::map<std::string, double>& factor_times() {
+  static std::map<std::string, double> m;
+  return m;
+}
+
+void BM_host_factor(benchmark::State& state, const std::string& spec, Factor f, bool loaded) {
+  auto& s = get_system(spec);
+  const std::string name = f == Factor::ParIc5 ? "par_ic_5sweeps" : "kk_spiluk";
+  double t = 0;
+  int core = -1;
+  for (auto _ : state) {
+    std::unique_ptr<CompetingLoad> load;
+    if (loaded) load.reset(new CompetingLoad(600.0));
+    t = time_factor(s, f);
+    if (load) {
+      core = load->core();
+      load->stop();
+    }
+    state.SetIterationTime(t);
+  }
+  set_matrix_counters(state, s.Ah);
+  state.counters["threads"] = HostExec().concurrency();
+  state.counters["seconds"] = t;
+  const char* st = loaded ? "loaded" : "idle";
+  factor_times()[spec + "/" + name + "/" + st] = t;
+  if (loaded) {
+    state.counters["load_core"] = core;
+    const auto it = factor_times().find(spec + "/" + name + "/idle");
+    if (it != factor_times().end() && it->second > 0) state.counters["slowdown_under_load"] = t / it->second;
+  }
+  if (f == Factor::ParIc5) {
+    const auto it = factor_times().find(spec + "/kk_spiluk/" + st);
+    if (it != factor_times().end() && t > 0) state.counters["speedup_vs_spiluk"] = it->second / t;
+  }
+}
+
 int register_all() {
+  const std::string fspec = paper_scale() ? "gen:lap2d:1024" : "gen:lap2d:256";
+  for (Factor f : {Factor::KkSpiluk, Factor::ParIc5})  // spiluk first: ParIC's ratio uses its time
+    for (bool loaded : {false, true})
+      benchmark::RegisterBenchmark(
+          ("BM_host_factor/" + fspec.substr(4) + "/" + (f == Factor::ParIc5 ? "par_ic_5sweeps" : "kk_spiluk") +
+           (loaded ? "/loaded" : "/idle"))
+              .c_str(),
+          BM_host_factor, fspec, f, loaded)
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond)
+          ->Iterations(1);
   for (const auto& spec : problems())
     for (const auto& mi : methods())
       for (bool loaded : {false, true})

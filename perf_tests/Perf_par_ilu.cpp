@@ -9,10 +9,15 @@
 // and the occupancy limit (Tables 3 and 5). The sweeps' bandwidth is also reported as a fraction of a STREAM-like
 // copy measured in the same process (x_stream; BM_baseline_stream_copy: the copy's GB/s).
 //
+// On host backends BM_baseline_ic_chain/L2D measures the latency floor of an IC sweep in row order (each row waits
+// for its predecessor's pivot: chain_floor_seconds) and the copy fraction a sweep can reach within it.
+//
 //   AsyncSparse_Perf_par_ilu --benchmark_filter='par_ic'          (ASYNCSPARSE_PERF_SCALE=paper for L2D 1024^2)
 #include "PerfHelpers.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
@@ -218,6 +223,42 @@ void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind
   }
 }
 
+/// The latency floor of the asynchronous IC sweep on L2D on host backends: in row order each row i divides by the
+/// pivot l_{i-1,i-1} its predecessor has just written and takes its own pivot from that quotient, so a thread's rows
+/// form one chain of dependent operations — a division, a multiply-subtract and a square root per row — whatever
+/// the memory does. Here each worker of the execution space runs that chain over its share of the rows with every
+/// operand in registers (no loads, no stores), the order of the sweep's arithmetic (s = a_ii - l_far^2, then
+/// s - l_{i,i-1}^2, l_{i,i-1} = a_{i,i-1} / l_{i-1,i-1}). Median of 5; no sweep of this order can be faster.
+double chain_floor_seconds(std::int64_t rows) {
+  const int workers = std::max(1, static_cast<int>(ExecSpace().concurrency()));
+  Kokkos::View<double*, Kokkos::HostSpace> out("chain_out", static_cast<std::size_t>(workers));
+  Kokkos::View<double[3], Kokkos::HostSpace> in("chain_in");  // read at run time: nothing is folded away
+  in(0) = -1.0;
+  in(1) = 4.0;
+  in(2) = -0.5;
+  std::vector<double> t;
+  for (int r = 0; r < 5; ++r) {
+    Kokkos::Timer tm;
+    Kokkos::parallel_for("chain_floor", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, workers),
+                         [=](const int w) {
+                           const double a = in(0), a_ii = in(1), far = in(2);
+                           const std::int64_t mine = rows / workers + (w < rows % workers ? 1 : 0);
+                           double d = 2.0;
+                           for (std::int64_t i = 0; i < mine; ++i) {
+                             const double lw = a / d;
+                             d = std::sqrt((a_ii - far * far) - lw * lw);
+                           }
+                           out(w) = d;
+                         });
+    Kokkos::DefaultHostExecutionSpace().fence();
+    t.push_back(tm.seconds());
+  }
+  double sink = 0;
+  for (int w = 0; w < workers; ++w) sink += out(w);
+  if (!(sink > 0)) throw std::runtime_error("chain_floor: unexpected result");
+  return median(t);
+}
+
 // Baselines on their own (time = their measured median; one iteration).
 void BM_baseline(benchmark::State& state, const std::string& name, const std::string& which) {
   if (which == "stream_copy") {  // not a matrix baseline: the copy's bandwidth (GB/s counter), time of 2^25 doubles
@@ -227,6 +268,21 @@ void BM_baseline(benchmark::State& state, const std::string& name, const std::st
     return;
   }
   const auto& b = baselines(name);
+  if (which == "ic_chain") {  // host backends, L2D: the sweep's latency floor, and the copy fraction it allows
+    if (Impl::is_gpu_space<ExecSpace>() || name != "L2D") {
+      state.SkipWithError("the chain floor is measured for L2D on host backends");
+      return;
+    }
+    ParIluHandle<double, Device> h(ParIluKind::Ic);
+    setup_handle(h, b, 0);
+    const double t = chain_floor_seconds(b.A.numRows());
+    for (auto _ : state) state.SetIterationTime(t);
+    state.counters["workers"] = ExecSpace().concurrency();
+    state.counters["ns_per_row"] = 1e9 * t * ExecSpace().concurrency() / b.A.numRows();
+    // the highest x_stream a sweep in row order can reach: its minimum bytes in the floor's time, against the copy
+    state.counters["x_stream_max"] = sweep_bytes(h) / t * 1e-9 / stream_gbs();
+    return;
+  }
   double t = 0;
   if (which == "spmv") t = b.spmv;
   if (which == "spiluk_numeric") t = b.spiluk_numeric;
@@ -310,6 +366,11 @@ struct Registration {
         ->UseManualTime()
         ->Iterations(1)
         ->Unit(benchmark::kMicrosecond);
+    if (!Impl::is_gpu_space<ExecSpace>())
+      benchmark::RegisterBenchmark("BM_baseline_ic_chain/L2D", BM_baseline, std::string("L2D"), std::string("ic_chain"))
+          ->UseManualTime()
+          ->Iterations(1)
+          ->Unit(benchmark::kMicrosecond);
     auto* l = benchmark::RegisterBenchmark("BM_par_ic_launch/L3D", BM_launch)
                   ->UseManualTime()
                   ->Unit(benchmark::kMicrosecond)

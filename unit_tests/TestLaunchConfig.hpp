@@ -66,6 +66,17 @@ TEST(TEST_CATEGORY, launch_config_method_defaults) {
   two.vector_length = 8;
   ASYNCSPARSE_EXPECT_THROW_MSG(resolve_launch_config<TEST_EXECSPACE>(two, 10, 1.0, TEST_EXECSPACE(), one), InvalidInput,
                                "one-lane kernel: launch.vector_length must be -1 or at most 4, got 8");
+  // the dynamic schedule: a host-only choice, and only without an occupancy limit (persistent teams keep their
+  // fixed walk over the chunks)
+  LaunchDefaults dyn;
+  dyn.host_dynamic_schedule = true;
+  EXPECT_FALSE(resolve_launch_config<TEST_EXECSPACE>(LaunchConfig(), 1000, 5.0).dynamic_schedule);
+  r = resolve_launch_config<TEST_EXECSPACE>(LaunchConfig(), 1000, 5.0, TEST_EXECSPACE(), dyn);
+  EXPECT_EQ(r.dynamic_schedule, !gpu);
+  EXPECT_NE(r.to_string().find(gpu ? "schedule=static" : "schedule=dynamic"), std::string::npos) << r.to_string();
+  LaunchConfig limited;
+  limited.max_concurrent_teams = 2;
+  EXPECT_FALSE(resolve_launch_config<TEST_EXECSPACE>(limited, 1000, 5.0, TEST_EXECSPACE(), dyn).dynamic_schedule);
 }
 
 TEST(TEST_CATEGORY, launch_config_explicit_and_occupancy) {
@@ -125,6 +136,23 @@ void record_visits(const ChunkedLaunch<TEST_EXECSPACE>& launch, Kokkos::View<int
 
 // Every unit is visited exactly once, whatever the order / occupancy; with one team the visit order
 // follows the block order exactly.
+TEST(TEST_CATEGORY, chunked_launch_visits_every_unit_once_with_the_dynamic_schedule) {
+  LaunchDefaults dyn;
+  dyn.host_dynamic_schedule = true;
+  for (auto order : {BlockOrder::Forward, BlockOrder::Random}) {
+    LaunchConfig cfg;
+    cfg.chunk_size = 7;
+    cfg.block_order = order;
+    const int n = 1000;
+    ChunkedLaunch<TEST_EXECSPACE> launch(resolve_launch_config<TEST_EXECSPACE>(cfg, n, 1.0, TEST_EXECSPACE(), dyn));
+    EXPECT_EQ(launch.resolved().dynamic_schedule, !Impl::is_gpu_space<TEST_EXECSPACE>());
+    Kokkos::View<int*, TEST_DEVICE> visits("visits", n), stamp("stamp", n);
+    record_visits(launch, visits, stamp);
+    auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), visits);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(hv(i), 1) << "unit " << i;
+  }
+}
+
 TEST(TEST_CATEGORY, chunked_launch_visits_every_unit_once_in_block_order) {
   for (auto order : {BlockOrder::Forward, BlockOrder::Backward, BlockOrder::Random}) {
     for (int teams : {-1, 1, 3}) {

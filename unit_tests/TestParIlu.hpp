@@ -228,7 +228,8 @@ TEST(TEST_CATEGORY, par_ilu_deterministic_independent_of_order_and_launch) {
 }
 
 // The launch the sweeps resolve to: on GPUs the sweeps' own default of 16-thread teams (one task per thread, one
-// team per chunk), on host backends the generic LaunchConfig defaults; an explicit team size is kept.
+// team per chunk), on host backends the generic LaunchConfig defaults with the chunks handed out dynamically; an
+// explicit team size is kept.
 TEST(TEST_CATEGORY, par_ilu_default_launch) {
   const auto A = to_device<Dev>(lap2d(8));
   Handle h(ParIluKind::Ic);
@@ -240,6 +241,7 @@ TEST(TEST_CATEGORY, par_ilu_default_launch) {
   EXPECT_EQ(d.team_size, gpu ? Impl::kParIluGpuTeamSize : 1);
   EXPECT_EQ(d.vector_length, 1);
   EXPECT_EQ(d.chunk_size, gpu ? Impl::kParIluGpuTeamSize : 256);
+  EXPECT_EQ(d.dynamic_schedule, !gpu);  // host backends: chunks to the next free thread
   h.launch.team_size = std::min(2, static_cast<int>(Exec().concurrency()));
   par_ilu_numeric(Exec(), h, A);
   EXPECT_EQ(h.stats().launch.team_size, h.launch.team_size);

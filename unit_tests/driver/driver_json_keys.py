@@ -108,6 +108,10 @@ ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _GUARD_RECORD | _SWEEP_KE
          "solve": {"krylov_kernels"},
          # relax: the fused mode's host mapping (a rebalanced range of blocks per thread)
          "relax": {"results[].setup.host_rebalances"}}
+# The resolved launch's schedule of the chunks on host backends (static | dynamic), wherever a launch is recorded.
+for _cmd, _path in (("ic", "launch"), ("ilu", "launch"), ("ilut", "launch"), ("ict", "launch"),
+                    ("jacobi", "variants[].launch"), ("relax", "results[].setup.launch"), ("ir", "runs[].inner_launch")):
+    ADDED.setdefault(_cmd, set()).add(_path + ".schedule")
 
 # Added to the record of every subcommand: the offset width of the build (32 or 64).
 ADDED_EVERYWHERE = {"offset_bits"}

@@ -114,6 +114,10 @@ struct LaunchDefaults {
   /// (256 on host backends, the team size on GPUs).
   int host_chunk_size = -1;
   int gpu_chunk_size = -1;
+  /// Host backends: hand the chunks to the threads dynamically (the next free thread takes the next chunk) instead of
+  /// in equal static shares, when the launch has no occupancy limit. A thread that shares its core with another
+  /// process then runs fewer chunks instead of holding up the launch's end. Default false.
+  bool host_dynamic_schedule = false;
   /// The method, named in the messages of the checks above. Default "LaunchConfig".
   std::string method = "LaunchConfig";
 };
@@ -133,6 +137,8 @@ struct ResolvedLaunch {
   BlockOrder block_order = BlockOrder::Forward;
   std::uint64_t seed = 0;
   int oversubscription = 1;
+  bool dynamic_schedule =
+      false;            ///< host backends: chunks handed out dynamically (LaunchDefaults::host_dynamic_schedule)
   int concurrency = 1;  ///< ExecSpace::concurrency() (hardware threads the backend can run at once)
 
   std::string to_string() const {
@@ -141,7 +147,8 @@ struct ResolvedLaunch {
        << " chunk_size=" << chunk_size << " chunks=" << num_chunks << " league=" << league_size
        << " max_concurrent_teams=" << max_concurrent_teams << " occupancy=" << AsyncSparse::to_string(occupancy_mode)
        << " scratch_pad_bytes=" << scratch_pad_bytes << " block_order=" << AsyncSparse::to_string(block_order)
-       << " seed=" << seed << " oversubscription=" << oversubscription << " concurrency=" << concurrency;
+       << " seed=" << seed << " oversubscription=" << oversubscription
+       << " schedule=" << (dynamic_schedule ? "dynamic" : "static") << " concurrency=" << concurrency;
     return os.str();
   }
 };
@@ -229,6 +236,7 @@ ResolvedLaunch resolve_launch_config(const LaunchConfig& cfg, std::int64_t work_
         static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(r.num_chunks, cfg.max_concurrent_teams)));
   } else {
     r.league_size = static_cast<int>(std::max<std::int64_t>(1, r.num_chunks));
+    r.dynamic_schedule = !gpu && d.host_dynamic_schedule;
   }
   r.scratch_pad_bytes = 0;
   if (cfg.occupancy_mode == OccupancyMode::ScratchPad) {

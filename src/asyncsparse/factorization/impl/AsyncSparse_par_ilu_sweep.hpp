@@ -86,6 +86,9 @@ inline LaunchDefaults sweep_launch_defaults(const std::string& where, SweepKerne
                                                      : kParIluGpuTeamSize;
   d.vector_length = kernel == SweepKernel::Row ? lanes : 1;
   if (kernel == SweepKernel::Entry) d.max_vector_length = 1;
+  // host backends: chunks to the next free thread, so that a thread slowed down by another process on its core does
+  // not hold up the sweep. Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#host-dynamic-schedule
+  d.host_dynamic_schedule = true;
   d.method = where + " (" + to_string(kernel) + " sweep kernel)";
   return d;
 }
