@@ -22,12 +22,15 @@
 //       converged, threads; speedup_vs_sync (idle runs: time of the synchronous method of the same family / time);
 //       slowdown_under_load (loaded runs: time / time of the idle run of the same method, measured just before).
 //
-//   BM_host_factor/<problem>/<par_ic_5sweeps|kk_spiluk>/<idle|loaded>
-//       The numeric phase of the incomplete Cholesky factorization IC(0) of A, idle and under the same competing
-//       load: par_ic_5sweeps = 5 asynchronous ParIC sweeps with the defaults (the sweeps' time, as Perf_par_ilu's
-//       BM_par_ic_5sweeps), kk_spiluk = Kokkos-Kernels spiluk(0) numeric (level-scheduled). Median of 5 runs (spiluk:
-//       3). Counters: seconds, slowdown_under_load, and for ParIC speedup_vs_spiluk (spiluk's time in the same state,
-//       idle or loaded / ParIC's). Problem: gen:lap2d:1024 at paper scale, else gen:lap2d:256.
+//   BM_host_factor/<problem>/<kk_spiluk|par_ic_5sweeps|par_ic_5sweeps_static>/<idle|loaded>
+//       The incomplete Cholesky factorization IC(0) of A, idle and under the same competing load: par_ic_5sweeps =
+//       5 asynchronous ParIC sweeps with the defaults (the time of the sweeps alone, without the scaling and the
+//       initial guess of the numeric phase, as Perf_par_ilu's BM_par_ic_5sweeps), par_ic_5sweeps_static the same
+//       with the static chunk schedule (LaunchConfig::schedule; the default on host backends is dynamic),
+//       kk_spiluk = Kokkos-Kernels spiluk(0) numeric (level-scheduled). Median of 5 runs (spiluk: 3). Counters:
+//       seconds, slowdown_under_load, and for ParIC speedup_vs_spiluk (spiluk's time in the same state, idle or
+//       loaded / ParIC's; absent when a filter leaves spiluk out). Problem: gen:lap2d:1024 at paper scale, else
+//       gen:lap2d:256.
 //
 // Problem: gen:lap2d:300 (ASYNCSPARSE_PERF_SCALE=paper) or gen:lap2d:150 (default on host backends, a few
 // seconds per run); ASYNCSPARSE_HOST_ASYNC_PROBLEMS="gen:...;gen:..." replaces the list (e.g. convdiff2d).
@@ -183,7 +186,11 @@ void BM_host_time_to_tol(benchmark::State& state, const std::string& spec, Metho
 
 // ---- the factorizations' numeric phases, idle and loaded ----
 
-enum class Factor { KkSpiluk, ParIc5 };
+enum class Factor { KkSpiluk, ParIc5, ParIc5Static };
+
+const char* factor_name(Factor f) {
+  return f == Factor::KkSpiluk ? "kk_spiluk" : f == Factor::ParIc5 ? "par_ic_5sweeps" : "par_ic_5sweeps_static";
+}
 
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -194,9 +201,10 @@ double median_of(std::vector<double> v) {
 double time_factor(System& s, Factor f) {
   HostExec exec;
   std::vector<double> t;
-  if (f == Factor::ParIc5) {
+  if (f != Factor::KkSpiluk) {
     ParIluHandle<double, HostDevice> h(ParIluKind::Ic);
     h.params.sweeps = 5;
+    if (f == Factor::ParIc5Static) h.launch.schedule = ChunkSchedule::Static;
     par_ilu_symbolic(exec, h, s.A);
     par_ilu_numeric(exec, h, s.A);
     for (int r = 0; r < 5; ++r) {
@@ -220,7 +228,7 @@ std::map<std::string, double>& factor_times() {
 
 void BM_host_factor(benchmark::State& state, const std::string& spec, Factor f, bool loaded) {
   auto& s = get_system(spec);
-  const std::string name = f == Factor::ParIc5 ? "par_ic_5sweeps" : "kk_spiluk";
+  const std::string name = factor_name(f);
   double t = 0;
   int core = -1;
   for (auto _ : state) {
@@ -243,7 +251,7 @@ void BM_host_factor(benchmark::State& state, const std::string& spec, Factor f, 
     const auto it = factor_times().find(spec + "/" + name + "/idle");
     if (it != factor_times().end() && it->second > 0) state.counters["slowdown_under_load"] = t / it->second;
   }
-  if (f == Factor::ParIc5) {
+  if (f != Factor::KkSpiluk) {
     const auto it = factor_times().find(spec + "/kk_spiluk/" + st);
     if (it != factor_times().end() && t > 0) state.counters["speedup_vs_spiluk"] = it->second / t;
   }
@@ -251,12 +259,10 @@ void BM_host_factor(benchmark::State& state, const std::string& spec, Factor f, 
 
 int register_all() {
   const std::string fspec = paper_scale() ? "gen:lap2d:1024" : "gen:lap2d:256";
-  for (Factor f : {Factor::KkSpiluk, Factor::ParIc5})  // spiluk first: ParIC's ratio uses its time
+  for (Factor f : {Factor::KkSpiluk, Factor::ParIc5, Factor::ParIc5Static})  // spiluk first: ParIC's ratio uses it
     for (bool loaded : {false, true})
       benchmark::RegisterBenchmark(
-          ("BM_host_factor/" + fspec.substr(4) + "/" + (f == Factor::ParIc5 ? "par_ic_5sweeps" : "kk_spiluk") +
-           (loaded ? "/loaded" : "/idle"))
-              .c_str(),
+          ("BM_host_factor/" + fspec.substr(4) + "/" + factor_name(f) + (loaded ? "/loaded" : "/idle")).c_str(),
           BM_host_factor, fspec, f, loaded)
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond)

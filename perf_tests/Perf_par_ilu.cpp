@@ -228,7 +228,8 @@ void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind
 /// form one chain of dependent operations — a division, a multiply-subtract and a square root per row — whatever
 /// the memory does. Here each worker of the execution space runs that chain over its share of the rows with every
 /// operand in registers (no loads, no stores), the order of the sweep's arithmetic (s = a_ii - l_far^2, then
-/// s - l_{i,i-1}^2, l_{i,i-1} = a_{i,i-1} / l_{i-1,i-1}). Median of 5; no sweep of this order can be faster.
+/// s - l_{i,i-1}^2, l_{i,i-1} = a_{i,i-1} / l_{i-1,i-1}). Median of 5. No sweep that runs each thread's rows as one
+/// contiguous sequence in row order can be faster; orders with several independent sequences per thread can.
 double chain_floor_seconds(std::int64_t rows) {
   const int workers = std::max(1, static_cast<int>(ExecSpace().concurrency()));
   Kokkos::View<double*, Kokkos::HostSpace> out("chain_out", static_cast<std::size_t>(workers));

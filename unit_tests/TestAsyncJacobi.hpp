@@ -848,7 +848,8 @@ TEST(TEST_CATEGORY, preconditioners_share_the_launch_parameters) {
                         {"scratch_pad_bytes", 64},
                         {"block_order", std::string("random")},
                         {"launch_seed", 11},
-                        {"oversubscription", 2}};
+                        {"oversubscription", 2},
+                        {"schedule", std::string("static")}};
   const LaunchConfig c = launch_config_from_parameters(l, "test");
   EXPECT_EQ(c.team_size, 1);
   EXPECT_EQ(c.vector_length, 2);
@@ -859,6 +860,9 @@ TEST(TEST_CATEGORY, preconditioners_share_the_launch_parameters) {
   EXPECT_EQ(c.block_order, BlockOrder::Random);
   EXPECT_EQ(c.seed, 11u);
   EXPECT_EQ(c.oversubscription, 2);
+  EXPECT_EQ(c.schedule, ChunkSchedule::Static);
+  ASYNCSPARSE_EXPECT_THROW_MSG(launch_config_from_parameters({{"schedule", std::string("guided")}}, "test"),
+                               InvalidInput, "chunk schedule 'guided' unknown");
   AsyncJacobiPreconditioner<double, Dev> J(A);
   J.setParameters({{"vector_length", 2}, {"oversubscription", 3}, {"block_order", std::string("backward")}});
   EXPECT_EQ(J.handle().launch.vector_length, 2);

@@ -8,7 +8,13 @@
 #include <support/TestHelpers.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
+#include <type_traits>
+#if defined(KOKKOS_ENABLE_OPENMP)
+#include <omp.h>
+#endif
 
 namespace test_launch_config {
 using namespace AsyncSparse;
@@ -66,17 +72,29 @@ TEST(TEST_CATEGORY, launch_config_method_defaults) {
   two.vector_length = 8;
   ASYNCSPARSE_EXPECT_THROW_MSG(resolve_launch_config<TEST_EXECSPACE>(two, 10, 1.0, TEST_EXECSPACE(), one), InvalidInput,
                                "one-lane kernel: launch.vector_length must be -1 or at most 4, got 8");
-  // the dynamic schedule: a host-only choice, and only without an occupancy limit (persistent teams keep their
-  // fixed walk over the chunks)
+  // the dynamic schedule: a host-only choice, taken by Auto when the method asks for it, and never with an
+  // occupancy limit (persistent teams keep their fixed walk over the chunks, the scratch-pad mode its scratch)
   LaunchDefaults dyn;
   dyn.host_dynamic_schedule = true;
   EXPECT_FALSE(resolve_launch_config<TEST_EXECSPACE>(LaunchConfig(), 1000, 5.0).dynamic_schedule);
   r = resolve_launch_config<TEST_EXECSPACE>(LaunchConfig(), 1000, 5.0, TEST_EXECSPACE(), dyn);
   EXPECT_EQ(r.dynamic_schedule, !gpu);
   EXPECT_NE(r.to_string().find(gpu ? "schedule=static" : "schedule=dynamic"), std::string::npos) << r.to_string();
-  LaunchConfig limited;
-  limited.max_concurrent_teams = 2;
-  EXPECT_FALSE(resolve_launch_config<TEST_EXECSPACE>(limited, 1000, 5.0, TEST_EXECSPACE(), dyn).dynamic_schedule);
+  LaunchConfig st;
+  st.schedule = ChunkSchedule::Static;
+  EXPECT_FALSE(resolve_launch_config<TEST_EXECSPACE>(st, 1000, 5.0, TEST_EXECSPACE(), dyn).dynamic_schedule);
+  LaunchConfig dy;
+  dy.schedule = ChunkSchedule::Dynamic;
+  EXPECT_EQ(resolve_launch_config<TEST_EXECSPACE>(dy, 1000, 5.0).dynamic_schedule, !gpu);
+  for (auto mode : {OccupancyMode::PersistentTeams, OccupancyMode::ScratchPad}) {
+    LaunchConfig limited;
+    limited.max_concurrent_teams = 2;
+    limited.occupancy_mode = mode;
+    EXPECT_FALSE(resolve_launch_config<TEST_EXECSPACE>(limited, 1000, 5.0, TEST_EXECSPACE(), dyn).dynamic_schedule);
+    limited.schedule = ChunkSchedule::Dynamic;
+    ASYNCSPARSE_EXPECT_THROW_MSG(resolve_launch_config<TEST_EXECSPACE>(limited, 1000, 5.0), InvalidInput,
+                                 "schedule 'dynamic' takes no occupancy limit");
+  }
 }
 
 TEST(TEST_CATEGORY, launch_config_explicit_and_occupancy) {
@@ -136,21 +154,60 @@ void record_visits(const ChunkedLaunch<TEST_EXECSPACE>& launch, Kokkos::View<int
 
 // Every unit is visited exactly once, whatever the order / occupancy; with one team the visit order
 // follows the block order exactly.
-TEST(TEST_CATEGORY, chunked_launch_visits_every_unit_once_with_the_dynamic_schedule) {
-  LaunchDefaults dyn;
-  dyn.host_dynamic_schedule = true;
-  for (auto order : {BlockOrder::Forward, BlockOrder::Random}) {
+/// The OpenMP thread running the caller (0 on other backends and on devices).
+template <class Exec>
+KOKKOS_INLINE_FUNCTION int host_thread_rank() {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && defined(KOKKOS_ENABLE_OPENMP)
+  if (std::is_same<Exec, Kokkos::OpenMP>::value) return omp_get_thread_num();
+#endif
+  return 0;
+}
+/// Holds up the calling host thread for `ms` milliseconds (no effect on devices).
+template <class Exec>
+KOKKOS_INLINE_FUNCTION void host_pause_ms(int ms) {
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  if (!Impl::is_gpu_space<Exec>()) std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+#else
+  (void)ms;
+#endif
+}
+
+// The dynamic schedule on a host backend with several threads: the thread that runs unit 0 is held up there; the
+// others take over its share, so it runs fewer units than under the static schedule, and every unit still runs
+// once. (GPUs and one-thread backends: the schedule is static or has no effect; only the visits are checked.)
+TEST(TEST_CATEGORY, chunked_launch_dynamic_schedule_lets_other_threads_take_a_held_up_share) {
+  const int threads = static_cast<int>(TEST_EXECSPACE().concurrency());
+  const int n = 64;
+  auto units_of_held_thread = [&](ChunkSchedule schedule) {
     LaunchConfig cfg;
-    cfg.chunk_size = 7;
-    cfg.block_order = order;
-    const int n = 1000;
-    ChunkedLaunch<TEST_EXECSPACE> launch(resolve_launch_config<TEST_EXECSPACE>(cfg, n, 1.0, TEST_EXECSPACE(), dyn));
-    EXPECT_EQ(launch.resolved().dynamic_schedule, !Impl::is_gpu_space<TEST_EXECSPACE>());
-    Kokkos::View<int*, TEST_DEVICE> visits("visits", n), stamp("stamp", n);
-    record_visits(launch, visits, stamp);
+    cfg.chunk_size = 1;
+    cfg.schedule = schedule;
+    ChunkedLaunch<TEST_EXECSPACE> launch(resolve_launch_config<TEST_EXECSPACE>(cfg, n));
+    EXPECT_EQ(launch.resolved().dynamic_schedule,
+              schedule == ChunkSchedule::Dynamic && !Impl::is_gpu_space<TEST_EXECSPACE>());
+    Kokkos::View<int*, TEST_DEVICE> visits("visits", n), rank("rank", n);
+    launch.run(
+        "test", TEST_EXECSPACE(),
+        KOKKOS_LAMBDA(const typename ChunkedLaunch<TEST_EXECSPACE>::member_type&, std::int64_t u) {
+          Kokkos::atomic_increment(&visits(u));
+          rank(u) = host_thread_rank<TEST_EXECSPACE>();
+          if (u == 0) host_pause_ms<TEST_EXECSPACE>(200);
+        });
+    TEST_EXECSPACE().fence();
     auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), visits);
-    for (int i = 0; i < n; ++i) ASSERT_EQ(hv(i), 1) << "unit " << i;
-  }
+    auto hr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rank);
+    int held = 0;
+    for (int u = 0; u < n; ++u) {
+      EXPECT_EQ(hv(u), 1) << "unit " << u;
+      held += hr(u) == hr(0) ? 1 : 0;
+    }
+    return held;
+  };
+  const int static_units = units_of_held_thread(ChunkSchedule::Static);
+  const int dynamic_units = units_of_held_thread(ChunkSchedule::Dynamic);
+  if (Impl::is_gpu_space<TEST_EXECSPACE>() || threads < 2) return;
+  EXPECT_GE(static_units, n / threads) << "static: the held-up thread keeps its share";
+  EXPECT_LT(dynamic_units, static_units) << "dynamic: the other threads take part of the held-up share";
 }
 
 TEST(TEST_CATEGORY, chunked_launch_visits_every_unit_once_in_block_order) {

@@ -8,10 +8,13 @@
 // for every work unit in [0, work_items). Each team processes whole chunks (`chunk_size` consecutive
 // units, one unit per thread of the team; the functor may use Kokkos::ThreadVectorRange over the
 // team's vector lanes inside a unit). Launch position p runs chunk order[p]; with a persistent-team
-// occupancy limit, team t runs positions t, t + P, t + 2P, ... in that sequence. With
-// ResolvedLaunch::dynamic_schedule (host backends, some methods' default) the teams go to the threads dynamically
-// (Kokkos::Schedule<Kokkos::Dynamic>): the next free thread takes the next launch position, so a thread slowed down
-// by another process on its core runs fewer chunks instead of making the others wait at the end of the launch.
+// occupancy limit, team t runs positions t, t + P, t + 2P, ... in that sequence. On host backends the launch
+// positions go to the threads in equal contiguous shares (Kokkos' static schedule), or with
+// ResolvedLaunch::dynamic_schedule by Kokkos' dynamic schedule: each thread starts on its own share and, when done,
+// takes positions from the end of the others' shares, so a thread slowed down by another process on its core runs
+// fewer chunks instead of making the others wait at the end of the launch. Within a thread the positions then
+// still run in ascending order, but which thread runs a position (and so the block order across threads) is
+// decided at run time.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -53,13 +56,15 @@ class ChunkedLaunch {
                              launch_.chunk_size,
                              launch_.league_size,
                              order_.data() == nullptr};
-    if (launch_.dynamic_schedule) {
-      using dynamic_policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
-      static_assert(std::is_same<typename dynamic_policy::member_type, member_type>::value,
-                    "ChunkedLaunch: the dynamic schedule must have the same team member type");
-      Kokkos::parallel_for(label, dynamic_policy(exec, launch_.league_size, launch_.team_size, launch_.vector_length),
-                           body);
-      return;
+    if constexpr (!Impl::is_gpu_space<ExecSpace>()) {  // GPUs: no kernel of the dynamic schedule is compiled
+      if (launch_.dynamic_schedule) {
+        using dynamic_policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+        static_assert(std::is_same<typename dynamic_policy::member_type, member_type>::value,
+                      "ChunkedLaunch: the dynamic schedule must have the same team member type");
+        Kokkos::parallel_for(label, dynamic_policy(exec, launch_.league_size, launch_.team_size, launch_.vector_length),
+                             body);
+        return;
+      }
     }
     policy_type policy(exec, launch_.league_size, launch_.team_size, launch_.vector_length);
     if (launch_.scratch_pad_bytes > 0) policy = policy.set_scratch_size(0, Kokkos::PerTeam(launch_.scratch_pad_bytes));

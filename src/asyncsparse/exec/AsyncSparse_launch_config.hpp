@@ -65,6 +65,23 @@ inline BlockOrder block_order_from_string(const std::string& s) {
   if (s == "random") return BlockOrder::Random;
   throw InvalidInput("block order '" + s + "' unknown (valid: forward, backward, random)");
 }
+/// How the chunks of a launch go to the threads of a host backend (GPUs schedule their blocks themselves).
+enum class ChunkSchedule {
+  Auto,    ///< the method's choice (LaunchDefaults::host_dynamic_schedule)
+  Static,  ///< equal contiguous shares of the launch positions per thread (Kokkos' static schedule)
+  Dynamic  ///< threads that finish their share take launch positions from the others' (Kokkos' dynamic schedule)
+};
+
+inline const char* to_string(ChunkSchedule c) {
+  return c == ChunkSchedule::Auto ? "auto" : c == ChunkSchedule::Static ? "static" : "dynamic";
+}
+inline ChunkSchedule chunk_schedule_from_string(const std::string& s) {
+  if (s == "auto") return ChunkSchedule::Auto;
+  if (s == "static") return ChunkSchedule::Static;
+  if (s == "dynamic") return ChunkSchedule::Dynamic;
+  throw InvalidInput("chunk schedule '" + s + "' unknown (valid: auto, static, dynamic)");
+}
+
 inline const char* to_string(OccupancyMode m) {
   return m == OccupancyMode::PersistentTeams ? "persistent-teams" : "scratch-pad";
 }
@@ -98,6 +115,10 @@ struct LaunchConfig {
   std::uint64_t seed = 0;
   /// Oversubscription factor of dynamic row assignment: workers = concurrency × factor. Default 1.
   int oversubscription = 1;
+  /// Host backends: how the chunks go to the threads (ChunkSchedule). Dynamic needs no occupancy limit. Kernels
+  /// that map their work to threads themselves (the static asynchronous Jacobi, async-(k) on host backends) keep
+  /// their mapping. GPUs: not used. Default Auto.
+  ChunkSchedule schedule = ChunkSchedule::Auto;
 };
 
 /// A method's own choices for the -1 (auto) fields of a LaunchConfig, passed to resolve_launch_config. A field
@@ -114,9 +135,10 @@ struct LaunchDefaults {
   /// (256 on host backends, the team size on GPUs).
   int host_chunk_size = -1;
   int gpu_chunk_size = -1;
-  /// Host backends: hand the chunks to the threads dynamically (the next free thread takes the next chunk) instead of
-  /// in equal static shares, when the launch has no occupancy limit. A thread that shares its core with another
-  /// process then runs fewer chunks instead of holding up the launch's end. Default false.
+  /// Host backends, LaunchConfig::schedule Auto: the dynamic schedule (threads done with their share take chunks
+  /// from the others') instead of equal static shares, when the launch has no occupancy limit. A thread that
+  /// shares its core with another process then runs fewer chunks instead of holding up the launch's end.
+  /// Default false.
   bool host_dynamic_schedule = false;
   /// The method, named in the messages of the checks above. Default "LaunchConfig".
   std::string method = "LaunchConfig";
@@ -137,8 +159,9 @@ struct ResolvedLaunch {
   BlockOrder block_order = BlockOrder::Forward;
   std::uint64_t seed = 0;
   int oversubscription = 1;
-  bool dynamic_schedule =
-      false;            ///< host backends: chunks handed out dynamically (LaunchDefaults::host_dynamic_schedule)
+  /// Host backends: Kokkos' dynamic schedule of the teams (LaunchConfig::schedule,
+  /// LaunchDefaults::host_dynamic_schedule)
+  bool dynamic_schedule = false;
   int concurrency = 1;  ///< ExecSpace::concurrency() (hardware threads the backend can run at once)
 
   std::string to_string() const {
@@ -195,6 +218,9 @@ ResolvedLaunch resolve_launch_config(const LaunchConfig& cfg, std::int64_t work_
                        std::to_string(cfg.max_concurrent_teams));
   if (cfg.oversubscription < 1)
     throw InvalidInput("LaunchConfig: oversubscription must be >= 1, got " + std::to_string(cfg.oversubscription));
+  if (cfg.schedule == ChunkSchedule::Dynamic && cfg.max_concurrent_teams > 0)
+    throw InvalidInput("LaunchConfig: schedule 'dynamic' takes no occupancy limit (max_concurrent_teams -1), got " +
+                       std::to_string(cfg.max_concurrent_teams));
 
   const LaunchDefaults& d = defaults;
   if (cfg.vector_length > 0) {
@@ -236,8 +262,10 @@ ResolvedLaunch resolve_launch_config(const LaunchConfig& cfg, std::int64_t work_
         static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(r.num_chunks, cfg.max_concurrent_teams)));
   } else {
     r.league_size = static_cast<int>(std::max<std::int64_t>(1, r.num_chunks));
-    r.dynamic_schedule = !gpu && d.host_dynamic_schedule;
   }
+  r.dynamic_schedule =
+      !gpu && cfg.max_concurrent_teams <= 0 &&
+      (cfg.schedule == ChunkSchedule::Dynamic || (cfg.schedule == ChunkSchedule::Auto && d.host_dynamic_schedule));
   r.scratch_pad_bytes = 0;
   if (cfg.occupancy_mode == OccupancyMode::ScratchPad) {
     if (cfg.scratch_pad_bytes >= 0) {

@@ -8,7 +8,8 @@
 // their own seeds):
 //   team_size (int, default -1), vector_length (int, -1), chunk_size (int, -1), max_concurrent_teams (int, -1),
 //   occupancy_mode (string, "persistent-teams" | "scratch-pad"), scratch_pad_bytes (int, -1),
-//   block_order (string, "forward" | "backward" | "random"), launch_seed (int, 0), oversubscription (int, 1).
+//   block_order (string, "forward" | "backward" | "random"), launch_seed (int, 0), oversubscription (int, 1),
+//   schedule (string, "auto" | "static" | "dynamic").
 // -1 means "choose for me": resolve_launch_config makes that choice per backend, with the method's LaunchDefaults
 // (documented at each method's launch resolution).
 #pragma once
@@ -33,7 +34,13 @@ inline ParameterSpec& add_launch_parameters(ParameterSpec& spec) {
       .add("block_order", std::string("forward"), "execution order of the work chunks",
            {"forward", "backward", "random"})
       .add("launch_seed", 0, "seed of the random block order (>= 0)")
-      .add("oversubscription", 1, "workers per hardware thread of dynamic row assignment (asynchronous Jacobi)");
+      .add("oversubscription", 1, "workers per hardware thread of dynamic row assignment (asynchronous Jacobi)")
+      .add("schedule", std::string("auto"),
+           "host backends: how the chunks go to the threads: static (equal shares) | dynamic (threads done early take "
+           "chunks from the others; no occupancy limit) | auto (the method's choice: dynamic for the ParILU/ParIC "
+           "sweeps); kernels that map work to threads themselves (static asynchronous Jacobi, async-(k) on host "
+           "backends) keep their mapping; GPUs: not used",
+           {"auto", "static", "dynamic"});
   return spec;
 }
 
@@ -57,6 +64,7 @@ inline LaunchConfig launch_config_from_parameters(const ParameterList& list, con
     c.seed = static_cast<std::uint64_t>(seed);
   }
   c.oversubscription = list.get("oversubscription", base.oversubscription);
+  if (list.isParameter("schedule")) c.schedule = chunk_schedule_from_string(list.get("schedule", "auto"));
   return c;
 }
 
