@@ -172,39 +172,42 @@ KOKKOS_INLINE_FUNCTION void host_pause_ms(int ms) {
 #endif
 }
 
+/// Runs n units of one unit per chunk with `schedule`; the thread that runs unit 0 is held up there for 200 ms.
+/// Checks that every unit runs once and returns how many units that thread ran.
+int units_of_held_up_thread(ChunkSchedule schedule, int n) {
+  LaunchConfig cfg;
+  cfg.chunk_size = 1;
+  cfg.schedule = schedule;
+  ChunkedLaunch<TEST_EXECSPACE> launch(resolve_launch_config<TEST_EXECSPACE>(cfg, n));
+  EXPECT_EQ(launch.resolved().dynamic_schedule,
+            schedule == ChunkSchedule::Dynamic && !Impl::is_gpu_space<TEST_EXECSPACE>());
+  Kokkos::View<int*, TEST_DEVICE> visits("visits", n), rank("rank", n);
+  launch.run(
+      "test", TEST_EXECSPACE(),
+      KOKKOS_LAMBDA(const typename ChunkedLaunch<TEST_EXECSPACE>::member_type&, std::int64_t u) {
+        Kokkos::atomic_increment(&visits(u));
+        rank(u) = host_thread_rank<TEST_EXECSPACE>();
+        if (u == 0) host_pause_ms<TEST_EXECSPACE>(200);
+      });
+  TEST_EXECSPACE().fence();
+  auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), visits);
+  auto hr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rank);
+  int held = 0;
+  for (int u = 0; u < n; ++u) {
+    EXPECT_EQ(hv(u), 1) << "unit " << u;
+    held += hr(u) == hr(0) ? 1 : 0;
+  }
+  return held;
+}
+
 // The dynamic schedule on a host backend with several threads: the thread that runs unit 0 is held up there; the
 // others take over its share, so it runs fewer units than under the static schedule, and every unit still runs
 // once. (GPUs and one-thread backends: the schedule is static or has no effect; only the visits are checked.)
 TEST(TEST_CATEGORY, chunked_launch_dynamic_schedule_lets_other_threads_take_a_held_up_share) {
   const int threads = static_cast<int>(TEST_EXECSPACE().concurrency());
   const int n = 64;
-  auto units_of_held_thread = [&](ChunkSchedule schedule) {
-    LaunchConfig cfg;
-    cfg.chunk_size = 1;
-    cfg.schedule = schedule;
-    ChunkedLaunch<TEST_EXECSPACE> launch(resolve_launch_config<TEST_EXECSPACE>(cfg, n));
-    EXPECT_EQ(launch.resolved().dynamic_schedule,
-              schedule == ChunkSchedule::Dynamic && !Impl::is_gpu_space<TEST_EXECSPACE>());
-    Kokkos::View<int*, TEST_DEVICE> visits("visits", n), rank("rank", n);
-    launch.run(
-        "test", TEST_EXECSPACE(),
-        KOKKOS_LAMBDA(const typename ChunkedLaunch<TEST_EXECSPACE>::member_type&, std::int64_t u) {
-          Kokkos::atomic_increment(&visits(u));
-          rank(u) = host_thread_rank<TEST_EXECSPACE>();
-          if (u == 0) host_pause_ms<TEST_EXECSPACE>(200);
-        });
-    TEST_EXECSPACE().fence();
-    auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), visits);
-    auto hr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rank);
-    int held = 0;
-    for (int u = 0; u < n; ++u) {
-      EXPECT_EQ(hv(u), 1) << "unit " << u;
-      held += hr(u) == hr(0) ? 1 : 0;
-    }
-    return held;
-  };
-  const int static_units = units_of_held_thread(ChunkSchedule::Static);
-  const int dynamic_units = units_of_held_thread(ChunkSchedule::Dynamic);
+  const int static_units = units_of_held_up_thread(ChunkSchedule::Static, n);
+  const int dynamic_units = units_of_held_up_thread(ChunkSchedule::Dynamic, n);
   if (Impl::is_gpu_space<TEST_EXECSPACE>() || threads < 2) return;
   EXPECT_GE(static_units, n / threads) << "static: the held-up thread keeps its share";
   EXPECT_LT(dynamic_units, static_units) << "dynamic: the other threads take part of the held-up share";
