@@ -95,6 +95,13 @@ TEST(TEST_CATEGORY, launch_config_method_defaults) {
     ASYNCSPARSE_EXPECT_THROW_MSG(resolve_launch_config<TEST_EXECSPACE>(limited, 1000, 5.0), InvalidInput,
                                  "schedule 'dynamic' takes no occupancy limit");
   }
+  LaunchConfig scratch;  // a scratch request without a limit: the static policy, which carries it
+  scratch.occupancy_mode = OccupancyMode::ScratchPad;
+  scratch.scratch_pad_bytes = 1024;
+  scratch.schedule = ChunkSchedule::Dynamic;
+  r = resolve_launch_config<TEST_EXECSPACE>(scratch, 1000, 5.0, TEST_EXECSPACE(), dyn);
+  EXPECT_FALSE(r.dynamic_schedule);
+  EXPECT_EQ(r.scratch_pad_bytes, 1024);
 }
 
 TEST(TEST_CATEGORY, launch_config_explicit_and_occupancy) {
@@ -152,8 +159,6 @@ void record_visits(const ChunkedLaunch<TEST_EXECSPACE>& launch, Kokkos::View<int
       });
 }
 
-// Every unit is visited exactly once, whatever the order / occupancy; with one team the visit order
-// follows the block order exactly.
 /// The OpenMP thread running the caller (0 on other backends and on devices).
 template <class Exec>
 KOKKOS_INLINE_FUNCTION int host_thread_rank() {
@@ -205,7 +210,7 @@ int units_of_held_up_thread(ChunkSchedule schedule, int n) {
 // once. (GPUs and one-thread backends: the schedule is static or has no effect; only the visits are checked.)
 TEST(TEST_CATEGORY, chunked_launch_dynamic_schedule_lets_other_threads_take_a_held_up_share) {
   const int threads = static_cast<int>(TEST_EXECSPACE().concurrency());
-  const int n = 64;
+  const int n = 16 * std::max(threads, 1);
   const int static_units = units_of_held_up_thread(ChunkSchedule::Static, n);
   const int dynamic_units = units_of_held_up_thread(ChunkSchedule::Dynamic, n);
   if (Impl::is_gpu_space<TEST_EXECSPACE>() || threads < 2) return;
@@ -213,16 +218,19 @@ TEST(TEST_CATEGORY, chunked_launch_dynamic_schedule_lets_other_threads_take_a_he
   EXPECT_LT(dynamic_units, static_units) << "dynamic: the other threads take part of the held-up share";
 }
 
+// Every unit is visited exactly once, whatever the order / occupancy / schedule; with one team the visit order
+// follows the block order exactly.
 TEST(TEST_CATEGORY, chunked_launch_visits_every_unit_once_in_block_order) {
   for (auto order : {BlockOrder::Forward, BlockOrder::Backward, BlockOrder::Random}) {
-    for (int teams : {-1, 1, 3}) {
+    for (int teams : {-2, -1, 1, 3}) {  // -2: no limit and the dynamic schedule
       LaunchConfig cfg;
+      if (teams == -2) cfg.schedule = ChunkSchedule::Dynamic;
       cfg.team_size = 1;
       cfg.vector_length = 1;
       cfg.chunk_size = 7;
       cfg.block_order = order;
       cfg.seed = 42;
-      cfg.max_concurrent_teams = teams;
+      cfg.max_concurrent_teams = teams < 0 ? -1 : teams;
       const int n = 100;
       ChunkedLaunch<TEST_EXECSPACE> launch(resolve_launch_config<TEST_EXECSPACE>(cfg, n));
       Kokkos::View<int*, TEST_DEVICE> visits("visits", n), stamp("stamp", n);

@@ -81,6 +81,7 @@ LaunchConfig launch_config(const LaunchOptions& o) {
   c.occupancy_mode = o.occupancy_mode == "scratch-pad" ? OccupancyMode::ScratchPad : OccupancyMode::PersistentTeams;
   c.block_order = block_order_from_string(o.block_order);
   c.seed = o.seed;
+  c.schedule = chunk_schedule_from_string(o.schedule);
   return c;
 }
 
@@ -139,6 +140,8 @@ void Cli::launch_options(LaunchOptions& o) {
   choice("occupancy-mode", o.occupancy_mode, {"persistent-teams", "scratch-pad"}, "how --max-teams is enforced");
   choice("block-order", o.block_order, {"forward", "backward", "random"}, "order of work blocks");
   option("seed", o.seed, "seed of random orders");
+  choice("schedule", o.schedule, {"auto", "static", "dynamic"},
+         "host backends: how the chunks go to the threads (auto: the method's choice; dynamic: no --max-teams)");
 }
 
 void Cli::tri_solve_options(std::string& kind, int& sweeps) {

@@ -12,9 +12,9 @@
 // positions go to the threads in equal contiguous shares (Kokkos' static schedule), or with
 // ResolvedLaunch::dynamic_schedule by Kokkos' dynamic schedule: each thread starts on its own share and, when done,
 // takes positions from the end of the others' shares, so a thread slowed down by another process on its core runs
-// fewer chunks instead of making the others wait at the end of the launch. Within a thread the positions then
-// still run in ascending order, but which thread runs a position (and so the block order across threads) is
-// decided at run time.
+// fewer chunks instead of making the others wait at the end of the launch. A thread then runs its own share in
+// ascending order and the positions it takes from the others in descending order; which thread runs a position
+// (and so the block order across threads) is decided at run time.
 #pragma once
 
 #include <Kokkos_Core.hpp>

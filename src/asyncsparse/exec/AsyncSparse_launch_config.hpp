@@ -115,9 +115,9 @@ struct LaunchConfig {
   std::uint64_t seed = 0;
   /// Oversubscription factor of dynamic row assignment: workers = concurrency × factor. Default 1.
   int oversubscription = 1;
-  /// Host backends: how the chunks go to the threads (ChunkSchedule). Dynamic needs no occupancy limit. Kernels
-  /// that map their work to threads themselves (the static asynchronous Jacobi, async-(k) on host backends) keep
-  /// their mapping. GPUs: not used. Default Auto.
+  /// Host backends: how the chunks go to the threads (ChunkSchedule). Dynamic is refused with an occupancy limit
+  /// (on every backend) and not applied with a scratch-pad request. Kernels that map their work to threads
+  /// themselves (the static asynchronous Jacobi, async-(k)) keep their mapping. GPUs: not used. Default Auto.
   ChunkSchedule schedule = ChunkSchedule::Auto;
 };
 
@@ -263,9 +263,6 @@ ResolvedLaunch resolve_launch_config(const LaunchConfig& cfg, std::int64_t work_
   } else {
     r.league_size = static_cast<int>(std::max<std::int64_t>(1, r.num_chunks));
   }
-  r.dynamic_schedule =
-      !gpu && cfg.max_concurrent_teams <= 0 &&
-      (cfg.schedule == ChunkSchedule::Dynamic || (cfg.schedule == ChunkSchedule::Auto && d.host_dynamic_schedule));
   r.scratch_pad_bytes = 0;
   if (cfg.occupancy_mode == OccupancyMode::ScratchPad) {
     if (cfg.scratch_pad_bytes >= 0) {
@@ -279,6 +276,10 @@ ResolvedLaunch resolve_launch_config(const LaunchConfig& cfg, std::int64_t work_
       r.scratch_pad_bytes = std::min(227 * 1024, (228 * 1024) / per_sm - 1024);
     }
   }
+  // the dynamic policy takes no scratch request and no persistent-team walk: only plain launches
+  r.dynamic_schedule =
+      !gpu && cfg.max_concurrent_teams <= 0 && r.scratch_pad_bytes == 0 &&
+      (cfg.schedule == ChunkSchedule::Dynamic || (cfg.schedule == ChunkSchedule::Auto && d.host_dynamic_schedule));
   return r;
 }
 
