@@ -300,6 +300,8 @@ TEST(TEST_CATEGORY, block_async_auto_launch_mode) {
   const unsigned hw = host_hardware_threads();
   const bool host = is_host_space<Exec>() && (hw == 0 || static_cast<unsigned>(Exec().concurrency()) <= hw);
   EXPECT_EQ(h.stats().fused, host);
+  // the bound of the threads' lead: kHostFusedMaxLead where Auto fuses (0: no fused host launch ran)
+  EXPECT_EQ(h.stats().host_max_lead, host ? Impl::kHostFusedMaxLead : 0);
   EXPECT_EQ(h.stats().total_launches, host ? r.iterations / p.global_iters_per_launch : r.iterations);
   EXPECT_EQ(h.stats().total_global_iters, r.iterations);
   // the balancer's ranges cover every block once, and a new symbolic phase starts them over
@@ -322,8 +324,11 @@ TEST(TEST_CATEGORY, block_async_auto_launch_mode) {
   Kokkos::deep_copy(x, 0.0);
   const auto r2 = block_async_solve(Exec(), h2, b, x);
   ASSERT_TRUE(r2.converged()) << r2.message;
-  if (is_host_space<Exec>())
+  if (is_host_space<Exec>()) {
     EXPECT_EQ(h2.host_balancer_->blocks(), std::min<std::int64_t>(Exec().concurrency(), h2.stats().num_blocks));
+    // an explicit fused mode on an oversubscribed host keeps the tight bound
+    EXPECT_EQ(h2.stats().host_max_lead, host ? Impl::kHostFusedMaxLead : Impl::kHostFusedMaxLeadOversubscribed);
+  }
 #if defined(KOKKOS_ENABLE_OPENMP) && KOKKOS_VERSION >= 40000
   // called from inside an OpenMP parallel region, Kokkos 4 runs the work items one after another on the calling
   // thread (Kokkos 3 refuses such calls): the fused mode then takes one range (a range waiting for another that

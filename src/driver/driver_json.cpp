@@ -149,6 +149,7 @@ void to_json(Json& j, const BlockAsyncStats& s) {
   j["fused"] = s.fused;
   j["fused_teams"] = s.teams;
   j["host_rebalances"] = s.host_rebalances;
+  j["host_max_lead"] = s.host_max_lead;
   j["scratch_bytes"] = s.scratch_bytes;
   j["scratch_level"] = s.scratch_level;
   j["local_nnz"] = s.local_nnz;

@@ -107,7 +107,7 @@ ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _GUARD_RECORD | _SWEEP_KE
          "jacobi": _JACOBI_QUARTILES,
          "solve": {"krylov_kernels"},
          # relax: the fused mode's host mapping (a rebalanced range of blocks per thread)
-         "relax": {"results[].setup.host_rebalances"}}
+         "relax": {"results[].setup.host_rebalances", "results[].setup.host_max_lead"}}
 # The resolved launch's schedule of the chunks on host backends (static | dynamic), wherever a launch is recorded.
 for _cmd, _path in (("ic", "launch"), ("ilu", "launch"), ("ilut", "launch"), ("ict", "launch"),
                     ("jacobi", "variants[].launch"), ("relax", "results[].setup.launch"), ("ir", "runs[].inner_launch")):

@@ -297,11 +297,13 @@ void block_async_run(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>& h,
           if (!bal || bal->blocks() != ranges || bal->end(bal->blocks() - 1) != st.num_blocks)
             bal.emplace(st.num_blocks, ranges);
           using body_type = BlockAsyncHostFusedBody<kernel_type>;
+          const int lead = auto_fused_launch(exec) ? kHostFusedMaxLead : kHostFusedMaxLeadOversubscribed;
+          st.host_max_lead = lead;
           typename body_type::policy_type pol(exec, ranges, 1, L.vector_length);
           pol = pol.set_scratch_size(st.scratch_level, Kokkos::PerTeam(static_cast<int>(scratch) + extra));
           std::vector<int> progress(static_cast<std::size_t>(ranges), 0);
           Kokkos::parallel_for("AsyncSparse::block_async::async_fused_host", pol,
-                               body_type{k, bal->bounds(), bal->seconds(), progress.data()});
+                               body_type{k, bal->bounds(), bal->seconds(), progress.data(), lead});
           exec.fence();
           const int before = bal->rebalances();
           bal->rebalance();

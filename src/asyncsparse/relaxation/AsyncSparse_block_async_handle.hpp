@@ -148,6 +148,7 @@ struct BlockAsyncStats {
   long long total_global_iters = 0;  ///< global iterations over all calls since set-up
   long long total_launches = 0;      ///< kernel launches over all calls since set-up
   int host_rebalances = 0;           ///< fused mode on host backends: times the threads' block ranges moved
+  int host_max_lead = 0;  ///< fused mode on host backends: passes a thread may run ahead of the slowest (0: not run)
   RelaxationResult last;             ///< result of the last block_async_solve (iterations of the last apply)
 };
 

@@ -218,15 +218,19 @@ struct BlockAsyncKernel {
   }
 };
 
-/// Most passes over its range a thread of the host fused mode may be ahead of the slowest thread: 1, the
-/// guarantee of one launch per global iteration (no block more than one global iteration ahead of another) without
-/// its parallel regions. Measured (2-core host): unbounded, fv3 in single precision with 4 threads on the 2 cores
-/// stalled at a residual of 1.2 after 200 global iterations (a descheduled thread's blocks stale while the others
-/// ran dozens of passes; per-iteration launches: 0.49), bound 1: 0.56, bound 2: 0.50, bound 4: 0.77; gen:lap2d:300
-/// to 1e-6 under a competing load on one core, 1.90x (bound 1) and 1.87x (bound 2) the idle time (1.71-1.75x for
-/// bound 1 in the final form, 804a2bc).
+/// Most passes over its range a thread of the host fused mode may be ahead of the slowest thread, when the threads
+/// do not outnumber the hardware threads (the fused mode of Auto): 4. A descheduled thread's blocks then stay stale
+/// for at most 4 passes of the others, while a thread that shares its core with another process holds up the
+/// others less often than with a bound of 1 (the guarantee of one launch per global iteration): gen:lap2d:300 to
+/// 1e-6 on 2 threads under a competing load on one core 1.75x / 1.79x the idle time against 2.08x / 2.14x with 1
+/// (8: 1.86x), idle equal; fv3 in single precision on 2 threads, residual after 200 global iterations 0.4745-0.4929
+/// against 0.4746-0.4751 with 1.
 /// Measured: perf_tests/results/MEASUREMENTS.md#block-async-host-launch
-constexpr int kHostFusedMaxLead = 1;
+constexpr int kHostFusedMaxLead = 4;
+/// The same bound when the threads outnumber the hardware threads (an explicit fused launch mode there): 1. With
+/// 4 threads on 2 cores fv3 reached 0.52-0.58 after 200 global iterations with 1 and 0.62-0.91 with 4 (unbounded:
+/// 1.2, stalled; bound 2: 0.50).
+constexpr int kHostFusedMaxLeadOversubscribed = 1;
 
 /// The fused mode on host execution spaces (exec/AsyncSparse_host_blocks.hpp). On a GPU the persistent teams of the
 /// fused mode interleave the blocks (team t: launch positions t, t + league, ...) and the hardware keeps them all
@@ -236,7 +240,7 @@ constexpr int kHostFusedMaxLead = 1;
 /// global_iters times in order (in the forward order consecutive blocks: each reads the values its predecessor just
 /// published, Gauss–Seidel between the blocks of a thread). It records the time of these passes, waits excluded, in
 /// seconds[b], and HostBlockBalancer moves the bounds between launches toward equal times, so a slowed thread gets
-/// fewer blocks. No thread starts a pass more than kHostFusedMaxLead passes ahead of the slowest (it yields its core
+/// fewer blocks. No thread starts a pass more than max_lead passes ahead of the slowest (it yields its core
 /// while it waits: with more threads than cores the one it waits for may need it), which bounds the delays of the
 /// asynchronous iteration as one launch per global iteration does, without a parallel region per global iteration.
 /// Every block has one writer (its range's thread) and exactly global_iters passes per launch; the races are those
@@ -251,12 +255,13 @@ struct BlockAsyncHostFusedBody {
   const std::int64_t* bounds;
   double* seconds;
   int* progress;  ///< progress[b]: passes thread b completed over its range in this launch (zero before it)
+  int max_lead;   ///< kHostFusedMaxLead, or kHostFusedMaxLeadOversubscribed when the threads outnumber the cores
 
-  /// Waits (yielding the core) until every other thread has completed at least `pass` - kHostFusedMaxLead passes.
+  /// Waits (yielding the core) until every other thread has completed at least `pass` - max_lead passes.
   void wait_for_others(std::int64_t b, int threads, int pass) const {
     for (;;) {
       bool ok = true;
-      for (int c = 0; c < threads && ok; ++c) ok = c == b || load_relaxed(progress + c) >= pass - kHostFusedMaxLead;
+      for (int c = 0; c < threads && ok; ++c) ok = c == b || load_relaxed(progress + c) >= pass - max_lead;
       if (ok) break;
       std::this_thread::yield();
     }
@@ -273,7 +278,7 @@ struct BlockAsyncHostFusedBody {
     typename Kernel::scratch_view s(team.team_scratch(k.scratch_level), k.block_size);
     double waited = 0;  // the balancer compares the threads' working times
     for (int pass = 0; pass < k.global_iters; ++pass) {
-      if (pass > kHostFusedMaxLead) {
+      if (pass > max_lead) {
         const double t0 = timer.seconds();
         wait_for_others(b, threads, pass);
         waited += timer.seconds() - t0;
