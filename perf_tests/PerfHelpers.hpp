@@ -56,6 +56,13 @@ inline std::string problem_spec(const std::string& name) {
 /// Host matrices are loaded once per process and cached (Test::host_matrix).
 inline const CsrHost<double>& host_matrix(const std::string& name) { return Test::host_matrix(problem_spec(name)); }
 
+/// Median of `v` (the upper of the two middle values for an even count; 0 for none).
+inline double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
 /// Time `f` with fences before and after; report as manual time.
 template <class F>
 double timed(F&& f) {

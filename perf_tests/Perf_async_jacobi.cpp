@@ -193,10 +193,6 @@ void BM_trace_overhead(benchmark::State& state, Problem p, Variant v) {
     t_st.push_back(run(stamps, s).update_seconds);
     state.SetIterationTime(t_off.back());
   }
-  auto median = [](std::vector<double> x) {
-    std::sort(x.begin(), x.end());
-    return x.empty() ? 0.0 : x[x.size() / 2];
-  };
   const double mo = median(t_off);
   set_common(state, s, off.stats);
   state.counters["updates"] = updates;

@@ -192,11 +192,6 @@ const char* factor_name(Factor f) {
   return f == Factor::KkSpiluk ? "kk_spiluk" : f == Factor::ParIc5 ? "par_ic_5sweeps" : "par_ic_5sweeps_static";
 }
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 /// Median time of the numeric phase of `f` on A (the symbolic phase and a warm-up run are not timed).
 double time_factor(System& s, Factor f) {
   HostExec exec;
@@ -217,7 +212,7 @@ double time_factor(System& s, Factor f) {
     kk.numeric(s.A);
     for (int r = 0; r < 3; ++r) t.push_back(kk.numeric(s.A));
   }
-  return median_of(t);
+  return median(t);
 }
 
 /// Times measured earlier in this process, by "problem/method/state".

@@ -32,11 +32,6 @@ using namespace AsyncSparse;
 using namespace AsyncSparse::Perf;
 using CrsD = Crs<double, Device>;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 /// Baselines of one matrix, measured once per process (lazily, inside the first benchmark that needs them).
 struct Baselines {
   CrsD A, As;  // A and S A S on the device

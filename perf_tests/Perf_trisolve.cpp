@@ -33,11 +33,6 @@ using namespace AsyncSparse::Perf;
 using CrsD = Crs<double, Device>;
 using Vec = Kokkos::View<double*, Device>;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 /// A matrix, its scaled form, its IC(0) factors (host reference, scaled matrix) and its spmv time, once per process.
 struct Problem {
   CrsD A, As, L, U;

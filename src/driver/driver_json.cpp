@@ -61,7 +61,7 @@ void to_json(Json& j, const ResolvedLaunch& r) {
   j["block_order"] = to_string(r.block_order);
   j["seed"] = r.seed;
   j["oversubscription"] = r.oversubscription;
-  j["schedule"] = r.dynamic_schedule ? "dynamic" : "static";
+  j["schedule"] = r.schedule_name();
   j["concurrency"] = r.concurrency;
 }
 

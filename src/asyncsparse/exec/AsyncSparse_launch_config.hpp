@@ -164,14 +164,19 @@ struct ResolvedLaunch {
   bool dynamic_schedule = false;
   int concurrency = 1;  ///< ExecSpace::concurrency() (hardware threads the backend can run at once)
 
+  /// The schedule run: "dynamic" or "static" (AsyncSparse::to_string of the ChunkSchedule).
+  const char* schedule_name() const {
+    return AsyncSparse::to_string(dynamic_schedule ? ChunkSchedule::Dynamic : ChunkSchedule::Static);
+  }
+
   std::string to_string() const {
     std::ostringstream os;
     os << "exec=" << execution_space << " team_size=" << team_size << " vector_length=" << vector_length
        << " chunk_size=" << chunk_size << " chunks=" << num_chunks << " league=" << league_size
        << " max_concurrent_teams=" << max_concurrent_teams << " occupancy=" << AsyncSparse::to_string(occupancy_mode)
        << " scratch_pad_bytes=" << scratch_pad_bytes << " block_order=" << AsyncSparse::to_string(block_order)
-       << " seed=" << seed << " oversubscription=" << oversubscription
-       << " schedule=" << (dynamic_schedule ? "dynamic" : "static") << " concurrency=" << concurrency;
+       << " seed=" << seed << " oversubscription=" << oversubscription << " schedule=" << schedule_name()
+       << " concurrency=" << concurrency;
     return os.str();
   }
 };
