@@ -849,7 +849,8 @@ TEST(TEST_CATEGORY, preconditioners_share_the_launch_parameters) {
                         {"block_order", std::string("random")},
                         {"launch_seed", 11},
                         {"oversubscription", 2},
-                        {"schedule", std::string("static")}};
+                        {"schedule", std::string("static")},
+                        {"unit_stride", 2}};
   const LaunchConfig c = launch_config_from_parameters(l, "test");
   EXPECT_EQ(c.team_size, 1);
   EXPECT_EQ(c.vector_length, 2);
@@ -861,6 +862,7 @@ TEST(TEST_CATEGORY, preconditioners_share_the_launch_parameters) {
   EXPECT_EQ(c.seed, 11u);
   EXPECT_EQ(c.oversubscription, 2);
   EXPECT_EQ(c.schedule, ChunkSchedule::Static);
+  EXPECT_EQ(c.unit_stride, 2);
   ASYNCSPARSE_EXPECT_THROW_MSG(launch_config_from_parameters({{"schedule", std::string("guided")}}, "test"),
                                InvalidInput, "chunk schedule 'guided' unknown");
   AsyncJacobiPreconditioner<double, Dev> J(A);

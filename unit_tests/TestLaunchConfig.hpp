@@ -102,6 +102,17 @@ TEST(TEST_CATEGORY, launch_config_method_defaults) {
   r = resolve_launch_config<TEST_EXECSPACE>(scratch, 1000, 5.0, TEST_EXECSPACE(), dyn);
   EXPECT_FALSE(r.dynamic_schedule);
   EXPECT_EQ(r.scratch_pad_bytes, 1024);
+  // the unit stride: a host-only choice, the method's default for -1 (1 without one), an explicit value over it
+  LaunchDefaults strided;
+  strided.host_unit_stride = 3;
+  EXPECT_EQ(resolve_launch_config<TEST_EXECSPACE>(LaunchConfig(), 1000, 5.0).unit_stride, 1);
+  r = resolve_launch_config<TEST_EXECSPACE>(LaunchConfig(), 1000, 5.0, TEST_EXECSPACE(), strided);
+  EXPECT_EQ(r.unit_stride, gpu ? 1 : 3);
+  EXPECT_NE(r.to_string().find(gpu ? "unit_stride=1" : "unit_stride=3"), std::string::npos) << r.to_string();
+  LaunchConfig two_passes;
+  two_passes.unit_stride = 2;
+  EXPECT_EQ(resolve_launch_config<TEST_EXECSPACE>(two_passes, 1000, 5.0, TEST_EXECSPACE(), strided).unit_stride,
+            gpu ? 1 : 2);
 }
 
 TEST(TEST_CATEGORY, launch_config_explicit_and_occupancy) {
@@ -127,6 +138,12 @@ TEST(TEST_CATEGORY, launch_config_rejects_bad_values) {
   cfg = LaunchConfig();
   cfg.max_concurrent_teams = 0;
   ASYNCSPARSE_EXPECT_THROW_MSG(resolve_launch_config<TEST_EXECSPACE>(cfg, 10), InvalidInput, "max_concurrent_teams");
+  for (int stride : {0, -2}) {
+    cfg = LaunchConfig();
+    cfg.unit_stride = stride;
+    ASYNCSPARSE_EXPECT_THROW_MSG(resolve_launch_config<TEST_EXECSPACE>(cfg, 10), InvalidInput,
+                                 "unit_stride must be -1 (auto) or >= 1, got " + std::to_string(stride));
+  }
   cfg = LaunchConfig();
   cfg.oversubscription = 0;
   ASYNCSPARSE_EXPECT_THROW_MSG(resolve_launch_config<TEST_EXECSPACE>(cfg, 10), InvalidInput, "oversubscription");
@@ -223,30 +240,39 @@ TEST(TEST_CATEGORY, chunked_launch_dynamic_schedule_lets_other_threads_take_a_he
 TEST(TEST_CATEGORY, chunked_launch_visits_every_unit_once_in_block_order) {
   for (auto order : {BlockOrder::Forward, BlockOrder::Backward, BlockOrder::Random}) {
     for (int teams : {-2, -1, 1, 3}) {  // -2: no limit and the dynamic schedule
-      LaunchConfig cfg;
-      if (teams == -2) cfg.schedule = ChunkSchedule::Dynamic;
-      cfg.team_size = 1;
-      cfg.vector_length = 1;
-      cfg.chunk_size = 7;
-      cfg.block_order = order;
-      cfg.seed = 42;
-      cfg.max_concurrent_teams = teams < 0 ? -1 : teams;
-      const int n = 100;
-      ChunkedLaunch<TEST_EXECSPACE> launch(resolve_launch_config<TEST_EXECSPACE>(cfg, n));
-      Kokkos::View<int*, TEST_DEVICE> visits("visits", n), stamp("stamp", n);
-      record_visits(launch, visits, stamp);
-      auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), visits);
-      auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), stamp);
-      for (int i = 0; i < n; ++i) ASSERT_EQ(hv(i), 1) << "unit " << i;
-      if (teams == 1) {
-        // one team: chunks run in the permutation's order
-        auto perm = block_order_permutation(launch.resolved().num_chunks, order, 42);
-        int expected = 0;
-        for (auto c : perm)
-          for (int u = static_cast<int>(c) * 7; u < std::min(n, static_cast<int>(c + 1) * 7); ++u) {
-            EXPECT_EQ(hs(u), expected) << "unit " << u;
-            ++expected;
+      for (int stride : {-1, 2, 3, 8}) {  // 8 > the chunk: one unit per pass
+        LaunchConfig cfg;
+        cfg.unit_stride = stride;
+        if (teams == -2) cfg.schedule = ChunkSchedule::Dynamic;
+        cfg.team_size = 1;
+        cfg.vector_length = 1;
+        cfg.chunk_size = 7;
+        cfg.block_order = order;
+        cfg.seed = 42;
+        cfg.max_concurrent_teams = teams < 0 ? -1 : teams;
+        const int n = 100;
+        ChunkedLaunch<TEST_EXECSPACE> launch(resolve_launch_config<TEST_EXECSPACE>(cfg, n));
+        Kokkos::View<int*, TEST_DEVICE> visits("visits", n), stamp("stamp", n);
+        record_visits(launch, visits, stamp);
+        auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), visits);
+        auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), stamp);
+        for (int i = 0; i < n; ++i) ASSERT_EQ(hv(i), 1) << "unit " << i;
+        const int s = launch.resolved().unit_stride;
+        EXPECT_EQ(s, Impl::is_gpu_space<TEST_EXECSPACE>() || stride < 0 ? 1 : stride);
+        if (teams == 1) {
+          // one team: chunks run in the permutation's order, a chunk's units in s interleaved passes
+          auto perm = block_order_permutation(launch.resolved().num_chunks, order, 42);
+          int expected = 0;
+          for (auto c : perm) {
+            const int begin = static_cast<int>(c) * 7, end = std::min(n, begin + 7);
+            for (int r = 0; r < s; ++r)
+              for (int u = begin + r; u < end; u += s) {
+                EXPECT_EQ(hs(u), expected) << "unit " << u << ", stride " << s;
+                ++expected;
+              }
           }
+          EXPECT_EQ(expected, n);
+        }
       }
     }
   }

@@ -82,6 +82,7 @@ LaunchConfig launch_config(const LaunchOptions& o) {
   c.block_order = block_order_from_string(o.block_order);
   c.seed = o.seed;
   c.schedule = chunk_schedule_from_string(o.schedule);
+  c.unit_stride = o.unit_stride;
   return c;
 }
 
@@ -142,6 +143,9 @@ void Cli::launch_options(LaunchOptions& o) {
   option("seed", o.seed, "seed of random orders");
   choice("schedule", o.schedule, {"auto", "static", "dynamic"},
          "host backends: how the chunks go to the threads (auto: the method's choice; dynamic: no --max-teams)");
+  option("unit-stride", o.unit_stride,
+         "host backends: interleaved passes over a chunk's units, so that in-place sweeps do not wait on the unit "
+         "just before (-1: the method's choice)");
 }
 
 void Cli::tri_solve_options(std::string& kind, int& sweeps) {

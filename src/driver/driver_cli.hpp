@@ -45,6 +45,7 @@ struct LaunchOptions {
   std::string block_order = "forward";
   std::uint64_t seed = 0;
   std::string schedule = "auto";
+  int unit_stride = -1;
 };
 /// The LaunchConfig the options ask for.
 LaunchConfig launch_config(const LaunchOptions& o);
@@ -73,7 +74,8 @@ class Cli {
   /// `--name` (no value): sets `value` to true. With `recorded` false the flag is left out of the record's
   /// "options" (for flags that change the console output only).
   void flag(const std::string& name, bool& value, const std::string& help, bool recorded = true);
-  /// --team-size, --vector-length, --chunk-size, --max-teams, --occupancy-mode, --block-order, --seed, --schedule.
+  /// --team-size, --vector-length, --chunk-size, --max-teams, --occupancy-mode, --block-order, --seed, --schedule,
+  /// --unit-stride.
   void launch_options(LaunchOptions& o);
   /// --tri-solve (auto | exact | jacobi | jacobi_adaptive | isai) and --tri-solve-sweeps, the triangular solves of
   /// the incomplete-factorization preconditioners (the parameters tri_solve / tri_solve_sweeps of the library).

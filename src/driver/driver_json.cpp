@@ -62,6 +62,7 @@ void to_json(Json& j, const ResolvedLaunch& r) {
   j["seed"] = r.seed;
   j["oversubscription"] = r.oversubscription;
   j["schedule"] = r.schedule_name();
+  j["unit_stride"] = r.unit_stride;
   j["concurrency"] = r.concurrency;
 }
 

@@ -111,10 +111,10 @@ ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _GUARD_RECORD | _SWEEP_KE
 # The resolved launch's schedule of the chunks on host backends (static | dynamic), wherever a launch is recorded.
 for _cmd, _path in (("ic", "launch"), ("ilu", "launch"), ("ilut", "launch"), ("ict", "launch"),
                     ("jacobi", "variants[].launch"), ("relax", "results[].setup.launch"), ("ir", "runs[].inner_launch")):
-    ADDED.setdefault(_cmd, set()).add(_path + ".schedule")
-# ... and the driver's --schedule option, wherever the launch options are offered.
+    ADDED.setdefault(_cmd, set()).update({_path + ".schedule", _path + ".unit_stride"})
+# ... and the driver's --schedule and --unit-stride options, wherever the launch options are offered.
 for _cmd in ("ic", "ilu", "ilut", "ict", "relax", "ir"):
-    ADDED.setdefault(_cmd, set()).add("options.schedule")
+    ADDED.setdefault(_cmd, set()).update({"options.schedule", "options.unit-stride"})
 
 # Added to the record of every subcommand: the offset width of the build (32 or 64).
 ADDED_EVERYWHERE = {"offset_bits"}

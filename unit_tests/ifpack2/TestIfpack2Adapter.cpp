@@ -79,10 +79,10 @@ TEST(Ifpack2Adapter, LaunchSettingsHaveOneNameForEveryMethod) {
   for (const char* m : {"par_ilu", "par_ic", "par_ilut", "par_ict", "async_jacobi", "block_async"}) {
     M.setParameters(adapter_params(m));
     const auto valid = M.getValidParameters();
-    for (const char* name :
-         {"asyncsparse: team size", "asyncsparse: vector length", "asyncsparse: chunk size",
-          "asyncsparse: max concurrent teams", "asyncsparse: occupancy mode", "asyncsparse: block order",
-          "asyncsparse: launch seed", "asyncsparse: oversubscription", "asyncsparse: schedule"})
+    for (const char* name : {"asyncsparse: team size", "asyncsparse: vector length", "asyncsparse: chunk size",
+                             "asyncsparse: max concurrent teams", "asyncsparse: occupancy mode",
+                             "asyncsparse: block order", "asyncsparse: launch seed", "asyncsparse: oversubscription",
+                             "asyncsparse: schedule", "asyncsparse: unit stride"})
       EXPECT_TRUE(valid->isParameter(name)) << m << ": " << name;
   }
   Teuchos::ParameterList p = adapter_params("async_jacobi");

@@ -14,7 +14,9 @@
 // takes positions from the end of the others' shares, so a thread slowed down by another process on its core runs
 // fewer chunks instead of making the others wait at the end of the launch. A thread then runs its own share in
 // ascending order and the positions it takes from the others in descending order; which thread runs a position
-// (and so the block order across threads) is decided at run time.
+// (and so the block order across threads) is decided at run time. On host backends a thread visits the units of a
+// chunk in ResolvedLaunch::unit_stride interleaved passes (begin, begin + s, ..., then begin + 1, ...), so that in an
+// in-place sweep consecutive units need not wait on each other's results.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -55,6 +57,7 @@ class ChunkedLaunch {
                              launch_.num_chunks,
                              launch_.chunk_size,
                              launch_.league_size,
+                             launch_.unit_stride,
                              order_.data() == nullptr};
     if constexpr (!Impl::is_gpu_space<ExecSpace>()) {  // GPUs: no kernel of the dynamic schedule is compiled
       if (launch_.dynamic_schedule) {
@@ -79,12 +82,23 @@ class ChunkedLaunch {
     order_view order;
     std::int64_t work_items, num_chunks;
     int chunk_size, league;
+    int stride;  // host backends: interleaved passes over a chunk's units (1 on GPUs)
     bool identity;
     KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
       for (std::int64_t pos = team.league_rank(); pos < num_chunks; pos += league) {
         const std::int64_t chunk = identity ? pos : order(pos);
         const std::int64_t begin = chunk * chunk_size;
         const std::int64_t end = begin + chunk_size < work_items ? begin + chunk_size : work_items;
+        if constexpr (!Impl::is_gpu_space<ExecSpace>()) {
+          if (stride > 1) {
+            for (int r = 0; r < stride && begin + r < end; ++r) {
+              const std::int64_t first = begin + r, count = (end - first + stride - 1) / stride;
+              Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
+                                   [&](const std::int64_t k) { f(team, first + k * stride); });
+            }
+            continue;
+          }
+        }
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t unit) { f(team, unit); });
       }
     }

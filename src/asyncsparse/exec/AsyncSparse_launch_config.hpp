@@ -119,6 +119,14 @@ struct LaunchConfig {
   /// (on every backend) and not applied with a scratch-pad request. Kernels that map their work to threads
   /// themselves (the static asynchronous Jacobi, async-(k)) keep their mapping. GPUs: not used. Default Auto.
   ChunkSchedule schedule = ChunkSchedule::Auto;
+  /// Host backends: a thread visits the units of a chunk in `unit_stride` interleaved passes — begin, begin + s,
+  /// begin + 2s, ..., then begin + 1, begin + 1 + s, ... (s = 1: in order). In an in-place sweep where a unit reads
+  /// what its predecessor just wrote (a factor row the pivot of the row before it), consecutive units then no longer
+  /// wait on each other: the dependency chain becomes s independent ones. GPUs: not used (a team's threads run
+  /// consecutive units at once). Default -1: the method's LaunchDefaults::host_unit_stride (1 unless it sets one;
+  /// no method does: 2 made the ParIC sweeps of a naturally ordered 2D grid 1.5x faster, but every other matrix
+  /// measured no faster and each sweep less converged — perf_tests/results/MEASUREMENTS.md#host-unit-stride).
+  int unit_stride = -1;
 };
 
 /// A method's own choices for the -1 (auto) fields of a LaunchConfig, passed to resolve_launch_config. A field
@@ -140,6 +148,8 @@ struct LaunchDefaults {
   /// shares its core with another process then runs fewer chunks instead of holding up the launch's end.
   /// Default false.
   bool host_dynamic_schedule = false;
+  /// Host backends, LaunchConfig::unit_stride -1: the interleaved passes over a chunk's units. Default -1: 1.
+  int host_unit_stride = -1;
   /// The method, named in the messages of the checks above. Default "LaunchConfig".
   std::string method = "LaunchConfig";
 };
@@ -162,6 +172,8 @@ struct ResolvedLaunch {
   /// Host backends: Kokkos' dynamic schedule of the teams (LaunchConfig::schedule,
   /// LaunchDefaults::host_dynamic_schedule)
   bool dynamic_schedule = false;
+  /// Host backends: the interleaved passes over a chunk's units (LaunchConfig::unit_stride); 1 on GPUs
+  int unit_stride = 1;
   int concurrency = 1;  ///< ExecSpace::concurrency() (hardware threads the backend can run at once)
 
   /// The schedule run: "dynamic" or "static" (AsyncSparse::to_string of the ChunkSchedule).
@@ -176,7 +188,7 @@ struct ResolvedLaunch {
        << " max_concurrent_teams=" << max_concurrent_teams << " occupancy=" << AsyncSparse::to_string(occupancy_mode)
        << " scratch_pad_bytes=" << scratch_pad_bytes << " block_order=" << AsyncSparse::to_string(block_order)
        << " seed=" << seed << " oversubscription=" << oversubscription << " schedule=" << schedule_name()
-       << " concurrency=" << concurrency;
+       << " unit_stride=" << unit_stride << " concurrency=" << concurrency;
     return os.str();
   }
 };
@@ -223,6 +235,8 @@ ResolvedLaunch resolve_launch_config(const LaunchConfig& cfg, std::int64_t work_
                        std::to_string(cfg.max_concurrent_teams));
   if (cfg.oversubscription < 1)
     throw InvalidInput("LaunchConfig: oversubscription must be >= 1, got " + std::to_string(cfg.oversubscription));
+  if (cfg.unit_stride == 0 || cfg.unit_stride < -1)
+    throw InvalidInput("LaunchConfig: unit_stride must be -1 (auto) or >= 1, got " + std::to_string(cfg.unit_stride));
   if (cfg.schedule == ChunkSchedule::Dynamic && cfg.max_concurrent_teams > 0)
     throw InvalidInput("LaunchConfig: schedule 'dynamic' takes no occupancy limit (max_concurrent_teams -1), got " +
                        std::to_string(cfg.max_concurrent_teams));
@@ -285,6 +299,7 @@ ResolvedLaunch resolve_launch_config(const LaunchConfig& cfg, std::int64_t work_
   r.dynamic_schedule =
       !gpu && cfg.max_concurrent_teams <= 0 && r.scratch_pad_bytes == 0 &&
       (cfg.schedule == ChunkSchedule::Dynamic || (cfg.schedule == ChunkSchedule::Auto && d.host_dynamic_schedule));
+  r.unit_stride = gpu ? 1 : cfg.unit_stride > 0 ? cfg.unit_stride : std::max(1, d.host_unit_stride);
   return r;
 }
 

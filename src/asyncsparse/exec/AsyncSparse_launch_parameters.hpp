@@ -9,7 +9,7 @@
 //   team_size (int, default -1), vector_length (int, -1), chunk_size (int, -1), max_concurrent_teams (int, -1),
 //   occupancy_mode (string, "persistent-teams" | "scratch-pad"), scratch_pad_bytes (int, -1),
 //   block_order (string, "forward" | "backward" | "random"), launch_seed (int, 0), oversubscription (int, 1),
-//   schedule (string, "auto" | "static" | "dynamic").
+//   schedule (string, "auto" | "static" | "dynamic"), unit_stride (int, -1).
 // -1 means "choose for me": resolve_launch_config makes that choice per backend, with the method's LaunchDefaults
 // (documented at each method's launch resolution).
 #pragma once
@@ -40,7 +40,11 @@ inline ParameterSpec& add_launch_parameters(ParameterSpec& spec) {
            "chunks from the others; no occupancy limit) | auto (the method's choice: dynamic for the ParILU/ParIC "
            "sweeps); kernels that map work to threads themselves (static asynchronous Jacobi, async-(k) on host "
            "backends) keep their mapping; GPUs: not used",
-           {"auto", "static", "dynamic"});
+           {"auto", "static", "dynamic"})
+      .add("unit_stride", -1,
+           "host backends: interleaved passes over a chunk's units (begin, begin+s, ..., then begin+1, ...), so that "
+           "in an in-place sweep consecutive units do not wait on each other (-1: the method's choice, 1 for every "
+           "method); GPUs: not used");
   return spec;
 }
 
@@ -65,6 +69,7 @@ inline LaunchConfig launch_config_from_parameters(const ParameterList& list, con
   }
   c.oversubscription = list.get("oversubscription", base.oversubscription);
   if (list.isParameter("schedule")) c.schedule = chunk_schedule_from_string(list.get("schedule", "auto"));
+  c.unit_stride = list.get("unit_stride", base.unit_stride);
   return c;
 }
 

@@ -178,7 +178,7 @@ inline bool same_launch(const LaunchConfig& a, const LaunchConfig& b) {
   return a.team_size == b.team_size && a.vector_length == b.vector_length && a.chunk_size == b.chunk_size &&
          a.max_concurrent_teams == b.max_concurrent_teams && a.occupancy_mode == b.occupancy_mode &&
          a.scratch_pad_bytes == b.scratch_pad_bytes && a.block_order == b.block_order && a.seed == b.seed &&
-         a.oversubscription == b.oversubscription && a.schedule == b.schedule;
+         a.oversubscription == b.oversubscription && a.schedule == b.schedule && a.unit_stride == b.unit_stride;
 }
 template <class H>
 void check_block_async_params(const char* who, const H& h) {
