@@ -80,10 +80,14 @@ int host_threads_at_once(const ExecSpace& exec) {
   return std::max(1, static_cast<int>(exec.concurrency()));
 }
 
-/// Hardware threads this process may run on (its CPU affinity mask where the system reports one, else the
-/// hardware's thread count; 0 when unknown).
+/// Hardware threads this process may run on (0 when unknown): in OpenMP builds omp_get_num_procs(), which counts the
+/// process's CPUs even when OMP_PROC_BIND has bound the calling thread to one place (its own affinity mask then holds
+/// one CPU: with `OMP_PROC_BIND=true` two threads on two cores looked oversubscribed); else the calling thread's CPU
+/// affinity mask where the system reports one, else the hardware's thread count.
 inline unsigned host_hardware_threads() {
-#if defined(__linux__)
+#if defined(KOKKOS_ENABLE_OPENMP)
+  return static_cast<unsigned>(std::max(0, omp_get_num_procs()));
+#elif defined(__linux__)
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
