@@ -631,6 +631,32 @@ bool jacobi_ic_sweeps_converge(const Crs<double, Dev>& A) {
 // exact IC(0) after 185-197 sweeps; Kokkos 4.6: not). For bcsstk27 on a GPU, and only while its deterministic sweeps
 // fail, a DivergenceError or BreakdownError naming the problem, or no convergence within the 200 sweeps (seen on an
 // H100 with Kokkos 3.4: residual 5.3e-5 after 200 sweeps), is accepted; anywhere else each fails the test.
+// LaunchConfig::unit_stride reaches the sweeps (host backends: interleaved passes over a chunk's units; GPUs
+// resolve it to 1), and the asynchronous sweeps still converge to the fixed point with it, with both kernels the
+// host runs and a chunk that is not a multiple of the stride.
+TEST(TEST_CATEGORY, par_ilu_sweeps_converge_with_a_unit_stride) {
+  const bool gpu = Impl::is_gpu_space<Exec>();
+  for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu})
+    for (auto kernel : {SweepKernel::Entry, SweepKernel::Row})
+      for (int stride : {2, 3}) {
+        Handle h(kind);
+        h.params.sweeps = 200;
+        h.params.tolerance = 1e-11;
+        h.params.sweep_kernel = kernel;
+        h.launch.unit_stride = stride;
+        h.launch.chunk_size = 50;
+        const auto Ad = to_device<Dev>(lap2d(12));
+        par_ilu_symbolic(Exec(), h, Ad);
+        par_ilu_numeric(Exec(), h, Ad);
+        const std::string what =
+            std::string(to_string(kind)) + " " + to_string(kernel) + " stride " + std::to_string(stride);
+        EXPECT_EQ(h.stats().launch.unit_stride, gpu ? 1 : stride) << what;
+        EXPECT_NE(h.stats().launch.to_string().find("unit_stride="), std::string::npos) << what;
+        EXPECT_TRUE(h.stats().converged) << what;
+        EXPECT_LE(par_ilu_nonlinear_residual(Exec(), h), 1e-10) << what;
+      }
+}
+
 TEST(TEST_CATEGORY, par_ic_async_converges_to_exact_ic0_on_shared_matrices) {
   const std::vector<std::string> names = {"1138_bus", "494_bus",  "bcsstk01", "bcsstk13", "bcsstk14", "bcsstk15",
                                           "bcsstk16", "bcsstk18", "bcsstk27", "bodyy4",   "bodyy5",   "bodyy6",

@@ -84,12 +84,13 @@ class ChunkedLaunch {
     int chunk_size, league;
     int stride;  // host backends: interleaved passes over a chunk's units (1 on GPUs)
     bool identity;
+    static constexpr bool host_backend = !Impl::is_gpu_space<ExecSpace>();
     KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
       for (std::int64_t pos = team.league_rank(); pos < num_chunks; pos += league) {
         const std::int64_t chunk = identity ? pos : order(pos);
         const std::int64_t begin = chunk * chunk_size;
         const std::int64_t end = begin + chunk_size < work_items ? begin + chunk_size : work_items;
-        if constexpr (!Impl::is_gpu_space<ExecSpace>()) {
+        if constexpr (host_backend) {
           if (stride > 1) {
             for (int r = 0; r < stride && begin + r < end; ++r) {
               const std::int64_t first = begin + r, count = (end - first + stride - 1) / stride;

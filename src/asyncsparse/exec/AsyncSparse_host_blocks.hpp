@@ -80,14 +80,23 @@ int host_threads_at_once(const ExecSpace& exec) {
   return std::max(1, static_cast<int>(exec.concurrency()));
 }
 
-/// Hardware threads this process may run on (0 when unknown): in OpenMP builds omp_get_num_procs(), which counts the
-/// process's CPUs even when OMP_PROC_BIND has bound the calling thread to one place (its own affinity mask then holds
-/// one CPU: with `OMP_PROC_BIND=true` two threads on two cores looked oversubscribed); else the calling thread's CPU
-/// affinity mask where the system reports one, else the hardware's thread count.
-inline unsigned host_hardware_threads() {
+/// Hardware threads the threads of the host execution space `ExecSpace` may run on (0 when unknown). Kokkos::OpenMP
+/// with bound threads (OMP_PROC_BIND not false): the CPUs of its places (the calling thread is then bound to one
+/// place, and its own affinity mask holds one: two threads on two cores looked oversubscribed). Otherwise the calling
+/// thread's CPU affinity mask where the system reports one (the other host backends' threads start from it), else
+/// the hardware's thread count.
+template <class ExecSpace = Kokkos::DefaultHostExecutionSpace>
+unsigned host_hardware_threads() {
 #if defined(KOKKOS_ENABLE_OPENMP)
-  return static_cast<unsigned>(std::max(0, omp_get_num_procs()));
-#elif defined(__linux__)
+  if constexpr (std::is_same<ExecSpace, Kokkos::OpenMP>::value) {
+    if (omp_get_proc_bind() != omp_proc_bind_false) {
+      int cpus = 0;
+      for (int p = 0; p < omp_get_num_places(); ++p) cpus += omp_get_place_num_procs(p);
+      if (cpus > 0) return static_cast<unsigned>(cpus);
+    }
+  }
+#endif
+#if defined(__linux__)
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));

@@ -124,8 +124,9 @@ struct LaunchConfig {
   /// what its predecessor just wrote (a factor row the pivot of the row before it), consecutive units then no longer
   /// wait on each other: the dependency chain becomes s independent ones. GPUs: not used (a team's threads run
   /// consecutive units at once). Default -1: the method's LaunchDefaults::host_unit_stride (1 unless it sets one;
-  /// no method does: 2 made the ParIC sweeps of a naturally ordered 2D grid 1.5x faster, but every other matrix
-  /// measured no faster and each sweep less converged — perf_tests/results/MEASUREMENTS.md#host-unit-stride).
+  /// no method does: 2 made the ParIC sweeps of a naturally ordered 2D grid 1.5x faster, but the other matrices
+  /// measured no faster beyond sweeps of a few microseconds, and each sweep less converged —
+  /// perf_tests/results/MEASUREMENTS.md#host-unit-stride).
   int unit_stride = -1;
 };
 

@@ -215,15 +215,15 @@ void check_block_async_call(const char* who, const H& h, const BV& b, const XV& 
 }
 
 /// BlockAsyncLaunchMode::Auto resolved: Fused on host backends whose threads do not outnumber the hardware threads
-/// the process may run on (its affinity mask), PerIteration otherwise (GPUs; oversubscribed hosts, where a thread
-/// waits for others that the OS deschedules for whole time slices; processes sharing the cores, e.g. MPI ranks,
-/// are not seen).
+/// it may run on (host_hardware_threads: the places of bound OpenMP threads, else the affinity mask), PerIteration
+/// otherwise (GPUs; oversubscribed hosts, where a thread waits for others that the OS deschedules for whole time
+/// slices; processes sharing the cores, e.g. MPI ranks, are not seen).
 template <class ExecSpace>
 bool auto_fused_launch(const ExecSpace& exec) {
   if constexpr (!is_host_space<ExecSpace>()) {
     return false;
   } else {
-    const unsigned hw = host_hardware_threads();  // 0: unknown
+    const unsigned hw = host_hardware_threads<ExecSpace>();  // 0: unknown
     return hw == 0 || static_cast<unsigned>(exec.concurrency()) <= hw;
   }
 }
