@@ -281,8 +281,9 @@ void block_async_run(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>& h,
   } else {
     k.x_read = x.data();
     k.x_write = x.data();
-    const bool fused = p.launch_mode == BlockAsyncLaunchMode::Fused ||
-                       (p.launch_mode == BlockAsyncLaunchMode::Auto && auto_fused_launch(exec));
+    const bool fits = auto_fused_launch(exec);  // host threads within the hardware threads (once per run)
+    const bool fused =
+        p.launch_mode == BlockAsyncLaunchMode::Fused || (p.launch_mode == BlockAsyncLaunchMode::Auto && fits);
     st.fused = fused;
     if (fused) {
       k.league = st.teams;
@@ -297,7 +298,7 @@ void block_async_run(const ExecSpace& exec, BlockAsyncHandle<Scalar, Device>& h,
           if (!bal || bal->blocks() != ranges || bal->end(bal->blocks() - 1) != st.num_blocks)
             bal.emplace(st.num_blocks, ranges);
           using body_type = BlockAsyncHostFusedBody<kernel_type>;
-          const int lead = auto_fused_launch(exec) ? kHostFusedMaxLead : kHostFusedMaxLeadOversubscribed;
+          const int lead = fits ? kHostFusedMaxLead : kHostFusedMaxLeadOversubscribed;
           st.host_max_lead = lead;
           typename body_type::policy_type pol(exec, ranges, 1, L.vector_length);
           pol = pol.set_scratch_size(st.scratch_level, Kokkos::PerTeam(static_cast<int>(scratch) + extra));
