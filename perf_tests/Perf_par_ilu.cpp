@@ -103,15 +103,17 @@ const Baselines& baselines(const std::string& name) {
 
 /// Minimum bytes of one sweep: per task a_ij, the written value and the kernel's own lists (entry kernel: the task
 /// list's row, column and destination; row kernel: the start of each factor entry's product list, and two
-/// positions per product; list kernel: both), the indices and values of the factors (read once), the row pointers.
+/// positions per product; list kernel: both; row-merge kernel: none), the indices and values of the factors (read
+/// once), the row pointers.
 double sweep_bytes(const ParIluHandle<double, Device>& h) {
   const auto& s = h.stats();
   const double factors = static_cast<double>(s.nnz_L + s.nnz_U);
   const double tasks = static_cast<double>(s.num_tasks) * 3 * sizeof(int);
   const double products = factors * sizeof(offset_t) + static_cast<double>(s.sweep_products) * 2 * sizeof(offset_t);
-  const double lists = s.sweep_kernel == SweepKernel::Row    ? products
-                       : s.sweep_kernel == SweepKernel::List ? tasks + products
-                                                             : tasks;
+  const double lists = s.sweep_kernel == SweepKernel::Row        ? products
+                       : s.sweep_kernel == SweepKernel::List     ? tasks + products
+                       : s.sweep_kernel == SweepKernel::RowMerge ? 0.0
+                                                                 : tasks;
   return lists + static_cast<double>(s.num_tasks) * 2 * sizeof(double) + factors * (sizeof(int) + sizeof(double)) +
          2.0 * (h.num_rows() + 1) * sizeof(int);
 }
@@ -143,6 +145,7 @@ void common_counters(benchmark::State& state, const Baselines& b, const ParIluHa
   state.counters["team_size"] = h.stats().launch.team_size;
   state.counters["vector_length"] = h.stats().launch.vector_length;
   state.counters["row_kernel"] = h.stats().sweep_kernel == SweepKernel::Row ? 1 : 0;
+  state.counters["row_merge_kernel"] = h.stats().sweep_kernel == SweepKernel::RowMerge ? 1 : 0;
   state.counters["list_kernel"] = h.stats().sweep_kernel == SweepKernel::List ? 1 : 0;
   state.counters["products"] = static_cast<double>(h.stats().sweep_products);
   state.counters["chunk_size"] = h.stats().launch.chunk_size;
@@ -330,7 +333,7 @@ struct Registration {
         const std::string k = kind == ParIluKind::Ic ? "par_ic" : "par_ilu";
         const bool grid = name == "L2D" || name == "L3D";
         std::vector<Variant> variants = {Variant{}, Variant{SweepKernel::Entry}, Variant{SweepKernel::List},
-                                         Variant{SweepKernel::Row}};
+                                         Variant{SweepKernel::Row}, Variant{SweepKernel::RowMerge}};
         if (grid) variants.push_back(Variant{SweepKernel::Entry, 256});
         if (grid || name == "bcsstk16") {
           for (int threads : {64, 256})  // the row kernel's launch study: rows per team x lanes per row

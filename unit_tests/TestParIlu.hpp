@@ -228,8 +228,9 @@ TEST(TEST_CATEGORY, par_ilu_deterministic_independent_of_order_and_launch) {
 }
 
 // The launch the sweeps resolve to: on GPUs the sweeps' own default of 16-thread teams (one task per thread, one
-// team per chunk), on host backends the generic LaunchConfig defaults with the chunks handed out dynamically; an
-// explicit team size is kept.
+// team per chunk), on host backends the row-merge kernel's chunks of about kParIluHostChunkUnknowns unknowns (8x8
+// grid: 176 unknowns of L in 64 rows, so 372 rows) handed out dynamically; an explicit team size is kept (and on host
+// backends gives the entry kernel, 256 tasks per chunk).
 TEST(TEST_CATEGORY, par_ilu_default_launch) {
   const auto A = to_device<Dev>(lap2d(8));
   Handle h(ParIluKind::Ic);
@@ -238,9 +239,10 @@ TEST(TEST_CATEGORY, par_ilu_default_launch) {
   par_ilu_numeric(Exec(), h, A);
   const auto& d = h.stats().launch;
   const bool gpu = Impl::is_gpu_space<Exec>();
+  EXPECT_EQ(h.stats().sweep_kernel, gpu ? SweepKernel::Entry : SweepKernel::RowMerge);
   EXPECT_EQ(d.team_size, gpu ? Impl::kParIluGpuTeamSize : 1);
   EXPECT_EQ(d.vector_length, 1);
-  EXPECT_EQ(d.chunk_size, gpu ? Impl::kParIluGpuTeamSize : 256);
+  EXPECT_EQ(d.chunk_size, gpu ? Impl::kParIluGpuTeamSize : 372);
   EXPECT_EQ(d.dynamic_schedule, !gpu);  // host backends: chunks to the next free thread
   h.launch.team_size = std::min(2, static_cast<int>(Exec().concurrency()));
   par_ilu_numeric(Exec(), h, A);
@@ -248,17 +250,18 @@ TEST(TEST_CATEGORY, par_ilu_default_launch) {
   EXPECT_EQ(h.stats().launch.chunk_size, gpu ? h.launch.team_size : 256);
 }
 
-// The row kernel (SweepKernel::Row) and the list kernel (SweepKernel::List). With one lane per row / unknown their
-// deterministic sweeps are the host reference bit for bit (the entry kernel's merge order); with 4 lanes the vector
-// reduction adds the products in another order, so the factors agree within rounding. ILU(k) / IC(k) patterns with
-// fill included.
+// The row kernel (SweepKernel::Row), the list kernel (SweepKernel::List) and the row-merge kernel
+// (SweepKernel::RowMerge, one lane). With one lane per row / unknown their deterministic sweeps are the host reference
+// bit for bit (the entry kernel's merge order); with 4 lanes the vector reduction adds the products in another order,
+// so the factors agree within rounding. ILU(k) / IC(k) patterns with fill included.
 TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_deterministic_equal_host_reference) {
   auto close = [](const CsrHost<double>& got, const CsrHost<double>& want, const std::string& what) {
     const auto d = max_difference(got, want);
     EXPECT_LE(d.first, 1e-13 * d.second) << what;
   };
-  for (auto kernel : {SweepKernel::Row, SweepKernel::List})
+  for (auto kernel : {SweepKernel::Row, SweepKernel::List, SweepKernel::RowMerge})
     for (int lanes : {1, 4}) {
+      if (kernel == SweepKernel::RowMerge && lanes > 1) continue;  // one lane per row (refused otherwise, see below)
       LaunchConfig lc;
       lc.vector_length = lanes;
       const std::string l = ", " + std::to_string(lanes) + " lane(s)";
@@ -319,12 +322,12 @@ std::int64_t host_products(const CsrHost<double>& A, bool ic) {
   return count;
 }
 
-// The row and list kernels give the reference's bits with a random task ordering too (the row kernel does not use
-// the task-list order; the deterministic sweeps do not depend on it), keep their product lists for new values of the
-// same pattern and rebuild them for a new pattern: one handle through numeric(A1), numeric(A2) (same pattern, other
-// values) and symbolic + numeric(B) equals fresh handles bit for bit.
+// The row, list and row-merge kernels give the reference's bits with a random task ordering too (the row kernels do
+// not use the task-list order; the deterministic sweeps do not depend on it), keep their product lists (the row-merge
+// kernel has none) for new values of the same pattern and rebuild them for a new pattern: one handle through
+// numeric(A1), numeric(A2) (same pattern, other values) and symbolic + numeric(B) equals fresh handles bit for bit.
 TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_orderings_values_and_patterns) {
-  for (auto kernel : {SweepKernel::Row, SweepKernel::List})
+  for (auto kernel : {SweepKernel::Row, SweepKernel::List, SweepKernel::RowMerge})
     for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
       const bool ic = kind == ParIluKind::Ic;
       const auto A1 = ic ? lap3d27(4) : nonsymmetric(9);
@@ -355,7 +358,7 @@ TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_orderings_values_and_patterns) 
       };
       const auto r1 = factors(A1, true);
       expect_same_bits(r1.L, ref.L, k + " A1");
-      EXPECT_EQ(r1.stats.sweep_products, host_products(A1, ic)) << k;
+      EXPECT_EQ(r1.stats.sweep_products, kernel == SweepKernel::RowMerge ? 0 : host_products(A1, ic)) << k;
       const auto r2 = factors(A2, false);
       const auto ref2 = fresh(A2, TaskOrdering::RowMajor);
       expect_same_bits(r2.L, ref2.L, k + " A2 after A1, L");
@@ -369,14 +372,15 @@ TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_orderings_values_and_patterns) 
     }
 }
 
-// The asynchronous row and list kernels reach the exact IC(0) / ILU(0) (every backend; GPUs at their default lanes).
+// The asynchronous row, list and row-merge kernels reach the exact IC(0) / ILU(0) (every backend; GPUs at their
+// default lanes).
 TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_async_converge_to_exact_factors) {
   const std::vector<std::pair<ParIluKind, CsrHost<double>>> cases = {
       {ParIluKind::Ic, lap3d27(8)},
       {ParIluKind::Ic, lap2d(20)},
       {ParIluKind::Ilu, nonsymmetric(20)},
       {ParIluKind::Ilu, random_diag_dominant(400, 7, 5, false, 1.1)}};
-  for (auto kernel : {SweepKernel::Row, SweepKernel::List})
+  for (auto kernel : {SweepKernel::Row, SweepKernel::List, SweepKernel::RowMerge})
     for (const auto& [kind, A] : cases) {
       const bool ic = kind == ParIluKind::Ic;
       const std::string what =
@@ -395,6 +399,31 @@ TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_async_converge_to_exact_factors
       EXPECT_LE(max_difference(to_host(F.L), R.L).first, 1e-9) << what << ", L";
       if (!ic) EXPECT_LE(max_difference(to_host(F.U), R.U).first, 1e-9) << what << ", U";
     }
+}
+
+// The row-merge kernel carries the pivot of the row it has just finished in a register (host backends) and sums an IC
+// diagonal's squares from the values it has just computed: with one thread, which runs the rows in order, its
+// asynchronous IC sweeps are the entry kernel's (the same updates in the same order: every carried value is the one
+// in memory) bit for bit, after each of 1..4 sweeps, with chunks of 7 rows (the carry restarts at each chunk) and of
+// the default size, on a 5-point grid (every row divides by its predecessor's pivot), a 27-point grid and IC(1).
+TEST(TEST_CATEGORY, par_ic_row_merge_async_one_thread_equals_entry_kernel) {
+  if (Exec().concurrency() != 1) GTEST_SKIP() << "needs one thread (the order of the asynchronous updates)";
+  for (int fill : {0, 1})
+    for (const auto& A : {lap2d(13), lap3d27(5)})
+      for (int chunk : {-1, 7})
+        for (int sweeps = 1; sweeps <= 4; ++sweeps) {
+          LaunchConfig lc;
+          lc.chunk_size = chunk;
+          const auto merge = run(A, ParIluKind::Ic, sweeps, SweepMode::Async, fill, TaskOrdering::RowMajor, lc,
+                                 MeshBlocking(), SweepKernel::RowMerge);
+          LaunchConfig le;  // the entry kernel's chunks in tasks: any size gives the same order with one thread
+          const auto entry = run(A, ParIluKind::Ic, sweeps, SweepMode::Async, fill, TaskOrdering::RowMajor, le,
+                                 MeshBlocking(), SweepKernel::Entry);
+          ASSERT_EQ(merge.stats.sweep_kernel, SweepKernel::RowMerge);
+          const std::string what = "IC(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", chunk " +
+                                   std::to_string(chunk) + ", " + std::to_string(sweeps) + " sweeps";
+          expect_same_bits(merge.L, entry.L, what);
+        }
 }
 
 // The list and row kernels read their product lists (a check that would fail if either ran the entry kernel's merge
@@ -470,7 +499,8 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   EXPECT_EQ(Impl::pow2_at_least(1000.0), 32);
   // The rule itself at the measured cases (H100: 270,336 resident threads; rows, tasks, entries per row): 5-point
   // 1024^2 -> row (reordered tasks: list), 27-point 64^3 -> list, bcsstk16 IC -> entry (147,631 tasks), ILU -> list
-  // (290,378 tasks); host backends and explicit launches -> entry; the bounds of each branch.
+  // (290,378 tasks); host backends -> row_merge for row-major tasks, else entry; explicit launches -> entry; the
+  // bounds of each branch.
   using Impl::auto_sweep_kernel;
   const std::int64_t h100 = 270336;
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 1048576, 3143680, 3.0, h100), SweepKernel::Row);
@@ -478,7 +508,9 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 262144, 3560572, 13.6, h100), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 147631, 30.2, h100), SweepKernel::Entry);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 290378, 30.2, h100), SweepKernel::List);
-  EXPECT_EQ(auto_sweep_kernel(false, true, true, 1048576, 3143680, 3.0, 2), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(false, true, true, 1048576, 3143680, 3.0, 2), SweepKernel::RowMerge);
+  EXPECT_EQ(auto_sweep_kernel(false, true, false, 1048576, 3143680, 3.0, 2), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(false, false, true, 1048576, 3143680, 3.0, 2), SweepKernel::Entry);
   EXPECT_EQ(auto_sweep_kernel(true, false, true, 1048576, 3143680, 3.0, h100), SweepKernel::Entry);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100, 3 * h100, Impl::kParIluRowMaxAvgRow, h100), SweepKernel::Row);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100 - 1, 3 * h100, 3.0, h100), SweepKernel::List);
@@ -488,8 +520,9 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   const bool gpu = Impl::is_gpu_space<Exec>();
   const std::int64_t concurrency = Exec().concurrency();
   // Auto through par_ilu_numeric: on a small 5-point grid (IC and ILU, both task orderings, both modes, default and
-  // explicit launch) the entry kernel on every backend; on GPUs also a 5-point grid just large enough for the row
-  // kernel (rows >= 3x the resident threads, 3 entries per row of L): row for row-major tasks, list for reordered ones.
+  // explicit launch) the entry kernel on GPUs, and on host backends the row-merge kernel for row-major tasks with the
+  // default launch, else the entry kernel; on GPUs also a 5-point grid just large enough for the row kernel (rows >=
+  // 3x the resident threads, 3 entries per row of L): row for row-major tasks, list for reordered ones.
   auto check = [&](const CsrHost<double>& A, ParIluKind kind, TaskOrdering ord, SweepMode mode, bool explicit_launch,
                    SweepKernel want) {
     Handle h(kind);
@@ -505,7 +538,12 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
     EXPECT_EQ(h.stats().sweep_kernel, want) << what << ": " << h.stats().sweep_kernel_rule;
     EXPECT_NE(h.stats().sweep_kernel_rule.find("auto:"), std::string::npos) << what;
     const bool row = want == SweepKernel::Row;
-    EXPECT_EQ(h.stats().launch.work_items, row ? std::int64_t(A.nrows) : h.stats().num_tasks) << what;
+    const bool rows = row || want == SweepKernel::RowMerge;
+    EXPECT_EQ(h.stats().launch.work_items, rows ? std::int64_t(A.nrows) : h.stats().num_tasks) << what;
+    if (want == SweepKernel::RowMerge && !gpu)  // about kParIluHostChunkUnknowns unknowns per chunk of rows
+      EXPECT_EQ(h.stats().launch.chunk_size,
+                static_cast<int>(std::round(Impl::kParIluHostChunkUnknowns * A.nrows / h.stats().num_tasks)))
+          << what;
     if (row)  // lanes by the rule (1 here), kParIluRowGpuTeamThreads threads per team
       EXPECT_EQ(h.stats().launch.team_size * h.stats().launch.vector_length, Impl::kParIluRowGpuTeamThreads) << what;
     if (want == SweepKernel::List) {
@@ -518,7 +556,8 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
     for (auto ord : {TaskOrdering::RowMajor, TaskOrdering::Random})
       for (auto mode : {SweepMode::Async, SweepMode::Deterministic})
         for (bool explicit_launch : {false, true})
-          check(lap2d(4), kind, ord, mode, explicit_launch, SweepKernel::Entry);
+          check(lap2d(4), kind, ord, mode, explicit_launch,
+                !gpu && ord == TaskOrdering::RowMajor && !explicit_launch ? SweepKernel::RowMerge : SweepKernel::Entry);
   if (gpu) {
     const auto A = lap2d(static_cast<ordinal_t>(std::ceil(std::sqrt(3.0 * double(concurrency)))) + 1);
     for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
@@ -547,15 +586,17 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
         << h.stats().sweep_kernel_rule;
     EXPECT_EQ(h.stats().sweep_products, 0);
   }
-  // the entry kernel runs one lane per task: an explicit vector_length > 1 is refused with the kernel named
-  {
+  // the entry and row-merge kernels run one lane per unit: an explicit vector_length > 1 is refused with the kernel
+  // named
+  for (auto kernel : {SweepKernel::Entry, SweepKernel::RowMerge}) {
     Handle h(ParIluKind::Ic);
-    h.params.sweep_kernel = SweepKernel::Entry;
+    h.params.sweep_kernel = kernel;
     h.launch.vector_length = 2;
     const auto Ad = to_device<Dev>(lap2d(4));
     par_ilu_symbolic(Exec(), h, Ad);
     ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Ad), InvalidInput,
-                                 "par_ic_numeric (entry sweep kernel): launch.vector_length must be -1 or 1, got 2");
+                                 std::string("par_ic_numeric (") + to_string(kernel) +
+                                     " sweep kernel): launch.vector_length must be -1 or 1, got 2");
   }
   // An explicit row kernel (ILU): one unit per row, lanes by the rule for asynchronous sweeps on GPUs, else one; an
   // explicit list kernel (IC): one unit per task, one lane, kParIluListGpuTeamThreads per team on GPUs.
@@ -584,12 +625,15 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   }
   EXPECT_EQ(sweep_kernel_from_string("row"), SweepKernel::Row);
   EXPECT_EQ(sweep_kernel_from_string("list"), SweepKernel::List);
-  ASYNCSPARSE_EXPECT_THROW_MSG(sweep_kernel_from_string("rows"), InvalidInput, "valid: auto, entry, list, row");
-  // breakdowns are reported as by the entry kernel (row and problem), by both kernels in both modes; the factors stay
-  // finite
+  EXPECT_EQ(sweep_kernel_from_string("row_merge"), SweepKernel::RowMerge);
+  EXPECT_EQ(sweep_kernel_from_string(to_string(SweepKernel::RowMerge)), SweepKernel::RowMerge);
+  ASYNCSPARSE_EXPECT_THROW_MSG(sweep_kernel_from_string("rows"), InvalidInput,
+                               "valid: auto, entry, list, row, row_merge");
+  // breakdowns are reported as by the entry kernel (row and problem), by the three kernels in both modes; the factors
+  // stay finite
   const auto A = csr_from_triplets<double>(3, 3, {0, 0, 1, 1, 2}, {0, 1, 0, 1, 2}, {1.0, 2.0, 2.0, 1.0, 1.0});
   const auto B = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1.0, 1.0, 1.0, 1.0});
-  for (auto kernel : {SweepKernel::Row, SweepKernel::List})
+  for (auto kernel : {SweepKernel::Row, SweepKernel::List, SweepKernel::RowMerge})
     for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
       for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
         const bool ic = kind == ParIluKind::Ic;
@@ -632,12 +676,12 @@ bool jacobi_ic_sweeps_converge(const Crs<double, Dev>& A) {
 // fail, a DivergenceError or BreakdownError naming the problem, or no convergence within the 200 sweeps (seen on an
 // H100 with Kokkos 3.4: residual 5.3e-5 after 200 sweeps), is accepted; anywhere else each fails the test.
 // LaunchConfig::unit_stride reaches the sweeps (host backends: interleaved passes over a chunk's units; GPUs
-// resolve it to 1), and the asynchronous sweeps still converge to the fixed point with it, with both kernels the
-// host runs and a chunk that is not a multiple of the stride.
+// resolve it to 1), and the asynchronous sweeps still converge to the fixed point with it, with the entry, row and
+// row-merge kernels and a chunk that is not a multiple of the stride.
 TEST(TEST_CATEGORY, par_ilu_sweeps_converge_with_a_unit_stride) {
   const bool gpu = Impl::is_gpu_space<Exec>();
   for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu})
-    for (auto kernel : {SweepKernel::Entry, SweepKernel::Row})
+    for (auto kernel : {SweepKernel::Entry, SweepKernel::Row, SweepKernel::RowMerge})
       for (int stride : {2, 3}) {
         Handle h(kind);
         h.params.sweeps = 200;

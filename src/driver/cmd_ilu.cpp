@@ -41,10 +41,11 @@ void define(Cli& cli, Options& o, bool ic) {
   cli.option("ordering-seed", o.ordering_seed, "seed of the random task-list ordering");
   cli.option("fill-level", o.fill_level, "level of fill k of the pattern (ILU(k) / IC(k))");
   cli.launch_options(o.launch);
-  cli.choice("sweep-kernel", o.sweep_kernel, {"auto", "entry", "list", "row"},
+  cli.choice("sweep-kernel", o.sweep_kernel, {"auto", "entry", "list", "row", "row_merge"},
              "kernel of the sweeps: auto (the measured rule), entry (one thread per unknown, merging index lists), "
-             "list (--vector-length lanes per unknown over its product list) or row (vector lanes per row; "
-             "--team-size / --vector-length then count rows)");
+             "list (--vector-length lanes per unknown over its product list), row (vector lanes per row; "
+             "--team-size / --vector-length then count rows) or row_merge (one thread per row, merging index "
+             "lists; --team-size counts rows)");
   cli.option("runs", o.runs,
              "asynchronous runs (median [quartiles] and worst case over them; the block-order seed is --seed + run)");
   cli.option("guard-tol", o.guard_tol,
@@ -335,7 +336,8 @@ void report(const Setup& s, const std::vector<Row>& rows, Json& histories, Json&
   for (const auto& n : notes) std::cout << "note: " << n << "\n";
   const auto& st = s.h.stats();
   std::cout << "sweep kernel: " << to_string(st.sweep_kernel) << " (" << st.sweep_kernel_rule << ")";
-  if (st.sweep_kernel != SweepKernel::Entry) std::cout << ", " << st.sweep_products << " products listed";
+  if (st.sweep_kernel == SweepKernel::Row || st.sweep_kernel == SweepKernel::List)
+    std::cout << ", " << st.sweep_products << " products listed";
   std::cout << "\n";
   std::cout << "sweep launch: " << st.launch.to_string() << "\n";
   std::cout << "total = setup (checks, scaling, initial guess) + sweeps; exact rows: factorization time; tri "

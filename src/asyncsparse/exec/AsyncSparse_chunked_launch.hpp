@@ -16,7 +16,11 @@
 // ascending order and the positions it takes from the others in descending order; which thread runs a position
 // (and so the block order across threads) is decided at run time. On host backends a thread visits the units of a
 // chunk in ResolvedLaunch::unit_stride interleaved passes (begin, begin + s, ..., then begin + 1, ...), so that in an
-// in-place sweep consecutive units need not wait on each other's results.
+// in-place sweep consecutive units need not wait on each other's results. A functor that declares
+// `static constexpr bool host_sequence = true` and has `run_sequence(team, first, end, step)` gets each such pass
+// (units first, first + step, ... below end) in one call on host backends when the team has one thread, so that it
+// can carry values in registers from one unit to the next (the row-merge sweep carries the pivot of the row it has
+// just finished); it runs the units in the same order as the per-unit calls would.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -26,6 +30,13 @@
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 
 namespace AsyncSparse {
+namespace Impl {
+/// Whether a ChunkedLaunch functor takes a host thread's pass over a chunk in one call (run_sequence).
+template <class F, class = void>
+struct has_host_sequence : std::false_type {};
+template <class F>
+struct has_host_sequence<F, std::void_t<decltype(F::host_sequence)>> : std::bool_constant<F::host_sequence> {};
+}  // namespace Impl
 
 template <class ExecSpace>
 class ChunkedLaunch {
@@ -90,6 +101,12 @@ class ChunkedLaunch {
         const std::int64_t chunk = identity ? pos : order(pos);
         const std::int64_t begin = chunk * chunk_size;
         const std::int64_t end = begin + chunk_size < work_items ? begin + chunk_size : work_items;
+        if constexpr (host_backend && Impl::has_host_sequence<Functor>::value) {
+          if (team.team_size() == 1) {
+            for (int r = 0; r < stride && begin + r < end; ++r) f.run_sequence(team, begin + r, end, stride);
+            continue;
+          }
+        }
         if constexpr (host_backend) {
           if (stride > 1) {
             for (int r = 0; r < stride && begin + r < end; ++r) {

@@ -530,7 +530,8 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   SweepKernel chosen = kernel.kernel;
   std::string rule = kernel.rule;
   std::int64_t products = 0;
-  if (chosen != SweepKernel::Entry) {
+  if (chosen == SweepKernel::RowMerge) Impl::row_sweep_values(exec, h);  // no product lists
+  if (chosen == SweepKernel::Row || chosen == SweepKernel::List) {
     if (chosen == SweepKernel::Row) Impl::row_sweep_values(exec, h);
     const bool automatic = h.params.sweep_kernel == SweepKernel::Auto;
     if (!Impl::build_sweep_pairs(exec, h, automatic, products)) {
@@ -542,17 +543,20 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
       rule += "; entry kernel: the product lists would hold " + std::to_string(products) + " entries";
     }
   }
-  const bool rows = chosen == SweepKernel::Row;  // the row kernel's work units are rows, the others' tasks
+  // the row kernels' work units are rows, the others' tasks
+  const bool rows = chosen == SweepKernel::Row || chosen == SweepKernel::RowMerge;
   const ResolvedLaunch launch = resolve_launch_config<ExecSpace>(
       h.launch, rows ? std::int64_t(st.n) : stats.num_tasks, rows ? kernel.avg_row : 1.0, exec,
-      Impl::sweep_launch_defaults(where, chosen, kernel.lanes));
+      Impl::sweep_launch_defaults(
+          where, chosen, kernel.lanes,
+          static_cast<double>(stats.num_tasks) / static_cast<double>(std::max<ordinal_t>(st.n, 1))));
   if (!Impl::is_gpu_space<ExecSpace>() && launch.team_size > launch.concurrency)
     throw InvalidInput(where + ": LaunchConfig::team_size " + std::to_string(launch.team_size) +
                        " exceeds the threads of " + ExecSpace::name() + " (" + std::to_string(launch.concurrency) +
                        ")");
   stats.sweep_kernel = chosen;
   stats.sweep_kernel_rule = rule;
-  stats.sweep_products = chosen == SweepKernel::Entry ? 0 : products;
+  stats.sweep_products = chosen == SweepKernel::Row || chosen == SweepKernel::List ? products : 0;
   stats.launch = launch;
   st.kernel = chosen;
   st.chunks = ChunkedLaunch<ExecSpace>(launch);

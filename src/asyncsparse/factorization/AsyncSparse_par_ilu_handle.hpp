@@ -39,10 +39,11 @@ enum class SweepMode {
 inline const char* to_string(SweepMode m) { return m == SweepMode::Async ? "async" : "deterministic"; }
 /// Which kernel runs a sweep (Params::sweep_kernel).
 enum class SweepKernel {
-  Auto,   ///< the measured rule Impl::choose_sweep_kernel
-  Entry,  ///< one thread per unknown, in task-list order, merging two index lists (the paper's kernel)
-  List,   ///< the entry kernel over each unknown's product list (vector lanes per unknown)
-  Row     ///< one group of vector lanes per row, its unknowns left to right (ParIluRowSweepFunctor)
+  Auto,     ///< the measured rule Impl::choose_sweep_kernel
+  Entry,    ///< one thread per unknown, in task-list order, merging two index lists (the paper's kernel)
+  List,     ///< the entry kernel over each unknown's product list (vector lanes per unknown)
+  Row,      ///< one group of vector lanes per row, its unknowns left to right (ParIluRowSweepFunctor)
+  RowMerge  ///< one thread per row, its unknowns left to right, merging index lists (ParIluRowMergeSweepFunctor)
 };
 
 inline const char* to_string(SweepKernel k) {
@@ -55,6 +56,8 @@ inline const char* to_string(SweepKernel k) {
       return "list";
     case SweepKernel::Row:
       return "row";
+    case SweepKernel::RowMerge:
+      return "row_merge";
   }
   return "unknown";
 }
@@ -64,7 +67,8 @@ inline SweepKernel sweep_kernel_from_string(const std::string& s) {
   if (s == "entry") return SweepKernel::Entry;
   if (s == "list") return SweepKernel::List;
   if (s == "row") return SweepKernel::Row;
-  throw InvalidInput("sweep kernel '" + s + "' unknown (valid: auto, entry, list, row)");
+  if (s == "row_merge") return SweepKernel::RowMerge;
+  throw InvalidInput("sweep kernel '" + s + "' unknown (valid: auto, entry, list, row, row_merge)");
 }
 
 inline SweepMode sweep_mode_from_string(const std::string& s) {
@@ -160,8 +164,10 @@ class ParIluHandle {
     /// Kernel of the sweeps: Entry (one thread per unknown, in task-list order), List (the same over each unknown's
     /// product list, built once per pattern: vector_length lanes per unknown), Row (vector lanes per row, the
     /// unknowns of a row left to right, the task-list order not used; the LaunchConfig then counts rows: team_size
-    /// rows per team, vector_length lanes per row) or Auto (Impl::choose_sweep_kernel, a rule measured per backend
-    /// and matrix size; Stats::sweep_kernel says which ran). Read by par_ilu_numeric. Default Auto.
+    /// rows per team, vector_length lanes per row), RowMerge (one thread per row, its unknowns left to right, each
+    /// sum by merging index lists as Entry does: no product lists; the LaunchConfig counts rows, one lane) or Auto
+    /// (Impl::choose_sweep_kernel, a rule measured per backend and matrix size; Stats::sweep_kernel says which ran).
+    /// Read by par_ilu_numeric. Default Auto.
     SweepKernel sweep_kernel = SweepKernel::Auto;
     /// Diagonal shift and retry (Manteuffel's shifted incomplete factorization, as Ifpack2 / hypre / PETSc offer
     /// it): when par_ilu_numeric breaks down (BreakdownError: the last sweep still met a bad pivot) or diverges

@@ -342,9 +342,10 @@ struct SweepPairsFunctor {
 // per sweep (its row's unit); reads of other rows return the old or the new value of an entry, never a torn one.
 // a_l / a_u: the scaled a_ij of every L entry (IC: the task list in identity order) and every Ut entry (ILU).
 // ---------------------------------------------------------------------------------------------------------
-template <ParIluKind Kind, bool Async, class Scalar, class Device>
-struct ParIluRowSweepFunctor {
-  static constexpr bool ic = Kind == ParIluKind::Ic;
+/// The operands of the row kernels (ParIluRowSweepFunctor, ParIluRowMergeSweepFunctor): the factors' patterns, the
+/// a_ij per L and Ut entry, the value arrays read and written (equal in the asynchronous mode), the breakdown flag.
+template <class Scalar, class Device>
+struct RowSweepOperands {
   using ord_view = Kokkos::View<const ordinal_t*, Device>;
   using off_view = Kokkos::View<const offset_t*, Device>;
   using cval_view = Kokkos::View<const Scalar*, Device>;
@@ -352,14 +353,24 @@ struct ParIluRowSweepFunctor {
   ord_view l_ent;
   off_view u_rm;  // ILU: column storage of U; IC: not used
   ord_view u_ent;
-  off_view pair_ptr, pair_x, pair_y;
-  offset_t nnz_l = 0;
   cval_view a_l, a_u;
-  Scalar* l_read;
-  Scalar* l_write;
+  Scalar* l_read = nullptr;
+  Scalar* l_write = nullptr;
   Scalar* u_read = nullptr;
   Scalar* u_write = nullptr;
   Kokkos::View<unsigned long long, Device> flag;
+};
+
+template <ParIluKind Kind, bool Async, class Scalar, class Device>
+struct ParIluRowSweepFunctor : RowSweepOperands<Scalar, Device> {
+  static constexpr bool ic = Kind == ParIluKind::Ic;
+  using Base = RowSweepOperands<Scalar, Device>;
+  using Base::a_l, Base::a_u, Base::flag, Base::l_ent, Base::l_read, Base::l_rm, Base::l_write, Base::u_ent,
+      Base::u_read, Base::u_rm, Base::u_write;
+  using typename Base::off_view;
+  using typename Base::ord_view;
+  off_view pair_ptr, pair_x, pair_y;
+  offset_t nnz_l = 0;
   int vector_length = 1;
 
   template <class Member>

@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -21,6 +22,7 @@
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_kernels.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_row_merge.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
@@ -76,16 +78,27 @@ constexpr int kParIluListGpuTeamThreads = 64;
 
 /// The launch defaults of a sweep kernel: on GPUs the kernel's threads per team (kParIluGpuTeamSize,
 /// kParIluListGpuTeamThreads, kParIluRowGpuTeamThreads; LaunchConfig::team_size = -1 gives max(1, threads /
-/// vector_length) work units per team); one lane per unit, `lanes` per row for the row kernel. The entry kernel runs
-/// one lane per task: an explicit vector_length > 1 is refused there (lanes per unknown are the list kernel's, lanes
-/// per row the row kernel's); the messages name the kernel.
-inline LaunchDefaults sweep_launch_defaults(const std::string& where, SweepKernel kernel, int lanes) {
+/// vector_length) work units per team; the row-merge kernel as the row kernel); one lane per unit, `lanes` per row
+/// for the row kernel. The entry and row-merge kernels run one lane per unit: an explicit vector_length > 1 is refused
+/// there (lanes per unknown are the list kernel's, lanes per row the row kernel's); the messages name the kernel.
+/// Host backends: the row-merge kernel's chunks hold about kParIluHostChunkUnknowns unknowns (`tasks_per_row` per
+/// row; at least one row), so that matrices with long rows still give the threads many chunks to share (bcsstk27,
+/// 24 IC unknowns per row: chunks of 256 rows left 5 chunks to 2 threads, each sweep 1.35x the entry kernel's).
+/// 256, 1024 and 4096 unknowns were within the run-to-run spread elsewhere (2 threads).
+/// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#host-row-merge
+constexpr double kParIluHostChunkUnknowns = 1024.0;
+
+inline LaunchDefaults sweep_launch_defaults(const std::string& where, SweepKernel kernel, int lanes,
+                                            double tasks_per_row = 1.0) {
   LaunchDefaults d;
-  d.gpu_team_threads = kernel == SweepKernel::Row    ? kParIluRowGpuTeamThreads
-                       : kernel == SweepKernel::List ? kParIluListGpuTeamThreads
-                                                     : kParIluGpuTeamSize;
+  if (kernel == SweepKernel::RowMerge)
+    d.host_chunk_size =
+        static_cast<int>(std::max(1.0, std::round(kParIluHostChunkUnknowns / std::max(tasks_per_row, 1.0))));
+  d.gpu_team_threads = kernel == SweepKernel::Row || kernel == SweepKernel::RowMerge ? kParIluRowGpuTeamThreads
+                       : kernel == SweepKernel::List                                 ? kParIluListGpuTeamThreads
+                                                                                     : kParIluGpuTeamSize;
   d.vector_length = kernel == SweepKernel::Row ? lanes : 1;
-  if (kernel == SweepKernel::Entry) d.max_vector_length = 1;
+  if (kernel == SweepKernel::Entry || kernel == SweepKernel::RowMerge) d.max_vector_length = 1;
   // host backends: chunks to the next free thread, so that a thread slowed down by another process on its core does
   // not hold up the sweep. Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#host-dynamic-schedule
   d.host_dynamic_schedule = true;
@@ -118,14 +131,18 @@ struct SweepKernelChoice {
 ///  - Entry otherwise: on smaller matrices the set-up is latency-bound and building the lists (three allocations,
 ///    five kernels, a read-back: 0.1-0.5 ms on an H100) costs more than five sweeps save (bcsstk16: 46 us per sweep;
 ///    explicit `list` is the faster sweep there when the pattern serves many numeric phases);
-/// and Entry on host backends (the form their chunked launch was tuned for) and with explicit launch settings (they
-/// keep the meaning they have for the paper's kernel: tasks per team, chunks, occupancy limits, block orders).
-/// The mode does not matter: with one lane the three kernels give the host reference's bits in the deterministic
+/// on host backends RowMerge for row-major tasks (a thread runs its rows in order, the pivot of the row just finished
+/// carried in a register: IC and ILU sweeps 0.95-1.8x the entry kernel's time per sweep, the factors after each
+/// sweep as close to the fixed point or closer; MEASUREMENTS.md#host-row-merge); and Entry with explicit launch
+/// settings (they keep the meaning they have for the paper's kernel: tasks per team, chunks, occupancy limits, block
+/// orders) and for reordered task lists on host backends (the row kernels do not follow the task order).
+/// The mode does not matter: with one lane the four kernels give the host reference's bits in the deterministic
 /// mode (the row kernel's default there is one lane).
 /// Measured: perf_tests/results/MEASUREMENTS.md#par-ilu-list-kernel
 inline SweepKernel auto_sweep_kernel(bool gpu, bool default_launch, bool row_major, std::int64_t rows,
                                      std::int64_t tasks, double avg_row, std::int64_t concurrency) {
-  if (!gpu || !default_launch) return SweepKernel::Entry;
+  if (!default_launch) return SweepKernel::Entry;
+  if (!gpu) return row_major ? SweepKernel::RowMerge : SweepKernel::Entry;
   if (row_major && rows >= 3 * concurrency && avg_row <= kParIluRowMaxAvgRow) return SweepKernel::Row;
   return tasks >= concurrency ? SweepKernel::List : SweepKernel::Entry;
 }
@@ -155,7 +172,9 @@ SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
   const std::int64_t tasks = static_cast<std::int64_t>(st.task_row.extent(0));
   c.kernel = auto_sweep_kernel(gpu, default_launch, row_major, rows, tasks, c.avg_row, concurrency);
   if (!gpu) {
-    c.rule = "auto: host backend";
+    c.rule = std::string("auto: host backend, ") + (row_major ? "row-major" : "reordered") + " tasks, " +
+             (default_launch ? "default" : "explicit") + " launch" +
+             (c.kernel == SweepKernel::RowMerge ? "" : " (row_merge needs row-major tasks and the default launch)");
     return c;
   }
   char buf[280];
@@ -338,10 +357,14 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
     else
       run(IcTag(), std::false_type(), std::false_type(), lists_tag);
   };
-  auto run_rows = [&](auto kind_tag, auto async_tag) {
+  // the row kernels (Row: product lists, lanes per row; RowMerge: merges, one thread per row), by kind and mode
+  auto run_row_kernel = [&](auto kind_tag, auto async_tag, auto merge_tag) {
     constexpr ParIluKind kind = decltype(kind_tag)::value;
     constexpr bool is_async = decltype(async_tag)::value;
-    ParIluRowSweepFunctor<kind, is_async, Scalar, Device> f;
+    constexpr bool merge = decltype(merge_tag)::value;
+    std::conditional_t<merge, ParIluRowMergeSweepFunctor<kind, is_async, Scalar, Device>,
+                       ParIluRowSweepFunctor<kind, is_async, Scalar, Device>>
+        f;
     f.l_rm = st.L.graph.row_map;
     f.l_ent = st.L.graph.entries;
     f.a_l = st.a_l;
@@ -354,27 +377,32 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
       f.u_read = ur;
       f.u_write = uw;
     }
-    f.pair_ptr = st.pair_ptr;
-    f.pair_x = st.pair_x;
-    f.pair_y = st.pair_y;
-    f.nnz_l = st.L.nnz();
     f.flag = st.breakdown;
-    f.vector_length = st.chunks.resolved().vector_length;
-    const char* label =
-        kind == ParIluKind::Ilu
-            ? (is_async ? "AsyncSparse::par_ilu::sweep_rows" : "AsyncSparse::par_ilu::sweep_rows_deterministic")
-            : (is_async ? "AsyncSparse::par_ic::sweep_rows" : "AsyncSparse::par_ic::sweep_rows_deterministic");
+    if constexpr (!merge) {
+      f.pair_ptr = st.pair_ptr;
+      f.pair_x = st.pair_x;
+      f.pair_y = st.pair_y;
+      f.nnz_l = st.L.nnz();
+      f.vector_length = st.chunks.resolved().vector_length;
+    }
+    const std::string label = std::string(kind == ParIluKind::Ilu ? "AsyncSparse::par_ilu" : "AsyncSparse::par_ic") +
+                              (merge ? "::sweep_row_merge" : "::sweep_rows") + (is_async ? "" : "_deterministic");
     st.chunks.run(label, exec, f);
   };
-  if (st.kernel == SweepKernel::Row) {
+  auto run_rows = [&](auto merge_tag) {
     if (ilu && async)
-      run_rows(IluTag(), std::true_type());
+      run_row_kernel(IluTag(), std::true_type(), merge_tag);
     else if (ilu)
-      run_rows(IluTag(), std::false_type());
+      run_row_kernel(IluTag(), std::false_type(), merge_tag);
     else if (async)
-      run_rows(IcTag(), std::true_type());
+      run_row_kernel(IcTag(), std::true_type(), merge_tag);
     else
-      run_rows(IcTag(), std::false_type());
+      run_row_kernel(IcTag(), std::false_type(), merge_tag);
+  };
+  if (st.kernel == SweepKernel::RowMerge) {
+    run_rows(std::true_type());
+  } else if (st.kernel == SweepKernel::Row) {
+    run_rows(std::false_type());
   } else if (st.kernel == SweepKernel::List) {
     run_tasks(std::true_type());
   } else {
