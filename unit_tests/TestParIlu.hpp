@@ -498,12 +498,12 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   EXPECT_EQ(Impl::pow2_at_least(0.0), 1);
   EXPECT_EQ(Impl::pow2_at_least(1000.0), 32);
   // The rule itself at the measured cases (H100: 270,336 resident threads; rows, tasks, entries per row): 5-point
-  // 1024^2 -> row (reordered tasks: list), 27-point 64^3 -> list, bcsstk16 IC -> entry (147,631 tasks), ILU -> list
-  // (290,378 tasks); host backends -> row_merge for row-major tasks, else entry; explicit launches -> entry; the
+  // 1024^2 -> row_merge (reordered tasks: list), 27-point 64^3 -> list, bcsstk16 IC -> entry (147,631 tasks), ILU ->
+  // list (290,378 tasks); host backends -> row_merge for row-major tasks, else entry; explicit launches -> entry; the
   // bounds of each branch.
   using Impl::auto_sweep_kernel;
   const std::int64_t h100 = 270336;
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1048576, 3143680, 3.0, h100), SweepKernel::Row);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1048576, 3143680, 3.0, h100), SweepKernel::RowMerge);
   EXPECT_EQ(auto_sweep_kernel(true, true, false, 1048576, 3143680, 3.0, h100), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 262144, 3560572, 13.6, h100), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 147631, 30.2, h100), SweepKernel::Entry);
@@ -512,7 +512,8 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   EXPECT_EQ(auto_sweep_kernel(false, true, false, 1048576, 3143680, 3.0, 2), SweepKernel::Entry);
   EXPECT_EQ(auto_sweep_kernel(false, false, true, 1048576, 3143680, 3.0, 2), SweepKernel::Entry);
   EXPECT_EQ(auto_sweep_kernel(true, false, true, 1048576, 3143680, 3.0, h100), SweepKernel::Entry);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100, 3 * h100, Impl::kParIluRowMaxAvgRow, h100), SweepKernel::Row);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100, 3 * h100, Impl::kParIluRowMaxAvgRow, h100),
+            SweepKernel::RowMerge);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100 - 1, 3 * h100, 3.0, h100), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100, 3 * h100, Impl::kParIluRowMaxAvgRow + 0.01, h100),
             SweepKernel::List);
@@ -521,8 +522,8 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   const std::int64_t concurrency = Exec().concurrency();
   // Auto through par_ilu_numeric: on a small 5-point grid (IC and ILU, both task orderings, both modes, default and
   // explicit launch) the entry kernel on GPUs, and on host backends the row-merge kernel for row-major tasks with the
-  // default launch, else the entry kernel; on GPUs also a 5-point grid just large enough for the row kernel (rows >=
-  // 3x the resident threads, 3 entries per row of L): row for row-major tasks, list for reordered ones.
+  // default launch, else the entry kernel; on GPUs also a 5-point grid just large enough for a row kernel (rows >=
+  // 3x the resident threads, 3 entries per row of L): row_merge for row-major tasks, list for reordered ones.
   auto check = [&](const CsrHost<double>& A, ParIluKind kind, TaskOrdering ord, SweepMode mode, bool explicit_launch,
                    SweepKernel want) {
     Handle h(kind);
@@ -544,7 +545,7 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
       EXPECT_EQ(h.stats().launch.chunk_size,
                 static_cast<int>(std::round(Impl::kParIluHostChunkUnknowns * A.nrows / h.stats().num_tasks)))
           << what;
-    if (row)  // lanes by the rule (1 here), kParIluRowGpuTeamThreads threads per team
+    if (rows && gpu)  // one lane per row (the row kernel: lanes by the rule, 1 here), kParIluRowGpuTeamThreads per team
       EXPECT_EQ(h.stats().launch.team_size * h.stats().launch.vector_length, Impl::kParIluRowGpuTeamThreads) << what;
     if (want == SweepKernel::List) {
       EXPECT_EQ(h.stats().launch.team_size, Impl::kParIluListGpuTeamThreads) << what;
@@ -561,7 +562,7 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   if (gpu) {
     const auto A = lap2d(static_cast<ordinal_t>(std::ceil(std::sqrt(3.0 * double(concurrency)))) + 1);
     for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
-      check(A, kind, TaskOrdering::RowMajor, SweepMode::Async, false, SweepKernel::Row);
+      check(A, kind, TaskOrdering::RowMajor, SweepMode::Async, false, SweepKernel::RowMerge);
       check(A, kind, TaskOrdering::Random, SweepMode::Async, false, SweepKernel::List);
       check(A, kind, TaskOrdering::RowMajor, SweepMode::Async, true, SweepKernel::Entry);
     }

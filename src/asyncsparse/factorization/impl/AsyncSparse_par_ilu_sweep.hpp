@@ -106,9 +106,9 @@ inline LaunchDefaults sweep_launch_defaults(const std::string& where, SweepKerne
   return d;
 }
 
-/// Longest average row (entries of L per row; ILU: of L and Ut) for which Auto takes the row kernel: the 5-point
-/// Laplacian's 3 and the 27-point one's 13.6 were measured (row kernel the fastest on the first, 1.5x slower than the
-/// list kernel on the second).
+/// Longest average row (entries of L per row; ILU: of L and Ut) for which Auto takes a row kernel on GPUs (since
+/// 2026-11-28 the row-merge kernel): the 5-point Laplacian's 3 and the 27-point one's 13.6 were measured (row kernel
+/// the fastest on the first, 1.5x slower than the list kernel on the second).
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-list-kernel
 constexpr double kParIluRowMaxAvgRow = 4.0;
 
@@ -121,10 +121,12 @@ struct SweepKernelChoice {
 
 /// The rule behind SweepKernel::Auto, on GPUs with the default launch (every LaunchConfig field but the seed at -1 /
 /// Forward):
-///  - Row for row-major tasks when the rows are short (avg_row <= kParIluRowMaxAvgRow) and so many that one lane per
-///    row fills the device three times (rows >= 3x its resident threads: row_sweep_lanes gives 1 lane), as on the
-///    5-point 1024^2 Laplacian: the row's few unknowns in Gauss-Seidel order give better factors per sweep, and the
-///    sweep is the fastest measured there;
+///  - RowMerge for row-major tasks when the rows are short (avg_row <= kParIluRowMaxAvgRow) and so many that one
+///    thread per row fills the device three times (rows >= 3x its resident threads), as on the 5-point 1024^2
+///    Laplacian: the row's few unknowns in Gauss-Seidel order give better factors per sweep (the row kernel's updates
+///    with one lane, in the same order), and without product lists the sweep is the fastest measured there (H100: IC
+///    70.9 us against the row kernel's 86.3 and the entry kernel's 165.5, ILU 105.6 against 110.1 and 456.1;
+///    MEASUREMENTS.md#par-ilu-row-kernel; the row kernel was the rule's choice here before 2026-11-28);
 ///  - List when the tasks alone fill the device (tasks >= its resident threads; longer rows or fewer of them: the
 ///    27-point 64^3 Laplacian), one thread per unknown over its product list; par_ilu_numeric falls back to Entry
 ///    where the lists would be too large;
@@ -132,8 +134,9 @@ struct SweepKernelChoice {
 ///    five kernels, a read-back: 0.1-0.5 ms on an H100) costs more than five sweeps save (bcsstk16: 46 us per sweep;
 ///    explicit `list` is the faster sweep there when the pattern serves many numeric phases);
 /// on host backends RowMerge for row-major tasks (a thread runs its rows in order, the pivot of the row just finished
-/// carried in a register: IC and ILU sweeps 0.95-1.8x the entry kernel's time per sweep, the factors after each
-/// sweep as close to the fixed point or closer; MEASUREMENTS.md#host-row-merge); and Entry with explicit launch
+/// carried in a register: on 2 cores an IC sweep of the 5-point 1024^2 Laplacian 1.7x faster, the other matrices
+/// measured 0.82-1.07x the entry kernel's time per sweep, the same residual after 5 sweeps;
+/// MEASUREMENTS.md#host-row-merge); and Entry with explicit launch
 /// settings (they keep the meaning they have for the paper's kernel: tasks per team, chunks, occupancy limits, block
 /// orders) and for reordered task lists on host backends (the row kernels do not follow the task order).
 /// The mode does not matter: with one lane the four kernels give the host reference's bits in the deterministic
@@ -143,7 +146,7 @@ inline SweepKernel auto_sweep_kernel(bool gpu, bool default_launch, bool row_maj
                                      std::int64_t tasks, double avg_row, std::int64_t concurrency) {
   if (!default_launch) return SweepKernel::Entry;
   if (!gpu) return row_major ? SweepKernel::RowMerge : SweepKernel::Entry;
-  if (row_major && rows >= 3 * concurrency && avg_row <= kParIluRowMaxAvgRow) return SweepKernel::Row;
+  if (row_major && rows >= 3 * concurrency && avg_row <= kParIluRowMaxAvgRow) return SweepKernel::RowMerge;
   return tasks >= concurrency ? SweepKernel::List : SweepKernel::Entry;
 }
 
@@ -181,7 +184,7 @@ SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
   std::snprintf(
       buf, sizeof buf,
       "auto: GPU, %s tasks, %s launch, %lld rows and %lld tasks vs %lld resident threads, %.1f entries per row "
-      "(row kernel from 3x rows and at most %.0f per row, list kernel from 1x tasks)",
+      "(row_merge kernel from 3x rows and at most %.0f per row, list kernel from 1x tasks)",
       row_major ? "row-major" : "reordered", default_launch ? "default" : "explicit", static_cast<long long>(rows),
       static_cast<long long>(tasks), static_cast<long long>(concurrency), c.avg_row, kParIluRowMaxAvgRow);
   c.rule = buf;
