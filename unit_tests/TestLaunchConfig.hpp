@@ -235,6 +235,76 @@ TEST(TEST_CATEGORY, chunked_launch_dynamic_schedule_lets_other_threads_take_a_he
   EXPECT_LT(dynamic_units, static_units) << "dynamic: the other threads take part of the held-up share";
 }
 
+/// A ChunkedLaunch functor that takes a host thread's pass over a chunk in one call (host_sequence / run_sequence, as
+/// the row-merge sweep does): records each unit's visit, its position in the visit order and whether it came through
+/// run_sequence, and counts the run_sequence calls.
+struct SequenceRecorder {
+  static constexpr bool host_sequence = true;
+  Kokkos::View<int*, TEST_DEVICE> visits, stamp, via_sequence;
+  Kokkos::View<int, TEST_DEVICE> counter, sequences;
+  KOKKOS_INLINE_FUNCTION void visit(std::int64_t u, int sequence) const {
+    Kokkos::atomic_add(&visits(u), 1);
+    stamp(u) = Kokkos::atomic_fetch_add(&counter(), 1);
+    via_sequence(u) = sequence;
+  }
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member&, std::int64_t u) const {
+    visit(u, 0);
+  }
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void run_sequence(const Member&, std::int64_t first, std::int64_t end,
+                                           std::int64_t step) const {
+    Kokkos::atomic_add(&sequences(), 1);
+    for (std::int64_t u = first; u < end; u += step) visit(u, 1);
+  }
+};
+
+// On host backends with one-thread teams a functor with host_sequence gets each pass over a chunk (units begin + r,
+// begin + r + s, ... for r < s) in one run_sequence call, in the order the per-unit calls would take, every unit once;
+// with two threads per team, and on GPUs, it gets the per-unit calls.
+TEST(TEST_CATEGORY, chunked_launch_hands_host_passes_to_run_sequence) {
+  static_assert(Impl::has_host_sequence<SequenceRecorder>::value, "SequenceRecorder asks for run_sequence");
+  static_assert(!Impl::has_host_sequence<SequenceRecorder*>::value, "no host_sequence member: per-unit calls");
+  const bool gpu = Impl::is_gpu_space<TEST_EXECSPACE>();
+  for (int stride : {-1, 3})
+    for (int team : {1, 2}) {
+      if (team == 2 && TEST_EXECSPACE().concurrency() < 2) continue;
+      LaunchConfig cfg;
+      cfg.unit_stride = stride;
+      cfg.team_size = team;
+      cfg.vector_length = 1;
+      cfg.chunk_size = 7;
+      cfg.max_concurrent_teams = team == 1 ? 1 : -1;  // one team: the visit order is checked
+      const int n = 100;
+      ChunkedLaunch<TEST_EXECSPACE> launch(resolve_launch_config<TEST_EXECSPACE>(cfg, n));
+      SequenceRecorder f{Kokkos::View<int*, TEST_DEVICE>("visits", n), Kokkos::View<int*, TEST_DEVICE>("stamp", n),
+                         Kokkos::View<int*, TEST_DEVICE>("via_sequence", n), Kokkos::View<int, TEST_DEVICE>("counter"),
+                         Kokkos::View<int, TEST_DEVICE>("sequences")};
+      launch.run("test", TEST_EXECSPACE(), f);
+      TEST_EXECSPACE().fence();
+      auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.visits);
+      auto hs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.stamp);
+      auto hq = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.via_sequence);
+      auto hn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.sequences);
+      const bool sequences = !gpu && team == 1;
+      const int s = launch.resolved().unit_stride;
+      const std::string what = "stride " + std::to_string(s) + ", team " + std::to_string(team);
+      int passes = 0, expected = 0;
+      for (int begin = 0; begin < n; begin += 7)
+        for (int r = 0; r < s && begin + r < std::min(n, begin + 7); ++r) {
+          ++passes;
+          for (int u = begin + r; u < std::min(n, begin + 7); u += s) {
+            ASSERT_EQ(hv(u), 1) << what << ", unit " << u;
+            EXPECT_EQ(hq(u), sequences ? 1 : 0) << what << ", unit " << u;
+            if (team == 1) EXPECT_EQ(hs(u), expected) << what << ", unit " << u;
+            ++expected;
+          }
+        }
+      EXPECT_EQ(expected, n) << what;
+      EXPECT_EQ(hn(), sequences ? passes : 0) << what;
+    }
+}
+
 // Every unit is visited exactly once, whatever the order / occupancy / schedule; with one team the visit order
 // follows the block order exactly.
 TEST(TEST_CATEGORY, chunked_launch_visits_every_unit_once_in_block_order) {

@@ -261,10 +261,17 @@ TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_deterministic_equal_host_refere
   };
   for (auto kernel : {SweepKernel::Row, SweepKernel::List, SweepKernel::RowMerge})
     for (int lanes : {1, 4}) {
-      if (kernel == SweepKernel::RowMerge && lanes > 1) continue;  // one lane per row (refused otherwise, see below)
       LaunchConfig lc;
       lc.vector_length = lanes;
-      const std::string l = ", " + std::to_string(lanes) + " lane(s)";
+      // the row-merge kernel: one lane per row (refused otherwise, see below); "4 lanes" runs it with two threads per
+      // team where the backend has them (host backends then call it per unit instead of per pass)
+      if (kernel == SweepKernel::RowMerge && lanes > 1) {
+        if (Exec().concurrency() < 2) continue;
+        lc.vector_length = 1;
+        lc.team_size = 2;
+      }
+      const std::string l = kernel == SweepKernel::RowMerge && lanes > 1 ? ", 2 threads per team"
+                                                                         : ", " + std::to_string(lanes) + " lane(s)";
       const std::string kn = std::string(to_string(kernel)) + " kernel";
       for (int fill : {0, 2}) {
         for (const auto& A : {lap2d(9), trefethen(60), lap3d27(4)}) {
@@ -276,7 +283,7 @@ TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_deterministic_equal_host_refere
             ASSERT_EQ(r.stats.sweep_kernel, kernel);
             const std::string what = kn + " IC(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", " +
                                      std::to_string(sweeps) + " sweeps" + l;
-            if (lanes == 1)
+            if (lanes == 1 || kernel == SweepKernel::RowMerge)
               expect_same_bits(r.L, L, what);
             else
               close(r.L, L, what);
@@ -294,7 +301,7 @@ TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_deterministic_equal_host_refere
             ASSERT_EQ(r.stats.sweep_kernel, kernel);
             const std::string what = kn + " ILU(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", " +
                                      std::to_string(sweeps) + " sweeps" + l;
-            if (lanes == 1) {
+            if (lanes == 1 || kernel == SweepKernel::RowMerge) {
               expect_same_bits(r.L, F.L, what + ", L");
               expect_same_bits(r.U, F.U, what + ", U");
             } else {
@@ -401,28 +408,45 @@ TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_async_converge_to_exact_factors
     }
 }
 
-// The row-merge kernel carries the pivot of the row it has just finished in a register (host backends) and sums an IC
-// diagonal's squares from the values it has just computed: with one thread, which runs the rows in order, its
-// asynchronous IC sweeps are the entry kernel's (the same updates in the same order: every carried value is the one
-// in memory) bit for bit, after each of 1..4 sweeps, with chunks of 7 rows (the carry restarts at each chunk) and of
-// the default size, on a 5-point grid (every row divides by its predecessor's pivot), a 27-point grid and IC(1).
-TEST(TEST_CATEGORY, par_ic_row_merge_async_one_thread_equals_entry_kernel) {
+// The row-merge kernel carries the pivot of the row it has just finished in a register (host backends: ChunkedLaunch
+// hands it each pass over a chunk through run_sequence) and sums an IC diagonal's squares from the values it has just
+// computed. Every carried value is the one in memory, so with one thread (which runs the passes in order) its
+// asynchronous sweeps are bit for bit those of the row kernel with one lane — the same updates of the same rows in the
+// same order, the pivots read from memory, the sums over product lists in the merge's order — for IC and ILU (whose
+// carried pivot is u_jj, the end of row j of Ut), with unit strides 1, 2 and 3 (the passes of run_sequence; out of
+// row order, so several sweeps differ from the fixed point) and chunks of the row-merge kernel's default size and of 7
+// rows, after each of 1..3 sweeps; and with unit stride 1 also those of the entry kernel (its tasks in the same order).
+TEST(TEST_CATEGORY, par_ilu_row_merge_async_one_thread_equals_row_kernel) {
   if (Exec().concurrency() != 1) GTEST_SKIP() << "needs one thread (the order of the asynchronous updates)";
-  for (int fill : {0, 1})
-    for (const auto& A : {lap2d(13), lap3d27(5)})
+  const std::vector<std::pair<ParIluKind, CsrHost<double>>> cases = {{ParIluKind::Ic, lap2d(13)},
+                                                                     {ParIluKind::Ic, lap3d27(5)},
+                                                                     {ParIluKind::Ilu, nonsymmetric(12)},
+                                                                     {ParIluKind::Ilu, lap3d27(5)}};
+  for (const auto& [kind, A] : cases)
+    for (int stride : {1, 2, 3})
       for (int chunk : {-1, 7})
-        for (int sweeps = 1; sweeps <= 4; ++sweeps) {
+        for (int sweeps = 1; sweeps <= 3; ++sweeps) {
           LaunchConfig lc;
           lc.chunk_size = chunk;
-          const auto merge = run(A, ParIluKind::Ic, sweeps, SweepMode::Async, fill, TaskOrdering::RowMajor, lc,
-                                 MeshBlocking(), SweepKernel::RowMerge);
-          LaunchConfig le;  // the entry kernel's chunks in tasks: any size gives the same order with one thread
-          const auto entry = run(A, ParIluKind::Ic, sweeps, SweepMode::Async, fill, TaskOrdering::RowMajor, le,
-                                 MeshBlocking(), SweepKernel::Entry);
+          lc.unit_stride = stride;
+          const auto merge = run(A, kind, sweeps, SweepMode::Async, 0, TaskOrdering::RowMajor, lc, MeshBlocking(),
+                                 SweepKernel::RowMerge);
+          LaunchConfig lr = lc;  // the same chunks of rows (the kernels' default chunk sizes differ)
+          lr.chunk_size = merge.stats.launch.chunk_size;
+          const auto row =
+              run(A, kind, sweeps, SweepMode::Async, 0, TaskOrdering::RowMajor, lr, MeshBlocking(), SweepKernel::Row);
           ASSERT_EQ(merge.stats.sweep_kernel, SweepKernel::RowMerge);
-          const std::string what = "IC(" + std::to_string(fill) + ") n=" + std::to_string(A.nrows) + ", chunk " +
-                                   std::to_string(chunk) + ", " + std::to_string(sweeps) + " sweeps";
-          expect_same_bits(merge.L, entry.L, what);
+          ASSERT_EQ(row.stats.launch.vector_length, 1);
+          const std::string what = std::string(to_string(kind)) + " n=" + std::to_string(A.nrows) + ", stride " +
+                                   std::to_string(stride) + ", chunk " + std::to_string(chunk) + ", " +
+                                   std::to_string(sweeps) + " sweeps";
+          expect_same_bits(merge.L, row.L, what + ", L");
+          expect_same_bits(merge.U, row.U, what + ", U");
+          if (stride == 1 && kind == ParIluKind::Ic) {
+            const auto entry = run(A, kind, sweeps, SweepMode::Async, 0, TaskOrdering::RowMajor, LaunchConfig(),
+                                   MeshBlocking(), SweepKernel::Entry);
+            expect_same_bits(merge.L, entry.L, what + ", against the entry kernel");
+          }
         }
 }
 
@@ -632,7 +656,9 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
                                "valid: auto, entry, list, row, row_merge");
   // breakdowns are reported as by the entry kernel (row and problem), by the three kernels in both modes; the factors
   // stay finite
-  const auto A = csr_from_triplets<double>(3, 3, {0, 0, 1, 1, 2}, {0, 1, 0, 1, 2}, {1.0, 2.0, 2.0, 1.0, 1.0});
+  // row 2 of A divides by row 1's pivot, whose update is skipped (the row-merge kernel then carries nothing)
+  const auto A = csr_from_triplets<double>(3, 3, {0, 0, 1, 1, 1, 2, 2}, {0, 1, 0, 1, 2, 1, 2},
+                                           {1.0, 2.0, 2.0, 1.0, 0.5, 0.5, 1.0});
   const auto B = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1.0, 1.0, 1.0, 1.0});
   for (auto kernel : {SweepKernel::Row, SweepKernel::List, SweepKernel::RowMerge})
     for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {

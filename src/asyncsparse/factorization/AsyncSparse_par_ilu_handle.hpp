@@ -254,8 +254,10 @@ class ParIluHandle {
   /// Defaults: see LaunchConfig (-1 = choose per backend), except that on GPUs the entry kernel's team size defaults
   /// to 16 threads (Impl::kParIluGpuTeamSize: fewer tasks in flight give better factors after few sweeps; it runs one
   /// lane per task, a vector_length > 1 is refused), the list kernel (Params::sweep_kernel) takes one lane per task
-  /// and 64 threads per team (Impl::kParIluListGpuTeamThreads), and the row kernel counts rows: Impl::row_sweep_lanes
-  /// lanes per row, 128 threads per team.
+  /// and 64 threads per team (Impl::kParIluListGpuTeamThreads), the row kernel counts rows: Impl::row_sweep_lanes
+  /// lanes per row, 128 threads per team, and the row-merge kernel counts rows with one lane each (a vector_length > 1
+  /// is refused): on GPUs 128 rows per team, on host backends chunks of about Impl::kParIluHostChunkUnknowns
+  /// unknowns (the host default for row-major tasks).
   LaunchConfig launch;
 
   const Stats& stats() const { return stats_; }

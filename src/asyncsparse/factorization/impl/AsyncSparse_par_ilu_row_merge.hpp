@@ -11,16 +11,16 @@
 // equals the entry kernel's.
 //
 // Why a kernel of its own on host backends: a CPU thread runs a chunk's rows one after the other, and in row order
-// a row's first divisor is often the pivot of the row just before it (l_{i,i-1} / l_{i-1,i-1} on every naturally
-// ordered grid). The entry kernel stores that pivot and loads it back one task later, and re-derives the row's
-// start and its task's row, column and destination from memory per task; the dependent chain division -> square ->
-// square root -> next row's division then waits on each of those trips. Here the row's start is read once, the IC
+// the last divisor of a row is often the pivot of the row just before it (l_{i,i-1} / l_{i-1,i-1} in most rows of
+// a naturally ordered grid). The entry kernel stores that pivot and loads it back one task later, and re-derives the
+// row's start and its task's row, column and destination from memory per task; the dependent chain division -> square
+// -> square root -> next row's division then waits on each of those trips. Here the row's start is read once, the IC
 // diagonal sums the squares of the values just computed (held in a register; the memory holds the same values),
-// and with `run_sequence` (ChunkedLaunch calls it on host backends with one-thread teams: a thread's units in one
-// call) the pivot of the row just finished is carried to the next row in a register. Every carried value is the
-// one this thread has just stored — each entry has one writer per sweep and no other thread writes it during the
-// sweep — so the carry changes no result, only the latency of the chain. On the 5-point 1024^2 Laplacian (2
-// threads) that takes an IC sweep from 8.5-9.0 ms (entry kernel) to about 5 ms, the chain floor of row order
+// and with `run_sequence` (ChunkedLaunch calls it on host backends with one-thread teams, once per pass over a chunk:
+// once per chunk with unit stride 1) the pivot of the row just finished is carried to the next row in a register. Every
+// carried value is the one this thread has just stored — each entry has one writer per sweep and no other thread writes
+// it during the sweep — so the carry changes no result, only the latency of the chain. On the 5-point 1024^2 Laplacian
+// (2 threads) that takes an IC sweep from 8.6-9.1 ms (entry kernel) to about 5 ms, the chain floor of row order
 // (perf_tests/results/MEASUREMENTS.md#host-row-merge).
 //
 // Races (asynchronous mode): as ParIluSweepFunctor — every unknown has one writer per sweep (its row's unit); reads
@@ -48,7 +48,8 @@ struct RowCarry {
 template <ParIluKind Kind, bool Async, class Scalar, class Device>
 struct ParIluRowMergeSweepFunctor : RowSweepOperands<Scalar, Device> {
   static constexpr bool ic = Kind == ParIluKind::Ic;
-  /// ChunkedLaunch: on host backends with one-thread teams, a chunk's units go to run_sequence in one call.
+  /// ChunkedLaunch: on host backends with one-thread teams, each pass over a chunk's units goes to run_sequence in
+  /// one call (one pass per chunk with unit stride 1).
   static constexpr bool host_sequence = true;
   using Base = RowSweepOperands<Scalar, Device>;
   using Base::a_l, Base::a_u, Base::flag, Base::l_ent, Base::l_read, Base::l_rm, Base::l_write, Base::u_ent,

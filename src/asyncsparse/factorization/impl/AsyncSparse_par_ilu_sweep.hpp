@@ -43,7 +43,8 @@ std::string par_ilu_name(const Handle& h) {
 constexpr int kParIluGpuTeamSize = 16;
 
 /// GPU default threads per team of the row sweep kernel (SweepKernel::Row): LaunchConfig::team_size = -1 gives
-/// max(1, kParIluRowGpuTeamThreads / vector_length) rows per team (64-256 threads per team measured within 5 %).
+/// max(1, kParIluRowGpuTeamThreads / vector_length) rows per team (64-256 threads per team measured within 5 %). The
+/// row-merge kernel (one lane per row) takes the same 128 rows per team; its team size was not studied separately.
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-row-kernel
 constexpr int kParIluRowGpuTeamThreads = 128;
 
@@ -84,7 +85,8 @@ constexpr int kParIluListGpuTeamThreads = 64;
 /// Host backends: the row-merge kernel's chunks hold about kParIluHostChunkUnknowns unknowns (`tasks_per_row` per
 /// row; at least one row), so that matrices with long rows still give the threads many chunks to share (bcsstk27,
 /// 24 IC unknowns per row: chunks of 256 rows left 5 chunks to 2 threads, each sweep 1.35x the entry kernel's).
-/// 256, 1024 and 4096 unknowns were within the run-to-run spread elsewhere (2 threads).
+/// 256, 1024 and 4096 unknowns were within the run-to-run spread elsewhere (2 threads), but for bcsstk27 with 4096
+/// (0.277 against 0.250 ms).
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#host-row-merge
 constexpr double kParIluHostChunkUnknowns = 1024.0;
 
@@ -119,8 +121,9 @@ struct SweepKernelChoice {
   std::string rule;      ///< the rule's quantities, for the run record
 };
 
-/// The rule behind SweepKernel::Auto, on GPUs with the default launch (every LaunchConfig field but the seed at -1 /
-/// Forward):
+/// The rule behind SweepKernel::Auto, on GPUs with the default launch (team_size, vector_length, chunk_size,
+/// max_concurrent_teams and scratch_pad_bytes at -1, block_order Forward; the other LaunchConfig fields do not
+/// decide it):
 ///  - RowMerge for row-major tasks when the rows are short (avg_row <= kParIluRowMaxAvgRow) and so many that one
 ///    thread per row fills the device three times (rows >= 3x its resident threads), as on the 5-point 1024^2
 ///    Laplacian: the row's few unknowns in Gauss-Seidel order give better factors per sweep (the row kernel's updates
