@@ -562,8 +562,7 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
                              to_string(mode) + (explicit_launch ? " explicit launch" : "");
     EXPECT_EQ(h.stats().sweep_kernel, want) << what << ": " << h.stats().sweep_kernel_rule;
     EXPECT_NE(h.stats().sweep_kernel_rule.find("auto:"), std::string::npos) << what;
-    const bool row = want == SweepKernel::Row;
-    const bool rows = row || want == SweepKernel::RowMerge;
+    const bool rows = sweeps_by_rows(want);
     EXPECT_EQ(h.stats().launch.work_items, rows ? std::int64_t(A.nrows) : h.stats().num_tasks) << what;
     if (want == SweepKernel::RowMerge && !gpu)  // about kParIluHostChunkUnknowns unknowns per chunk of rows
       EXPECT_EQ(h.stats().launch.chunk_size,

@@ -336,8 +336,7 @@ void report(const Setup& s, const std::vector<Row>& rows, Json& histories, Json&
   for (const auto& n : notes) std::cout << "note: " << n << "\n";
   const auto& st = s.h.stats();
   std::cout << "sweep kernel: " << to_string(st.sweep_kernel) << " (" << st.sweep_kernel_rule << ")";
-  if (st.sweep_kernel == SweepKernel::Row || st.sweep_kernel == SweepKernel::List)
-    std::cout << ", " << st.sweep_products << " products listed";
+  if (uses_product_lists(st.sweep_kernel)) std::cout << ", " << st.sweep_products << " products listed";
   std::cout << "\n";
   std::cout << "sweep launch: " << st.launch.to_string() << "\n";
   std::cout << "total = setup (checks, scaling, initial guess) + sweeps; exact rows: factorization time; tri "

@@ -530,9 +530,8 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   SweepKernel chosen = kernel.kernel;
   std::string rule = kernel.rule;
   std::int64_t products = 0;
-  if (chosen == SweepKernel::RowMerge) Impl::row_sweep_values(exec, h);  // no product lists
-  if (chosen == SweepKernel::Row || chosen == SweepKernel::List) {
-    if (chosen == SweepKernel::Row) Impl::row_sweep_values(exec, h);
+  if (sweeps_by_rows(chosen)) Impl::row_sweep_values(exec, h);
+  if (uses_product_lists(chosen)) {
     const bool automatic = h.params.sweep_kernel == SweepKernel::Auto;
     if (!Impl::build_sweep_pairs(exec, h, automatic, products)) {
       if (!automatic)
@@ -543,8 +542,7 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
       rule += "; entry kernel: the product lists would hold " + std::to_string(products) + " entries";
     }
   }
-  // the row kernels' work units are rows, the others' tasks
-  const bool rows = chosen == SweepKernel::Row || chosen == SweepKernel::RowMerge;
+  const bool rows = sweeps_by_rows(chosen);
   const ResolvedLaunch launch = resolve_launch_config<ExecSpace>(
       h.launch, rows ? std::int64_t(st.n) : stats.num_tasks, rows ? kernel.avg_row : 1.0, exec,
       Impl::sweep_launch_defaults(
@@ -556,7 +554,7 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
                        ")");
   stats.sweep_kernel = chosen;
   stats.sweep_kernel_rule = rule;
-  stats.sweep_products = chosen == SweepKernel::Row || chosen == SweepKernel::List ? products : 0;
+  stats.sweep_products = uses_product_lists(chosen) ? products : 0;
   stats.launch = launch;
   st.kernel = chosen;
   st.chunks = ChunkedLaunch<ExecSpace>(launch);

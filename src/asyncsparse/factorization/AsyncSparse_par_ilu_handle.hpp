@@ -62,6 +62,11 @@ inline const char* to_string(SweepKernel k) {
   return "unknown";
 }
 
+/// Whether a sweep kernel's work units are rows (the row and row-merge kernels; the others' are the tasks).
+constexpr bool sweeps_by_rows(SweepKernel k) { return k == SweepKernel::Row || k == SweepKernel::RowMerge; }
+/// Whether a sweep kernel sums over product lists built once per pattern (the row and list kernels).
+constexpr bool uses_product_lists(SweepKernel k) { return k == SweepKernel::Row || k == SweepKernel::List; }
+
 inline SweepKernel sweep_kernel_from_string(const std::string& s) {
   if (s == "auto") return SweepKernel::Auto;
   if (s == "entry") return SweepKernel::Entry;

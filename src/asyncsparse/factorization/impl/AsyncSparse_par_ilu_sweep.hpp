@@ -96,9 +96,9 @@ inline LaunchDefaults sweep_launch_defaults(const std::string& where, SweepKerne
   if (kernel == SweepKernel::RowMerge)
     d.host_chunk_size =
         static_cast<int>(std::max(1.0, std::round(kParIluHostChunkUnknowns / std::max(tasks_per_row, 1.0))));
-  d.gpu_team_threads = kernel == SweepKernel::Row || kernel == SweepKernel::RowMerge ? kParIluRowGpuTeamThreads
-                       : kernel == SweepKernel::List                                 ? kParIluListGpuTeamThreads
-                                                                                     : kParIluGpuTeamSize;
+  d.gpu_team_threads = sweeps_by_rows(kernel)        ? kParIluRowGpuTeamThreads
+                       : kernel == SweepKernel::List ? kParIluListGpuTeamThreads
+                                                     : kParIluGpuTeamSize;
   d.vector_length = kernel == SweepKernel::Row ? lanes : 1;
   if (kernel == SweepKernel::Entry || kernel == SweepKernel::RowMerge) d.max_vector_length = 1;
   // host backends: chunks to the next free thread, so that a thread slowed down by another process on its core does
