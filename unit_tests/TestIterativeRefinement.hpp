@@ -8,6 +8,7 @@
 #include <asyncsparse/solvers/AsyncSparse_iterative_refinement.hpp>
 #include <support/TestHelpers.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -37,8 +38,13 @@ void check_consistent(const IterativeRefinementResult& r, const std::string& wha
   EXPECT_EQ(r.inner_history.back(), r.inner_iterations) << what;
   for (std::size_t i = 1; i < r.residual_history.size(); ++i)
     EXPECT_LT(r.residual_history[i], r.residual_history[i - 1]) << what << " step " << i;
-  for (std::size_t i = 1; i < r.inner_per_outer.size(); ++i)  // later steps never exceed the measured m*
-    EXPECT_LE(r.inner_per_outer[i], r.adapted_inner_iterations) << what;
+  ASSERT_FALSE(r.measuring_steps.empty()) << what;
+  EXPECT_EQ(r.measuring_steps.front(), 1) << what;
+  for (std::size_t i = 0; i < r.inner_per_outer.size(); ++i) {  // blind steps never exceed the measured m*
+    const int step = static_cast<int>(i) + 1;
+    if (std::find(r.measuring_steps.begin(), r.measuring_steps.end(), step) == r.measuring_steps.end())
+      EXPECT_LE(r.inner_per_outer[i], r.adapted_inner_iterations) << what << " step " << step;
+  }
   EXPECT_GT(r.adapted_inner_iterations, 0) << what;
   EXPECT_LT(r.measured_inner_reduction, 1.0) << what;
 }
@@ -106,6 +112,46 @@ TEST(TEST_CATEGORY, ir_deterministic_inner_is_reproducible_and_exact_start_conve
   EXPECT_TRUE(r3.converged());
   EXPECT_EQ(r3.outer_iterations, 0);
   EXPECT_EQ(r3.inner_iterations, 0);
+}
+
+TEST(TEST_CATEGORY, ir_measures_again_after_a_measurement_cut_short) {
+  // A stagnation test made hair-trigger (any check below the average rate ends the measurement) stops the first
+  // measuring step after one check; the steps that follow reduce the outer residual by less than 2x, and the
+  // refinement measures again for at least twice m* each time instead of reporting stagnation, until m* is long
+  // enough. Deterministic inner relaxation: the same steps every run.
+  auto A = to_device<Dev>(lap2d(30));
+  IterativeRefinementParams p;
+  p.inner.deterministic = true;
+  p.inner.block_size = 100;
+  p.tol = 1e-6;
+  p.stagnation_fraction = 1;
+  p.stagnation_checks = 1;
+  const auto r = ir_solve(A, InnerPrecision::Double, p);
+  ASSERT_TRUE(r.converged()) << r.message;
+  check_consistent(r, "lap2d(30)");
+  ASSERT_GE(r.measuring_steps.size(), 2u);
+  const int first = r.inner_per_outer[0], again = r.inner_per_outer[r.measuring_steps[1] - 1];
+  EXPECT_GE(again, 2 * first);  // at least twice the m* of the first measurement (m* <= the iterations run)
+  const auto r2 = ir_solve(A, InnerPrecision::Double, p);
+  EXPECT_EQ(r2.measuring_steps, r.measuring_steps);
+  EXPECT_EQ(r2.inner_per_outer, r.inner_per_outer);
+}
+
+TEST(TEST_CATEGORY, ir_reports_stagnation_after_a_measuring_step) {
+  // tol below what double arithmetic resolves: the outer residual stops falling; the refinement measures again
+  // before it reports stagnation, and the report names it
+  auto A = to_device<Dev>(lap2d(20));
+  IterativeRefinementParams p;
+  p.inner.deterministic = true;
+  p.inner.block_size = 50;
+  p.tol = 1e-30;
+  const auto r = ir_solve(A, InnerPrecision::Single, p);
+  EXPECT_EQ(r.status, SolverStatus::MaxIterations);
+  EXPECT_NE(r.message.find("stagnated"), std::string::npos) << r.message;
+  EXPECT_LT(r.outer_iterations, p.max_outer);
+  ASSERT_FALSE(r.measuring_steps.empty());
+  EXPECT_EQ(r.measuring_steps.back(), r.outer_iterations);  // the last step measured
+  EXPECT_LE(r.final_relative_residual, 1e-13);
 }
 
 TEST(TEST_CATEGORY, ir_numeric_on_new_values_equals_symbolic_and_numeric) {

@@ -183,6 +183,7 @@ void to_json(Json& j, const IterativeRefinementResult& r) {
   j["inner_iterations"] = r.inner_iterations;
   j["adapted_inner_iterations"] = r.adapted_inner_iterations;
   j["measured_inner_reduction"] = r.measured_inner_reduction;
+  j["measuring_steps"] = r.measuring_steps;
   j["initial_residual"] = r.initial_residual;
   j["final_relative_residual"] = r.final_relative_residual;
   j["inner_per_outer"] = r.inner_per_outer;

@@ -22,6 +22,14 @@
 // residual by 6 to 8 digits". The paper remarks that the last step would profit from fewer inner iterations;
 // with shorten_last_step the last step runs only as many iterations as the rate measured in step 1 says are
 // needed to reach tol (never more than m*).
+// Asynchronous iterations are noisy where the threads do not run at once (a host shared with other processes:
+// one thread descheduled for whole time slices while the others run ahead on its stale values): the inner
+// residual jumps up by 10-20 % for a few checks while the error still falls. The stagnation test therefore looks
+// at the best residual over a window of checks that grows with the checks made (stagnation_checks), and the
+// outer loop corrects a measurement that was cut short anyway: an outer step that reduces the outer residual by
+// less than 2x, or a blind one (m* iterations) that reduces it by less than half the digits measured, makes the
+// next step measure again, for at least twice m* (m* never decreases). "stagnated" is therefore reported after
+// outer_stagnation_steps consecutive steps of less than 2x that measured for doubling numbers of iterations.
 //
 // Variants: inner precision Single (the mixed-precision method) or Double (iterative refinement in double,
 // the paper's second baseline); the plain double async-(k) baseline is block_async_solve itself.
@@ -84,19 +92,22 @@ struct IterativeRefinementParams {
   int first_inner_max = 20000;
   /// Limit of inner global iterations of any later step. Default 20000. >= 1.
   int max_inner_iters = 20000;
-  /// First step: the inner solver is taken as stagnated (its precision floor reached) after stagnation_checks
-  /// consecutive residual checks none of which lowered the best inner residual by at least stagnation_fraction
-  /// of the average per-check reduction achieved so far (a slowly but steadily converging solver is never
-  /// stopped; one that has hit the rounding floor stops within a few checks). Defaults 0.1 and 3.
-  /// stagnation_fraction in (0, 1], stagnation_checks >= 1.
+  /// Measuring steps: the inner solver is taken as stagnated (its precision floor reached) when over the last W
+  /// residual checks, W = max(stagnation_checks, checks made / 8), the best inner residual fell by less than
+  /// stagnation_fraction of what the average per-check reduction so far would give over W checks (in log scale).
+  /// A slowly but steadily converging solver is not stopped, nor one whose residual jumps up for a few checks
+  /// (asynchronous iterations on a loaded host); one that has hit its rounding floor stops after about W checks.
+  /// Defaults 0.1 and 10 (checks of 10 iterations each: a floor costs some 100 iterations, or 1/8 of the
+  /// measuring step's iterations when more). stagnation_fraction in (0, 1], stagnation_checks >= 1.
   double stagnation_fraction = 0.1;
-  int stagnation_checks = 3;
+  int stagnation_checks = 10;
   /// Run only the inner iterations the measured rate says the last outer step needs. Default true.
   bool shorten_last_step = true;
   /// Outer residual growth beyond this factor in one step is reported as Diverged. Default 10. > 1.
   double growth_factor = 10;
   /// Stop (MaxIterations, "stagnated") after this many consecutive outer steps reducing the residual by less
-  /// than a factor 2. Default 3. >= 1.
+  /// than a factor 2, the last of them a measuring step (a slow step makes the next one measure again, for at
+  /// least twice m*). Default 3. >= 1.
   int outer_stagnation_steps = 3;
   /// 0 silent, 1 one line at the end, 2 one line per outer step (stderr). Default 0.
   int verbose = 0;
@@ -108,8 +119,9 @@ struct IterativeRefinementResult {
   InnerPrecision inner_precision = InnerPrecision::Single;
   int outer_iterations = 0;
   long long inner_iterations = 0;        ///< inner global iterations over all outer steps
-  int adapted_inner_iterations = 0;      ///< m*: inner iterations per later step, measured in step 1
-  double measured_inner_reduction = 0;   ///< inner residual reduction achieved in step 1
+  int adapted_inner_iterations = 0;      ///< m*: inner iterations per blind step (the largest measured)
+  double measured_inner_reduction = 0;   ///< inner residual reduction achieved in the last measuring step
+  std::vector<int> measuring_steps;      ///< the outer steps (from 1) that measured m*: step 1, and re-measures
   double initial_residual = 0;           ///< relative residual of x0
   double final_relative_residual = 0;    ///< ||b - A x|| / ||b|| at exit (double)
   std::vector<int> inner_per_outer;      ///< inner global iterations of each outer step
@@ -178,6 +190,51 @@ inline void check_ir_params(const char* who, const IterativeRefinementParams& p)
   if (p.outer_stagnation_steps < 1) throw InvalidInput(w + ": outer_stagnation_steps must be >= 1");
 }
 
+/// What a measuring step found.
+struct IrMeasurement {
+  int iterations = 0;  ///< inner global iterations run
+  int best_at = 0;     ///< iterations after which the inner residual was lowest (0: never below r0)
+  double r0 = 0, best = 0, last = 0;
+  bool diverged = false;
+};
+
+/// A measuring step: inner iterations with a residual check every global_iters_per_launch iterations until the
+/// inner residual has dropped by `target`, stagnates (the windowed test of IterativeRefinementParams), diverges
+/// or first_inner_max iterations have run; no stagnation is declared before min_iters iterations.
+template <class ExecSpace, class Low, class Device>
+IrMeasurement ir_measure(const ExecSpace& exec, BlockAsyncHandle<Low, Device>& inner,
+                         const Kokkos::View<Low*, Device>& rhat, const Kokkos::View<Low*, Device>& c,
+                         const IterativeRefinementParams& p, double target, int min_iters) {
+  IrMeasurement M;
+  M.r0 = M.best = M.last = Impl::block_async_residual_norm(inner, rhat, c);
+  std::vector<double> best_after{M.r0};  // best residual after each check
+  const int G = p.inner.global_iters_per_launch;
+  while (M.iterations < p.first_inner_max) {
+    const int g = std::min(G, p.first_inner_max - M.iterations);
+    Impl::block_async_run(exec, inner, rhat, c, g);
+    M.iterations += g;
+    M.last = Impl::block_async_residual_norm(inner, rhat, c);
+    if (!std::isfinite(M.last) || M.last > 1e3 * M.best) {  // grew far beyond the best value: divergence
+      M.diverged = true;
+      break;
+    }
+    if (M.last < M.best) {
+      M.best = M.last;
+      M.best_at = M.iterations;
+    }
+    best_after.push_back(M.best);
+    if (M.best <= target * M.r0) break;
+    const int checks = static_cast<int>(best_after.size()) - 1;
+    const int window = std::max(p.stagnation_checks, checks / 8);
+    if (checks >= window && M.iterations >= min_iters) {
+      const double drop = std::log(best_after[checks - window] / M.best);  // over the window
+      const double average = std::log(M.r0 / M.best) / checks;             // per check, so far
+      if (drop <= p.stagnation_fraction * window * average) break;
+    }
+  }
+  return M;
+}
+
 /// One refinement solve with inner precision Low (float or double).
 template <class Low, class ExecSpace, class Device>
 IterativeRefinementResult ir_run(const ExecSpace& exec, IterativeRefinementHandle<Device>& h,
@@ -210,10 +267,10 @@ IterativeRefinementResult ir_run(const ExecSpace& exec, IterativeRefinementHandl
     R.status = SolverStatus::Converged;
   } else {
     R.status = SolverStatus::MaxIterations;
-    const int G = p.inner.global_iters_per_launch;
     const double target = p.inner_reduction > 0 ? p.inner_reduction : (sizeof(Low) == sizeof(float) ? 1e-6 : 1e-8);
     double rate = 0;  // measured inner residual reduction per global iteration
     int slow_steps = 0;
+    bool remeasure = false;
     for (int step = 1; step <= p.max_outer; ++step) {
       // scaled residual in the inner precision, zero initial correction
       const double inv = 1.0 / rnorm;
@@ -224,46 +281,25 @@ IterativeRefinementResult ir_run(const ExecSpace& exec, IterativeRefinementHandl
           });
       Kokkos::Timer inner_timer;
       int m = 0;
-      if (step == 1) {
-        // measuring step: iterate with inner residual checks
-        const double r0 = Impl::block_async_residual_norm(inner, rhat, c);
-        double best = r0, res = r0;
-        int best_at = 0, checks = 0, since_progress = 0;
-        bool inner_diverged = false;
-        while (m < p.first_inner_max) {
-          const int g = std::min(G, p.first_inner_max - m);
-          Impl::block_async_run(exec, inner, rhat, c, g);
-          m += g;
-          ++checks;
-          res = Impl::block_async_residual_norm(inner, rhat, c);
-          if (!std::isfinite(res) || res > 1e3 * best) {  // grew far beyond the best value: divergence
-            inner_diverged = true;
-            break;
-          }
-          // progress: the best residual drops by at least stagnation_fraction of the average per-check
-          // reduction (in log scale) achieved so far
-          const double avg_log_drop = best < r0 && best_at > 0 ? std::log(r0 / best) / (checks - 1) : 0.0;
-          const bool progress =
-              res < best && (avg_log_drop == 0.0 || std::log(best / res) >= p.stagnation_fraction * avg_log_drop);
-          since_progress = progress ? 0 : since_progress + 1;
-          if (res < best) {
-            best = res;
-            best_at = m;
-          }
-          if (res <= target * r0 || since_progress >= p.stagnation_checks) break;
-        }
+      const bool measuring = R.measuring_steps.empty() || remeasure;
+      if (measuring) {
+        const int min_iters = R.measuring_steps.empty() ? 0 : 2 * R.adapted_inner_iterations;
+        const auto M = ir_measure(exec, inner, rhat, c, p, target, min_iters);
+        m = M.iterations;
         R.inner_seconds += inner_timer.seconds();
         R.inner_iterations += m;
         R.inner_per_outer.push_back(m);
-        if (inner_diverged || best_at == 0) {  // diverged, or never got below the initial residual
-          R.status = std::isfinite(res) ? SolverStatus::Diverged : SolverStatus::NonFinite;
-          R.message = "the inner async-(k) solver diverged in the first outer step (inner residual " +
-                      std::to_string(res / r0) + " after " + std::to_string(m) + " iterations; try tau-scaling)";
+        R.measuring_steps.push_back(step);
+        if (M.diverged || M.best_at == 0) {  // diverged, or never got below the initial residual
+          R.status = std::isfinite(M.last) ? SolverStatus::Diverged : SolverStatus::NonFinite;
+          R.message = "the inner async-(k) solver diverged in outer step " + std::to_string(step) +
+                      " (inner residual " + format_number(M.last / M.r0) + " after " + std::to_string(m) +
+                      " iterations; try tau-scaling)";
           break;
         }
-        R.adapted_inner_iterations = std::max(1, best_at);
-        R.measured_inner_reduction = best / r0;
-        rate = std::pow(std::max(R.measured_inner_reduction, 1e-300), 1.0 / R.adapted_inner_iterations);
+        R.adapted_inner_iterations = std::max(R.adapted_inner_iterations, M.best_at);
+        R.measured_inner_reduction = M.best / M.r0;
+        rate = std::pow(std::max(R.measured_inner_reduction, 1e-300), 1.0 / M.best_at);
       } else {
         m = std::min(R.adapted_inner_iterations, p.max_inner_iters);
         if (p.shorten_last_step && rate > 0 && rate < 1) {
@@ -287,8 +323,8 @@ IterativeRefinementResult ir_run(const ExecSpace& exec, IterativeRefinementHandl
       R.outer_iterations = step;
       record();
       if (p.verbose >= 2)
-        std::fprintf(stderr, "ir(%s) step %3d  inner %6d  rel. residual %.3e\n", to_string(p.inner_precision), step, m,
-                     rel);
+        std::fprintf(stderr, "ir(%s) step %3d  inner %6d%s  rel. residual %.3e\n", to_string(p.inner_precision), step,
+                     m, measuring ? " (measured)" : "", rel);
       if (!std::isfinite(rel)) {
         R.status = SolverStatus::NonFinite;
         R.message = "outer residual became NaN/Inf in step " + std::to_string(step);
@@ -305,11 +341,14 @@ IterativeRefinementResult ir_run(const ExecSpace& exec, IterativeRefinementHandl
         break;
       }
       slow_steps = rel > 0.5 * prev ? slow_steps + 1 : 0;
-      if (slow_steps >= p.outer_stagnation_steps) {
+      if (slow_steps >= p.outer_stagnation_steps && measuring) {
         R.message = "stagnated: " + std::to_string(slow_steps) + " outer steps reduced the residual by less than 2x (" +
                     format_number(rel) + "); the inner precision cannot resolve this system to tol";
         break;
       }
+      // a slow step, or a blind full-length one far short of the measurement: measure again (see the header)
+      remeasure = slow_steps > 0 || (!measuring && m == std::min(R.adapted_inner_iterations, p.max_inner_iters) &&
+                                     rel > std::sqrt(R.measured_inner_reduction) * prev);
     }
     if (R.status == SolverStatus::MaxIterations && R.message.empty())
       R.message = "no convergence to " + format_number(p.tol) + " in " + std::to_string(p.max_outer) + " outer steps";
