@@ -1439,7 +1439,16 @@ TEST(TEST_CATEGORY, par_ic_preconditioner_in_pcg) {
   auto M = make_preconditioner<double, Dev>("par_ic", A, ParameterList{{"sweeps", 5}, {"tri_solve", exact_tri}});
   M->compute();
   const int it5 = pcg(M.get());
-  EXPECT_LE(std::abs(it5 - it_exact), 1) << "exact " << it_exact << ", 5 sweeps " << it5;
+  // Five sweeps are as good as the exact factors (within one iteration). In order (host threads) they are the exact
+  // IC(0) here; with every task of this 1,600-row grid running at once (GPUs: Jacobi-like sweeps) the factors are
+  // not yet at the fixed point and the count moves either way — 26-27 against 29 in 6 of 40 runs on an H200 —
+  // so only the side that would be a defect is asserted for five sweeps, and equality once the sweeps converge.
+  EXPECT_LE(it5, it_exact + 1) << "exact " << it_exact << ", 5 sweeps " << it5;
+  if (!Impl::is_gpu_space<Exec>()) EXPECT_GE(it5, it_exact - 1) << "exact " << it_exact << ", 5 sweeps " << it5;
+  M->setParameters(ParameterList{{"sweeps", 100}, {"tolerance", 1e-12}, {"tri_solve", exact_tri}});
+  M->compute();
+  const int itc = pcg(M.get());
+  EXPECT_LE(std::abs(itc - it_exact), 1) << "exact " << it_exact << ", converged sweeps " << itc;
   M->setParameters(ParameterList{{"sweeps", 0}, {"tri_solve", exact_tri}});
   M->compute();
   EXPECT_GT(pcg(M.get()), it_exact);
