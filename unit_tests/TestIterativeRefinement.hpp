@@ -229,6 +229,7 @@ TEST(TEST_CATEGORY, ir_bad_inputs) {
   bad([](IterativeRefinementParams& p) { p.inner_reduction = -0.5; }, "inner_reduction must be 0 (automatic)");
   bad([](IterativeRefinementParams& p) { p.first_inner_max = 0; }, "first_inner_max and max_inner_iters");
   bad([](IterativeRefinementParams& p) { p.stagnation_fraction = 0; }, "stagnation_fraction must be in (0, 1]");
+  bad([](IterativeRefinementParams& p) { p.stagnation_checks = -1; }, "stagnation_checks >= 0 (0: automatic)");
   bad([](IterativeRefinementParams& p) { p.growth_factor = 1; }, "growth_factor must be > 1");
   bad([](IterativeRefinementParams& p) { p.outer_stagnation_steps = 0; }, "outer_stagnation_steps must be >= 1");
   bad([](IterativeRefinementParams& p) { p.inner.local_iters = 0; }, "local_iters must be >= 1");

@@ -24,7 +24,7 @@ struct Options {
   int max_outer = 50;
   BlockAsyncOptions async_k;  ///< the inner solver
   double inner_reduction = 0;
-  int max_inner = 20000, plain_max_iters = 100000;
+  int max_inner = 20000, plain_max_iters = 100000, stagnation_checks = 0;
   bool verbose = false;
   LaunchOptions launch;
 };
@@ -47,6 +47,8 @@ void define(Cli& cli, Options& o) {
   cli.option("inner-reduction", o.inner_reduction,
              "inner residual reduction aimed at per outer step (0: 1e-6 float inner, 1e-8 double inner)");
   cli.option("max-inner", o.max_inner, "limit of inner global iterations per outer step");
+  cli.option("stagnation-checks", o.stagnation_checks,
+             "stagnation window of the measuring steps, in residual checks (0: host max(10, checks/8), GPU 3)");
   cli.option("plain-max-iters", o.plain_max_iters, "iteration limit of the plain double async-(k) run of --compare");
   add_rhs_options(cli, o.problem, {"ones", "random"}, "right-hand side (random: uniform in [-1,1], seed --rhs-seed)");
   add_shift_option(cli, o.problem);
@@ -71,6 +73,7 @@ void prepare(Setup& s, const Options& o, Json& rec) {
   set_block_async_params(s.p.inner, o.async_k);
   s.p.inner_reduction = o.inner_reduction;
   s.p.first_inner_max = s.p.max_inner_iters = o.max_inner;
+  s.p.stagnation_checks = o.stagnation_checks;
   s.p.verbose = o.verbose ? 2 : 0;
   s.lc = launch_config(o.launch);
   if (o.compare)
@@ -130,6 +133,10 @@ Json run_refinement(Setup& s, const std::string& v, Table& t, bool& ok) {
   j["inner_launch"] = h.inner_stats().launch;
   j["inner_block_size"] = h.inner_stats().block_size;
   if (!r.message.empty()) std::cout << "note (" << v << "): " << r.message << "\n";
+  std::string steps;
+  for (int k : r.measuring_steps) steps += (steps.empty() ? "" : ", ") + std::to_string(k);
+  std::cout << "measuring (" << v << "): outer step(s) " << (steps.empty() ? "none" : steps) << ", stagnation window "
+            << r.stagnation_window << "\n";
   return j;
 }
 

@@ -184,6 +184,7 @@ void to_json(Json& j, const IterativeRefinementResult& r) {
   j["adapted_inner_iterations"] = r.adapted_inner_iterations;
   j["measured_inner_reduction"] = r.measured_inner_reduction;
   j["measuring_steps"] = r.measuring_steps;
+  j["stagnation_window"] = r.stagnation_window;
   j["initial_residual"] = r.initial_residual;
   j["final_relative_residual"] = r.final_relative_residual;
   j["inner_per_outer"] = r.inner_per_outer;

@@ -116,6 +116,10 @@ for _cmd, _path in (("ic", "launch"), ("ilu", "launch"), ("ilut", "launch"), ("i
 for _cmd in ("ic", "ilu", "ilut", "ict", "relax", "ir"):
     ADDED.setdefault(_cmd, set()).update({"options.schedule", "options.unit-stride"})
 
+# ir: the refinement's measuring steps and their stagnation window, and the driver's --stagnation-checks.
+ADDED["ir"] = ADDED.get("ir", set()) | {"runs[].measuring_steps", "runs[].stagnation_window",
+                                        "options.stagnation-checks"}
+
 # Added to the record of every subcommand: the offset width of the build (32 or 64).
 ADDED_EVERYWHERE = {"offset_bits"}
 

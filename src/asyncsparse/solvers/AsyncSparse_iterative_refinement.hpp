@@ -25,7 +25,8 @@
 // Asynchronous iterations are noisy where the threads do not run at once (a host shared with other processes:
 // one thread descheduled for whole time slices while the others run ahead on its stale values): the inner
 // residual jumps up by 10-20 % for a few checks while the error still falls. The stagnation test therefore looks
-// at the best residual over a window of checks that grows with the checks made (stagnation_checks), and the
+// at the best residual over a window of checks, on host backends one that grows with the checks made
+// (stagnation_checks; GPUs keep a short window: no thread there is descheduled for milliseconds), and the
 // outer loop corrects a measurement that was cut short anyway: an outer step that reduces the outer residual by
 // less than 2x, or a blind one (m* iterations) that reduces it by less than half the digits measured, makes the
 // next step measure again, for at least twice m* (m* never decreases). "stagnated" is therefore reported after
@@ -93,14 +94,16 @@ struct IterativeRefinementParams {
   /// Limit of inner global iterations of any later step. Default 20000. >= 1.
   int max_inner_iters = 20000;
   /// Measuring steps: the inner solver is taken as stagnated (its precision floor reached) when over the last W
-  /// residual checks, W = max(stagnation_checks, checks made / 8), the best inner residual fell by less than
-  /// stagnation_fraction of what the average per-check reduction so far would give over W checks (in log scale).
-  /// A slowly but steadily converging solver is not stopped, nor one whose residual jumps up for a few checks
-  /// (asynchronous iterations on a loaded host); one that has hit its rounding floor stops after about W checks.
-  /// Defaults 0.1 and 10 (checks of 10 iterations each: a floor costs some 100 iterations, or 1/8 of the
-  /// measuring step's iterations when more). stagnation_fraction in (0, 1], stagnation_checks >= 1.
+  /// residual checks the best inner residual fell by less than stagnation_fraction of what the average per-check
+  /// reduction so far would give over W checks (in log scale). A slowly but steadily converging solver is not
+  /// stopped, nor one whose residual jumps up for a few checks; one that has hit its rounding floor stops after
+  /// about W checks. W = stagnation_checks when > 0; 0 (default) = automatic: on host backends
+  /// W = max(10, checks made / 8) (asynchronous iterations on a host shared with other processes: the residual jumps
+  /// up for several checks), on GPUs W = 3 (a longer window only lengthens the measurement there: fv3 mixed 9 %
+  /// slower; perf_tests/results/MEASUREMENTS.md#ir-stagnation-window). The window used is in the result
+  /// (stagnation_window). stagnation_fraction in (0, 1] (default 0.1), stagnation_checks >= 0.
   double stagnation_fraction = 0.1;
-  int stagnation_checks = 10;
+  int stagnation_checks = 0;
   /// Run only the inner iterations the measured rate says the last outer step needs. Default true.
   bool shorten_last_step = true;
   /// Outer residual growth beyond this factor in one step is reported as Diverged. Default 10. > 1.
@@ -122,6 +125,7 @@ struct IterativeRefinementResult {
   int adapted_inner_iterations = 0;      ///< m*: inner iterations per blind step (the largest measured)
   double measured_inner_reduction = 0;   ///< inner residual reduction achieved in the last measuring step
   std::vector<int> measuring_steps;      ///< the outer steps (from 1) that measured m*: step 1, and re-measures
+  std::string stagnation_window;         ///< the measuring steps' stagnation window, e.g. "max(10, checks/8)"
   double initial_residual = 0;           ///< relative residual of x0
   double final_relative_residual = 0;    ///< ||b - A x|| / ||b|| at exit (double)
   std::vector<int> inner_per_outer;      ///< inner global iterations of each outer step
@@ -184,8 +188,8 @@ inline void check_ir_params(const char* who, const IterativeRefinementParams& p)
                        std::to_string(p.inner_reduction));
   if (p.first_inner_max < 1 || p.max_inner_iters < 1)
     throw InvalidInput(w + ": first_inner_max and max_inner_iters must be >= 1");
-  if (!(p.stagnation_fraction > 0 && p.stagnation_fraction <= 1) || p.stagnation_checks < 1)
-    throw InvalidInput(w + ": stagnation_fraction must be in (0, 1] and stagnation_checks >= 1");
+  if (!(p.stagnation_fraction > 0 && p.stagnation_fraction <= 1) || p.stagnation_checks < 0)
+    throw InvalidInput(w + ": stagnation_fraction must be in (0, 1] and stagnation_checks >= 0 (0: automatic)");
   if (!(p.growth_factor > 1)) throw InvalidInput(w + ": growth_factor must be > 1");
   if (p.outer_stagnation_steps < 1) throw InvalidInput(w + ": outer_stagnation_steps must be >= 1");
 }
@@ -197,6 +201,19 @@ struct IrMeasurement {
   double r0 = 0, best = 0, last = 0;
   bool diverged = false;
 };
+
+/// Stagnation window W of a measuring step after `checks` residual checks (IterativeRefinementParams::
+/// stagnation_checks; 0: the backend's rule), and its description for the result.
+template <class ExecSpace>
+int ir_stagnation_window(const IterativeRefinementParams& p, int checks) {
+  if (p.stagnation_checks > 0) return p.stagnation_checks;
+  return is_gpu_space<ExecSpace>() ? 3 : std::max(10, checks / 8);
+}
+template <class ExecSpace>
+std::string ir_stagnation_window_name(const IterativeRefinementParams& p) {
+  if (p.stagnation_checks > 0) return std::to_string(p.stagnation_checks) + " checks";
+  return is_gpu_space<ExecSpace>() ? "3 checks (GPU default)" : "max(10, checks/8) (host default)";
+}
 
 /// A measuring step: inner iterations with a residual check every global_iters_per_launch iterations until the
 /// inner residual has dropped by `target`, stagnates (the windowed test of IterativeRefinementParams), diverges
@@ -225,7 +242,7 @@ IrMeasurement ir_measure(const ExecSpace& exec, BlockAsyncHandle<Low, Device>& i
     best_after.push_back(M.best);
     if (M.best <= target * M.r0) break;
     const int checks = static_cast<int>(best_after.size()) - 1;
-    const int window = std::max(p.stagnation_checks, checks / 8);
+    const int window = ir_stagnation_window<ExecSpace>(p, checks);
     if (checks >= window && M.iterations >= min_iters) {
       const double drop = std::log(best_after[checks - window] / M.best);  // over the window
       const double average = std::log(M.r0 / M.best) / checks;             // per check, so far
@@ -247,6 +264,7 @@ IterativeRefinementResult ir_run(const ExecSpace& exec, IterativeRefinementHandl
   const ordinal_t n = A.numRows();
   IterativeRefinementResult R;
   R.inner_precision = p.inner_precision;
+  R.stagnation_window = ir_stagnation_window_name<ExecSpace>(p);
   Kokkos::Timer timer;
   auto residual = [&]() { return Blas<double, Device>::residual(A, x, b, r); };
   const double bn = Blas<double, Device>::nrm2(b);
