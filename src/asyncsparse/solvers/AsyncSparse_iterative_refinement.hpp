@@ -99,7 +99,7 @@ struct IterativeRefinementParams {
   /// stopped, nor one whose residual jumps up for a few checks; one that has hit its rounding floor stops after
   /// about W checks. W = stagnation_checks when > 0; 0 (default) = automatic: on host backends
   /// W = max(10, checks made / 8) (asynchronous iterations on a host shared with other processes: the residual jumps
-  /// up for several checks), on GPUs W = 3 (a longer window only lengthens the measurement there: fv3 mixed 9 %
+  /// up for several checks), on GPUs W = 3 (a longer window only lengthens the measurement there: fv3 mixed 14 %
   /// slower; perf_tests/results/MEASUREMENTS.md#ir-stagnation-window). The window used is in the result
   /// (stagnation_window). stagnation_fraction in (0, 1] (default 0.1), stagnation_checks >= 0.
   double stagnation_fraction = 0.1;
