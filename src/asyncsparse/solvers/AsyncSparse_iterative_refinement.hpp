@@ -202,17 +202,25 @@ struct IrMeasurement {
   bool diverged = false;
 };
 
+/// The automatic stagnation window (IterativeRefinementParams::stagnation_checks = 0): W = kIrGpuWindow checks on
+/// GPUs, max(kIrHostWindow, checks made / kIrHostWindowDivisor) on host backends.
+inline constexpr int kIrGpuWindow = 3;
+inline constexpr int kIrHostWindow = 10;
+inline constexpr int kIrHostWindowDivisor = 8;
+
 /// Stagnation window W of a measuring step after `checks` residual checks (IterativeRefinementParams::
 /// stagnation_checks; 0: the backend's rule), and its description for the result.
 template <class ExecSpace>
 int ir_stagnation_window(const IterativeRefinementParams& p, int checks) {
   if (p.stagnation_checks > 0) return p.stagnation_checks;
-  return is_gpu_space<ExecSpace>() ? 3 : std::max(10, checks / 8);
+  return is_gpu_space<ExecSpace>() ? kIrGpuWindow : std::max(kIrHostWindow, checks / kIrHostWindowDivisor);
 }
 template <class ExecSpace>
 std::string ir_stagnation_window_name(const IterativeRefinementParams& p) {
   if (p.stagnation_checks > 0) return std::to_string(p.stagnation_checks) + " checks";
-  return is_gpu_space<ExecSpace>() ? "3 checks (GPU default)" : "max(10, checks/8) (host default)";
+  if (is_gpu_space<ExecSpace>()) return std::to_string(kIrGpuWindow) + " checks (GPU default)";
+  return "max(" + std::to_string(kIrHostWindow) + ", checks/" + std::to_string(kIrHostWindowDivisor) +
+         ") (host default)";
 }
 
 /// A measuring step: inner iterations with a residual check every global_iters_per_launch iterations until the
