@@ -63,7 +63,7 @@ void check_matrix(const std::string& name, bool with_plain = true) {
   check_consistent(mixed, name + " mixed");
   check_consistent(dbl, name + " double");
   EXPECT_GE(mixed.outer_iterations, 2) << name;  // single precision alone cannot give 1e-12
-  // single-precision inner floor: the first step cannot reduce much below float accuracy
+  // single-precision inner floor: a measuring step cannot reduce much below float accuracy
   EXPECT_GT(mixed.measured_inner_reduction, 1e-9) << name;
   if (!with_plain) return;
   // plain double async-(5)
@@ -152,6 +152,21 @@ TEST(TEST_CATEGORY, ir_reports_stagnation_after_a_measuring_step) {
   ASSERT_FALSE(r.measuring_steps.empty());
   EXPECT_EQ(r.measuring_steps.back(), r.outer_iterations);  // the last step measured
   EXPECT_LE(r.final_relative_residual, 1e-13);
+  // outer_stagnation_steps = 1: the first slow step is a blind one; it does not stop the solve but makes the next
+  // step measure again, and that measuring step, slow as well, reports the stagnation
+  p.outer_stagnation_steps = 1;
+  const auto r1 = ir_solve(A, InnerPrecision::Single, p);
+  EXPECT_EQ(r1.status, SolverStatus::MaxIterations);
+  EXPECT_NE(r1.message.find("stagnated"), std::string::npos) << r1.message;
+  ASSERT_GE(r1.measuring_steps.size(), 2u);
+  EXPECT_EQ(r1.measuring_steps.back(), r1.outer_iterations);
+  const auto& h1 = r1.residual_history;  // step k's residual is h1[k]
+  int blind_slow = 0;                    // slow blind steps, which did not stop the solve
+  for (int k = 1; k < r1.outer_iterations; ++k)
+    if (std::find(r1.measuring_steps.begin(), r1.measuring_steps.end(), k) == r1.measuring_steps.end() &&
+        h1[k] > 0.5 * h1[k - 1])
+      ++blind_slow;
+  EXPECT_GE(blind_slow, 1);
 }
 
 TEST(TEST_CATEGORY, ir_numeric_on_new_values_equals_symbolic_and_numeric) {

@@ -41,7 +41,7 @@ void define(Cli& cli, Options& o) {
   cli.option("tol", o.tol, "outer relative residual tolerance");
   cli.option("max-outer", o.max_outer, "maximum outer steps");
   const BlockAsyncHelp help{"k of the inner async-(k)", "relaxation weight tau of the inner solver (0 = estimate)",
-                            "inner global iterations per launch (= between first-step checks)",
+                            "inner global iterations per launch (= between the measuring steps' residual checks)",
                             "deterministic (block-Jacobi) inner solver"};
   add_block_async_options(cli, o.async_k, help);
   cli.option("inner-reduction", o.inner_reduction,

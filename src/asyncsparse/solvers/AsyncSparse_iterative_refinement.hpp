@@ -84,12 +84,14 @@ struct IterativeRefinementParams {
   /// used as given (defaults: async-(5), 10 iterations per launch); its tol, max_global_iters, divergence_factor
   /// and record_history are ignored (the refinement sets the inner iteration counts).
   BlockAsyncParams inner;
-  /// Inner residual reduction aimed at per outer step (measured in the first step): the paper's "6 to 8 digits",
+  /// Inner residual reduction aimed at per outer step (by the measuring steps): the paper's "6 to 8 digits",
   /// about the accuracy of the inner precision. Default 0 = automatic: 1e-6 for a single-precision inner solver,
   /// 1e-8 for a double one. Otherwise in (0, 1). A single-precision solver that stalls above the target (its
   /// rounding floor on ill-conditioned systems) is stopped by the stagnation test below.
   double inner_reduction = 0;
-  /// Limit of inner global iterations in the first (measuring) step. Default 20000. >= 1.
+  /// Limit of inner global iterations of a measuring step (step 1 and every re-measure). Default 20000. >= 1.
+  /// A re-measure declares no stagnation before twice m*: on a system the inner precision cannot resolve, each
+  /// re-measure before "stagnated" runs between min(2 m*, first_inner_max) and first_inner_max iterations.
   int first_inner_max = 20000;
   /// Limit of inner global iterations of any later step. Default 20000. >= 1.
   int max_inner_iters = 20000;
@@ -128,12 +130,13 @@ struct IterativeRefinementResult {
   std::string stagnation_window;         ///< the measuring steps' stagnation window, e.g. "max(10, checks/8)"
   double initial_residual = 0;           ///< relative residual of x0
   double final_relative_residual = 0;    ///< ||b - A x|| / ||b|| at exit (double)
-  std::vector<int> inner_per_outer;      ///< inner global iterations of each outer step
+  std::vector<int> inner_per_outer;      ///< inner global iterations of each outer step (after an inner divergence
+                                         ///< also of the step it ended: then one entry more than outer_iterations)
   std::vector<double> residual_history;  ///< relative residual before step 1 and after each step
   std::vector<long long> inner_history;  ///< cumulative inner iterations at each residual_history entry
   std::vector<double> time_history;      ///< seconds since the start at each entry
   double seconds = 0;                    ///< solve time (set-up excluded)
-  double inner_seconds = 0;              ///< of which inside the inner solver (incl. step-1 checks)
+  double inner_seconds = 0;              ///< of which inside the inner solver (incl. the measuring steps' checks)
   bool converged() const { return status == SolverStatus::Converged; }
 };
 
