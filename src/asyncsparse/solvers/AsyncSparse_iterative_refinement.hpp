@@ -20,7 +20,7 @@
 // or stops improving (the precision floor of the inner solver); the iteration count m* it needed is then used
 // for every later outer step without any inner residual check, so that "the further loops all decrease the
 // residual by 6 to 8 digits". The paper remarks that the last step would profit from fewer inner iterations;
-// with shorten_last_step the last step runs only as many iterations as the rate measured in step 1 says are
+// with shorten_last_step the last step runs only as many iterations as the rate of the last measuring step says are
 // needed to reach tol (never more than m*).
 // Asynchronous iterations are noisy where the threads do not run at once (a host shared with other processes:
 // one thread descheduled for whole time slices while the others run ahead on its stale values): the inner
@@ -90,8 +90,8 @@ struct IterativeRefinementParams {
   /// rounding floor on ill-conditioned systems) is stopped by the stagnation test below.
   double inner_reduction = 0;
   /// Limit of inner global iterations of a measuring step (step 1 and every re-measure). Default 20000. >= 1.
-  /// A re-measure declares no stagnation before twice m*: on a system the inner precision cannot resolve, each
-  /// re-measure before "stagnated" runs between min(2 m*, first_inner_max) and first_inner_max iterations.
+  /// A re-measure declares no stagnation before twice m*: each re-measure runs at most first_inner_max iterations,
+  /// and at least min(2 m*, first_inner_max) unless its inner residual reaches the target reduction first.
   int first_inner_max = 20000;
   /// Limit of inner global iterations of any later step. Default 20000. >= 1.
   int max_inner_iters = 20000;
