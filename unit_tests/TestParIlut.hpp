@@ -987,6 +987,104 @@ TEST(TEST_CATEGORY, par_ilut_starts_from_fixed_point_level0) {
   }
 }
 
+// Ordered sweeps (Params::sweep_order): one team updates the entries in row order, in place, so the first sweep
+// from the initial guess already is the exact ILU(0) / IC(0) — in both modes, on every backend — where one concurrent
+// deterministic (Jacobi-style) sweep is far from it.
+TEST(TEST_CATEGORY, par_ilut_ordered_sweep_is_the_exact_level0) {
+  for (bool ict : {false, true}) {
+    const auto Ah = ict ? aniso2d(12, 1e-3, 30) : convdiff(12);
+    const auto S = scale_unit_diagonal(Ah).A;
+    auto A = to_device<Dev>(Ah);
+    auto difference = [&](Handle& h) {
+      const auto L = to_host(par_ilut_lower(Exec(), h)), U = to_host(par_ilut_upper(Exec(), h));
+      if (ict) return factor_difference(L, Reference::ic0(S));
+      const auto F0 = Reference::ilu0(S);
+      return std::max(factor_difference(L, F0.L), factor_difference(U, F0.U));
+    };
+    for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+      const std::string what = std::string(ict ? "ParICT " : "ParILUT ") + to_string(mode);
+      Handle h;
+      h.params.mode = mode;
+      h.params.max_steps = 0;
+      h.params.initial_sweeps = 1;
+      h.params.sweep_order = SweepOrder::Ordered;
+      compute(h, A, ict);
+      EXPECT_TRUE(h.stats().ordered) << what;
+      EXPECT_TRUE(h.stats().ordered_reason.empty()) << what;
+      EXPECT_EQ(h.stats().launch.max_concurrent_teams, 1) << what;
+      EXPECT_LT(difference(h), 1e-13) << what;
+      if (mode == SweepMode::Deterministic) {
+        Handle c;
+        c.params = h.params;
+        c.params.sweep_order = SweepOrder::Concurrent;
+        compute(c, A, ict);
+        EXPECT_FALSE(c.stats().ordered) << what;
+        EXPECT_GT(difference(c), 1e-3) << what;
+      }
+    }
+  }
+}
+
+// SweepOrder::Auto: where the concurrent sweeps diverge (the Jacobi-style sweeps on this 4 x 4, see
+// par_ilut_divergence_is_reported) the numeric phase starts over with ordered sweeps, which reach the exact ILU(0)
+// without a shift, and says why; where the ordered sweeps fail too (ParICT of an indefinite 2 x 2, no shift), the
+// concurrent sweeps' error is thrown with theirs appended; with a shift the ordered sweeps are kept for the restarts.
+TEST(TEST_CATEGORY, par_ilut_ordered_fallback) {
+  const auto Nh = csr_from_triplets<double>(4, 4, {0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3},
+                                            {0, 1, 3, 0, 1, 2, 3, 1, 2, 3, 0, 1, 2, 3},
+                                            {1, 0.7, 0.6, 0.7, 1, 0.9, -0.9, 0.9, 1, 0.2, 0.6, -0.9, 0.2, 1});
+  const auto N = to_device<Dev>(Nh);
+  Handle d;
+  d.params.mode = SweepMode::Deterministic;
+  d.params.sweep_order = SweepOrder::Auto;
+  compute_ilut(d, N);
+  EXPECT_TRUE(d.is_computed());
+  EXPECT_TRUE(d.stats().ordered);
+  EXPECT_EQ(d.stats().shift, 0.0);
+  EXPECT_NE(
+      d.stats().ordered_reason.find("the initial sweeps toward the fixed point of the pattern of A do not converge"),
+      std::string::npos)
+      << d.stats().ordered_reason;
+  const auto F0 = Reference::ilu0(Nh);
+  EXPECT_LT(factor_difference(to_host(par_ilut_lower(Exec(), d)), F0.L), 1e-12);
+  // the same handle with concurrent sweeps: the divergence, and no ordered sweeps reported
+  d.params.sweep_order = SweepOrder::Concurrent;
+  ASYNCSPARSE_EXPECT_THROW_MSG(compute_ilut(d, N), DivergenceError, "not reduced by its first sweep");
+  EXPECT_FALSE(d.stats().ordered);
+  EXPECT_TRUE(d.stats().ordered_reason.empty());
+  // both orders fail: IC(0) of [[1, 1.02], [1.02, 1]] does not exist
+  const auto Ih = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1.02, 1.02, 1});
+  for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+    Handle h;
+    h.params.mode = mode;
+    h.params.pivot_tolerance = 0.0;
+    h.params.sweep_order = SweepOrder::Auto;
+    ASYNCSPARSE_EXPECT_THROW_MSG(compute_ict(h, to_device<Dev>(Ih)), BreakdownError,
+                                 "par_ict: breakdown at row 1: non-positive pivot (a_ii - sum_k l_ik^2 <= 0); with "
+                                 "ordered sweeps (sweep_order auto) too: par_ict: breakdown at row 1");
+    EXPECT_FALSE(h.is_computed());
+    EXPECT_TRUE(h.stats().ordered);
+    h.params.diagonal_shift = 1e-3;  // the restarts keep the ordered sweeps: 0.1 as with the concurrent ones
+    compute_ict(h, to_device<Dev>(Ih));
+    EXPECT_TRUE(h.is_computed());
+    EXPECT_TRUE(h.stats().ordered);
+    EXPECT_NEAR(h.stats().shift, 0.1, 1e-15);
+    EXPECT_EQ(h.stats().shift_retries, 3);
+    EXPECT_NE(h.stats().ordered_reason.find("non-positive pivot"), std::string::npos) << h.stats().ordered_reason;
+  }
+  // the preconditioner defaults to the fallback and says so in its description
+  auto M = make_preconditioner<double, Dev>("par_ilut", N, ParameterList{{"mode", std::string("deterministic")}});
+  M->compute();
+  EXPECT_NE(M->description().find("deterministic, ordered sweeps,"), std::string::npos) << M->description();
+  M = make_preconditioner<double, Dev>(
+      "par_ilut", N, ParameterList{{"mode", std::string("deterministic")}, {"sweep_order", std::string("concurrent")}});
+  M->compute();  // the default diagonal shift rescues the concurrent sweeps instead
+  EXPECT_EQ(M->description().find("ordered sweeps"), std::string::npos) << M->description();
+  ASYNCSPARSE_EXPECT_THROW_MSG(
+      (make_preconditioner<double, Dev>("par_ict", N, ParameterList{{"sweep_order", std::string("sorted")}})),
+      InvalidInput, "sweep_order");
+}
+
 // On the upwinded convection-diffusion problem every candidate is smaller than the entries of the ILU(0) pattern, so
 // a step adds and removes the same candidates and the pattern iteration is at a fixed point from step 1 on (the
 // "frozen residual" of the issue: nothing is stuck, the fixed point is the ILU(0) pattern). The step reports it
@@ -1219,7 +1317,8 @@ TEST(TEST_CATEGORY, par_ilut_divergence_is_reported) {
                                                           {"initial_sweeps", 0},
                                                           {"sweep_tolerance", 0.0},
                                                           {"stagnation_tolerance", 0.0},
-                                                          {"diagonal_shift", 0.0}});
+                                                          {"diagonal_shift", 0.0},
+                                                          {"sweep_order", std::string("concurrent")}});
   ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), DivergenceError, "after step 2 exceeds divergence_tolerance");
   // With the stagnation rule (the default) the growth in step 1 (0.34 -> 2.3) already ends it: a step that more
   // than doubles the residual diverged; stopping there as if stagnated would keep factors worse than step 0's.

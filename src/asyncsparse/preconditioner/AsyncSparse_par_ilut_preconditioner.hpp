@@ -55,6 +55,10 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
         .add("diagonal_shift", Impl::kPreconditionerDiagonalShift,
              "on a breakdown or divergence start over on the scaled matrix with alpha added to its unit diagonal, "
              "alpha = this, 10x, ... <= 1 (0: none; [0, 1))")
+        .add("sweep_order", std::string("auto"),
+             "order of the updates in a sweep: concurrent | ordered (one team, row order: Gauss-Seidel) | auto "
+             "(concurrent; ordered where that breaks down or diverges)",
+             {"concurrent", "ordered", "auto"})
         .add("reuse_pattern", true, "compute() after setMatrix with the same pattern: sweeps on the old pattern only")
         .add("reuse_sweeps", 3, "sweeps of such a pattern-reusing compute() (>= 0)")
         .add("bucket_counting", std::string("team"), "SampleSelect bucket counts: team (scratch) | global atomics",
@@ -81,7 +85,9 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
   using execution_space = typename Device::execution_space;
 
   ParThresholdPreconditioner(const matrix_type& A, ParIlutKind kind) : B(A), handle_(kind), kind_(kind) {
-    handle_.params.reuse_pattern = true;  // the "reuse_pattern" default
+    handle_.params.reuse_pattern = true;  // the defaults of "reuse_pattern", "diagonal_shift" and "sweep_order"
+    handle_.params.diagonal_shift = Impl::kPreconditionerDiagonalShift;
+    handle_.params.sweep_order = SweepOrder::Auto;
   }
 
   std::string name() const override { return kind_ == ParIlutKind::Ict ? "ParIct" : "ParIlut"; }
@@ -91,8 +97,8 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     char fill[32];
     std::snprintf(fill, sizeof fill, "%g", p.fill_in_limit);
     return name() + "(" + std::to_string(p.max_steps) + " steps, fill " + fill + ", " + to_string(p.selection) +
-           " select, " + to_string(p.mode) + Impl::shift_description(handle_.stats()) + ", " + tri_solve_mode() +
-           " tri-solve)";
+           " select, " + to_string(p.mode) + (handle_.stats().ordered ? ", ordered sweeps" : "") +
+           Impl::shift_description(handle_.stats()) + ", " + tri_solve_mode() + " tri-solve)";
   }
   /// The triangular-solve mode: the resolved one after compute() ("auto: isai"), else the parameter.
   std::string tri_solve_mode() const { return apply_.ready() ? apply_.mode() : to_string(tri_.kind); }
@@ -125,6 +131,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     p.final_sweeps = l.get("final_sweeps", 0);
     p.pivot_tolerance = l.get("pivot_tolerance", 1e-8);
     p.diagonal_shift = l.get("diagonal_shift", Impl::kPreconditionerDiagonalShift);
+    p.sweep_order = sweep_order_from_string(l.get("sweep_order", "auto"));
     p.select.counting = l.get("bucket_counting", "team") == std::string("global") ? BucketCounting::GlobalAtomics
                                                                                   : BucketCounting::TeamAtomics;
     p.reuse_pattern = l.get("reuse_pattern", true);

@@ -343,19 +343,61 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
   h.stats().total_seconds = timer.seconds();
 }
 
-/// ilut_compute on A_s, and on a breakdown or divergence again on A_s + alpha I (Params::diagonal_shift).
+/// ilut_compute with the sweep order of Params::sweep_order: SweepOrder::Auto runs it with concurrent sweeps and,
+/// where that breaks down or diverges (the first time in this numeric phase), again with ordered ones
+/// (State::ordered, which the later attempts keep); `reason` is then the concurrent sweeps' error. When the ordered
+/// sweeps fail too, the concurrent sweeps' error is thrown with the ordered sweeps' appended.
+template <class ExecSpace, class Handle, class Mat>
+void ilut_compute_ordered_fallback(const ExecSpace& exec, Handle& h, const Mat& A, std::string& reason) {
+  auto& st = h.state();
+  if (h.params.sweep_order != SweepOrder::Auto || st.ordered) return ilut_compute(exec, h, A);
+  auto ordered = [&](const std::string& what) {
+    reason = what;
+    st.ordered = true;
+    try {
+      ilut_compute(exec, h, A);
+      return std::string();
+    } catch (const BreakdownError& e) {
+      return std::string(e.what());
+    } catch (const DivergenceError& e) {
+      return std::string(e.what());
+    }
+  };
+  std::string also;
+  try {
+    ilut_compute(exec, h, A);
+    return;
+  } catch (const BreakdownError& e) {
+    if ((also = ordered(e.what())).empty()) return;
+    throw BreakdownError(e, "; with ordered sweeps (sweep_order auto) too: " + also);
+  } catch (const DivergenceError& e) {
+    if ((also = ordered(e.what())).empty()) return;
+    throw DivergenceError(e, "; with ordered sweeps (sweep_order auto) too: " + also);
+  }
+}
+
+/// ilut_compute on A_s, and on a breakdown or divergence again on A_s + alpha I (Params::diagonal_shift), each with
+/// the sweep order of Params::sweep_order (ilut_compute_ordered_fallback).
 template <class ExecSpace, class Handle, class Mat>
 void ilut_compute_shifted(const ExecSpace& exec, Handle& h, const Mat& A) {
   auto& st = h.state();
+  st.ordered = h.params.sweep_order == SweepOrder::Ordered;
+  std::string reason;
+  auto record = [&] {
+    h.stats().ordered = st.ordered;
+    h.stats().ordered_reason = reason;
+  };
   try {
     with_diagonal_shift(h.params.diagonal_shift, h.stats(), [&](double alpha) {
       st.shift = alpha;
-      ilut_compute(exec, h, A);
+      ilut_compute_ordered_fallback(exec, h, A, reason);
     });
   } catch (...) {
     st.shift = 0.0;
+    record();
     throw;
   }
+  record();
 }
 
 /// Pattern reuse (Params::reuse_pattern): A has new values on the pattern of the current factors' A; rescale and

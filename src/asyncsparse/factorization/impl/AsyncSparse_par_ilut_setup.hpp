@@ -328,6 +328,7 @@ void ilut_initialize(const ExecSpace& exec, Handle& h, const Mat& A) {
   stats.nnz_A = st.nnz_A;
   stats.symbolic_seconds = symbolic_seconds;
   stats.shift = st.shift;
+  stats.ordered = st.ordered;
   st.ready = false;
   ilut_scale(exec, h, A);
   ilut_initial_guess(exec, h);

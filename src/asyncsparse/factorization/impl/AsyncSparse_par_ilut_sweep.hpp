@@ -187,12 +187,31 @@ inline int ilut_sweep_lanes(std::int64_t entries, double avg_row, std::int64_t c
   return lanes;
 }
 
+/// Whether the sweeps read one buffer and write the other: the deterministic mode's concurrent sweeps. Ordered
+/// sweeps (State::ordered) update in place in both modes: their fixed order makes them reproducible.
+template <class Handle>
+bool ilut_double_buffered(const Handle& h) {
+  return h.params.mode == SweepMode::Deterministic && !h.state().ordered;
+}
+
+/// The launch of the ordered sweeps (Params::sweep_order): one team of one thread (max_concurrent_teams 1) runs the
+/// tasks in their row-major order, in place; on GPUs with `lanes` vector lanes for each dot product (deterministic
+/// mode: 1, the summation order of the host backends).
+inline LaunchConfig ilut_ordered_launch(int lanes) {
+  LaunchConfig c;
+  c.team_size = 1;
+  c.vector_length = lanes;
+  c.max_concurrent_teams = 1;
+  c.unit_stride = 1;
+  return c;
+}
+
 /// The sweep functor of Kind on the handle's current factors (deterministic mode: in = val, out = val2).
 template <class Kind, class ExecSpace, class Handle>
 SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::device_type> ilut_sweep_functor(
     Handle& h, int vector_length, const Kokkos::View<double*, typename Handle::device_type>& r2) {
   auto& st = h.state();
-  const bool det = h.params.mode == SweepMode::Deterministic;
+  const bool det = ilut_double_buffered(h);
   SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::device_type> f;
   f.a = st.a_val;
   f.tasks = st.tasks;
@@ -226,19 +245,24 @@ SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::dev
 template <class Kind, class ExecSpace, class Handle>
 double ilut_sweep_kind(const ExecSpace& exec, Handle& h, bool residual) {
   auto& st = h.state();
-  const bool det = h.params.mode == SweepMode::Deterministic;
+  const bool det = ilut_double_buffered(h);
+  const bool deterministic_mode = h.params.mode == SweepMode::Deterministic;
   LaunchDefaults d;  // asynchronous sweeps: the generic rules
   d.method = Kind::ict ? "par_ict" : "par_ilut";
-  if (det) {  // one lane per entry
+  if (deterministic_mode) {  // one lane per entry
     d.vector_length = d.max_vector_length = 1;
     d.method += " (deterministic mode)";
   }
   const std::int64_t ntasks = Kind::ict ? st.L.nnz : static_cast<std::int64_t>(st.tasks.extent(0));
   const double avg = static_cast<double>(Kind::ict ? st.L.nnz : st.L.nnz + st.U.nnz) / static_cast<double>(st.n);
-  if (!det && is_gpu_space<ExecSpace>())
-    d.vector_length = ilut_sweep_lanes(Kind::ict ? 2 * st.L.nnz : st.L.nnz + st.U.nnz,
-                                       static_cast<double>(st.L.nnz) / static_cast<double>(st.n), exec.concurrency());
-  const ResolvedLaunch r = resolve_launch_config<ExecSpace>(h.launch, ntasks, avg, exec, d);
+  const double avg_l = static_cast<double>(st.L.nnz) / static_cast<double>(st.n);
+  if (!deterministic_mode && is_gpu_space<ExecSpace>())
+    d.vector_length = st.ordered
+                          ? ilut_sweep_lanes(1, avg_l, 32)  // one team: lanes = the first operand's row
+                          : ilut_sweep_lanes(Kind::ict ? 2 * st.L.nnz : st.L.nnz + st.U.nnz, avg_l, exec.concurrency());
+  if (st.ordered) d.method += " (ordered sweeps)";
+  const LaunchConfig cfg = st.ordered ? ilut_ordered_launch(d.vector_length) : h.launch;
+  const ResolvedLaunch r = resolve_launch_config<ExecSpace>(cfg, ntasks, avg, exec, d);
   h.stats().launch = r;
   ChunkedLaunch<ExecSpace> chunks(r);
   Kokkos::View<double*, typename Handle::device_type> r2;
@@ -247,14 +271,17 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, bool residual) {
     st.replaced = Kokkos::View<std::int64_t, typename Handle::device_type>("AsyncSparse::par_ilut::replaced");
   Kokkos::deep_copy(exec, st.replaced, std::int64_t(0));
   const auto f = ilut_sweep_functor<Kind, ExecSpace>(h, r.vector_length, r2);
-  chunks.run(std::string(Kind::prefix) + (det ? "sweep_deterministic" : "sweep"), exec, f);
+  chunks.run(std::string(Kind::prefix) + (det          ? "sweep_deterministic"
+                                          : st.ordered ? "sweep_ordered"
+                                                       : "sweep"),
+             exec, f);
   if (det) {
     std::swap(st.L.val, st.L.val2);
     if constexpr (!Kind::ict) std::swap(st.Ut.val, st.Ut.val2);
   }
   ++h.stats().sweeps;
   h.stats().last_sweep_replaced = ilut_read(exec, st.replaced, 0);
-  return residual ? ilut_sum(exec, r2, ntasks, det) : -1.0;
+  return residual ? ilut_sum(exec, r2, ntasks, deterministic_mode) : -1.0;
 }
 
 /// One sweep over the current pattern. Resets nothing: the caller resets `breakdown` when it wants the flags
