@@ -97,6 +97,7 @@ Setup::Setup(bool ict_, const Options& o, Json& rec)
   h.params.selection = threshold_selection_from_string(o.select);
   h.params.mode = sweep_mode_from_string(o.mode);
   h.params.sweep_order = sweep_order_from_string(o.sweep_order);
+  h.params.shift_initial_only = !o.shift_whole_phase;
   h.params.select.counting =
       o.bucket_counting == "global" ? BucketCounting::GlobalAtomics : BucketCounting::TeamAtomics;
   h.params.candidate_kernel = candidate_kernel_from_string(o.candidate_kernel);
@@ -173,7 +174,9 @@ Outcome recompute_with_shift(Setup& s, int step, const Outcome& failed) {
   if (!o.ran) return failed;
   o.note = "step " + std::to_string(step) + (failed.diverged ? " diverged (" : " broke down (") + failed.error +
            "); recomputed with " + std::to_string(s.h.stats().steps_done) + " steps by par_ilut_numeric" +
-           (s.h.stats().shift > 0 ? ", on A_s + " + fmt("%g", s.h.stats().shift) + " I" : std::string());
+           (s.h.stats().shift > 0 ? std::string(s.h.stats().shift_initial_only ? ", initial guess" : "") +
+                                        ", on A_s + " + fmt("%g", s.h.stats().shift) + " I"
+                                  : std::string());
   return o;
 }
 
@@ -665,8 +668,9 @@ class Threshold : public Command {
                 << fmt("%g", s.h.params.pivot_tolerance) << " replaced in the final factors\n";
     if (!b.none.note.empty()) std::cout << b.none.note << "\n";
     if (st.shift > 0)
-      std::cout << s.P << ": factors of A_s + " << fmt("%g", st.shift) << " I after " << st.shift_retries
-                << " restart(s) (--diagonal-shift); the first: " << st.shift_reason << "\n";
+      std::cout << s.P << ": " << (st.shift_initial_only ? "initial guess" : "factors") << " of A_s + "
+                << fmt("%g", st.shift) << " I" << (st.shift_initial_only ? ", steps on A_s," : "") << " after "
+                << st.shift_retries << " restart(s) (--diagonal-shift); the first: " << st.shift_reason << "\n";
     if (st.ordered)
       std::cout << s.P << ": ordered sweeps (--sweep-order " << to_string(s.h.params.sweep_order) << ")"
                 << (st.ordered_reason.empty() ? std::string() : "; the concurrent ones failed: " + st.ordered_reason)
@@ -693,6 +697,7 @@ class Threshold : public Command {
     rec["pivot_tolerance"] = s.h.params.pivot_tolerance;
     rec["pivots_replaced"] = st.pivots_replaced;
     rec["diagonal_shift"] = st.shift;
+    rec["shift_initial_only"] = st.shift_initial_only;
     rec["sweep_order"] = Json{{"requested", to_string(s.h.params.sweep_order)},
                               {"used", st.ordered ? "ordered" : "concurrent"},
                               {"reason", st.ordered_reason}};

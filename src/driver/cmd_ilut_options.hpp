@@ -22,7 +22,7 @@ struct Options {
   int tri_solve_sweeps = -1;
   std::string bucket_counting = "team", candidate_kernel = "auto";
   long long team_select_max = -1;
-  bool no_baselines = false, pattern_study = false, compare = false, all_steps = false;
+  bool no_baselines = false, pattern_study = false, compare = false, all_steps = false, shift_whole_phase = false;
   int initial_sweeps = -1, max_sweeps = 10, initial_max_sweeps = 30;
   // the driver shifts on a breakdown by default (the library's default is no shift): a study should show what the
   // method can do, and IC(0) / ParICT starting from it do not exist for e.g. bcsstk14, whose ICT does
@@ -74,6 +74,9 @@ inline void define(Cli& cli, Options& o, bool ict) {
   cli.option("diagonal-shift", o.diagonal_shift,
              "on a breakdown, start over on A_s + alpha I, alpha = this, 10x, ... <= 1 (the parallel and the serial "
              "factorizations alike; 0: no retry; the library's default is 0)");
+  cli.flag("shift-whole-phase", o.shift_whole_phase,
+           "with a diagonal shift, shift the steps too (default: the initial guess only, the steps factor A_s, and "
+           "the whole phase only where that fails)");
   cli.option("baseline-seconds", o.baseline_seconds,
              "time budget of each baseline: the unpreconditioned solve stops (and says so) when it cannot converge "
              "within it, the serial ILUT/ICT is skipped (with a note) when it has not finished");

@@ -191,6 +191,14 @@ class ParIlutHandle {
     /// the shifted matrix (a preconditioner for A all the same). Reference::FactorOptions::diagonal_shift does the
     /// same for the serial references. 0 (default): no retry, the error is thrown. >= 0, < 1.
     double diagonal_shift = 0.0;
+    /// With a diagonal shift alpha > 0: only the initial guess (the sweeps toward IC(0) / ILU(0) of the pattern of
+    /// A) is computed for A_s + alpha I; the steps then factor A_s itself, starting from those factors. The shift is
+    /// needed where IC(0) / ILU(0) does not exist (bcsstk13-15, bcsstk18, nos1, nos2), although the threshold
+    /// factorization with more fill often does (serial ICT of bcsstk14 and bcsstk15 needs no shift); shifting the
+    /// steps too costs quality. Where the steps on A_s break down or diverge, the numeric phase starts over at the
+    /// same alpha with the shift kept for the steps too. Stats::shift_initial_only says which one the factors had.
+    /// Default true; false shifts the whole phase.
+    bool shift_initial_only = true;
     /// Order of the updates within a sweep. Concurrent (default): the updates of a sweep run at once, reading
     /// whatever values the others have written (asynchronous mode) or the previous sweep's (deterministic mode).
     /// Ordered: one team of the backend (a single thread on host backends, one vector of lanes on GPUs) visits the
@@ -280,6 +288,8 @@ class ParIlutHandle {
     double shift = 0.0;                    ///< diagonal shift alpha of the factors (Params::diagonal_shift; 0: none)
     int shift_retries = 0;                 ///< restarts with a larger shift
     std::string shift_reason;              ///< the error that made the first restart necessary
+    /// the shift applied to the initial guess only: the steps factored A_s (Params::shift_initial_only)
+    bool shift_initial_only = false;
     bool ordered = false;                  ///< the factors come from ordered sweeps (Params::sweep_order)
     std::string ordered_reason;            ///< SweepOrder::Auto: the error of the concurrent sweeps ("" when none)
     std::vector<double> residual_history;  ///< steps[s].residual for s = 0..steps_done (where computed)
@@ -322,6 +332,8 @@ class ParIlutHandle {
     value_view a_val;      ///< scaled values of A
     value_view s;          ///< scaling: A_s = diag(s) A diag(s)
     double shift = 0.0;    ///< the factors are those of A_s + shift I (Params::diagonal_shift)
+    /// the initial guess had the shift, a_val no longer does (Params::shift_initial_only)
+    bool shift_released = false;
     bool ordered = false;  ///< the sweeps run in order (Params::sweep_order)
     double a_norm2 = 0.0;  ///< ||A_s||_F^2
     /// ParILUT: L by rows (unit diagonal last), U by rows (pattern only, diagonal first; umap: position of each

@@ -55,6 +55,9 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
         .add("diagonal_shift", Impl::kPreconditionerDiagonalShift,
              "on a breakdown or divergence start over on the scaled matrix with alpha added to its unit diagonal, "
              "alpha = this, 10x, ... <= 1 (0: none; [0, 1))")
+        .add("shift_initial_only", true,
+             "with a diagonal shift: shift only the initial guess, the steps factor the unshifted matrix (where "
+             "that fails: the whole phase)")
         .add("sweep_order", std::string("auto"),
              "order of the updates in a sweep: concurrent | ordered (one team, row order: Gauss-Seidel) | auto "
              "(concurrent; ordered where that breaks down or diverges)",
@@ -98,7 +101,8 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     std::snprintf(fill, sizeof fill, "%g", p.fill_in_limit);
     return name() + "(" + std::to_string(p.max_steps) + " steps, fill " + fill + ", " + to_string(p.selection) +
            " select, " + to_string(p.mode) + (handle_.stats().ordered ? ", ordered sweeps" : "") +
-           Impl::shift_description(handle_.stats()) + ", " + tri_solve_mode() + " tri-solve)";
+           Impl::shift_description(handle_.stats(), handle_.stats().shift_initial_only) + ", " + tri_solve_mode() +
+           " tri-solve)";
   }
   /// The triangular-solve mode: the resolved one after compute() ("auto: isai"), else the parameter.
   std::string tri_solve_mode() const { return apply_.ready() ? apply_.mode() : to_string(tri_.kind); }
@@ -132,6 +136,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     p.pivot_tolerance = l.get("pivot_tolerance", 1e-8);
     p.diagonal_shift = l.get("diagonal_shift", Impl::kPreconditionerDiagonalShift);
     p.sweep_order = sweep_order_from_string(l.get("sweep_order", "auto"));
+    p.shift_initial_only = l.get("shift_initial_only", true);
     p.select.counting = l.get("bucket_counting", "team") == std::string("global") ? BucketCounting::GlobalAtomics
                                                                                   : BucketCounting::TeamAtomics;
     p.reuse_pattern = l.get("reuse_pattern", true);

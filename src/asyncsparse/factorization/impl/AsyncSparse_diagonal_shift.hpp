@@ -40,12 +40,13 @@ void record_shift(Stats& stats, const ShiftOutcome& o) {
   stats.shift_reason = o.reason;
 }
 
-/// ", shift 0.1 after 3 restarts" for a preconditioner's description, "" when no shift was needed.
+/// ", shift 0.1 after 3 restarts" for a preconditioner's description, "" when no shift was needed; with
+/// `initial_only` ", shift 0.1 of the initial guess after 3 restarts".
 template <class Stats>
-std::string shift_description(const Stats& stats) {
+std::string shift_description(const Stats& stats, bool initial_only = false) {
   if (!(stats.shift > 0)) return "";
-  return ", shift " + format_number(stats.shift) + " after " + std::to_string(stats.shift_retries) + " restart" +
-         (stats.shift_retries == 1 ? "" : "s");
+  return ", shift " + format_number(stats.shift) + (initial_only ? " of the initial guess" : "") + " after " +
+         std::to_string(stats.shift_retries) + " restart" + (stats.shift_retries == 1 ? "" : "s");
 }
 
 /// Checks a shift parameter: finite, in [0, 1).

@@ -302,8 +302,9 @@ void ilut_fill_history(Handle& h) {
 
 /// The whole factorization from the initial guess: Params::max_steps steps (fewer on stagnation), the checks of
 /// the final factors and their residual.
+/// With `release_shift` a diagonal shift (State::shift) applies to the initial guess only: the steps factor A_s.
 template <class ExecSpace, class Handle, class Mat>
-void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
+void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A, bool release_shift = false) {
   Kokkos::Timer timer;
   ilut_initialize(exec, h, A);
   ilut_initial_sweeps(exec, h, [&] {
@@ -312,6 +313,10 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
     ilut_check_initial_phase(h, ph);
     return ph;
   });
+  if (h.state().shift > 0.0 && release_shift) {  // the steps factor A_s (Params::shift_initial_only)
+    h.state().shift_released = true;
+    ilut_scale(exec, h, A);
+  }
   for (int s = 0; s < h.params.max_steps; ++s) {
     if (!ilut_step(exec, h, true, false)) break;
     if (h.params.stagnation_tolerance > 0.0 && h.stats().steps.back().pattern_unchanged) {
@@ -348,14 +353,15 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A) {
 /// (State::ordered, which the later attempts keep); `reason` is then the concurrent sweeps' error. When the ordered
 /// sweeps fail too, the concurrent sweeps' error is thrown with the ordered sweeps' appended.
 template <class ExecSpace, class Handle, class Mat>
-void ilut_compute_ordered_fallback(const ExecSpace& exec, Handle& h, const Mat& A, std::string& reason) {
+void ilut_compute_ordered_fallback(const ExecSpace& exec, Handle& h, const Mat& A, std::string& reason,
+                                   bool release_shift) {
   auto& st = h.state();
-  if (h.params.sweep_order != SweepOrder::Auto || st.ordered) return ilut_compute(exec, h, A);
+  if (h.params.sweep_order != SweepOrder::Auto || st.ordered) return ilut_compute(exec, h, A, release_shift);
   auto ordered = [&](const std::string& what) {
     reason = what;
     st.ordered = true;
     try {
-      ilut_compute(exec, h, A);
+      ilut_compute(exec, h, A, release_shift);
       return std::string();
     } catch (const BreakdownError& e) {
       return std::string(e.what());
@@ -365,7 +371,7 @@ void ilut_compute_ordered_fallback(const ExecSpace& exec, Handle& h, const Mat& 
   };
   std::string also;
   try {
-    ilut_compute(exec, h, A);
+    ilut_compute(exec, h, A, release_shift);
     return;
   } catch (const BreakdownError& e) {
     if ((also = ordered(e.what())).empty()) return;
@@ -377,20 +383,32 @@ void ilut_compute_ordered_fallback(const ExecSpace& exec, Handle& h, const Mat& 
 }
 
 /// ilut_compute on A_s, and on a breakdown or divergence again on A_s + alpha I (Params::diagonal_shift), each with
-/// the sweep order of Params::sweep_order (ilut_compute_ordered_fallback).
+/// the sweep order of Params::sweep_order (ilut_compute_ordered_fallback). With Params::shift_initial_only an alpha
+/// applies first to the initial guess only, and where that fails to the whole phase.
 template <class ExecSpace, class Handle, class Mat>
 void ilut_compute_shifted(const ExecSpace& exec, Handle& h, const Mat& A) {
   auto& st = h.state();
   st.ordered = h.params.sweep_order == SweepOrder::Ordered;
   std::string reason;
+  bool initial_only = false;
   auto record = [&] {
     h.stats().ordered = st.ordered;
     h.stats().ordered_reason = reason;
+    h.stats().shift_initial_only = initial_only && st.shift > 0.0;
   };
   try {
     with_diagonal_shift(h.params.diagonal_shift, h.stats(), [&](double alpha) {
       st.shift = alpha;
-      ilut_compute_ordered_fallback(exec, h, A, reason);
+      initial_only = alpha > 0.0 && h.params.shift_initial_only;
+      if (initial_only) {
+        try {
+          return ilut_compute_ordered_fallback(exec, h, A, reason, true);
+        } catch (const BreakdownError&) {
+        } catch (const DivergenceError&) {
+        }
+        initial_only = false;  // the steps on A_s failed: shift them too
+      }
+      ilut_compute_ordered_fallback(exec, h, A, reason, false);
     });
   } catch (...) {
     st.shift = 0.0;

@@ -255,7 +255,7 @@ void ilut_scale(const ExecSpace& exec, Handle& h, const Mat& A) {
   DV rowsum = ilut_alloc<DV>(ilut_ws(h), "AsyncSparse::par_ilut::a_rowsum", st.n);
   auto rm = A.graph.row_map;
   auto v = st.a_val;
-  if (st.shift > 0.0) {  // A_s + shift I (Params::diagonal_shift)
+  if (st.shift > 0.0 && !st.shift_released) {  // A_s + shift I (Params::diagonal_shift)
     auto ent = A.graph.entries;
     using Scalar = typename Handle::scalar_type;
     const Scalar alpha = static_cast<Scalar>(st.shift);
@@ -330,6 +330,7 @@ void ilut_initialize(const ExecSpace& exec, Handle& h, const Mat& A) {
   stats.shift = st.shift;
   stats.ordered = st.ordered;
   st.ready = false;
+  st.shift_released = false;
   ilut_scale(exec, h, A);
   ilut_initial_guess(exec, h);
   ilut_reset_breakdown(exec, h);
