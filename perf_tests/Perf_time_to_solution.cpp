@@ -39,7 +39,8 @@
 // solution / this one's, for the baselines none, diagonal, kk_spiluk and (CUDA) cusparse (= cusparse_ic or
 // cusparse_ilu), measured earlier in the same run (they are registered first for every matrix); a speedup is
 // given only when both solves converged; shift (the ParIC/ParILU/ParICT/ParILUT preconditioners, when their default
-// restart after a breakdown used one: the diagonal shift alpha of A_s + alpha I, parameter "diagonal_shift"). Hopeless
+// restart after a breakdown used one: the diagonal shift alpha of A_s + alpha I, parameter "diagonal_shift"; ParICT /
+// ParILUT shift only their initial guess where they can, "shift_initial_only"). Hopeless
 // runs are capped: at most 10000 iterations and ASYNCSPARSE_TTS_MAX_SECONDS seconds of solver time (default 30 on GPUs,
 // 10 on host backends); they report converged = 0 and the status.
 //

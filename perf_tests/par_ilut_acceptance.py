@@ -72,7 +72,10 @@ def row(kind, spec, cmd, rc, stdout, rec, wall):
     if res.get("pivots_replaced"):
         notes.append(f"{res['pivots_replaced']} pivots replaced")
     if res.get("diagonal_shift"):
-        notes.append(f"shift {res['diagonal_shift']:g}")
+        notes.append(f"shift {res['diagonal_shift']:g}"
+                     + (" of the initial guess" if res.get("shift_initial_only") else ""))
+    if res.get("sweep_order", {}).get("used") == "ordered":
+        notes.append("ordered sweeps")
     for k in ("level0", "serial_threshold"):
         if res.get(k, {}).get("shift"):
             notes.append(f"{k}: shift {res[k]['shift']:g}")

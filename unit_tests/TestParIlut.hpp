@@ -1020,6 +1020,15 @@ TEST(TEST_CATEGORY, par_ilut_ordered_sweep_is_the_exact_level0) {
         compute(c, A, ict);
         EXPECT_FALSE(c.stats().ordered) << what;
         EXPECT_GT(difference(c), 1e-3) << what;
+        // the whole numeric phase (default steps) with ordered sweeps is reproducible bit for bit
+        Handle r1, r2;
+        r1.params.mode = r2.params.mode = mode;
+        r1.params.sweep_order = r2.params.sweep_order = SweepOrder::Ordered;
+        compute(r1, A, ict);
+        compute(r2, A, ict);
+        EXPECT_GE(r1.stats().steps_done, 1) << what;
+        EXPECT_EQ(to_host(par_ilut_lower(Exec(), r1)).values, to_host(par_ilut_lower(Exec(), r2)).values) << what;
+        EXPECT_EQ(to_host(par_ilut_upper(Exec(), r1)).values, to_host(par_ilut_upper(Exec(), r2)).values) << what;
       }
     }
   }
@@ -1080,6 +1089,10 @@ TEST(TEST_CATEGORY, par_ilut_ordered_fallback) {
       "par_ilut", N, ParameterList{{"mode", std::string("deterministic")}, {"sweep_order", std::string("concurrent")}});
   M->compute();  // the default diagonal shift rescues the concurrent sweeps instead
   EXPECT_EQ(M->description().find("ordered sweeps"), std::string::npos) << M->description();
+  const auto* P = dynamic_cast<ParThresholdPreconditioner<double, Dev>*>(M.get());
+  ASSERT_NE(P, nullptr);
+  EXPECT_FALSE(P->handle().stats().ordered);
+  EXPECT_GT(P->handle().stats().shift, 0.0);
   ASYNCSPARSE_EXPECT_THROW_MSG(
       (make_preconditioner<double, Dev>("par_ict", N, ParameterList{{"sweep_order", std::string("sorted")}})),
       InvalidInput, "sweep_order");
@@ -1262,8 +1275,15 @@ TEST(TEST_CATEGORY, par_ict_shift_of_the_initial_guess_only) {
     const auto L = par_ilut_lower(Exec(), h);
     residual[whole] = Reference::ilu_residual(S, to_host(L)) / Reference::frobenius_norm(S);
     its[whole] = iterations(Ah, L, par_ilut_upper(Exec(), h), false, true);
-    if (!whole) {  // the reported final residual is that of A_s
+    if (!whole) {  // the reported final residual is that of A_s, also after sweeps that reuse the pattern
       EXPECT_NEAR(h.stats().steps.back().residual, residual[0], 1e-10 * residual[0]);
+      h.params.reuse_pattern = true;
+      par_ilut_numeric(Exec(), h, A);
+      EXPECT_TRUE(h.stats().reused_pattern);
+      const double reused =
+          Reference::ilu_residual(S, to_host(par_ilut_lower(Exec(), h))) / Reference::frobenius_norm(S);
+      EXPECT_NEAR(h.stats().steps.back().residual, reused, 1e-10 * reused);
+      EXPECT_LT(reused, 1.5 * residual[0]);  // sweeps on A_s, not on the shifted matrix
     }
   }
   EXPECT_LT(its[0], 0.75 * its[1]) << "ILU residuals " << residual[0] << ", " << residual[1];

@@ -160,8 +160,9 @@ SolverResult solve_with(const Setup& s, const Factor& L, const Factor& U, bool u
 }
 
 /// A breakdown in step `step` (run one at a time): the whole factorization again with `step` steps through
-/// par_ilut_numeric, which restarts on A_s + alpha I (Params::diagonal_shift) where it breaks down; its factors
-/// replace the step's, the note says so. Returns the step's outcome (the old one when this fails too).
+/// par_ilut_numeric, which restarts on A_s + alpha I (Params::diagonal_shift) and with ordered sweeps
+/// (Params::sweep_order auto) where it breaks down; its factors replace the step's, the note says so. Returns the
+/// step's outcome (the old one when this fails too).
 Outcome recompute_with_shift(Setup& s, int step, const Outcome& failed) {
   const auto params = s.h.params;
   s.h.params.max_steps = step;
@@ -174,6 +175,7 @@ Outcome recompute_with_shift(Setup& s, int step, const Outcome& failed) {
   if (!o.ran) return failed;
   o.note = "step " + std::to_string(step) + (failed.diverged ? " diverged (" : " broke down (") + failed.error +
            "); recomputed with " + std::to_string(s.h.stats().steps_done) + " steps by par_ilut_numeric" +
+           (s.h.stats().ordered ? ", ordered sweeps" : "") +
            (s.h.stats().shift > 0 ? std::string(s.h.stats().shift_initial_only ? ", initial guess" : "") +
                                         ", on A_s + " + fmt("%g", s.h.stats().shift) + " I"
                                   : std::string());
@@ -219,7 +221,8 @@ std::vector<Outcome> par_steps(Setup& s, std::string& breakdown, std::string& no
                fmt("%+.2g", 100.0 * (r1 / r0 - 1.0)) + " %; par_ilut_numeric stops there too; --all-steps runs them)";
         break;
       }
-      if (!o.ran && step > 0 && s.h.params.diagonal_shift > 0) o = recompute_with_shift(s, step, o);
+      if (!o.ran && step > 0 && (s.h.params.diagonal_shift > 0 || s.h.params.sweep_order == SweepOrder::Auto))
+        o = recompute_with_shift(s, step, o);
       runs.push_back(o);
       if (!o.ran) {
         breakdown = o.error;

@@ -69,8 +69,10 @@ _CANDIDATE_KERNEL = {"candidate_kernel", "candidate_kernel.used", "candidate_ker
 # The pooled working arrays of ilut/ict: per step and for the numeric phase.
 _WORKSPACE = {"steps[].workspace_allocations", "workspace", "workspace.allocations", "workspace.bytes",
               "workspace.reuses", "workspace.peak_bytes_in_use", "options.team-select-max"}
-# ilut / ict: the stagnation rule of the steps (--stagnation-tolerance, the library's default rule)
-_STEPS_RULE = {"options.stagnation-tolerance"}
+# ilut / ict: the stagnation rule of the steps (--stagnation-tolerance, the library's default rule), the sweep order
+# (--sweep-order) and the scope of the diagonal shift (--shift-whole-phase)
+_STEPS_RULE = {"options.stagnation-tolerance", "options.sweep-order", "options.shift-whole-phase", "sweep_order",
+               "sweep_order.requested", "sweep_order.used", "sweep_order.reason", "shift_initial_only"}
 # The quartiles beside every median/min/max of the runs' statistics (q1, q3), the tail guard of ic/ilu
 # (--guard-tol) and the run statistics of ilut/ict (--runs).
 _QUARTILES = (".q1", ".q3")

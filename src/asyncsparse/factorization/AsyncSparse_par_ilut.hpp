@@ -49,9 +49,10 @@
 //   par_ilut_numeric(exec, h, A)    values: checks of A's values, scaling, initial guess (step 0), max_steps steps
 //                                   and the residual of the final factors. Reads max_steps, fill_in_limit,
 //                                   selection, stagnation_tolerance, mode, compute_residual, divergence_tolerance,
-//                                   select and the LaunchConfigs. With Params::reuse_pattern and factors computed
-//                                   for A's pattern: rescales A and runs reuse_sweeps sweeps on the current factor
-//                                   pattern, starting from the current factors (the time-stepping use case).
+//                                   diagonal_shift, shift_initial_only, sweep_order, select and the LaunchConfigs. With
+//                                   Params::reuse_pattern and factors computed for A's pattern: rescales A and runs
+//                                   reuse_sweeps sweeps on the current factor pattern, starting from the current
+//                                   factors (the time-stepping use case).
 //   par_ilut_step(exec, h)          one more step (for callers that look at every step)
 //   par_ilut_residual(exec, h)      the residual of the current factors
 //   par_ilut_lower / par_ilut_upper copies of the factors as Crs matrices (L; U or Lᵀ)
@@ -61,10 +62,11 @@
 // non-positive diagonal is a BreakdownError for that row). A factorization whose last sweep meets a zero pivot
 // (pivot_tolerance = 0) or produces a non-finite value (square root of a negative number, division by zero) throws
 // BreakdownError with the first such row (Params::diagonal_shift: the numeric phase starts over on A_s + alpha I
-// instead); factors are never left with NaN values (non-finite updates are skipped, as in Ginkgo). Asynchronous steps before the last one that skipped an update only count it
-// (Stats::breakdown_steps): a bad pivot from stale or early values often disappears in later steps; in the
-// deterministic mode, and in par_ilut_step, the first breakdown throws. Deterministic mode: all phases give
-// bit-identical factors on every backend and thread count.
+// instead, by default with the shift on the initial guess only; Params::sweep_order auto: first with ordered sweeps);
+// factors are never left with NaN values (non-finite updates are skipped, as in Ginkgo). Asynchronous steps before the
+// last one that skipped an update only count it (Stats::breakdown_steps): a bad pivot from stale or early values often
+// disappears in later steps; in the deterministic mode, and in par_ilut_step, the first breakdown throws. Deterministic
+// mode: all phases give bit-identical factors on every backend and thread count.
 #pragma once
 
 #include <Kokkos_Core.hpp>

@@ -188,8 +188,9 @@ class ParIlutHandle {
     /// par_ilut_numeric breaks down (BreakdownError) or diverges (DivergenceError) on A_s, it starts over on
     /// A_s + alpha I with alpha = diagonal_shift, then 10 alpha, 100 alpha, ... while alpha <= 1; Stats::shift is the
     /// alpha of the factors (0: none was needed) and Stats::shift_retries the restarts. The factors are then those of
-    /// the shifted matrix (a preconditioner for A all the same). Reference::FactorOptions::diagonal_shift does the
-    /// same for the serial references. 0 (default): no retry, the error is thrown. >= 0, < 1.
+    /// the shifted matrix (a preconditioner for A all the same), or, with shift_initial_only (the default), only their
+    /// initial guess was. Reference::FactorOptions::diagonal_shift does the same for the serial references (whole
+    /// factorization). 0 (default): no retry, the error is thrown. >= 0, < 1.
     double diagonal_shift = 0.0;
     /// With a diagonal shift alpha > 0: only the initial guess (the sweeps toward IC(0) / ILU(0) of the pattern of
     /// A) is computed for A_s + alpha I; the steps then factor A_s itself, starting from those factors. The shift is
@@ -209,6 +210,8 @@ class ParIlutHandle {
     /// bcsstk15's 61,000 entries). Auto: Concurrent, and where a numeric phase then breaks down or diverges it
     /// starts over, at the same diagonal shift, with Ordered sweeps, which the following shifts keep;
     /// Stats::ordered and Stats::ordered_reason report it. The preconditioners and the driver default to Auto.
+    /// Ordered sweeps use their own launch (Stats::launch shows it); the LaunchConfig of the handle is ignored for
+    /// them. par_ilut_step and pattern-reusing numeric phases keep the order of the last full numeric phase.
     SweepOrder sweep_order = SweepOrder::Concurrent;
     /// Exact (default) or Approximate threshold selection (SampleSelect with or without recursion).
     ThresholdSelection selection = ThresholdSelection::Exact;
@@ -285,7 +288,9 @@ class ParIlutHandle {
     std::int64_t pivots_replaced = 0;
     std::int64_t last_sweep_replaced = 0;  ///< pivots replaced in the most recent sweep
     bool pattern_fixed = false;            ///< stopped early: a step left the pattern unchanged (stagnation_tolerance)
-    double shift = 0.0;                    ///< diagonal shift alpha of the factors (Params::diagonal_shift; 0: none)
+    /// diagonal shift alpha of the factors, or of their initial guess (shift_initial_only; Params::diagonal_shift;
+    /// 0: none)
+    double shift = 0.0;
     int shift_retries = 0;                 ///< restarts with a larger shift
     std::string shift_reason;              ///< the error that made the first restart necessary
     /// the shift applied to the initial guess only: the steps factored A_s (Params::shift_initial_only)
@@ -331,7 +336,7 @@ class ParIlutHandle {
     typename crs_type::index_type a_entries;
     value_view a_val;      ///< scaled values of A
     value_view s;          ///< scaling: A_s = diag(s) A diag(s)
-    double shift = 0.0;    ///< the factors are those of A_s + shift I (Params::diagonal_shift)
+    double shift = 0.0;    ///< the factors (or their initial guess: shift_released) are of A_s + shift I
     /// the initial guess had the shift, a_val no longer does (Params::shift_initial_only)
     bool shift_released = false;
     bool ordered = false;  ///< the sweeps run in order (Params::sweep_order)

@@ -38,6 +38,13 @@ template <class Handle>
   throw DivergenceError(par_ilut_name(h), step, problem);
 }
 
+/// The mode whose divergence hint a message gets: the deterministic mode's Jacobi-style hint only for its concurrent
+/// sweeps (ordered sweeps are Gauss–Seidel sweeps in both modes).
+template <class Handle>
+SweepMode ilut_cause_mode(const Handle& h) {
+  return h.state().ordered ? SweepMode::Async : h.params.mode;
+}
+
 /// Divergence guard (Params::divergence_tolerance): the relative ILU residual `residual` of the factors after
 /// step `step` is non-finite or above the tolerance -> ilut_diverged.
 template <class Handle>
@@ -46,7 +53,7 @@ void ilut_check_divergence(Handle& h, double residual, int step) {
   if (tol <= 0.0 || residual <= tol) return;  // a NaN residual fails `residual <= tol`
   ilut_diverged(h, step,
                 divergence_message("ILU residual ||A - L U||_F / ||A||_F", residual, "step " + std::to_string(step),
-                                   tol, h.params.mode));
+                                   tol, ilut_cause_mode(h)));
 }
 
 /// Seconds on `timer` once the work queued on `exec` is done; restarts the timer.
@@ -192,7 +199,7 @@ void ilut_check_initial_phase(Handle& h, const IlutPhase& ph) {
   ilut_diverged(h, 0,
                 std::string("the initial sweeps toward the fixed point of the pattern of A do not converge: pattern "
                             "residual ||(A - L U)_S||_F / ||A||_F ") +
-                    buf + divergence_cause(h.params.mode));
+                    buf + divergence_cause(ilut_cause_mode(h)));
 }
 
 /// Entries of the factor pattern (nptr, ncol) that are not in the pattern (optr, ocol) of the same rows.
@@ -350,8 +357,11 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A, bool release_s
 
 /// ilut_compute with the sweep order of Params::sweep_order: SweepOrder::Auto runs it with concurrent sweeps and,
 /// where that breaks down or diverges (the first time in this numeric phase), again with ordered ones
-/// (State::ordered, which the later attempts keep); `reason` is then the concurrent sweeps' error. When the ordered
-/// sweeps fail too, the concurrent sweeps' error is thrown with the ordered sweeps' appended.
+/// (State::ordered, which the later attempts keep, also where the ordered sweeps failed because IC(0) / ILU(0) of
+/// the unshifted matrix does not exist: with the shifts that followed, the ordered sweeps' factors preconditioned
+/// better than the concurrent ones' on every shared matrix measured, perf_tests/results/*/par_ilut_acceptance_*);
+/// `reason` is then the concurrent sweeps' error. When the ordered sweeps fail too, the concurrent sweeps' error is
+/// thrown with the ordered sweeps' appended.
 template <class ExecSpace, class Handle, class Mat>
 void ilut_compute_ordered_fallback(const ExecSpace& exec, Handle& h, const Mat& A, std::string& reason,
                                    bool release_shift) {
@@ -404,7 +414,9 @@ void ilut_compute_shifted(const ExecSpace& exec, Handle& h, const Mat& A) {
         try {
           return ilut_compute_ordered_fallback(exec, h, A, reason, true);
         } catch (const BreakdownError&) {
+          if (!st.shift_released) throw;  // the shifted initial guess failed: the whole phase would fail alike
         } catch (const DivergenceError&) {
+          if (!st.shift_released) throw;
         }
         initial_only = false;  // the steps on A_s failed: shift them too
       }
