@@ -1034,14 +1034,20 @@ TEST(TEST_CATEGORY, par_ilut_ordered_sweep_is_the_exact_level0) {
   }
 }
 
+/// A unit-diagonal 4 x 4 whose Jacobi-style (deterministic) ParILUT sweeps diverge from the start: the first raises
+/// the pattern residual of the initial guess, 0.668, to 0.805 (then 3.6, 8.6, ...).
+CsrHost<double> jacobi_divergent_4x4() {
+  return csr_from_triplets<double>(4, 4, {0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3},
+                                   {0, 1, 3, 0, 1, 2, 3, 1, 2, 3, 0, 1, 2, 3},
+                                   {1, 0.7, 0.6, 0.7, 1, 0.9, -0.9, 0.9, 1, 0.2, 0.6, -0.9, 0.2, 1});
+}
+
 // SweepOrder::Auto: where the concurrent sweeps diverge (the Jacobi-style sweeps on this 4 x 4, see
 // par_ilut_divergence_is_reported) the numeric phase starts over with ordered sweeps, which reach the exact ILU(0)
 // without a shift, and says why; where the ordered sweeps fail too (ParICT of an indefinite 2 x 2, no shift), the
 // concurrent sweeps' error is thrown with theirs appended; with a shift the ordered sweeps are kept for the restarts.
 TEST(TEST_CATEGORY, par_ilut_ordered_fallback) {
-  const auto Nh = csr_from_triplets<double>(4, 4, {0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3},
-                                            {0, 1, 3, 0, 1, 2, 3, 1, 2, 3, 0, 1, 2, 3},
-                                            {1, 0.7, 0.6, 0.7, 1, 0.9, -0.9, 0.9, 1, 0.2, 0.6, -0.9, 0.2, 1});
+  const auto Nh = jacobi_divergent_4x4();
   const auto N = to_device<Dev>(Nh);
   Handle d;
   d.params.mode = SweepMode::Deterministic;
@@ -1403,9 +1409,7 @@ TEST(TEST_CATEGORY, par_ilut_divergence_is_reported) {
   // Sweeps that do not converge toward the fixed point ILU(0) at all: on this unit-diagonal 4 x 4 the first
   // Jacobi-style sweep raises the pattern residual of the initial guess, 0.668, to 0.805 (then 3.6, 8.6, ...); the
   // adaptive initial phase reports it before any step
-  const auto Nh = csr_from_triplets<double>(4, 4, {0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3},
-                                            {0, 1, 3, 0, 1, 2, 3, 1, 2, 3, 0, 1, 2, 3},
-                                            {1, 0.7, 0.6, 0.7, 1, 0.9, -0.9, 0.9, 1, 0.2, 0.6, -0.9, 0.2, 1});
+  const auto Nh = jacobi_divergent_4x4();
   const auto N = to_device<Dev>(Nh);
   Handle d;
   d.params.mode = SweepMode::Deterministic;

@@ -206,7 +206,7 @@ class ParIlutHandle {
     /// entries in row order and updates them in place, in both modes (the fixed order keeps the deterministic mode
     /// reproducible) — a Gauss–Seidel sweep, whose first sweep from the initial guess is the exact ILU(0) / IC(0)
     /// and which converges where the concurrent sweeps diverge (structural matrices such as bcsstk15 and bcsstk18
-    /// on GPUs), at the cost of all parallelism within a sweep (on an H200 about 0.13 s per sweep of ParICT on
+    /// on GPUs), at the cost of all parallelism within a sweep (on an H200 about 0.15 s per sweep of ParICT on
     /// bcsstk15's 61,000 entries). Auto: Concurrent, and where a numeric phase then breaks down or diverges it
     /// starts over, at the same diagonal shift, with Ordered sweeps, which the following shifts keep;
     /// Stats::ordered and Stats::ordered_reason report it. The preconditioners and the driver default to Auto.
