@@ -325,7 +325,9 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A, bool release_s
     ilut_scale(exec, h, A);
   }
   for (int s = 0; s < h.params.max_steps; ++s) {
-    if (!ilut_step(exec, h, true, false)) break;
+    // ordered sweeps: a breakdown in a step's last sweep throws at once (no stale values that later steps could
+    // replace; running on would only make a failing attempt of the restarts slower)
+    if (!ilut_step(exec, h, true, h.state().ordered)) break;
     if (h.params.stagnation_tolerance > 0.0 && h.stats().steps.back().pattern_unchanged) {
       h.stats().pattern_fixed = true;
       break;
