@@ -360,8 +360,9 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A, bool release_s
 /// ilut_compute with the sweep order of Params::sweep_order: SweepOrder::Auto runs it with concurrent sweeps and,
 /// where that breaks down or diverges (the first time in this numeric phase), again with ordered ones
 /// (State::ordered, which the later attempts keep, also where the ordered sweeps failed because IC(0) / ILU(0) of
-/// the unshifted matrix does not exist: with the shifts that followed, the ordered sweeps' factors preconditioned
-/// better than the concurrent ones' on every shared matrix measured, perf_tests/results/*/par_ilut_acceptance_*);
+/// the unshifted matrix does not exist: shifted, the ordered sweeps keep the smaller shift and the better factors —
+/// ParICT of bcsstk15 on an H200: one ordered team needed the shift 0.1 and 164 PCG iterations, concurrent chunks
+/// the shift 1 and 275, perf_tests/results/nvidia-h200/par_ict_bcsstk15_18_launch_probe_27eea99.txt);
 /// `reason` is then the concurrent sweeps' error. When the ordered sweeps fail too, the concurrent sweeps' error is
 /// thrown with the ordered sweeps' appended.
 template <class ExecSpace, class Handle, class Mat>
