@@ -675,7 +675,8 @@ class Threshold : public Command {
                 << fmt("%g", st.shift) << " I" << (st.shift_initial_only ? ", steps on A_s," : "") << " after "
                 << st.shift_retries << " restart(s) (--diagonal-shift); the first: " << st.shift_reason << "\n";
     if (st.ordered)
-      std::cout << s.P << ": ordered sweeps (--sweep-order " << to_string(s.h.params.sweep_order) << ")"
+      std::cout << s.P << ": ordered sweeps (--sweep-order " << to_string(s.h.params.sweep_order) << "; "
+                << st.ordered_levels << " levels, " << st.ordered_launches << " launches per sweep)"
                 << (st.ordered_reason.empty() ? std::string() : "; the concurrent ones failed: " + st.ordered_reason)
                 << "\n";
     for (const auto* o : {&b.level0, &b.serial}) {
@@ -703,7 +704,9 @@ class Threshold : public Command {
     rec["shift_initial_only"] = st.shift_initial_only;
     rec["sweep_order"] = Json{{"requested", to_string(s.h.params.sweep_order)},
                               {"used", st.ordered ? "ordered" : "concurrent"},
-                              {"reason", st.ordered_reason}};
+                              {"reason", st.ordered_reason},
+                              {"levels", st.ordered_levels},
+                              {"launches", st.ordered_launches}};
     rec["initial_sweeps"] = st.steps.front().sweeps;
     if (!note.empty()) rec["note"] = note;
     rec["launch"] = st.launch;

@@ -43,7 +43,7 @@ inline void define(Cli& cli, Options& o, bool ict) {
   cli.choice("select", o.select, {"exact", "approx", "approximate"}, "threshold selection");
   cli.choice("mode", o.mode, {"async", "deterministic"}, "sweeps");
   cli.choice("sweep-order", o.sweep_order, {"auto", "concurrent", "ordered"},
-             "order of the updates in a sweep: concurrent, ordered (one team in row order: Gauss-Seidel, slow), auto "
+             "order of the updates in a sweep: concurrent, ordered (row order, level by level: Gauss-Seidel), auto "
              "(concurrent; ordered where that breaks down or diverges, as the preconditioners do; the library's "
              "default is concurrent)");
   cli.choice("ordering", o.ordering, {"auto", "rcm", "natural"}, "auto: rcm for files, natural for generators");

@@ -72,7 +72,8 @@ _WORKSPACE = {"steps[].workspace_allocations", "workspace", "workspace.allocatio
 # ilut / ict: the stagnation rule of the steps (--stagnation-tolerance, the library's default rule), the sweep order
 # (--sweep-order) and the scope of the diagonal shift (--shift-whole-phase)
 _STEPS_RULE = {"options.stagnation-tolerance", "options.sweep-order", "options.shift-whole-phase", "sweep_order",
-               "sweep_order.requested", "sweep_order.used", "sweep_order.reason", "shift_initial_only"}
+               "sweep_order.requested", "sweep_order.used", "sweep_order.reason", "sweep_order.levels", "sweep_order.launches",
+               "shift_initial_only"}
 # The quartiles beside every median/min/max of the runs' statistics (q1, q3), the tail guard of ic/ilu
 # (--guard-tol) and the run statistics of ilut/ict (--runs).
 _QUARTILES = (".q1", ".q3")

@@ -94,7 +94,8 @@ struct ParIlutStepStats {
   bool pattern_unchanged = false;  ///< kept_new_L + kept_new_U == 0 (step > 0)
   int sweeps = 0;                  ///< sweeps of the step (step 0: on the initial pattern, Params::initial_sweeps)
   /// relative nonlinear residual ||(A - L U)_S||_F / ||A||_F on the step's final pattern S, of the factors the
-  /// last sweep of the step started from (-1: not computed — Params::sweep_tolerance 0 and fixed sweep counts)
+  /// last sweep of the step started from (-1: not computed — Params::sweep_tolerance 0 and fixed sweep counts, and
+  /// ordered sweeps, whose one sweep per phase leaves the exact incomplete factorization of the pattern)
   double pattern_residual = -1.0;
   std::int64_t pivots_replaced = 0;  ///< pivots replaced in the step's last sweep (Params::pivot_tolerance)
   /// ||A - L U||_F / ||A||_F (ParICT: ||A - L Lᵀ||_F / ||A||_F) of the factors after this step, A the scaled
@@ -202,11 +203,15 @@ class ParIlutHandle {
     bool shift_initial_only = true;
     /// Order of the updates within a sweep. Concurrent (default): the updates of a sweep run at once, reading
     /// whatever values the others have written (asynchronous mode) or the previous sweep's (deterministic mode).
-    /// Ordered: one team of the backend (a single thread on host backends, one vector of lanes on GPUs) visits the
-    /// entries in row order and updates them in place, in both modes (the fixed order keeps the deterministic mode
-    /// reproducible) — a Gauss–Seidel sweep, whose first sweep from the initial guess is the exact ILU(0) / IC(0)
-    /// and which converges where the concurrent sweeps diverge (structural matrices such as bcsstk15 and bcsstk18
-    /// on GPUs), at the cost of all parallelism within a sweep (on an H200 about 0.15 s per sweep of ParICT on
+    /// Ordered: the updates run in place, each row's in order, and a row after the rows it reads: the rows are
+    /// grouped in levels of L's pattern (a row's updates read its own entries to the left and rows of earlier levels
+    /// only), the rows of a level run at once, runs of narrow levels in one team with a barrier between two levels,
+    /// a wider level in a launch of its own (Stats::ordered_levels, Stats::ordered_launches); each row is staged in
+    /// scratch memory. The values are those of the Gauss–Seidel sweep in row order, in both modes (the fixed order
+    /// keeps the deterministic mode reproducible): the first sweep is the exact ILU(0) / IC(0) of the pattern, a
+    /// second one would repeat it, so a phase of ordered sweeps ends after one sweep without a breakdown. They
+    /// converge where the concurrent sweeps diverge (structural matrices such as bcsstk15 and bcsstk18 on GPUs), at
+    /// the cost of most parallelism within a sweep (on an H200 ParICT's sweeps of one step on
     /// bcsstk15's 61,000 entries). Auto: Concurrent, and where a numeric phase then breaks down or diverges it
     /// starts over, at the same diagonal shift, with Ordered sweeps, which the following shifts keep;
     /// Stats::ordered and Stats::ordered_reason report it. The preconditioners and the driver default to Auto.
@@ -302,6 +307,8 @@ class ParIlutHandle {
     bool shift_initial_only = false;
     bool ordered = false;                  ///< the factors come from ordered sweeps (Params::sweep_order)
     std::string ordered_reason;            ///< SweepOrder::Auto: the error of the concurrent sweeps ("" when none)
+    int ordered_levels = 0;                ///< levels of the last ordered sweep (0: none)
+    int ordered_launches = 0;              ///< kernel launches of the last ordered sweep
     std::vector<double> residual_history;  ///< steps[s].residual for s = 0..steps_done (where computed)
     double symbolic_seconds = 0.0;         ///< last par_ilut_symbolic
     double setup_seconds = 0.0;            ///< checks, scaling, initial guess
@@ -345,6 +352,17 @@ class ParIlutHandle {
     /// the initial guess had the shift, a_val no longer does (Params::shift_initial_only)
     bool shift_released = false;
     bool ordered = false;  ///< the sweeps run in order (Params::sweep_order)
+    /// incremented whenever L's pattern changes (initial guess, candidates, removal): the key of `schedule`
+    std::int64_t pattern_generation = 0;
+    /// Level schedule of the ordered sweeps (Impl::ilut_ordered_schedule): the rows by level of the dependency graph
+    /// of L's pattern, level l = rows[level_ptr[l] .. level_ptr[l + 1]); built for pattern `generation`.
+    struct OrderedSchedule {
+      std::int64_t generation = -1;
+      std::vector<offset_t> level_ptr;
+      ordinal_view rows;
+      offset_view level_ptr_d;  ///< level_ptr on the device
+      offset_t max_row = 0;     ///< the most entries of a row of L
+    } schedule;
     double a_norm2 = 0.0;  ///< ||A_s||_F^2
     /// ParILUT: L by rows (unit diagonal last), U by rows (pattern only, diagonal first; umap: position of each
     /// entry in Ut), Ut = U by columns (row k of Ut is column k of U, diagonal last) holding U's values.

@@ -59,7 +59,7 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
              "with a diagonal shift: shift only the initial guess, the steps factor the unshifted matrix (where "
              "that fails: the whole phase)")
         .add("sweep_order", std::string("auto"),
-             "order of the updates in a sweep: concurrent | ordered (one team, row order: Gauss-Seidel) | auto "
+             "order of the updates in a sweep: concurrent | ordered (row order, level by level: Gauss-Seidel) | auto "
              "(concurrent; ordered where that breaks down or diverges)",
              {"concurrent", "ordered", "auto"})
         .add("reuse_pattern", true, "compute() after setMatrix with the same pattern: sweeps on the old pattern only")

@@ -439,6 +439,7 @@ template <class ExecSpace, class Handle>
 void ilut_commit(const ExecSpace& exec, Handle& h, const IlutCandidates<Handle>& c) {
   auto& st = h.state();
   st.L = c.L;
+  ++st.pattern_generation;
   if (st.kind == ParIlutKind::Ilut) {
     st.U = c.U;
     ilut_build_ut(exec, h, c.uval, h.params.mode == SweepMode::Deterministic);

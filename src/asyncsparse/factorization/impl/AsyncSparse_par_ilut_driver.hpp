@@ -146,7 +146,8 @@ void ilut_restore_values(const ExecSpace& exec, Handle& h, const IlutValues<Hand
 /// before every sweep, so they describe the phase's last sweep. An adaptive phase also guards against sweeps that
 /// diverge (possible where the fixed point on the pattern does not exist or attracts poorly, e.g. IC(0) of bcsstk13):
 /// it keeps the values each sweep starts from and steps back to them when a sweep after the first skipped a non-finite
-/// update, or when a sweep left a larger residual than it found (IlutPhase::stepped_back).
+/// update, or when a sweep left a larger residual than it found (IlutPhase::stepped_back). With ordered sweeps
+/// (State::ordered) a phase ends after its first sweep without a breakdown, whose result the next would repeat.
 template <class ExecSpace, class Handle>
 IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed, double tol, int max_adaptive) {
   IlutPhase ph;
@@ -159,6 +160,14 @@ IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed, double t
     ilut_reset_breakdown(exec, h);
     const double r = ilut_sweep(exec, h, adaptive);  // residual of the values sweep k started from
     ++ph.sweeps;
+    // An ordered sweep without a breakdown leaves the exact incomplete factorization of the pattern (each row is
+    // computed from A and the rows before it only): a second one would reproduce it bit for bit.
+    // Its residual is that of rounding; not computed (-1).
+    if (h.state().ordered && ilut_read(exec, h.state().breakdown, 0) == std::numeric_limits<std::int64_t>::max()) {
+      ph.residual = -1.0;
+      if (k == 0) ph.first = r;
+      break;
+    }
     if (!adaptive) {
       ph.residual = r;
       continue;

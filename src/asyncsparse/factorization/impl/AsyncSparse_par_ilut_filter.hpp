@@ -222,9 +222,11 @@ void ilut_select_and_remove(const ExecSpace& exec, Handle& h, ParIlutStepStats& 
   ss.threshold_U = rule_U.remove ? rule_U.threshold : 0.0;
   timer.reset();
   auto& ws = ilut_ws(h);
-  if (rule_L.remove)
+  if (rule_L.remove) {
     st.L = ilut_compact(exec, ws, st.n, st.L, ilut_keep(exec, ws, st.L, rule_L), true,
                         h.params.mode == SweepMode::Deterministic);
+    ++st.pattern_generation;
+  }
   if (ilut && rule_U.remove) ilut_remove_u(exec, h, ilut_keep(exec, ws, st.Ut, rule_U));
   if (ilut) ilut_build_tasks(exec, h);
   exec.fence();

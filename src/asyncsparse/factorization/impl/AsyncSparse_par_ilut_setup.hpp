@@ -216,6 +216,7 @@ void ilut_initial_guess(const ExecSpace& exec, Handle& h) {
   const bool ict = st.kind == ParIlutKind::Ict;
   // the pattern Views are shared with L0 / U0: no phase writes a factor's pattern in place
   st.L = st.L0;
+  ++st.pattern_generation;
   st.U = st.U0;
   st.L.val = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::val", st.L.nnz);
   if (det) st.L.val2 = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::val2", st.L.nnz);
