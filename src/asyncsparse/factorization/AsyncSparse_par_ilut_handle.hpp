@@ -211,17 +211,18 @@ class ParIlutHandle {
     /// keeps the deterministic mode reproducible): the first sweep is the exact ILU(0) / IC(0) of the pattern, a
     /// second one would repeat it, so a phase of ordered sweeps ends after one sweep without a breakdown. They
     /// converge where the concurrent sweeps diverge (structural matrices such as bcsstk15 and bcsstk18 on GPUs), at
-    /// the cost of most parallelism within a sweep (on an H200 ParICT's sweeps of one step on
-    /// bcsstk15's 61,000 entries). Auto: Concurrent, and where a numeric phase then breaks down or diverges it
-    /// starts over, at the same diagonal shift, with Ordered sweeps, which the following shifts keep;
-    /// Stats::ordered and Stats::ordered_reason report it. The preconditioners and the driver default to Auto.
-    /// With ordered sweeps a breakdown in a step's last sweep ends the attempt at once (no stale values that a later
-    /// step could replace), so that a failing attempt does not run all its steps first: the ParIct preconditioner's
-    /// set-up on bcsstk13 took 61 s on an H200 before, 5.9 s after (same factors); on bcsstk18 7.4 s instead of
-    /// 17.9 s, but with factors of the next shift (1372 instead of 79 PCG iterations with jacobi(3) triangular
-    /// solves; the host's exact solves: 104 both ways). Ordered sweeps use their own launch (Stats::launch shows it);
-    /// the LaunchConfig of the handle is ignored for them. par_ilut_step and pattern-reusing numeric phases keep the
-    /// order of the last full numeric phase.
+    /// the cost of most parallelism within a sweep: on an H200 the six steps of ParICT on bcsstk15 (61,000 entries,
+    /// 989 levels) take 1.4 s, against 3.8 s with one team in row order
+    /// (perf_tests/results/nvidia-h200/ordered_sweeps_b33ac7e.txt). Auto: Concurrent, and where a numeric phase then
+    /// breaks down or diverges it starts over, at the same diagonal shift, with Ordered sweeps, which the following
+    /// shifts keep; Stats::ordered and Stats::ordered_reason report it. The preconditioners and the driver default to
+    /// Auto. With ordered sweeps a breakdown in a step's last sweep ends the attempt at once (no stale values that a
+    /// later step could replace), so that a failing attempt does not run all its steps first: the ParIct
+    /// preconditioner's set-up on bcsstk13 took 61 s on an H200 before, 5.9 s after (same factors); on bcsstk18 7.4 s
+    /// instead of 17.9 s, but with factors of the next shift (1372 instead of 79 PCG iterations with jacobi(3)
+    /// triangular solves; the host's exact solves: 104 both ways). Ordered sweeps use their own launch (Stats::launch
+    /// shows it); the LaunchConfig of the handle is ignored for them. par_ilut_step and pattern-reusing numeric phases
+    /// keep the order of the last full numeric phase.
     SweepOrder sweep_order = SweepOrder::Concurrent;
     /// Exact (default) or Approximate threshold selection (SampleSelect with or without recursion).
     ThresholdSelection selection = ThresholdSelection::Exact;
