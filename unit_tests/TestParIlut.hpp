@@ -1012,13 +1012,33 @@ TEST(TEST_CATEGORY, par_ilut_ordered_sweep_is_the_exact_level0) {
       compute(h, A, ict);
       EXPECT_TRUE(h.stats().ordered) << what;
       EXPECT_TRUE(h.stats().ordered_reason.empty()) << what;
-      // one launch per level of L's dependency graph: on a 12 x 12 grid about 2-3 per grid line, not one per row
+      // levels of L's dependency graph: on a 12 x 12 grid about 2-3 per grid line, not one per row
       EXPECT_GT(h.stats().ordered_levels, 12) << what;
       EXPECT_LT(h.stats().ordered_levels, 144 / 2) << what;
       // runs of narrow levels share a launch
       EXPECT_GE(h.stats().ordered_launches, 1) << what;
       EXPECT_LT(h.stats().ordered_launches, h.stats().ordered_levels) << what;
       EXPECT_LT(difference(h), 1e-13) << what;
+      if (mode == SweepMode::Async) {  // levels of up to 100 rows: several teams per level on every backend
+        const auto Bh = lap2d(100);
+        Handle w;
+        w.params = h.params;
+        w.params.initial_sweeps = 3;  // ends after one: a second ordered sweep would repeat the first
+        compute(w, to_device<Dev>(Bh), ict);
+        EXPECT_EQ(w.stats().steps.front().sweeps, 1) << what;
+        EXPECT_EQ(w.stats().ordered_levels, 2 * 100 - 1) << what;
+        EXPECT_GT(w.stats().ordered_launches, 1) << what;
+        const auto S2 = scale_unit_diagonal(Bh).A;
+        const auto L2 = to_host(par_ilut_lower(Exec(), w));
+        if (ict) {
+          EXPECT_LT(factor_difference(L2, Reference::ic0(S2)), 1e-13) << what;
+        } else {
+          const auto F2 = Reference::ilu0(S2);
+          EXPECT_LT(std::max(factor_difference(L2, F2.L), factor_difference(to_host(par_ilut_upper(Exec(), w)), F2.U)),
+                    1e-13)
+              << what;
+        }
+      }
       if (mode == SweepMode::Deterministic) {
         Handle c;
         c.params = h.params;

@@ -49,7 +49,7 @@ enum class CandidateKernel {
 /// In which order a sweep runs its fixed-point updates (Params::sweep_order).
 enum class SweepOrder {
   Concurrent,  ///< all at once, as many as the backend runs in parallel (the papers' algorithm)
-  Ordered,     ///< one team visits the entries in row order (Gaussian elimination order): Gauss–Seidel sweeps
+  Ordered,     ///< the entries in row order (Gaussian elimination order), level by level: Gauss–Seidel sweeps
   Auto         ///< Concurrent; where that breaks down or diverges, the numeric phase starts over with Ordered
 };
 
@@ -207,9 +207,10 @@ class ParIlutHandle {
     /// grouped in levels of L's pattern (a row's updates read its own entries to the left and rows of earlier levels
     /// only), the rows of a level run at once, runs of narrow levels in one team with a barrier between two levels,
     /// a wider level in a launch of its own (Stats::ordered_levels, Stats::ordered_launches); each row is staged in
-    /// scratch memory. The values are those of the Gauss–Seidel sweep in row order, in both modes (the fixed order
-    /// keeps the deterministic mode reproducible): the first sweep is the exact ILU(0) / IC(0) of the pattern, a
-    /// second one would repeat it, so a phase of ordered sweeps ends after one sweep without a breakdown. They
+    /// scratch memory. The values are those of the Gauss–Seidel sweep in row order up to rounding (bit for bit with
+    /// one lane), in both modes (the fixed order keeps the deterministic mode reproducible): the first sweep is the
+    /// exact ILU(0) / IC(0) of the pattern, a second one would repeat it, so a phase of ordered sweeps (also
+    /// initial_sweeps / final_sweeps > 1) ends after one sweep without a breakdown or a replaced pivot. They
     /// converge where the concurrent sweeps diverge (structural matrices such as bcsstk15 and bcsstk18 on GPUs), at
     /// the cost of most parallelism within a sweep: on an H200 the six steps of ParICT on bcsstk15 (61,000 entries,
     /// 989 levels) take 1.4 s, against 3.8 s with one team in row order

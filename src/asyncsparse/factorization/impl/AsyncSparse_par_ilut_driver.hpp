@@ -147,7 +147,8 @@ void ilut_restore_values(const ExecSpace& exec, Handle& h, const IlutValues<Hand
 /// diverge (possible where the fixed point on the pattern does not exist or attracts poorly, e.g. IC(0) of bcsstk13):
 /// it keeps the values each sweep starts from and steps back to them when a sweep after the first skipped a non-finite
 /// update, or when a sweep left a larger residual than it found (IlutPhase::stepped_back). With ordered sweeps
-/// (State::ordered) a phase ends after its first sweep without a breakdown, whose result the next would repeat.
+/// (State::ordered) a phase ends after its first sweep without a breakdown or a replaced pivot, whose result (the exact
+/// incomplete factorization of the pattern) the next would repeat.
 template <class ExecSpace, class Handle>
 IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed, double tol, int max_adaptive) {
   IlutPhase ph;
@@ -162,8 +163,10 @@ IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed, double t
     ++ph.sweeps;
     // An ordered sweep without a breakdown leaves the exact incomplete factorization of the pattern (each row is
     // computed from A and the rows before it only): a second one would reproduce it bit for bit.
-    // Its residual is that of rounding; not computed (-1).
-    if (h.state().ordered && ilut_read(exec, h.state().breakdown, 0) == std::numeric_limits<std::int64_t>::max()) {
+    // Its residual is that of rounding; not kept (-1). Not where the sweep replaced pivots (Params::pivot_tolerance):
+    // those factors are not exact, and the next sweep's residual decides as for concurrent sweeps.
+    if (h.state().ordered && h.stats().last_sweep_replaced == 0 &&
+        ilut_read(exec, h.state().breakdown, 0) == std::numeric_limits<std::int64_t>::max()) {
       ph.residual = -1.0;
       if (k == 0) ph.first = r;
       break;

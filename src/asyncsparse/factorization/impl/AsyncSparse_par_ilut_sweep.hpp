@@ -239,9 +239,8 @@ const typename Handle::State::OrderedSchedule& ilut_ordered_schedule(const ExecS
   s.level_ptr.assign(static_cast<std::size_t>(levels) + 1, 0);
   for (ordinal_t i = 0; i < n; ++i) ++s.level_ptr[static_cast<std::size_t>(level[static_cast<std::size_t>(i)]) + 1];
   for (std::size_t l = 0; l < static_cast<std::size_t>(levels); ++l) s.level_ptr[l + 1] += s.level_ptr[l];
-  if (s.rows.extent(0) != static_cast<std::size_t>(n))
-    s.rows = typename Handle::ordinal_view(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::level_rows"), n);
+  s.rows = typename Handle::ordinal_view(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::level_rows"), n);
   auto rows = Kokkos::create_mirror_view(s.rows);
   std::vector<offset_t> next(s.level_ptr.begin(), s.level_ptr.end() - 1);
   for (ordinal_t i = 0; i < n; ++i) rows(next[static_cast<std::size_t>(level[static_cast<std::size_t>(i)])]++) = i;
