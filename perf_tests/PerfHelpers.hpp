@@ -50,6 +50,7 @@ inline std::string problem_spec(const std::string& name) {
   const bool big = paper_scale();
   if (name == "L2D") return big ? "gen:lap2d:1024" : "gen:lap2d:256";
   if (name == "L3D") return big ? "gen:lap3d27:64" : "gen:lap3d27:24";
+  if (name == "L2D_small") return "gen:lap2d:128";  // latency-bound size (16 k rows, as the shared FEM matrices)
   return Test::matrix_spec(name);
 }
 

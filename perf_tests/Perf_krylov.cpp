@@ -17,6 +17,16 @@
 // with the cuSPARSE TPL, both Kokkos-Kernels variants call cuSPARSE; without the handle, its descriptors and buffer are
 // made per call).
 //
+// pcg_kernel/<matrix>/<kernel> times each kernel of a CG iteration alone, launched R times back to back with one fence
+// at the end (as the fused loop issues them; no synchronisation per kernel), with the counter GB/s from the bytes
+// the kernel must move at least (each vector and matrix array read or written once): copy (y = x, the bandwidth
+// reference of this run), dot (rᵀq into a device scalar, as preconditioned CG's rᵀz without apply_dot), cg_update,
+// cg_update_diagonal, direction_spmv (p = z + beta p, q = A p, pᵀq), direction_product (the same without pᵀq) and, for
+// the default ParIC preconditioner (make_preconditioner("par_ic"), on GPUs two ISAI products), par_ic_apply (z = M⁻¹ r)
+// and par_ic_apply_dot (the same with rᵀz, what the fused loop calls). cg_iteration/<matrix>/fused_par_ic is the
+// iteration of that preconditioned solve. L2D_small (the 128 x 128 grid) shows the launch-bound regime of the
+// shared matrices.
+//
 // Iteration time: a solve of K iterations (b = ones, x0 = 0, a tolerance it cannot reach) and the per-iteration
 // times recorded by the solver: (t_K − t_1) / (K − 1), i.e. the steady-state period of the loop without its
 // set-up and the final true-residual check. The spmv is timed alone with a fence before and after (as in
@@ -29,6 +39,7 @@
 
 #include <asyncsparse/AsyncSparse_config.hpp>
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
 #include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
 #if ASYNCSPARSE_HAVE_CUSPARSE
@@ -218,10 +229,131 @@ void BM_krylov_spmv(benchmark::State& state, const std::string& name, SpmvKind k
   }
 }
 
+/// The default ParIC preconditioner of a matrix, computed once per matrix and freed before Kokkos::finalize.
+Preconditioner<double, Device>& par_ic(const std::string& name) {
+  static std::map<std::string, std::unique_ptr<PreconditionerBase<double, Device>>> cache;
+  static bool hooked = false;
+  if (!hooked) {
+    Kokkos::push_finalize_hook([] { cache.clear(); });
+    hooked = true;
+  }
+  auto& M = cache[name];
+  if (!M) {
+    M = make_preconditioner<double, Device>("par_ic", device_matrix(name));
+    M->compute();
+  }
+  return *M;
+}
+
+enum class PcgKernel { Copy, Dot, Update, UpdateDiagonal, DirectionSpmv, DirectionProduct, ParIcApply, ParIcApplyDot };
+
+void BM_pcg_kernel(benchmark::State& state, const std::string& name, PcgKernel kind) {
+  const auto& Ah = host_matrix(name);
+  const auto& A = device_matrix(name);
+  const auto n = static_cast<std::size_t>(Ah.nrows);
+  const double nd = static_cast<double>(n), nnz = static_cast<double>(Ah.nnz());
+  Vec x("x", n), r("r", n), z("z", n), p0("p0", n), p1("p1", n), q("q", n), d("d", n);
+  Kokkos::deep_copy(r, 1.0);
+  Kokkos::deep_copy(p0, 1.0);
+  Kokkos::deep_copy(q, 1.0);
+  Kokkos::deep_copy(d, 0.25);
+  // slots: 0 rᵀz, 1 pᵀq (alpha = 1e-30: the vectors stay finite over any number of launches), 2 and 3 outputs
+  Vec s("s", 4);
+  Kokkos::deep_copy(Kokkos::subview(s, 0), 1.0);
+  Kokkos::deep_copy(Kokkos::subview(s, 1), 1e30);
+  using CV = Kokkos::View<const double*, Device>;
+  const auto launch = Impl::spmv_launch<ExecSpace>(Ah.nrows, Ah.nnz());
+  const auto vlaunch = Impl::vector_launch<ExecSpace>(Ah.nrows);
+  const Impl::TeamSumScratch<Device> team_sums(std::max(launch.league_size, vlaunch.league_size), 2);
+  Preconditioner<double, Device>* M = nullptr;
+  const double vec = nd * sizeof(double);
+  double bytes = 0;
+  const double tri_nnz = (nnz + nd) / 2;  // entries of each triangle with the diagonal (symmetric pattern)
+  const double tri_bytes = tri_nnz * (sizeof(double) + sizeof(ordinal_t)) + (nd + 1) * sizeof(offset_t) + 2 * vec;
+  switch (kind) {
+    case PcgKernel::Copy:
+    case PcgKernel::Dot:
+      bytes = 2 * vec;
+      break;
+    case PcgKernel::Update:
+      bytes = 6 * vec;
+      break;
+    case PcgKernel::UpdateDiagonal:
+      bytes = 8 * vec;
+      break;
+    case PcgKernel::DirectionSpmv:
+    case PcgKernel::DirectionProduct:
+      bytes = nnz * (sizeof(double) + sizeof(ordinal_t)) + (nd + 1) * sizeof(offset_t) + 4 * vec;
+      break;
+    case PcgKernel::ParIcApply:
+    case PcgKernel::ParIcApplyDot:
+      try {
+        M = &par_ic(name);
+      } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+        return;
+      }
+      bytes = 2 * tri_bytes + (kind == PcgKernel::ParIcApplyDot ? vec : 0);
+      break;
+  }
+  bool fused_dot = true;
+  auto run = [&] {
+    switch (kind) {
+      case PcgKernel::Copy:
+        Kokkos::deep_copy(ExecSpace(), z, r);
+        break;
+      case PcgKernel::Dot:
+        Impl::dot_into<double, Device>(r, q, s, 2, vlaunch, team_sums);
+        break;
+      case PcgKernel::Update:
+        Impl::cg_update<double, Device>(x, r, p0, q, s, 0, 1, 2, vlaunch, team_sums);
+        break;
+      case PcgKernel::UpdateDiagonal:
+        Impl::cg_update_diagonal<double, Device>(x, r, p0, q, d, z, s, 0, 1, 2, 3, vlaunch, team_sums);
+        break;
+      case PcgKernel::DirectionSpmv:
+        Impl::cg_direction_spmv<double, Device>(A, CV(r), CV(p0), p1, q, s, 0, 1, 2, launch, team_sums);
+        break;
+      case PcgKernel::DirectionProduct:
+        Impl::cg_direction_spmv<double, Device>(A, CV(r), CV(p0), p1, q, s, 0, 1, -1, launch, team_sums);
+        break;
+      case PcgKernel::ParIcApply:
+        M->apply(r, z);
+        break;
+      case PcgKernel::ParIcApplyDot:
+        if (!M->apply_dot(r, z, s, 2)) {  // as the fused loop: apply, then the separate dot product
+          fused_dot = false;
+          M->apply(r, z);
+          Impl::dot_into<double, Device>(r, z, s, 2, vlaunch, team_sums);
+        }
+        break;
+    }
+  };
+  run();  // warm-up
+  const int R = 50;
+  double total = 0;
+  int runs = 0;
+  for (auto _ : state) {
+    const double t = timed([&] {
+                       for (int k = 0; k < R; ++k) run();
+                     }) /
+                     R;
+    state.SetIterationTime(t);
+    total += t;
+    ++runs;
+  }
+  const double t = runs ? total / runs : 0.0;
+  set_matrix_counters(state, Ah);
+  state.counters["GB/s"] = t > 0 ? bytes * 1e-9 / t : 0.0;
+  state.counters["MB"] = bytes * 1e-6;
+  if (kind == PcgKernel::ParIcApplyDot) state.counters["fused_dot"] = fused_dot ? 1 : 0;
+}
+
 struct IterationSetup {
   bool gmres = false;
   bool jacobi = false;
   KrylovImplementation impl = KrylovImplementation::Fused;
+  bool par_ic = false;
 };
 
 void BM_iteration(benchmark::State& state, const std::string& name, IterationSetup is) {
@@ -237,6 +369,14 @@ void BM_iteration(benchmark::State& state, const std::string& name, IterationSet
   JacobiPreconditioner<double, Device> jac(A);
   jac.compute();
   Preconditioner<double, Device>* M = is.jacobi ? &jac : nullptr;
+  if (is.par_ic) {
+    try {
+      M = &par_ic(name);
+    } catch (const std::exception& e) {
+      state.SkipWithError(e.what());
+      return;
+    }
+  }
   Vec b("b", Ah.nrows), x("x", Ah.nrows);
   Kokkos::deep_copy(b, 1.0);
   auto solve = [&] {
@@ -270,7 +410,7 @@ void register_all() {
   auto reg = [](const std::string& label, auto... args) {
     benchmark::RegisterBenchmark(label.c_str(), args...)->UseManualTime()->Unit(benchmark::kMicrosecond);
   };
-  for (const std::string m : {"L2D", "L3D"}) {
+  for (const std::string m : {"L2D", "L3D", "L2D_small"}) {
     reg("krylov_spmv/" + m + "/kokkos_kernels", BM_krylov_spmv, m, SpmvKind::KokkosKernels, -1);
 #if ASYNCSPARSE_PERF_KK_SPMV_HANDLE
     reg("krylov_spmv/" + m + "/kokkos_kernels_handle", BM_krylov_spmv, m, SpmvKind::KokkosKernelsHandle, -1);
@@ -293,13 +433,32 @@ void register_all() {
         {"cg_iteration/%s/reference", {false, false, KrylovImplementation::Reference}},
         {"cg_iteration/%s/fused_jacobi", {false, true, KrylovImplementation::Fused}},
         {"cg_iteration/%s/reference_jacobi", {false, true, KrylovImplementation::Reference}},
+        {"cg_iteration/%s/fused_par_ic", {false, false, KrylovImplementation::Fused, true}},
         {"gmres_iteration/%s/fused", {true, false, KrylovImplementation::Fused}},
     };
     for (const auto& v : variants) {
       std::string label = v.first;
       label.replace(label.find("%s"), 2, m);
-      reg(label, BM_iteration, m, v.second);
+      benchmark::RegisterBenchmark(label.c_str(), BM_iteration, m, v.second)
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond)
+          ->Iterations(5);  // each benchmark iteration is a solve of K iterations
     }
+    const std::pair<const char*, PcgKernel> kernels[] = {
+        {"copy", PcgKernel::Copy},
+        {"dot", PcgKernel::Dot},
+        {"cg_update", PcgKernel::Update},
+        {"cg_update_diagonal", PcgKernel::UpdateDiagonal},
+        {"direction_spmv", PcgKernel::DirectionSpmv},
+        {"direction_product", PcgKernel::DirectionProduct},
+        {"par_ic_apply", PcgKernel::ParIcApply},
+        {"par_ic_apply_dot", PcgKernel::ParIcApplyDot},
+    };
+    for (const auto& k : kernels)  // a fixed count: each benchmark iteration is R launches
+      benchmark::RegisterBenchmark(("pcg_kernel/" + m + "/" + k.first).c_str(), BM_pcg_kernel, m, k.second)
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond)
+          ->Iterations(20);
   }
 }
 

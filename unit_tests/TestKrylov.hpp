@@ -381,6 +381,11 @@ TEST(TEST_CATEGORY, krylov_kernels_cg_update_diagonal_and_lane_rule) {
   EXPECT_THROW((Impl::cg_update_diagonal<double, Dev>(x, r, p, q, d, z, s, 0, 1, 2, 3, vl,
                                                       Impl::TeamSumScratch<Dev>(vl.league_size, 1))),
                InvalidInput);
+  // scale_dot, the same z and rᵀz in a pass of their own (large systems on GPUs)
+  const V z2("z2", n);
+  Impl::scale_dot<double, Dev>(d, r, z2, s, 1, vl, sums);
+  EXPECT_EQ(to_std_vector(z2), zo);
+  EXPECT_NEAR(to_std_vector(s)[1], rz, 1e-12 * std::abs(rz));
 
   // the lanes-per-row rule of the CRS kernels on GPUs (MEASUREMENTS.md#spmv-lanes)
   EXPECT_EQ(Impl::spmv_vector_length(1.0), 1);
@@ -398,6 +403,11 @@ TEST(TEST_CATEGORY, krylov_kernels_cg_update_diagonal_and_lane_rule) {
   EXPECT_TRUE(Impl::spmv_launch<exec>(262144, 3560000).bounded_blocks);
   EXPECT_EQ(Impl::spmv_launch<exec>(262144, 6859000).row_per_thread, gpu);  // 27-point: 26.2 per row
   EXPECT_FALSE(Impl::spmv_launch<exec>(10000, 400000).row_per_thread);      // 40 per row: lane groups
+  // the reductions of more than 2^19 rows in passes of their own (MEASUREMENTS.md#separate-reductions)
+  EXPECT_EQ(Impl::spmv_launch<exec>(1048576, 5238784).separate_reduction, gpu);
+  EXPECT_FALSE(Impl::spmv_launch<exec>(262144, 6859000).separate_reduction);
+  EXPECT_FALSE(
+      Impl::spmv_launch<exec>(Impl::kFusedReductionMaxRows, 5 * Impl::kFusedReductionMaxRows).separate_reduction);
   LaunchConfig c;
   c.vector_length = 1;
   EXPECT_FALSE(Impl::spmv_launch<exec>(1048576, 5238784, c).row_per_thread);
@@ -583,6 +593,37 @@ TEST(TEST_CATEGORY, cg_fused_matches_reference) {
   expect_same_cg(badly_scaled(12), "none", "badly scaled lap2d(12)", false);
   expect_same_cg(badly_scaled(12), "jacobi", "badly scaled lap2d(12)");
   expect_same_cg(lap2d(20), "par_ic", "lap2d(20)");
+}
+
+TEST(TEST_CATEGORY, cg_fused_separate_reductions_match_reference) {
+  // more than Impl::kFusedReductionMaxRows rows: on GPUs the fused loop sums pᵀq, with diagonal Jacobi rᵀz and with
+  // ParIc's ISAI solves rᵀz in passes of their own; the first 40 residuals are the textbook loop's to rounding
+  using exec = typename Dev::execution_space;
+  if (!Impl::is_gpu_space<exec>()) GTEST_SKIP() << "the separate reductions exist on GPUs only";
+  const auto Ah = lap2d(730);  // 532,900 rows
+  ASSERT_TRUE(Impl::spmv_launch<exec>(Ah.nrows, Ah.nnz()).separate_reduction);
+  const auto A = to_device<Dev>(Ah);
+  for (const std::string prec : {"none", "jacobi", "par_ic"}) {
+    SCOPED_TRACE(prec);
+    auto M = make_preconditioner<double, Dev>(
+        prec, A, prec == "par_ic" ? parse_parameter_string("mode=deterministic") : ParameterList{});
+    M->compute();
+    SolverParams p;
+    p.tol = 1e-300;  // never reached: 40 iterations
+    p.max_iterations = 40;
+    p.divergence_factor = 1e300;
+    std::vector<double> h[2];
+    for (int k = 0; k < 2; ++k) {
+      p.implementation = k == 0 ? KrylovImplementation::Reference : KrylovImplementation::Fused;
+      V b("b", Ah.nrows), x("x", Ah.nrows);
+      Kokkos::deep_copy(b, 1.0);
+      const auto r = cg<double, Dev>(A, b, x, prec == "none" ? nullptr : M.get(), p);
+      EXPECT_EQ(r.iterations, 40) << r.message;
+      h[k] = r.residual_history;
+    }
+    ASSERT_EQ(h[0].size(), h[1].size());
+    for (std::size_t i = 0; i < h[0].size(); ++i) EXPECT_NEAR(h[1][i], h[0][i], 1e-6 * h[0][i]) << "iteration " << i;
+  }
 }
 
 TEST(TEST_CATEGORY, cg_fused_repeats_bit_for_bit) {

@@ -57,6 +57,9 @@ struct SpmvLaunch {
   /// with row_per_thread: 256-thread blocks (Kokkos::LaunchBounds<256, 1>) instead of Kokkos' default block size
   /// (the product without a reduction; see kRowSpmvBoundedBlocksMinAvgNnz)
   bool bounded_blocks = false;
+  /// with row_per_thread: the callers reduce in a pass of their own instead of in the product (the product without
+  /// a reduction, then dot_into / scale_dot; see kFusedReductionMaxRows)
+  bool separate_reduction = false;
   int vector_length = 1;
   int team_size = 1;
   int rows_per_team = 1;
@@ -104,6 +107,17 @@ constexpr double kRowSpmvMaxAvgNnz = 27.0;
 /// against 37.6. (Kokkos 3.4's range reduction takes 256-thread blocks either way.)
 constexpr double kRowSpmvBoundedBlocksMinAvgNnz = 8.0;
 
+/// Most rows for which the GPU solvers fuse a reduction into the pass that produces its vector (CG's pᵀAp into the
+/// row-per-thread product, rᵀz into an ISAI preconditioner's last product, ‖r‖² and rᵀz into the update with a
+/// diagonal preconditioner); with more rows the product or update runs without it and a separate pass sums
+/// (SpmvLaunch::separate_reduction). Kokkos' range reduction runs at most 256 blocks of 256 threads, so each thread
+/// of the reducing product walks n / 65536 rows one after the other. Measured on an H200
+/// (perf_tests/results/MEASUREMENTS.md#separate-reductions; pcg_kernel/<m>/* of AsyncSparse_Perf_krylov, µs):
+/// 1024² 5-point grid (16 rows per thread) CG's product 49.3 with pᵀAp against 32.7 + 10.9 for the product and a dot
+/// pass, the ISAI preconditioner 61.7 with rᵀz against 37.8 + 10.9, the diagonal update 36.7 against 15.0 for the
+/// update alone; 27-point 64³ grid (4 rows per thread) 42.5 against 40.3 + 9.3 and 46.2 against 42.7 + 9.3: fused.
+constexpr std::int64_t kFusedReductionMaxRows = std::int64_t(1) << 19;
+
 template <class ExecSpace>
 SpmvLaunch spmv_launch(std::int64_t nrows, std::int64_t nnz, const LaunchConfig& cfg = LaunchConfig()) {
   const double avg = nrows > 0 ? static_cast<double>(nnz) / static_cast<double>(nrows) : 1.0;
@@ -120,6 +134,7 @@ SpmvLaunch spmv_launch(std::int64_t nrows, std::int64_t nnz, const LaunchConfig&
   l.row_per_thread = is_gpu_space<ExecSpace>() && cfg.vector_length < 0 && cfg.team_size < 0 && cfg.chunk_size < 0 &&
                      avg <= kRowSpmvMaxAvgNnz;
   l.bounded_blocks = avg > kRowSpmvBoundedBlocksMinAvgNnz;
+  l.separate_reduction = l.row_per_thread && nrows > kFusedReductionMaxRows;
   return l;
 }
 
@@ -363,13 +378,13 @@ void spmv_dot(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, De
 }
 
 /// CG direction and product: p_new = z + β p_old with β = s(num) / s(den), y = A p_new, s(out) = p_new·y (summed
-/// through `scratch`, made for the same launch).
+/// through `scratch`, made for the same launch; out < 0: no reduction).
 template <class Scalar, class Device>
 void cg_direction_spmv(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, Device>& z,
                        const Kokkos::View<const Scalar*, Device>& p_old, const Kokkos::View<Scalar*, Device>& p_new,
                        const Kokkos::View<Scalar*, Device>& y, const Kokkos::View<double*, Device>& s, int num, int den,
                        int out, const SpmvLaunch& l, const TeamSumScratch<Device>& scratch) {
-  auto f = spmv_functor<true>(A, y, s, out, true, l, scratch);
+  auto f = spmv_functor<true>(A, y, s, out, out >= 0, l, scratch);
   f.z = z;
   f.p_old = p_old;
   f.p_new = p_new;
@@ -507,6 +522,45 @@ void dot_into(const Kokkos::View<const Scalar*, Device>& a, const Kokkos::View<c
   f.scratch = scratch;
   f.n = static_cast<std::int64_t>(a.extent(0));
   launch_vector<Device>("AsyncSparse::krylov::dot", f, l, s, {out});
+}
+
+/// z = d ∘ r and s(out) = rᵀz in one pass (a diagonal preconditioner applied after cg_update).
+template <class Scalar, class Device>
+struct ScaleDotFunctor {
+  using member = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
+  Kokkos::View<const Scalar*, Device> d, r;
+  Kokkos::View<Scalar*, Device> z;
+  Kokkos::View<double*, Device> s;
+  int out = 0;
+  TeamSumScratch<Device> scratch;
+  std::int64_t n = 0, per_team = 0;
+  KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
+    const std::int64_t begin = t.league_rank() * per_team;
+    const std::int64_t end = begin + per_team < n ? begin + per_team : n;
+    double sum[1] = {0};
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, begin, end), [&](const std::int64_t i) {
+      const Scalar ri = r(i), zi = d(i) * ri;
+      z(i) = zi;
+      sum[0] += static_cast<double>(ri) * static_cast<double>(zi);
+    });
+    finish_team_sums<1>(t, sum, scratch, s, {out});
+  }
+};
+
+/// z = d ∘ r and s(out) = rᵀz, asynchronously (summed through `scratch`, room for l.league_size teams).
+template <class Scalar, class Device>
+void scale_dot(const Kokkos::View<const Scalar*, Device>& d, const Kokkos::View<const Scalar*, Device>& r,
+               const Kokkos::View<Scalar*, Device>& z, const Kokkos::View<double*, Device>& s, int out,
+               const VectorLaunch& l, const TeamSumScratch<Device>& scratch) {
+  ScaleDotFunctor<Scalar, Device> f;
+  f.d = d;
+  f.r = r;
+  f.z = z;
+  f.s = s;
+  f.out = out;
+  f.scratch = scratch;
+  f.n = static_cast<std::int64_t>(r.extent(0));
+  launch_vector<Device>("AsyncSparse::krylov::scale_dot", f, l, s, {out});
 }
 
 // ------------------------------------------------------------------------------------------ GMRES (CGS2)

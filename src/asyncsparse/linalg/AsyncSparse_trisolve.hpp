@@ -208,9 +208,10 @@ class TriangularSolver {
   void solve(const const_vector_type& b, const vector_type& x);
 
   /// True when solve_dot() fuses: an Isai solver without correction steps whose product takes one thread per row
-  /// (GPUs, short rows: Impl::spmv_launch).
+  /// (GPUs, short rows: Impl::spmv_launch) and sums in the same pass (at most Impl::kFusedReductionMaxRows rows).
   bool fuses_dot() const {
-    return ready_ && stats_.kind == TriSolveKind::Isai && stats_.sweeps == 0 && isai_launch_.row_per_thread;
+    return ready_ && stats_.kind == TriSolveKind::Isai && stats_.sweeps == 0 && isai_launch_.row_per_thread &&
+           !isai_launch_.separate_reduction;
   }
   /// x = M b as solve() does, and s(slot) = dᵀx (summed in double) in the same pass, when fuses_dot(); otherwise
   /// returns false and does nothing. d of length n; x must alias neither b nor d (InvalidInput).

@@ -19,7 +19,10 @@
 //    diagonal preconditioner (Preconditioner::diagonal_scaling, diagonal Jacobi) is applied in (2): z = d ∘ r
 //    and rᵀz in the same pass, so diagonal PCG runs the two kernels of plain CG. A preconditioner whose last
 //    pass can reduce rᵀz itself (Preconditioner::apply_dot: ISAI triangular solves on GPUs) does so, saving the
-//    separate dot product of (3).
+//    separate dot product of (3). On GPUs, systems of more than kFusedReductionMaxRows rows sum pᵀq (and rᵀz with a
+//    diagonal or ISAI preconditioner) in a pass of their own after the product or update that makes the vector:
+//    there Kokkos' range reduction walks many rows per thread and the fused pass was slower than the two
+//    (SpmvLaunch::separate_reduction).
 //    The scalars stay on the device; the host reads them once per iteration (ScalarReadback), after it
 //    has already launched the next iteration's preconditioner and product, which do not depend on its
 //    decision (they write only z, p, q; x and r change only in (2)). The device thus never waits for the
@@ -131,20 +134,32 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
     precondition_dot(0);
   else
     dot_into<Scalar, Device>(r, z, s, 0, vlaunch, team_sums);
+  // large systems sum pᵀq (and with a diagonal preconditioner rᵀz) in passes of their own (kFusedReductionMaxRows)
+  const bool separate = launch.separate_reduction;
   Kokkos::deep_copy(exec(), p[0], z);
-  spmv_dot<Scalar, Device>(A, p[0], q, s, PQ, launch, team_sums);
+  if (separate) {
+    spmv_dot<Scalar, Device>(A, p[0], q, Kokkos::View<double*, Device>(), 0, launch);
+    dot_into<Scalar, Device>(p[0], q, s, PQ, vlaunch, team_sums);
+  } else {
+    spmv_dot<Scalar, Device>(A, p[0], q, s, PQ, launch, team_sums);
+  }
   for (int it = 1; it <= params.max_iterations; ++it) {
     const int cur = (it - 1) % 2, next = it % 2;  // slots of rᵀz_{it-1} and rᵀz_{it}
     const V pk = p[cur];
-    if (diagonal)
+    if (diagonal && separate) {
+      cg_update<Scalar, Device>(x, r, pk, q, s, cur, PQ, RR, vlaunch, team_sums);
+      scale_dot<Scalar, Device>(dinv, CV(r), z, s, next, vlaunch, team_sums);
+    } else if (diagonal) {
       cg_update_diagonal<Scalar, Device>(x, r, pk, q, dinv, z, s, cur, PQ, RR, next, vlaunch, team_sums);
-    else
+    } else {
       cg_update<Scalar, Device>(x, r, pk, q, s, cur, PQ, M ? RR : next, vlaunch, team_sums);
+    }
     sc.post();
     if (it < params.max_iterations) {  // the next iteration's work, launched before the host decides
       if (M && !diagonal) precondition_dot(next);
-      cg_direction_spmv<Scalar, Device>(A, CV(z), CV(pk), p[next], q, s, next, cur, PQ, launch,
+      cg_direction_spmv<Scalar, Device>(A, CV(z), CV(pk), p[next], q, s, next, cur, separate ? -1 : PQ, launch,
                                         team_sums);
+      if (separate) dot_into<Scalar, Device>(p[next], q, s, PQ, vlaunch, team_sums);
     }
     const double* h = sc.wait();
     if (cg_breakdown(res, h[cur], true) || cg_breakdown(res, h[PQ], false)) break;
