@@ -1024,7 +1024,8 @@ TEST(TEST_CATEGORY, par_ilut_ordered_sweep_is_the_exact_level0) {
         Handle w;
         w.params = h.params;
         w.params.initial_sweeps = 3;  // ends after one: a second ordered sweep would repeat the first
-        compute(w, to_device<Dev>(Bh), ict);
+        const auto B = to_device<Dev>(Bh);
+        compute(w, B, ict);
         EXPECT_EQ(w.stats().steps.front().sweeps, 1) << what;
         EXPECT_EQ(w.stats().ordered_levels, 2 * 100 - 1) << what;
         EXPECT_GT(w.stats().ordered_launches, 1) << what;
@@ -1035,6 +1036,29 @@ TEST(TEST_CATEGORY, par_ilut_ordered_sweep_is_the_exact_level0) {
         } else {
           const auto F2 = Reference::ilu0(S2);
           EXPECT_LT(std::max(factor_difference(L2, F2.L), factor_difference(to_host(par_ilut_upper(Exec(), w)), F2.U)),
+                    1e-13)
+              << what;
+        }
+        // new values on the same pattern (reuse_pattern, reuse_sweeps 3): one ordered sweep, the exact level 0 of the
+        // new matrix
+        auto Ch = Bh;  // a_ij (1 + 0.05 sin(0.3 (i + j))): symmetric for ParICT
+        for (int i = 0; i < Ch.nrows; ++i)
+          for (auto k = Ch.row_ptr[i]; k < Ch.row_ptr[i + 1]; ++k)
+            Ch.values[k] *= 1.0 + 0.05 * std::sin(0.3 * (i + Ch.col_idx[k]));
+        const auto Cv = to_device<Dev>(Ch);
+        const Crs<double, Dev> C("C", B.numRows(), B.numCols(), B.nnz(), Cv.values, B.graph.row_map, B.graph.entries);
+        w.params.reuse_pattern = true;
+        ASSERT_EQ(w.params.reuse_sweeps, 3);
+        par_ilut_numeric(Exec(), w, C);
+        EXPECT_TRUE(w.stats().reused_pattern) << what;
+        EXPECT_EQ(w.stats().sweeps, 1) << what;
+        const auto S3 = scale_unit_diagonal(Ch).A;
+        const auto L3 = to_host(par_ilut_lower(Exec(), w));
+        if (ict) {
+          EXPECT_LT(factor_difference(L3, Reference::ic0(S3)), 1e-13) << what;
+        } else {
+          const auto F3 = Reference::ilu0(S3);
+          EXPECT_LT(std::max(factor_difference(L3, F3.L), factor_difference(to_host(par_ilut_upper(Exec(), w)), F3.U)),
                     1e-13)
               << what;
         }

@@ -270,7 +270,9 @@ class ParIlutHandle {
     /// reuse_sweeps sweeps starting from the current factors, instead of restarting from the initial guess.
     /// Ignored when there are no such factors. Default false.
     bool reuse_pattern = false;
-    /// Sweeps a pattern-reusing par_ilut_numeric runs (Params::reuse_pattern; >= 0). Default 3.
+    /// Sweeps a pattern-reusing par_ilut_numeric runs (Params::reuse_pattern; >= 0). Default 3. Ordered sweeps
+    /// (State::ordered) end after the first without a breakdown or a replaced pivot, which already leaves the exact
+    /// incomplete factorization of the pattern.
     int reuse_sweeps = 3;
     /// Exact selection (ThresholdSelection::Exact) of at most this many magnitudes runs in one kernel of one team
     /// (a radix select, Impl::team_select_magnitude) instead of SampleSelect's levels, each of which waits for the

@@ -161,12 +161,10 @@ IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed, double t
     ilut_reset_breakdown(exec, h);
     const double r = ilut_sweep(exec, h, adaptive);  // residual of the values sweep k started from
     ++ph.sweeps;
-    // An ordered sweep without a breakdown leaves the exact incomplete factorization of the pattern (each row is
-    // computed from A and the rows before it only): a second one would reproduce it bit for bit.
-    // Its residual is that of rounding; not kept (-1). Not where the sweep replaced pivots (Params::pivot_tolerance):
-    // those factors are not exact, and the next sweep's residual decides as for concurrent sweeps.
-    if (h.state().ordered && h.stats().last_sweep_replaced == 0 &&
-        ilut_read(exec, h.state().breakdown, 0) == std::numeric_limits<std::int64_t>::max()) {
+    // An ordered sweep without a breakdown or a replaced pivot leaves the exact incomplete factorization of the
+    // pattern (ilut_ordered_sweep_final); its residual is that of rounding, not kept (-1). With replaced pivots the
+    // factors are not exact, and the next sweep's residual decides as for concurrent sweeps.
+    if (ilut_ordered_sweep_final(exec, h)) {
       ph.residual = -1.0;
       if (k == 0) ph.first = r;
       break;
@@ -456,8 +454,11 @@ void ilut_update_values(const ExecSpace& exec, Handle& h, const Mat& A) {
   stats.sweeps = 0;
   ilut_reset_breakdown(exec, h);
   for (int s = 0; s < h.params.reuse_sweeps; ++s) {
-    if (s + 1 == h.params.reuse_sweeps) ilut_reset_breakdown(exec, h);
+    // concurrent sweeps report the breakdowns of the last sweep; ordered ones those of each, and end after the first
+    // that leaves the exact factorization of the pattern (ilut_ordered_sweep_final)
+    if (s + 1 == h.params.reuse_sweeps || st.ordered) ilut_reset_breakdown(exec, h);
     ilut_sweep(exec, h);
+    if (ilut_ordered_sweep_final(exec, h)) break;
   }
   stats.pivots_replaced = h.params.reuse_sweeps > 0 ? stats.last_sweep_replaced : 0;
   ++stats.updates;

@@ -602,6 +602,17 @@ void ilut_reset_breakdown(const ExecSpace& exec, Handle& h) {
   Kokkos::deep_copy(exec, st.breakdown, std::numeric_limits<std::int64_t>::max());
 }
 
+/// True after an ordered sweep (State::ordered) that broke down nowhere and replaced no pivot
+/// (Params::pivot_tolerance). Each row of such a sweep is computed from A and the rows before it only, so it left the
+/// exact incomplete factorization of the pattern and a further sweep would repeat it bit for bit: the callers
+/// (ilut_sweep_phase, ilut_update_values) stop sweeping. Reads the breakdown flag (reset before the sweep) only for
+/// ordered sweeps.
+template <class ExecSpace, class Handle>
+bool ilut_ordered_sweep_final(const ExecSpace& exec, Handle& h) {
+  return h.state().ordered && h.stats().last_sweep_replaced == 0 &&
+         ilut_read(exec, h.state().breakdown, 0) == std::numeric_limits<std::int64_t>::max();
+}
+
 /// Throws BreakdownError for the first row whose last sweep produced a non-finite update, or whose pivot is
 /// zero / non-finite (ParILUT: u_ii; ParICT: l_ii not positive).
 template <class ExecSpace, class Handle>
