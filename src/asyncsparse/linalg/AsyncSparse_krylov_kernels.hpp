@@ -490,10 +490,12 @@ void cg_update_diagonal(const Kokkos::View<Scalar*, Device>& x, const Kokkos::Vi
   launch_cg_update<true, Scalar, Device>(x, r, p, q, dinv, z, s, rz, pq, {out_rr, out_rz}, l, scratch);
 }
 
-template <class Scalar, class Device>
+/// s(out) = a·b; with Scale, z = b ∘ a and s(out) = aᵀz (a diagonal preconditioner b applied to the residual a).
+template <class Scalar, class Device, bool Scale = false>
 struct DotFunctor {
   using member = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
   Kokkos::View<const Scalar*, Device> a, b;
+  Kokkos::View<Scalar*, Device> z;
   Kokkos::View<double*, Device> s;
   int out = 0;
   TeamSumScratch<Device> scratch;
@@ -503,64 +505,46 @@ struct DotFunctor {
     const std::int64_t end = begin + per_team < n ? begin + per_team : n;
     double d[1] = {0};
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, begin, end), [&](const std::int64_t i) {
-      d[0] += static_cast<double>(a(i)) * static_cast<double>(b(i));
+      const Scalar ai = a(i), bi = Scale ? b(i) * ai : b(i);
+      if (Scale) z(i) = bi;
+      d[0] += static_cast<double>(ai) * static_cast<double>(bi);
     });
     finish_team_sums<1>(t, d, scratch, s, {out});
   }
 };
+
+/// The launch behind dot_into and scale_dot.
+template <bool Scale, class Scalar, class Device>
+void launch_dot(const char* name, const Kokkos::View<const Scalar*, Device>& a,
+                const Kokkos::View<const Scalar*, Device>& b, const Kokkos::View<Scalar*, Device>& z,
+                const Kokkos::View<double*, Device>& s, int out, const VectorLaunch& l,
+                const TeamSumScratch<Device>& scratch) {
+  DotFunctor<Scalar, Device, Scale> f;
+  f.a = a;
+  f.b = b;
+  f.z = z;
+  f.s = s;
+  f.out = out;
+  f.scratch = scratch;
+  f.n = static_cast<std::int64_t>(a.extent(0));
+  launch_vector<Device>(name, f, l, s, {out});
+}
 
 /// s(out) = a·b, asynchronously (summed through `scratch`, room for l.league_size teams).
 template <class Scalar, class Device>
 void dot_into(const Kokkos::View<const Scalar*, Device>& a, const Kokkos::View<const Scalar*, Device>& b,
               const Kokkos::View<double*, Device>& s, int out, const VectorLaunch& l,
               const TeamSumScratch<Device>& scratch) {
-  DotFunctor<Scalar, Device> f;
-  f.a = a;
-  f.b = b;
-  f.s = s;
-  f.out = out;
-  f.scratch = scratch;
-  f.n = static_cast<std::int64_t>(a.extent(0));
-  launch_vector<Device>("AsyncSparse::krylov::dot", f, l, s, {out});
+  launch_dot<false, Scalar, Device>("AsyncSparse::krylov::dot", a, b, {}, s, out, l, scratch);
 }
 
-/// z = d ∘ r and s(out) = rᵀz in one pass (a diagonal preconditioner applied after cg_update).
-template <class Scalar, class Device>
-struct ScaleDotFunctor {
-  using member = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
-  Kokkos::View<const Scalar*, Device> d, r;
-  Kokkos::View<Scalar*, Device> z;
-  Kokkos::View<double*, Device> s;
-  int out = 0;
-  TeamSumScratch<Device> scratch;
-  std::int64_t n = 0, per_team = 0;
-  KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
-    const std::int64_t begin = t.league_rank() * per_team;
-    const std::int64_t end = begin + per_team < n ? begin + per_team : n;
-    double sum[1] = {0};
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, begin, end), [&](const std::int64_t i) {
-      const Scalar ri = r(i), zi = d(i) * ri;
-      z(i) = zi;
-      sum[0] += static_cast<double>(ri) * static_cast<double>(zi);
-    });
-    finish_team_sums<1>(t, sum, scratch, s, {out});
-  }
-};
-
-/// z = d ∘ r and s(out) = rᵀz, asynchronously (summed through `scratch`, room for l.league_size teams).
+/// z = d ∘ r and s(out) = rᵀz in one pass (a diagonal preconditioner applied after cg_update), asynchronously
+/// (summed through `scratch`, room for l.league_size teams).
 template <class Scalar, class Device>
 void scale_dot(const Kokkos::View<const Scalar*, Device>& d, const Kokkos::View<const Scalar*, Device>& r,
                const Kokkos::View<Scalar*, Device>& z, const Kokkos::View<double*, Device>& s, int out,
                const VectorLaunch& l, const TeamSumScratch<Device>& scratch) {
-  ScaleDotFunctor<Scalar, Device> f;
-  f.d = d;
-  f.r = r;
-  f.z = z;
-  f.s = s;
-  f.out = out;
-  f.scratch = scratch;
-  f.n = static_cast<std::int64_t>(r.extent(0));
-  launch_vector<Device>("AsyncSparse::krylov::scale_dot", f, l, s, {out});
+  launch_dot<true, Scalar, Device>("AsyncSparse::krylov::scale_dot", r, d, z, s, out, l, scratch);
 }
 
 // ------------------------------------------------------------------------------------------ GMRES (CGS2)
