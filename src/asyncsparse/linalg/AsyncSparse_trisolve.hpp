@@ -34,8 +34,8 @@
 //    (Impl::isai_compute; no row-length limit). Setup: one kernel per set of values. Solve: one product, on GPUs
 //    for rows of up to Impl::kRowSpmvMaxAvgNnz entries on average the library's row-per-thread kernel
 //    (Impl::spmv_dot; solve_dot() then also reduces dᵀx in the same pass, which a preconditioned Krylov solver
-//    uses for rᵀz), else Kokkos-Kernels' spmv; with `sweeps` = s > 0, s correction steps x += M (b - T x) follow
-//    (two passes each). M is exact when T^{-1} has T's pattern.
+//    uses for rᵀz, up to Impl::kFusedReductionMaxRows rows), else Kokkos-Kernels' spmv; with `sweeps` = s > 0, s
+//    correction steps x += M (b - T x) follow (two passes each). M is exact when T^{-1} has T's pattern.
 //  * Auto: resolved at setup by choose_tri_solve() (AsyncSparse_trisolve_rule.hpp); stats().reason says why.
 //
 // Input checks: setup() throws InvalidInput for a non-square matrix, a row whose diagonal is not stored at the

@@ -19,10 +19,11 @@
 //    diagonal preconditioner (Preconditioner::diagonal_scaling, diagonal Jacobi) is applied in (2): z = d ∘ r
 //    and rᵀz in the same pass, so diagonal PCG runs the two kernels of plain CG. A preconditioner whose last
 //    pass can reduce rᵀz itself (Preconditioner::apply_dot: ISAI triangular solves on GPUs) does so, saving the
-//    separate dot product of (3). On GPUs, systems of more than kFusedReductionMaxRows rows sum pᵀq (and rᵀz with a
-//    diagonal or ISAI preconditioner) in a pass of their own after the product or update that makes the vector:
-//    there Kokkos' range reduction walks many rows per thread and the fused pass was slower than the two
-//    (SpmvLaunch::separate_reduction).
+//    separate dot product of (3). On GPUs, systems of more than kFusedReductionMaxRows rows whose product takes one
+//    thread per row sum pᵀq (and rᵀz with a diagonal or ISAI preconditioner) in a pass of their own after the product
+//    or update that makes the vector: there Kokkos' range reduction walks many rows per thread and the fused pass
+//    was slower than the two (SpmvLaunch::separate_reduction); diagonal PCG then runs four kernels, and the
+//    iteration moves two vectors more.
 //    The scalars stay on the device; the host reads them once per iteration (ScalarReadback), after it
 //    has already launched the next iteration's preconditioner and product, which do not depend on its
 //    decision (they write only z, p, q; x and r change only in (2)). The device thus never waits for the
@@ -113,7 +114,7 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
   const auto launch = spmv_launch<exec>(A.numRows(), A.nnz());
   const auto vlaunch = vector_launch<exec>(A.numRows());
   const TeamSumScratch<Device> team_sums(std::max(launch.league_size, vlaunch.league_size), 2);
-  // a diagonal preconditioner is applied inside the update kernel (z = d ∘ r, rᵀz with ‖r‖²)
+  // a diagonal preconditioner is applied in the update kernel (z = d ∘ r, rᵀz with ‖r‖²; large systems: right after)
   const CV dinv = M ? M->diagonal_scaling() : CV();
   const bool diagonal = M && dinv.extent(0) == n;
   ScalarReadback<Device> sc(4, "AsyncSparse::cg::scalars");
