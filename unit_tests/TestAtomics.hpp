@@ -81,4 +81,32 @@ TEST(TEST_CATEGORY, two_teams_see_each_others_writes) {
     EXPECT_EQ(s(1), 1) << "team 1 never saw team 0's write (polls " << p(1) << ")";
   }
 }
+// load_relaxed_cached may return a value cached in a GPU SM's L1 earlier in the same kernel, never one older than
+// the kernel's start: every thread first reads the whole array (old values into the caches), a second kernel stores
+// new values from other threads, and a third reads them again through the cache — every read must see the new value.
+int run_cached_loads_after_stores(Kokkos::View<double*, TEST_DEVICE> v) {
+  const std::int64_t n = v.extent(0);
+  using range = Kokkos::RangePolicy<TEST_EXECSPACE>;
+  double warm = 0;
+  Kokkos::parallel_reduce(
+      "warm", range(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, double& s) { s += load_relaxed_cached(&v((i * 7919) % n)); }, warm);
+  Kokkos::parallel_for(
+      "store", range(0, n), KOKKOS_LAMBDA(const std::int64_t i) { store_relaxed(&v(i), static_cast<double>(i + 1)); });
+  int stale = 0;
+  Kokkos::parallel_reduce(
+      "read", range(0, n),
+      KOKKOS_LAMBDA(const std::int64_t i, int& bad) {
+        const std::int64_t j = (i * 7919) % n;
+        if (load_relaxed_cached(&v(j)) != static_cast<double>(j + 1)) ++bad;
+      },
+      stale);
+  return warm == 0 ? stale : -1;
+}
+
+TEST(TEST_CATEGORY, cached_loads_see_the_previous_kernels_stores) {
+  Kokkos::View<double*, TEST_DEVICE> v("v", std::int64_t(1) << 20);
+  EXPECT_EQ(run_cached_loads_after_stores(v), 0);
+}
+
 }  // namespace test_atomics

@@ -400,6 +400,9 @@ TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_async_converge_to_exact_factors
       par_ilu_symbolic(Exec(), h, Ad);
       par_ilu_numeric(Exec(), h, Ad);
       EXPECT_EQ(h.stats().sweep_kernel, kernel) << what;
+      // the 27-point grid's lists (2.8 products per unknown) take the grouped loads on GPUs
+      if (kernel == SweepKernel::List && ic && A.nrows == 512)
+        EXPECT_EQ(h.stats().sweep_gather_group, Impl::is_gpu_space<Exec>() ? 4 : 1) << what;
       EXPECT_TRUE(h.stats().converged) << what;
       const auto F = par_ilu_unscaled_factors(Exec(), h);
       const auto R = ic ? Reference::IluFactors{Reference::ic0(A), CsrHost<double>()} : Reference::ilu0(A);
@@ -521,6 +524,13 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   EXPECT_EQ(Impl::row_sweep_lanes(4884, 3.0, 270336), 4);
   EXPECT_EQ(Impl::pow2_at_least(0.0), 1);
   EXPECT_EQ(Impl::pow2_at_least(1000.0), 32);
+  // the list kernel's loads per group on GPUs: 4 from 2 products per unknown (27-point 64^3 IC: 3.1), else 1
+  // (5-point ILU lists: about 0.5); 1 on host backends
+  EXPECT_EQ(Impl::list_gather_group(11049696, 3560572, true), 4);
+  EXPECT_EQ(Impl::list_gather_group(11049696, 3560572, false), 1);
+  EXPECT_EQ(Impl::list_gather_group(200, 100, true), 4);
+  EXPECT_EQ(Impl::list_gather_group(199, 100, true), 1);
+  EXPECT_EQ(Impl::list_gather_group(0, 0, true), 1);
   // The rule itself at the measured cases (H100: 270,336 resident threads; rows, tasks, entries per row): 5-point
   // 1024^2 -> row_merge (reordered tasks: list), 27-point 64^3 -> list, bcsstk16 IC -> entry (147,631 tasks), ILU ->
   // list (290,378 tasks); host backends -> row_merge for row-major tasks, else entry; explicit launches -> entry; the

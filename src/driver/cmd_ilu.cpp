@@ -337,6 +337,9 @@ void report(const Setup& s, const std::vector<Row>& rows, Json& histories, Json&
   const auto& st = s.h.stats();
   std::cout << "sweep kernel: " << to_string(st.sweep_kernel) << " (" << st.sweep_kernel_rule << ")";
   if (uses_product_lists(st.sweep_kernel)) std::cout << ", " << st.sweep_products << " products listed";
+  if (st.sweep_gather_group > 1)
+    std::cout << " (at least " << AsyncSparse::Impl::kParIluListGroupMinProducts << " per unknown: loaded "
+              << st.sweep_gather_group << " at a time)";
   std::cout << "\n";
   std::cout << "sweep launch: " << st.launch.to_string() << "\n";
   std::cout << "total = setup (checks, scaling, initial guess) + sweeps; exact rows: factorization time; tri "
@@ -358,8 +361,10 @@ void report(const Setup& s, const std::vector<Row>& rows, Json& histories, Json&
   rec["nnz_S"] = st.nnz_S;
   rec["num_tasks"] = st.num_tasks;
   rec["launch"] = st.launch;
-  rec["sweep_kernel"] =
-      Json{{"kernel", to_string(st.sweep_kernel)}, {"rule", st.sweep_kernel_rule}, {"products", st.sweep_products}};
+  rec["sweep_kernel"] = Json{{"kernel", to_string(st.sweep_kernel)},
+                             {"rule", st.sweep_kernel_rule},
+                             {"products", st.sweep_products},
+                             {"gather_group", st.sweep_gather_group}};
   rec["rows"] = jrows;
   rec["runs"] = histories;
   rec["baselines"] = baselines;

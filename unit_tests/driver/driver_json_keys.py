@@ -101,7 +101,7 @@ _JACOBI_QUARTILES = _with(["variants[].curve[].residual", "variants[].curve[].se
                            "variants[].value_age.seconds_without"], _QUARTILES)
 # ic / ilu: the kernel of the sweeps (--sweep-kernel, the library's rule choose_sweep_kernel)
 _SWEEP_KERNEL = {"options.sweep-kernel", "sweep_kernel", "sweep_kernel.kernel", "sweep_kernel.rule",
-                 "sweep_kernel.products"}
+                 "sweep_kernel.products", "sweep_kernel.gather_group"}
 ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _GUARD_RECORD | _SWEEP_KERNEL |
          _with(_ROW_SAMPLES + ["rows[].ilu_residual", "rows[].max_factor_error"], _QUARTILES),
          "ilu": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _SWEEP_KERNEL | _with(_ROW_SAMPLES, _QUARTILES),

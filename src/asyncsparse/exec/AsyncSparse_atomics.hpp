@@ -12,6 +12,13 @@
 //    access is used (ld.volatile / st.volatile: it bypasses the non-coherent L1 so the newest value in
 //    L2 is seen — what MAGMA's and Ginkgo's asynchronous kernels do); on the host a relaxed
 //    `__atomic_load`/`__atomic_store` (a plain aligned mov on x86-64 and AArch64).
+//  * `load_relaxed_cached` is `load_relaxed` except that on CUDA the load may be served by the SM's L1
+//    cache (ld.global.ca). L1 is not kept coherent across SMs during a kernel, so such a load returns
+//    either the value it would return through L2 or an older one cached on this SM earlier in the same
+//    kernel — never one older than at the kernel's start (L1 holds no global data across launches) and
+//    never a torn one (one aligned access). For sweeps whose asynchronous model allows any value of the
+//    previous sweep or newer (the ParILU/ParIC list and entry kernels), this cuts the L2 traffic of
+//    their gathers: perf_tests/results/MEASUREMENTS.md#par-ilu-cached-gathers.
 //  * `fence()` is `Kokkos::memory_fence()`: on CUDA `__threadfence()`, on the host a full barrier. Used
 //    where a kernel must publish a row's new values before anything that follows (the async-Jacobi
 //    paper's fence after each row update; without it CUDA may keep writes in L1 indefinitely).
@@ -35,6 +42,18 @@ KOKKOS_FORCEINLINE_FUNCTION T load_relaxed(const T* ptr) {
   T value;
   __atomic_load(ptr, &value, __ATOMIC_RELAXED);
   return value;
+#endif
+}
+
+/// Relaxed load of a shared location that may return a value cached on this SM earlier in the same kernel (CUDA:
+/// ld.global.ca; HIP and the host: load_relaxed). Only for kernels whose model accepts any value written since the
+/// kernel started (see the header comment).
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION T load_relaxed_cached(const T* ptr) {
+#if defined(__CUDA_ARCH__)
+  return __ldca(ptr);
+#else
+  return load_relaxed(ptr);
 #endif
 }
 

@@ -555,8 +555,12 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   stats.sweep_kernel = chosen;
   stats.sweep_kernel_rule = rule;
   stats.sweep_products = uses_product_lists(chosen) ? products : 0;
+  const std::int64_t unknowns = st.L.nnz() + (ilu ? st.Ut.nnz() : 0);
+  stats.sweep_gather_group =
+      chosen == SweepKernel::List ? Impl::list_gather_group(products, unknowns, Impl::is_gpu_space<ExecSpace>()) : 1;
   stats.launch = launch;
   st.kernel = chosen;
+  st.gather_group = stats.sweep_gather_group;
   st.chunks = ChunkedLaunch<ExecSpace>(launch);
   Kokkos::deep_copy(exec, st.breakdown, Impl::kNoBreakdown);  // see Impl::one_sweep
   exec.fence();

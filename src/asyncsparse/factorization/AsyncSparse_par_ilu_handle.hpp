@@ -211,6 +211,7 @@ class ParIluHandle {
     SweepKernel sweep_kernel = SweepKernel::Entry;  ///< kernel of the sweeps (Params::sweep_kernel resolved)
     std::string sweep_kernel_rule;                  ///< why (Auto: the rule's quantities; otherwise "explicit")
     std::int64_t sweep_products = 0;                ///< List, Row: products in the lists of all unknowns (else 0)
+    int sweep_gather_group = 1;  ///< List: products loaded at a time per thread (Impl::list_gather_group; else 1)
     int guard_sweeps = 0;                  ///< sweeps the guard added (Params::guard_tolerance), in `sweeps` too
     double guard_residual = -1;            ///< relative nonlinear residual the guard ended with (-1: guard off)
     double shift = 0.0;                    ///< diagonal shift of the factors (Params::diagonal_shift; 0: none)
@@ -245,6 +246,7 @@ class ParIluHandle {
     ChunkedLaunch<execution_space> chunks;  ///< launch of the sweep kernel (over tasks, or over rows for Row)
     SweepKernel kernel = SweepKernel::Entry;  ///< the kernel the sweeps run (Params::sweep_kernel resolved)
     value_view a_l, a_u;                      ///< Row: scaled a_ij per L entry and per Ut entry (ILU)
+    int gather_group = 1;                     ///< List: Stats::sweep_gather_group
     /// List, Row: the product list of every unknown (Impl::SweepPairsFunctor), built at the first numeric phase
     /// that needs it after par_ilu_symbolic; empty otherwise.
     Kokkos::View<offset_t*, Device> pair_ptr, pair_x, pair_y;

@@ -72,6 +72,13 @@ KOKKOS_FORCEINLINE_FUNCTION T read_entry(const T* p) {
   if constexpr (Async) return load_relaxed(p);
   return *p;
 }
+/// read_entry for the gathers of the entry and list kernels: with Cached, a load that may be served by the GPU's L1
+/// (load_relaxed_cached: a value of this sweep or the previous one, as the relaxed load).
+template <bool Async, bool Cached, class T>
+KOKKOS_FORCEINLINE_FUNCTION T read_shared(const T* p) {
+  if constexpr (Async && Cached) return load_relaxed_cached(p);
+  return read_entry<Async>(p);
+}
 template <bool Async, class T>
 KOKKOS_FORCEINLINE_FUNCTION void write_entry(T* p, T v) {
   if constexpr (Async)
@@ -100,12 +107,13 @@ KOKKOS_FORCEINLINE_FUNCTION void for_each_common(const Ent& xent, offset_t p, of
 }
 
 /// s - sum of x_k y_k over the columns k common to x = (xent, xv)[p, pe) and y = (yent, yv)[q, qe) (sorted), in
-/// ascending k: the summation order of every sweep kernel's one-lane form and of the host reference.
-template <bool Async, class Ent, class T>
+/// ascending k: the summation order of every sweep kernel's one-lane form and of the host reference. Cached: the
+/// values are read with read_shared<Async, true>.
+template <bool Async, bool Cached = false, class Ent, class T>
 KOKKOS_FORCEINLINE_FUNCTION T merge_sub(T s, const Ent& xent, const T* xv, offset_t p, offset_t pe, const Ent& yent,
                                         const T* yv, offset_t q, offset_t qe) {
   for_each_common(xent, p, pe, yent, q, qe, [&](offset_t a, offset_t b) {
-    s = mul_sub(s, read_entry<Async>(xv + a), read_entry<Async>(yv + b));
+    s = mul_sub(s, read_shared<Async, Cached>(xv + a), read_shared<Async, Cached>(yv + b));
   });
   return s;
 }
@@ -113,28 +121,74 @@ KOKKOS_FORCEINLINE_FUNCTION T merge_sub(T s, const Ent& xent, const T* xv, offse
 /// s - sum of x[px(q)] * y[py(q)] over the product list [ptr(u), ptr(u + 1)) of unknown u (SweepPairsFunctor), by
 /// the `lanes` vector lanes of the calling thread: one lane sums in list order (ascending k) with mul_sub, as the
 /// merge and the host reference; more lanes reduce in another order (rounding differences only). Every lane
-/// returns the same value.
-template <bool Async, class Member, class OffView, class T>
+/// returns the same value. Cached: values read with read_shared<Async, true>. Group > 1 (one lane, GPU code): the
+/// positions and then the values of Group products are loaded before they are summed, so that a thread has Group
+/// gathers in flight instead of one (the same products in the same order: the same sum;
+/// MEASUREMENTS.md#par-ilu-cached-gathers).
+template <bool Async, bool Cached = false, int Group = 1, class Member, class OffView, class T>
 KOKKOS_INLINE_FUNCTION T list_sub(const Member& team, int lanes, T s, const OffView& ptr, const OffView& px,
                                   const OffView& py, offset_t u, const T* x, const T* y) {
   const offset_t b = ptr(u), e = ptr(u + 1);
   if (lanes == 1) {
-    for (offset_t q = b; q < e; ++q) s = mul_sub(s, read_entry<Async>(x + px(q)), read_entry<Async>(y + py(q)));
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    if constexpr (Group > 1) {
+      for (offset_t q = b; q < e; q += Group) {
+        offset_t ia[Group], ib[Group];
+        T xa[Group], yb[Group];
+#pragma unroll
+        for (int k = 0; k < Group; ++k)
+          if (q + k < e) {
+            ia[k] = px(q + k);
+            ib[k] = py(q + k);
+          }
+#pragma unroll
+        for (int k = 0; k < Group; ++k)
+          if (q + k < e) {
+            xa[k] = read_shared<Async, Cached>(x + ia[k]);
+            yb[k] = read_shared<Async, Cached>(y + ib[k]);
+          }
+#pragma unroll
+        for (int k = 0; k < Group; ++k)
+          if (q + k < e) s = mul_sub(s, xa[k], yb[k]);
+      }
+      return s;
+    }
+#endif
+    for (offset_t q = b; q < e; ++q)
+      s = mul_sub(s, read_shared<Async, Cached>(x + px(q)), read_shared<Async, Cached>(y + py(q)));
     return s;
   }
   T sum = 0;
   Kokkos::parallel_reduce(
       Kokkos::ThreadVectorRange(team, b, e),
-      [&](const offset_t q, T& acc) { acc += read_entry<Async>(x + px(q)) * read_entry<Async>(y + py(q)); }, sum);
+      [&](const offset_t q, T& acc) {
+        acc += read_shared<Async, Cached>(x + px(q)) * read_shared<Async, Cached>(y + py(q));
+      },
+      sum);
   return s - sum;
 }
 
-/// s - sum of x_q^2 over the stretch [b, e) of a row (the IC diagonal), by `lanes` vector lanes as list_sub.
-template <bool Async, class Member, class T>
+/// s - sum of x_q^2 over the stretch [b, e) of a row (the IC diagonal), by `lanes` vector lanes as list_sub (also
+/// Cached and Group).
+template <bool Async, bool Cached = false, int Group = 1, class Member, class T>
 KOKKOS_INLINE_FUNCTION T squares_sub(const Member& team, int lanes, T s, const T* x, offset_t b, offset_t e) {
   if (lanes == 1) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+    if constexpr (Group > 1) {
+      for (offset_t q = b; q < e; q += Group) {
+        T v[Group];
+#pragma unroll
+        for (int k = 0; k < Group; ++k)
+          if (q + k < e) v[k] = read_shared<Async, Cached>(x + q + k);
+#pragma unroll
+        for (int k = 0; k < Group; ++k)
+          if (q + k < e) s = mul_sub(s, v[k], v[k]);
+      }
+      return s;
+    }
+#endif
     for (offset_t q = b; q < e; ++q) {
-      const T v = read_entry<Async>(x + q);
+      const T v = read_shared<Async, Cached>(x + q);
       s = mul_sub(s, v, v);
     }
     return s;
@@ -143,7 +197,7 @@ KOKKOS_INLINE_FUNCTION T squares_sub(const Member& team, int lanes, T s, const T
   Kokkos::parallel_reduce(
       Kokkos::ThreadVectorRange(team, b, e),
       [&](const offset_t q, T& acc) {
-        const T v = read_entry<Async>(x + q);
+        const T v = read_shared<Async, Cached>(x + q);
         acc += v * v;
       },
       sum);
@@ -161,7 +215,9 @@ KOKKOS_INLINE_FUNCTION T squares_sub(const Member& team, int lanes, T s, const T
 // every entry of S has one writer per sweep), and reads entries of row i of L and column j of U (IC: rows i and
 // j of L) that other tasks of the same sweep may be writing at the same moment. A read then returns either the
 // value of the previous sweep or the new one — never a torn mixture, because every access is a single aligned
-// relaxed atomic of at most 8 bytes (load_relaxed / store_relaxed). Mixing old and new values is exactly the
+// relaxed atomic of at most 8 bytes (load_relaxed / store_relaxed; the entry and list kernels read through
+// load_relaxed_cached, which on CUDA may return a value cached in the SM's L1 earlier in the same sweep: still the
+// previous sweep's value or a newer one, exec/AsyncSparse_atomics.hpp). Mixing old and new values is exactly the
 // asynchronous fixed-point iteration of Chow & Patel (SISC 2015, sect. 2.2, and sect. 2.3 for the symmetric
 // variant; Chow, Anzt & Dongarra 2015, sect. 3.1), which converges for any such interleaving where every unknown
 // keeps being updated (Frommer & Szyld 2000); no ordering between the accesses is needed, so relaxed order
@@ -176,8 +232,10 @@ KOKKOS_INLINE_FUNCTION T squares_sub(const Member& team, int lanes, T s, const T
 /// in the same order, each unknown's sum taken over its product list (SweepPairsFunctor) by `vector_length` lanes
 /// instead of merging two index lists. On rows of 10-40 entries the merge reads some 20-40 indices to find the few
 /// products (3 per unknown on the 27-point Laplacian, 10 on bcsstk16); the list holds only the products. With one
-/// lane the sums are those of the merge (same products, same order: the same bits).
-template <ParIluKind Kind, bool Async, bool Identity, class Scalar, class Device, bool Lists = false>
+/// lane the sums are those of the merge (same products, same order: the same bits). Both kernels read the operands
+/// of the sums and the pivot with read_shared<Async, true> (on CUDA through L1: a value of this sweep or the
+/// previous one, as the relaxed load); Group: list_sub's loads per thread in flight (Impl::list_gather_group).
+template <ParIluKind Kind, bool Async, bool Identity, class Scalar, class Device, bool Lists = false, int Group = 1>
 struct ParIluSweepFunctor {
   static_assert(Kind == ParIluKind::Ic || !Identity, "ParIluSweepFunctor: identity task lists exist for IC only");
   static constexpr bool ic = Kind == ParIluKind::Ic;
@@ -213,7 +271,7 @@ struct ParIluSweepFunctor {
       return;
     }
     if (lower) {
-      const Scalar pivot = read_entry<Async>(cr + qe);
+      const Scalar pivot = read_shared<Async, true>(cr + qe);
       if constexpr (!ic) {
         if (pivot == Scalar(0) || !is_finite(pivot)) {
           report_breakdown(flag, j, pivot == Scalar(0) ? kZeroPivot : kNonFinite);
@@ -255,18 +313,18 @@ struct ParIluSweepFunctor {
     const bool lower = ic || i > j;
     offset_t qe = 0;
     if (ic && i == j) {  // l_ii: row i of L left of the diagonal
-      s = squares_sub<Async>(team, lanes, s, lr, p, dst);
+      s = squares_sub<Async, true, Group>(team, lanes, s, lr, p, dst);
     } else if (lower) {  // l_ij: row i of L left of column j, column j of U (row j of L) left of its diagonal
       qe = c_rm(j + 1) - 1;
       if constexpr (Lists)
-        s = list_sub<Async>(team, lanes, s, pair_ptr, pair_x, pair_y, dst, lr, cr);
+        s = list_sub<Async, true, Group>(team, lanes, s, pair_ptr, pair_x, pair_y, dst, lr, cr);
       else
-        s = merge_sub<Async>(s, l_ent, lr, p, dst, c_ent, cr, c_rm(j), qe);
+        s = merge_sub<Async, true>(s, l_ent, lr, p, dst, c_ent, cr, c_rm(j), qe);
     } else {  // u_ij: row i of L left of the diagonal, column j of U above row i
       if constexpr (Lists)
-        s = list_sub<Async>(team, lanes, s, pair_ptr, pair_x, pair_y, nnz_l + dst, u_read, lr);
+        s = list_sub<Async, true, Group>(team, lanes, s, pair_ptr, pair_x, pair_y, nnz_l + dst, u_read, lr);
       else
-        s = merge_sub<Async>(s, l_ent, lr, p, l_rm(i + 1) - 1, c_ent, cr, c_rm(j), dst);
+        s = merge_sub<Async, true>(s, l_ent, lr, p, l_rm(i + 1) - 1, c_ent, cr, c_rm(j), dst);
     }
     if constexpr (Lists)
       Kokkos::single(Kokkos::PerThread(team), [&]() { finish(i, j, dst, lower, s, cr, qe); });

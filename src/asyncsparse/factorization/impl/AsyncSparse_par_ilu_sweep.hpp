@@ -77,6 +77,20 @@ inline int row_sweep_lanes(std::int64_t rows, double avg_row, std::int64_t concu
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-list-kernel
 constexpr int kParIluListGpuTeamThreads = 64;
 
+/// Products per unknown (on average over the product lists) from which the list kernel's asynchronous sweep loads
+/// four products at a time on GPUs (list_sub's Group = 4; 1 below it and on host backends). Measured on an H200
+/// (list kernel, loads through L1, one sweep): the 27-point 64^3 Laplacian (3.1 per unknown) IC 227 -> 201 us and
+/// ILU 659 -> 655 us in one run, 313 -> 282 and 790 -> 715 us in another; the 5-point 1024^2 grid's ILU lists (0.5
+/// per unknown) 220 -> 328 us (the four-product registers cost occupancy there), which the threshold leaves alone.
+/// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-cached-gathers
+constexpr double kParIluListGroupMinProducts = 2.0;
+
+/// list_sub's Group for a list kernel on `gpu` with `products` products over `unknowns` unknowns (the rule above).
+inline int list_gather_group(std::int64_t products, std::int64_t unknowns, bool gpu) {
+  const double per_unknown = static_cast<double>(products) / static_cast<double>(std::max<std::int64_t>(unknowns, 1));
+  return gpu && per_unknown >= kParIluListGroupMinProducts ? 4 : 1;
+}
+
 /// The launch defaults of a sweep kernel: on GPUs the kernel's threads per team (kParIluGpuTeamSize,
 /// kParIluListGpuTeamThreads, kParIluRowGpuTeamThreads; LaunchConfig::team_size = -1 gives max(1, threads /
 /// vector_length) work units per team; the row-merge kernel as the row kernel); one lane per unit, `lanes` per row
@@ -311,11 +325,13 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   Scalar* uw = ilu && !async ? st.Ut_alt.data() : ur;
   using IluTag = ParIluKindTag<ParIluKind::Ilu>;
   using IcTag = ParIluKindTag<ParIluKind::Ic>;
-  auto run = [&](auto kind_tag, auto async_tag, auto identity_tag, auto lists_tag) {
+  auto run = [&](auto kind_tag, auto async_tag, auto identity_tag, auto lists_tag, auto group_tag) {
     constexpr ParIluKind kind = decltype(kind_tag)::value;
     constexpr bool is_async = decltype(async_tag)::value;
     constexpr bool lists = decltype(lists_tag)::value;
-    ParIluSweepFunctor<kind, is_async, decltype(identity_tag)::value, Scalar, Device, lists> f;
+    // grouped loads only where the rule can give them: asynchronous list sweeps on GPUs (no other instantiation)
+    constexpr int group = lists && is_async && is_gpu_space<ExecSpace>() ? decltype(group_tag)::value : 1;
+    ParIluSweepFunctor<kind, is_async, decltype(identity_tag)::value, Scalar, Device, lists, group> f;
     f.task_row = st.task_row;
     f.task_col = st.task_col;
     f.task_dst = st.task_dst;
@@ -348,20 +364,21 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
                    : (is_async ? "AsyncSparse::par_ic::sweep" : "AsyncSparse::par_ic::sweep_deterministic"));
     st.chunks.run(label, exec, f);
   };
-  // the entry kernel (lists_tag false) or the list kernel (true), by kind, mode and task list
-  auto run_tasks = [&](auto lists_tag) {
+  // the entry kernel (lists_tag false) or the list kernel (true, with the loads per group of group_tag), by kind,
+  // mode and task list
+  auto run_tasks = [&](auto lists_tag, auto group_tag) {
     if (ilu && async)
-      run(IluTag(), std::true_type(), std::false_type(), lists_tag);
+      run(IluTag(), std::true_type(), std::false_type(), lists_tag, group_tag);
     else if (ilu)
-      run(IluTag(), std::false_type(), std::false_type(), lists_tag);
+      run(IluTag(), std::false_type(), std::false_type(), lists_tag, group_tag);
     else if (async && st.identity_tasks)
-      run(IcTag(), std::true_type(), std::true_type(), lists_tag);
+      run(IcTag(), std::true_type(), std::true_type(), lists_tag, group_tag);
     else if (async)
-      run(IcTag(), std::true_type(), std::false_type(), lists_tag);
+      run(IcTag(), std::true_type(), std::false_type(), lists_tag, group_tag);
     else if (st.identity_tasks)
-      run(IcTag(), std::false_type(), std::true_type(), lists_tag);
+      run(IcTag(), std::false_type(), std::true_type(), lists_tag, group_tag);
     else
-      run(IcTag(), std::false_type(), std::false_type(), lists_tag);
+      run(IcTag(), std::false_type(), std::false_type(), lists_tag, group_tag);
   };
   // the row kernels (Row: product lists, lanes per row; RowMerge: merges, one thread per row), by kind and mode
   auto run_row_kernel = [&](auto kind_tag, auto async_tag, auto merge_tag) {
@@ -410,9 +427,12 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   } else if (st.kernel == SweepKernel::Row) {
     run_rows(std::false_type());
   } else if (st.kernel == SweepKernel::List) {
-    run_tasks(std::true_type());
+    if (st.gather_group == 4)
+      run_tasks(std::true_type(), std::integral_constant<int, 4>());
+    else
+      run_tasks(std::true_type(), std::integral_constant<int, 1>());
   } else {
-    run_tasks(std::false_type());
+    run_tasks(std::false_type(), std::integral_constant<int, 1>());
   }
   exec.fence();
   const double dt = timer.seconds();
