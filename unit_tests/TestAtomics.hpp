@@ -82,31 +82,45 @@ TEST(TEST_CATEGORY, two_teams_see_each_others_writes) {
   }
 }
 // load_relaxed_cached may return a value cached in a GPU SM's L1 earlier in the same kernel, never one older than
-// the kernel's start: every thread first reads the whole array (old values into the caches), a second kernel stores
-// new values from other threads, and a third reads them again through the cache — every read must see the new value.
-int run_cached_loads_after_stores(Kokkos::View<double*, TEST_DEVICE> v) {
-  const std::int64_t n = v.extent(0);
-  using range = Kokkos::RangePolicy<TEST_EXECSPACE>;
+// the kernel's start. Every team first reads the whole 16 KB array (its old values into each SM's L1, which holds
+// it whole), one team then stores new values, and every team reads the whole array again through the cache: every
+// read must see the new value (it would not, were L1 kept across the launches). Host backends: relaxed loads.
+int run_cached_loads_after_stores(Kokkos::View<double*, TEST_DEVICE> v, int league) {
+  using policy = Kokkos::TeamPolicy<TEST_EXECSPACE>;
+  using member = policy::member_type;
+  const int n = static_cast<int>(v.extent(0));
   double warm = 0;
   Kokkos::parallel_reduce(
-      "warm", range(0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, double& s) { s += load_relaxed_cached(&v((i * 7919) % n)); }, warm);
+      "warm", policy(league, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const member& team, double& s) {
+        double t = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, n), [&](const int i, double& a) { a += load_relaxed_cached(&v(i)); }, t);
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { s += t; });
+      },
+      warm);
   Kokkos::parallel_for(
-      "store", range(0, n), KOKKOS_LAMBDA(const std::int64_t i) { store_relaxed(&v(i), static_cast<double>(i + 1)); });
+      "store", policy(1, Kokkos::AUTO), KOKKOS_LAMBDA(const member& team) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n),
+                             [&](const int i) { store_relaxed(&v(i), static_cast<double>(i + 1)); });
+      });
   int stale = 0;
   Kokkos::parallel_reduce(
-      "read", range(0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, int& bad) {
-        const std::int64_t j = (i * 7919) % n;
-        if (load_relaxed_cached(&v(j)) != static_cast<double>(j + 1)) ++bad;
+      "read", policy(league, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const member& team, int& bad) {
+        int t = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, n),
+            [&](const int i, int& c) { c += load_relaxed_cached(&v(i)) != static_cast<double>(i + 1); }, t);
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { bad += t; });
       },
       stale);
   return warm == 0 ? stale : -1;
 }
 
 TEST(TEST_CATEGORY, cached_loads_see_the_previous_kernels_stores) {
-  Kokkos::View<double*, TEST_DEVICE> v("v", std::int64_t(1) << 20);
-  EXPECT_EQ(run_cached_loads_after_stores(v), 0);
+  Kokkos::View<double*, TEST_DEVICE> v("v", 2048);
+  EXPECT_EQ(run_cached_loads_after_stores(v, 1024), 0);
 }
 
 }  // namespace test_atomics

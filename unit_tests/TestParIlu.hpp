@@ -386,7 +386,8 @@ TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_async_converge_to_exact_factors
       {ParIluKind::Ic, lap3d27(8)},
       {ParIluKind::Ic, lap2d(20)},
       {ParIluKind::Ilu, nonsymmetric(20)},
-      {ParIluKind::Ilu, random_diag_dominant(400, 7, 5, false, 1.1)}};
+      {ParIluKind::Ilu, random_diag_dominant(400, 7, 5, false, 1.1)},
+      {ParIluKind::Ilu, lap3d27(8)}};
   for (auto kernel : {SweepKernel::Row, SweepKernel::List, SweepKernel::RowMerge})
     for (const auto& [kind, A] : cases) {
       const bool ic = kind == ParIluKind::Ic;
@@ -400,8 +401,8 @@ TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_async_converge_to_exact_factors
       par_ilu_symbolic(Exec(), h, Ad);
       par_ilu_numeric(Exec(), h, Ad);
       EXPECT_EQ(h.stats().sweep_kernel, kernel) << what;
-      // the 27-point grid's lists (2.8 products per unknown) take the grouped loads on GPUs
-      if (kernel == SweepKernel::List && ic && A.nrows == 512)
+      // the 27-point grid's lists (IC 2.8, ILU 3.3 products per unknown) take the grouped loads on GPUs
+      if (kernel == SweepKernel::List && A.nrows == 512)
         EXPECT_EQ(h.stats().sweep_gather_group, Impl::is_gpu_space<Exec>() ? 4 : 1) << what;
       EXPECT_TRUE(h.stats().converged) << what;
       const auto F = par_ilu_unscaled_factors(Exec(), h);
@@ -409,6 +410,56 @@ TEST(TEST_CATEGORY, par_ilu_row_and_list_kernels_async_converge_to_exact_factors
       EXPECT_LE(max_difference(to_host(F.L), R.L).first, 1e-9) << what << ", L";
       if (!ic) EXPECT_LE(max_difference(to_host(F.U), R.U).first, 1e-9) << what << ", U";
     }
+}
+
+// list_sub and squares_sub with Group = 4 (GPU code: the positions and values of four products loaded before they
+// are summed) give the bits of Group = 1 (one product at a time) on product lists of 0-9 products and stretches of
+// 0-9 entries; on host backends both are the one-at-a-time loop.
+void run_grouped_sums(Kokkos::View<offset_t*, Dev> ptr, Kokkos::View<offset_t*, Dev> px,
+                      Kokkos::View<offset_t*, Dev> py, Kokkos::View<double*, Dev> x, Kokkos::View<double*, Dev> y,
+                      Kokkos::View<double* [4], Dev> out) {
+  using policy = Kokkos::TeamPolicy<Exec>;
+  const std::int64_t units = out.extent(0);
+  Kokkos::parallel_for(
+      "grouped_sums", policy(static_cast<int>(units), 1), KOKKOS_LAMBDA(const policy::member_type& team) {
+        const std::int64_t u = team.league_rank();
+        out(u, 0) = Impl::list_sub<false, false, 1>(team, 1, 1.0, ptr, px, py, u, x.data(), y.data());
+        out(u, 1) = Impl::list_sub<false, false, 4>(team, 1, 1.0, ptr, px, py, u, x.data(), y.data());
+        out(u, 2) = Impl::squares_sub<false, false, 1>(team, 1, 1.0, x.data(), ptr(u), ptr(u + 1));
+        out(u, 3) = Impl::squares_sub<false, false, 4>(team, 1, 1.0, x.data(), ptr(u), ptr(u + 1));
+      });
+}
+
+TEST(TEST_CATEGORY, par_ilu_grouped_list_loads_keep_the_sums) {
+  const std::int64_t units = 200, m = 1000;
+  std::vector<offset_t> ptr(units + 1, 0);
+  for (std::int64_t u = 0; u < units; ++u) ptr[u + 1] = ptr[u] + static_cast<offset_t>((u * 7) % 10);
+  std::vector<offset_t> px(ptr[units]), py(ptr[units]);
+  std::vector<double> x(m), y(m);
+  std::uint64_t state = 12345;
+  auto next = [&]() {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return state >> 11;
+  };
+  for (std::size_t k = 0; k < px.size(); ++k) {
+    px[k] = static_cast<offset_t>(next() % m);
+    py[k] = static_cast<offset_t>(next() % m);
+  }
+  for (std::int64_t k = 0; k < m; ++k) {
+    x[k] = static_cast<double>(next() % 1000000) * 1e-6 - 0.5;
+    y[k] = static_cast<double>(next() % 1000000) * 1e-6 - 0.5;
+  }
+  Kokkos::View<double* [4], Dev> out("out", units);
+  run_grouped_sums(to_device<Dev>(ptr), to_device<Dev>(px), to_device<Dev>(py), to_device<Dev>(x), to_device<Dev>(y),
+                   out);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  int nonzero = 0;
+  for (std::int64_t u = 0; u < units; ++u) {
+    EXPECT_EQ(h(u, 1), h(u, 0)) << "list, unit " << u << " (" << ptr[u + 1] - ptr[u] << " products)";
+    EXPECT_EQ(h(u, 3), h(u, 2)) << "squares, unit " << u;
+    nonzero += h(u, 0) != 1.0;
+  }
+  EXPECT_GT(nonzero, units / 2);  // the sums are not empty
 }
 
 // The row-merge kernel carries the pivot of the row it has just finished in a register (host backends: ChunkedLaunch

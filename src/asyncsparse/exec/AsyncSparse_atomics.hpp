@@ -15,8 +15,9 @@
 //  * `load_relaxed_cached` is `load_relaxed` except that on CUDA the load may be served by the SM's L1
 //    cache (ld.global.ca). L1 is not kept coherent across SMs during a kernel, so such a load returns
 //    either the value it would return through L2 or an older one cached on this SM earlier in the same
-//    kernel — never one older than at the kernel's start (L1 holds no global data across launches) and
-//    never a torn one (one aligned access). For sweeps whose asynchronous model allows any value of the
+//    kernel — never one older than at the kernel's start (the driver invalidates L1 between dependent
+//    launches, e.g. kernels in one stream, which is how the sweeps run) and never a torn one (one aligned
+//    access). For sweeps whose asynchronous model allows any value of the
 //    previous sweep or newer (the ParILU/ParIC list and entry kernels), this cuts the L2 traffic of
 //    their gathers: perf_tests/results/MEASUREMENTS.md#par-ilu-cached-gathers.
 //  * `fence()` is `Kokkos::memory_fence()`: on CUDA `__threadfence()`, on the host a full barrier. Used
@@ -46,8 +47,8 @@ KOKKOS_FORCEINLINE_FUNCTION T load_relaxed(const T* ptr) {
 }
 
 /// Relaxed load of a shared location that may return a value cached on this SM earlier in the same kernel (CUDA:
-/// ld.global.ca; HIP and the host: load_relaxed). Only for kernels whose model accepts any value written since the
-/// kernel started (see the header comment).
+/// ld.global.ca, for the built-in types __ldca takes; HIP and the host: load_relaxed). Only for kernels whose model
+/// accepts any value written since the kernel started (see the header comment).
 template <class T>
 KOKKOS_FORCEINLINE_FUNCTION T load_relaxed_cached(const T* ptr) {
 #if defined(__CUDA_ARCH__)

@@ -555,9 +555,12 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   stats.sweep_kernel = chosen;
   stats.sweep_kernel_rule = rule;
   stats.sweep_products = uses_product_lists(chosen) ? products : 0;
-  const std::int64_t unknowns = st.L.nnz() + (ilu ? st.Ut.nnz() : 0);
+  // grouped loads only where one_sweep instantiates them: asynchronous list sweeps with one lane per unknown on GPUs
+  const std::int64_t unknowns =
+      static_cast<std::int64_t>(st.L.nnz()) + (ilu ? static_cast<std::int64_t>(st.Ut.nnz()) : 0);
+  const bool groupable = chosen == SweepKernel::List && h.params.mode == SweepMode::Async && launch.vector_length == 1;
   stats.sweep_gather_group =
-      chosen == SweepKernel::List ? Impl::list_gather_group(products, unknowns, Impl::is_gpu_space<ExecSpace>()) : 1;
+      groupable ? Impl::list_gather_group(products, unknowns, Impl::is_gpu_space<ExecSpace>()) : 1;
   stats.launch = launch;
   st.kernel = chosen;
   st.gather_group = stats.sweep_gather_group;

@@ -132,24 +132,26 @@ KOKKOS_INLINE_FUNCTION T list_sub(const Member& team, int lanes, T s, const OffV
   if (lanes == 1) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
     if constexpr (Group > 1) {
-      for (offset_t q = b; q < e; q += Group) {
+      for (offset_t q = b; q < e; q += Group) {  // e - q, not q + k: no overflow near the offset's limit
+        const offset_t left = e - q;
         offset_t ia[Group], ib[Group];
         T xa[Group], yb[Group];
 #pragma unroll
         for (int k = 0; k < Group; ++k)
-          if (q + k < e) {
+          if (k < left) {
             ia[k] = px(q + k);
             ib[k] = py(q + k);
           }
 #pragma unroll
         for (int k = 0; k < Group; ++k)
-          if (q + k < e) {
+          if (k < left) {
             xa[k] = read_shared<Async, Cached>(x + ia[k]);
             yb[k] = read_shared<Async, Cached>(y + ib[k]);
           }
 #pragma unroll
         for (int k = 0; k < Group; ++k)
-          if (q + k < e) s = mul_sub(s, xa[k], yb[k]);
+          if (k < left) s = mul_sub(s, xa[k], yb[k]);
+        if (left <= Group) break;
       }
       return s;
     }
@@ -176,13 +178,15 @@ KOKKOS_INLINE_FUNCTION T squares_sub(const Member& team, int lanes, T s, const T
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
     if constexpr (Group > 1) {
       for (offset_t q = b; q < e; q += Group) {
+        const offset_t left = e - q;
         T v[Group];
 #pragma unroll
         for (int k = 0; k < Group; ++k)
-          if (q + k < e) v[k] = read_shared<Async, Cached>(x + q + k);
+          if (k < left) v[k] = read_shared<Async, Cached>(x + q + k);
 #pragma unroll
         for (int k = 0; k < Group; ++k)
-          if (q + k < e) s = mul_sub(s, v[k], v[k]);
+          if (k < left) s = mul_sub(s, v[k], v[k]);
+        if (left <= Group) break;
       }
       return s;
     }

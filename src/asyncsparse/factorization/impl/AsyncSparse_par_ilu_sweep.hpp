@@ -82,6 +82,7 @@ constexpr int kParIluListGpuTeamThreads = 64;
 /// (list kernel, loads through L1, one sweep): the 27-point 64^3 Laplacian (3.1 per unknown) IC 227 -> 201 us and
 /// ILU 659 -> 655 us in one run, 313 -> 282 and 790 -> 715 us in another; the 5-point 1024^2 grid's ILU lists (0.5
 /// per unknown) 220 -> 328 us (the four-product registers cost occupancy there), which the threshold leaves alone.
+/// Measured on CUDA only; HIP takes the same rule unmeasured.
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-cached-gathers
 constexpr double kParIluListGroupMinProducts = 2.0;
 
