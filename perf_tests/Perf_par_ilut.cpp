@@ -15,6 +15,10 @@
 // Kokkos-Kernels keeps ties at its threshold and can end above the budget; at_kk_fill* repeat AsyncSparse's run at the
 // fill Kokkos-Kernels reached.
 //
+// par_il*_step/<matrix>/exact_entry_sweeps and exact_list_sweeps force the sweep kernel (Params::sweep_kernel) of
+// every sweep (the default: the rule ilut_sweep_kernel, counter list_sweeps 1 where the step's last sweep used the
+// list kernel; products_per_entry: its lists' products per factor entry).
+// par_il*_reuse/<matrix>/<auto|entry|list> time a pattern-reusing numeric phase with each sweep kernel.
 // par_il*_sweep/<matrix>/lanes<k> time one sweep with k lanes per entry (lanes_default: the default rule).
 // par_ilut_candidates/<matrix> and par_ict_candidates/<matrix> time the candidate phase alone with the bitmap and
 // the sort kernel (Params::candidate_kernel) on the same factors, in the same run.
@@ -48,13 +52,14 @@ CsrHost<double> ordered(const std::string& name) {
 }
 
 void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict, ThresholdSelection sel,
-                      bool sample_select_only = false) {
+                      bool sample_select_only = false, ParIlutSweepKernel kernel = ParIlutSweepKernel::Auto) {
   const auto Ah = ordered(name);
   auto A = to_device<Device>(Ah);
   const ExecSpace exec;
   ParIlutHandle<double, Device> h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
   h.params.selection = sel;
   if (sample_select_only) h.params.team_select_max = 0;
+  h.params.sweep_kernel = kernel;
   h.params.compute_residual = false;
   h.params.max_steps = 0;  // the initial guess; the steps one at a time below
   try {
@@ -107,6 +112,10 @@ void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict
       static_cast<double>(sweeps) / static_cast<double>(std::max<std::int64_t>(1, steps));
   state.counters["initial_sweeps"] = h.stats().steps.front().sweeps;
   state.counters["pivots_replaced"] = static_cast<double>(last.pivots_replaced);
+  state.counters["list_sweeps"] = h.stats().sweep_kernel == ParIlutSweepKernel::List ? 1 : 0;
+  state.counters["products_per_entry"] =
+      static_cast<double>(h.stats().sweep_products) /
+      static_cast<double>(std::max<std::int64_t>(1, last.nnz_L + (ict ? 0 : last.nnz_U)));
   state.counters["team_size"] = h.stats().launch.team_size;
   state.counters["vector_length"] = h.stats().launch.vector_length;
   state.counters["select_levels"] = h.stats().last_select.levels;
@@ -184,6 +193,41 @@ void BM_par_ilut_candidates(benchmark::State& state, const std::string& name, bo
   state.counters["gathered_per_row"] = gathered;
   state.counters["span_columns"] = span;
   state.counters["pattern_nnz"] = static_cast<double>(pattern_nnz);
+}
+
+/// Pattern-reusing numeric phases (Params::reuse_pattern: new values on the factors' pattern, Params::reuse_sweeps
+/// sweeps from the current factors, the final residual) after a default numeric phase with three steps, with the sweep
+/// kernel `kernel` (Auto: the rule). Timed: the reusing phases after the first; counters first_reuse_ms (the first,
+/// which builds the list kernel's product lists), reuse_ms, list (1: the phases used the list kernel), sweeps.
+void BM_par_ilut_reuse(benchmark::State& state, const std::string& name, bool ict, ParIlutSweepKernel kernel) {
+  const auto Ah = ordered(name);
+  auto A = to_device<Device>(Ah);
+  const ExecSpace exec;
+  ParIlutHandle<double, Device> h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
+  h.params.sweep_kernel = kernel;
+  if (!three_steps(state, h, A)) return;
+  h.params.compute_residual = true;  // the default
+  h.params.reuse_pattern = true;
+  double first = 0, total = 0;
+  std::int64_t reps = 0;
+  try {
+    first = timed([&] { par_ilut_numeric(exec, h, A); });
+    for (auto _ : state) {
+      const double t = timed([&] { par_ilut_numeric(exec, h, A); });
+      state.SetIterationTime(t);
+      total += t;
+      ++reps;
+    }
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  set_matrix_counters(state, Ah);
+  state.counters["first_reuse_ms"] = 1e3 * first;
+  state.counters["reuse_ms"] = 1e3 * total / static_cast<double>(std::max<std::int64_t>(1, reps));
+  state.counters["list"] = h.stats().sweep_kernel == ParIlutSweepKernel::List ? 1 : 0;
+  state.counters["sweeps"] = h.stats().sweeps;
+  state.counters["residual"] = h.stats().steps.back().residual;
 }
 
 /// Launch study of the sweeps: one asynchronous sweep on the factors after three default steps, with `lanes` lanes
@@ -396,6 +440,23 @@ int register_all() {
           [m, ict](benchmark::State& s) { BM_par_ilut_step(s, m, ict, ThresholdSelection::Exact, true); })
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
+  // the sweep kernels of the step's multi-sweep phase forced either way, against the default's rule
+  for (bool ict : {false, true})
+    for (const auto& m : ict ? ict_set : ilut)
+      for (auto k : {ParIlutSweepKernel::Entry, ParIlutSweepKernel::List})
+        benchmark::RegisterBenchmark(
+            (std::string(ict ? "par_ict_step/" : "par_ilut_step/") + m + "/exact_" + to_string(k) + "_sweeps").c_str(),
+            [m, ict, k](benchmark::State& s) { BM_par_ilut_step(s, m, ict, ThresholdSelection::Exact, false, k); })
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
+  for (bool ict : {false, true})
+    for (const auto& m : ict ? ict_set : ilut)
+      for (auto k : {ParIlutSweepKernel::Auto, ParIlutSweepKernel::Entry, ParIlutSweepKernel::List})
+        benchmark::RegisterBenchmark(
+            (std::string(ict ? "par_ict_reuse/" : "par_ilut_reuse/") + m + "/" + to_string(k)).c_str(),
+            [m, ict, k](benchmark::State& s) { BM_par_ilut_reuse(s, m, ict, k); })
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
   for (const auto& m : ilut)
     for (bool ict : {false, true}) {
       if (ict && std::find(ict_set.begin(), ict_set.end(), m) == ict_set.end()) continue;

@@ -102,7 +102,7 @@ void BM_select_short(benchmark::State& state, bool one_team) {
   const ExecSpace exec;
   SampleSelectHandle<T, Device> h;
   h.params.order = SelectOrder::Magnitude;
-  Kokkos::View<std::int64_t*, Device> out("out", 3);
+  Kokkos::View<std::int64_t*, Device> out("out", 4);
   auto once = [&] {
     return one_team ? Impl::team_select_magnitude(exec, v, n, k, out).value : sample_select(exec, h, v, k);
   };

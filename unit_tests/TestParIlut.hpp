@@ -333,9 +333,11 @@ void expect_same(const std::vector<std::map<int, double>>& a, const std::vector<
 }
 
 void run_against_reference(const CsrHost<double>& Ah, bool ict, int steps, double fill, const LaunchConfig& launch,
-                           int initial = 0, int final = 0, CandidateKernel kernel = CandidateKernel::Auto) {
+                           int initial = 0, int final = 0, CandidateKernel kernel = CandidateKernel::Auto,
+                           ParIlutSweepKernel sweeps = ParIlutSweepKernel::Auto) {
   Handle h;
   h.params.candidate_kernel = kernel;
+  h.params.sweep_kernel = sweeps;
   h.params.mode = SweepMode::Deterministic;
   h.params.max_steps = steps;
   h.params.stagnation_tolerance = 0.0;  // exactly max_steps steps
@@ -349,8 +351,12 @@ void run_against_reference(const CsrHost<double>& Ah, bool ict, int steps, doubl
   auto A = to_device<Dev>(Ah);
   compute(h, A, ict);
   const auto ref = ref_par_ilut(Ah, ict, steps, fill, initial, final);
-  const std::string what =
-      std::string(ict ? "ParICT" : "ParILUT") + " steps=" + std::to_string(steps) + " fill=" + std::to_string(fill);
+  const std::string what = std::string(ict ? "ParICT" : "ParILUT") + " steps=" + std::to_string(steps) +
+                           " fill=" + std::to_string(fill) + " sweep kernel " + to_string(sweeps);
+  if (sweeps != ParIlutSweepKernel::Auto && steps + initial + final > 0) {
+    EXPECT_EQ(h.stats().sweep_kernel, sweeps) << what;
+    EXPECT_EQ(h.stats().sweep_products > 0, sweeps == ParIlutSweepKernel::List) << what;
+  }
   expect_same(rows_of(par_ilut_lower(Exec(), h)), ref.L, what + " L");
   if (ict)
     expect_same(rows_of(par_ilut_upper(Exec(), h)), transposed(ref.L), what + " Lt");
@@ -396,6 +402,29 @@ TEST(TEST_CATEGORY, par_ilut_deterministic_matches_host_reference) {
   run_against_reference(A, false, 3, 1.0, def, 0, 0, CandidateKernel::Sort);
   run_against_reference(aniso2d(7), false, 2, 2.0, def, 0, 0, CandidateKernel::Sort);
   run_against_reference(aniso2d(7), false, 2, 2.0, def, 0, 0, CandidateKernel::Bitmap);
+  // the list kernel of the sweeps sums the products the merge finds, in the same order: the same bits
+  run_against_reference(A, false, 3, 1.0, def, 0, 0, CandidateKernel::Auto, ParIlutSweepKernel::List);
+  run_against_reference(A, false, 2, 1.0, def, 3, 2, CandidateKernel::Auto, ParIlutSweepKernel::List);
+  run_against_reference(aniso2d(7), false, 2, 2.0, odd, 0, 0, CandidateKernel::Auto, ParIlutSweepKernel::List);
+  run_against_reference(A, false, 2, 1.0, def, 0, 0, CandidateKernel::Auto, ParIlutSweepKernel::Entry);
+  // a lower bidiagonal and an upper band with a gap (columns i + 1 and i + 4): L U fills in column i + 3 only, so the
+  // candidates fall in U and a step removes entries of U and not of L (the lists of the sweep after the candidate
+  // phase must not serve the adaptive phase after the removal)
+  std::vector<ordinal_t> r, c;
+  std::vector<double> v;
+  const ordinal_t n = 40;
+  for (ordinal_t i = 0; i < n; ++i)
+    for (ordinal_t d : {-1, 0, 1, 4})
+      if (i + d >= 0 && i + d < n) {
+        r.push_back(i);
+        c.push_back(i + d);
+        v.push_back(d == 0 ? 4.0 : d == 4 ? -0.5 : -1.0);
+      }
+  const auto upper_heavy = csr_from_triplets<double>(n, n, r, c, v);
+  for (auto k : {ParIlutSweepKernel::List, ParIlutSweepKernel::Entry}) {
+    run_against_reference(upper_heavy, false, 3, 1.0, def, 0, 0, CandidateKernel::Auto, k);
+    run_against_reference(upper_heavy, false, 2, 1.0, def, 3, 2, CandidateKernel::Auto, k);
+  }
 }
 
 TEST(TEST_CATEGORY, par_ict_deterministic_matches_host_reference) {
@@ -409,6 +438,9 @@ TEST(TEST_CATEGORY, par_ict_deterministic_matches_host_reference) {
   run_against_reference(aniso2d(8), true, 3, 1.0, odd);
   run_against_reference(aniso2d(8), true, 3, 1.0, def, 0, 0, CandidateKernel::Sort);
   run_against_reference(lap2d(9), true, 2, 2.0, def, 0, 0, CandidateKernel::Bitmap);
+  run_against_reference(aniso2d(8), true, 3, 1.0, def, 0, 0, CandidateKernel::Auto, ParIlutSweepKernel::List);
+  run_against_reference(aniso2d(8), true, 2, 1.0, def, 3, 2, CandidateKernel::Auto, ParIlutSweepKernel::List);
+  run_against_reference(lap2d(9), true, 2, 2.0, odd, 0, 0, CandidateKernel::Auto, ParIlutSweepKernel::List);
 }
 
 // A randomly permuted 9-point grid: rows whose spans are wide and sparse. The bitmap and the sort kernel give the
@@ -605,6 +637,74 @@ TEST(TEST_CATEGORY, par_ilut_async_budget_and_quality) {
   quality_check(aniso2d(24), false, "ParILUT aniso2d(24)");
   quality_check(aniso2d(24), true, "ParICT aniso2d(24)");
   quality_check(convdiff(20), false, "ParILUT convdiff(20)");
+}
+
+// The list kernel of the concurrent sweeps (ParIlutSweepKernel::List; its deterministic bits are checked by
+// par_il*_deterministic_matches_host_reference). The Auto rule at its cases, and asynchronous list sweeps against
+// entry sweeps on a 27-point grid: factors of the same quality (Krylov iterations within 20 % and 3: asynchronous
+// runs); Auto takes the entry kernel in a full numeric phase and, on GPUs, the list kernel in the pattern-reusing one
+// that follows (the grid's tasks fill the device), whose lists the later reusing phases find built (same products;
+// the third allocates nothing).
+TEST(TEST_CATEGORY, par_ilut_list_sweeps) {
+  using K = ParIlutSweepKernel;
+  const std::int64_t c = 270336;  // an H100's resident threads
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, true, c, c), K::List);
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, false, 20 * c, c), K::Entry);  // a full numeric phase
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, false, false, true, 20 * c, c), K::Entry);  // explicit launch
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, true, true, 20 * c, c), K::Entry);    // ordered sweeps
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(false, true, false, true, 20 * c, 2), K::Entry);  // host backend
+  const auto few = static_cast<std::int64_t>(Impl::kIlutListMinTasksPerThread * static_cast<double>(c)) - 1;
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, true, few, c), K::Entry);  // fewer tasks than threads
+  EXPECT_EQ(par_ilut_sweep_kernel_from_string("list"), K::List);
+  EXPECT_THROW(par_ilut_sweep_kernel_from_string("row"), InvalidInput);
+
+  const bool gpu = Impl::is_gpu_space<Exec>();
+  const auto Ah = lap3d27(gpu ? 32 : 10);
+  auto A = to_device<Dev>(Ah);
+  for (bool ict : {false, true}) {
+    int its[3] = {0, 0, 0};
+    const K kernels[3] = {K::Entry, K::List, K::Auto};
+    for (int k = 0; k < 3; ++k) {
+      Handle h;  // defaults: asynchronous sweeps, adaptive phases
+      h.params.sweep_kernel = kernels[k];
+      h.params.max_steps = 3;
+      h.params.stagnation_tolerance = 0.0;
+      compute(h, A, ict);
+      const std::string what = std::string(ict ? "ParICT " : "ParILUT ") + to_string(kernels[k]);
+      auto check_kernel = [&](K expected, const std::string& phase) {
+        const auto& st = h.stats();
+        EXPECT_EQ(st.sweep_kernel, expected) << what << " " << phase << ": " << st.sweep_kernel_rule;
+        EXPECT_EQ(st.sweep_products > 0, expected == K::List) << what << " " << phase;
+        if (expected != K::List) return;
+        const std::int64_t unknowns = st.steps.back().nnz_L + (ict ? 0 : st.steps.back().nnz_U);
+        EXPECT_EQ(st.sweep_gather_group, Impl::list_gather_group(st.sweep_products, unknowns, gpu)) << what;
+        if (gpu) EXPECT_EQ(st.sweep_gather_group, 4) << what << ": " << st.sweep_products << " products";
+      };
+      check_kernel(kernels[k] == K::Auto ? K::Entry : kernels[k], "full phase");
+      for (const auto& ss : h.stats().steps) EXPECT_TRUE(std::isfinite(ss.residual) && ss.residual >= 0.0) << what;
+      its[k] = iterations(Ah, par_ilut_lower(Exec(), h), par_ilut_upper(Exec(), h), !ict, ict);
+      // two pattern-reusing phases: the second finds the lists of the first
+      h.params.reuse_pattern = true;
+      par_ilut_numeric(Exec(), h, A);
+      ASSERT_TRUE(h.stats().reused_pattern) << what;
+      const K reused = kernels[k] == K::Auto ? (gpu ? K::List : K::Entry) : kernels[k];
+      check_kernel(reused, "reuse");
+      const auto products = h.stats().sweep_products;
+      par_ilut_numeric(Exec(), h, A);
+      check_kernel(reused, "second reuse");
+      EXPECT_EQ(h.stats().sweep_products, products) << what;
+      // the pool hands out its buffers best-fit among those free, so the second phase (which builds no lists) may
+      // still take one new buffer; from the third on the requests repeat and nothing is allocated
+      par_ilut_numeric(Exec(), h, A);
+      EXPECT_EQ(h.stats().workspace.allocations, 0) << what << ": the third reusing phase allocated";
+      EXPECT_LE(std::abs(iterations(Ah, par_ilut_lower(Exec(), h), par_ilut_upper(Exec(), h), !ict, ict) - its[k]),
+                std::max(3, its[k] / 5))
+          << what << " after reuse";
+    }
+    for (int k = 1; k < 3; ++k)
+      EXPECT_LE(std::abs(its[k] - its[0]), std::max(3, its[0] / 5))
+          << (ict ? "ParICT " : "ParILUT ") << to_string(kernels[k]) << " " << its[k] << " vs entry " << its[0];
+  }
 }
 
 // The fast part of the acceptance table (the rest runs through `asyncsparse ilut|ict`): after 5 steps (GPU:

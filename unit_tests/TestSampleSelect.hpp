@@ -107,10 +107,11 @@ TEST(TEST_CATEGORY, sample_select_exact_matches_nth_element) {
 }
 
 // The one-team radix select of ParILUT's short arrays: the k-th smallest magnitude as std::nth_element finds it, the
-// count of larger magnitudes, NaN reported, on the same inputs (ties, signed zeros, infinities, an outlier).
+// counts of larger and of equal magnitudes, NaN reported, on the same inputs (ties, signed zeros, infinities, an
+// outlier).
 template <class T>
 void check_team_select(std::size_t n, std::uint64_t seed) {
-  Kokkos::View<std::int64_t*, Dev> out("out", 3);
+  Kokkos::View<std::int64_t*, Dev> out("out", 4);
   for (const auto& in : inputs<T>(n, seed)) {
     auto d = to_device<Dev>(in.second);
     std::mt19937_64 rng(seed + 11);
@@ -119,9 +120,13 @@ void check_team_select(std::size_t n, std::uint64_t seed) {
     for (auto k : ks) {
       const auto r = Impl::team_select_magnitude(TEST_EXECSPACE(), d, static_cast<std::int64_t>(n), k, out);
       const T want = host_nth(in.second, k, SelectOrder::Magnitude);
-      std::int64_t greater = 0;
-      for (T x : in.second) greater += std::abs(x) > want ? 1 : 0;
+      std::int64_t greater = 0, equal = 0;
+      for (T x : in.second) {
+        greater += std::abs(x) > want ? 1 : 0;
+        equal += std::abs(x) == want ? 1 : 0;
+      }
       EXPECT_EQ(r.value, want) << in.first << " n=" << n << " k=" << k;
+      EXPECT_EQ(r.equal, equal) << in.first << " n=" << n << " k=" << k;
       EXPECT_FALSE(std::signbit(r.value)) << in.first << " n=" << n << " k=" << k;  // a magnitude, -0 as +0
       EXPECT_EQ(r.greater, greater) << in.first << " n=" << n << " k=" << k;
       EXPECT_EQ(r.nan_count, 0) << in.first;
@@ -137,10 +142,15 @@ TEST(TEST_CATEGORY, team_select_matches_nth_element) {
   // a prefix of the View: only the first n values take part
   std::vector<double> v = {5, -1, 3, 2, 100, -200};
   auto d = to_device<Dev>(v);
-  Kokkos::View<std::int64_t*, Dev> out("out", 3);
+  Kokkos::View<std::int64_t*, Dev> out("out", 4);
   const auto r = Impl::team_select_magnitude(TEST_EXECSPACE(), d, 4, 3, out);
   EXPECT_EQ(r.value, 5.0);
   EXPECT_EQ(r.greater, 0);
+  EXPECT_EQ(r.equal, 1);
+  // too little work space for the four results
+  Kokkos::View<std::int64_t*, Dev> short_out("short_out", 3);
+  ASYNCSPARSE_EXPECT_THROW_MSG(Impl::team_select_magnitude(TEST_EXECSPACE(), d, 4, 3, short_out), InvalidInput,
+                               "team_select_magnitude: `out` needs 4 entries");
   // values a few ulps apart: the lower digits decide
   std::vector<double> close(257);
   for (std::size_t i = 0; i < close.size(); ++i) close[i] = std::nextafter(1.0, 2.0) + (i % 3 ? 0 : 1e-16 * (i % 7));
@@ -149,11 +159,15 @@ TEST(TEST_CATEGORY, team_select_matches_nth_element) {
   auto dc = to_device<Dev>(close);
   for (std::int64_t k : {0, 1, 100, 128, 255, 256}) {
     const auto rc = Impl::team_select_magnitude(TEST_EXECSPACE(), dc, 257, k, out);
-    std::int64_t greater = 0;
+    std::int64_t greater = 0, equal = 0;
     const double want = host_nth(close, k, SelectOrder::Magnitude);
-    for (double x : close) greater += x > want ? 1 : 0;
+    for (double x : close) {
+      greater += x > want ? 1 : 0;
+      equal += x == want ? 1 : 0;
+    }
     EXPECT_EQ(rc.value, want) << "k=" << k;
     EXPECT_EQ(rc.greater, greater) << "k=" << k;
+    EXPECT_EQ(rc.equal, equal) << "k=" << k;
   }
   // a rank outside [0, n) is refused
   ASYNCSPARSE_EXPECT_THROW_MSG(Impl::team_select_magnitude(TEST_EXECSPACE(), d, 4, 4, out), InvalidInput,

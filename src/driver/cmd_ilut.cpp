@@ -101,6 +101,7 @@ Setup::Setup(bool ict_, const Options& o, Json& rec)
   h.params.select.counting =
       o.bucket_counting == "global" ? BucketCounting::GlobalAtomics : BucketCounting::TeamAtomics;
   h.params.candidate_kernel = candidate_kernel_from_string(o.candidate_kernel);
+  h.params.sweep_kernel = par_ilut_sweep_kernel_from_string(o.sweep_kernel);
   h.params.team_select_max = o.team_select_max;
   h.launch = launch_config(o.launch);
 }
@@ -544,6 +545,12 @@ bool checks(const Setup& s, const std::vector<Outcome>& par_runs, const Baseline
     rule += "; mean span " + fmt("%.1f", st.candidate_mean_span_words) + " words (bitmap up to " +
             fmt("%g", Impl::cand_bitmap_max_words_per_gathered) + " per gathered column)";
   std::cout << "candidate kernel: " << to_string(st.candidate_kernel) << " (" << rule << ")\n";
+  std::cout << "sweep kernel of the last concurrent sweep: " << to_string(st.sweep_kernel) << " ("
+            << st.sweep_kernel_rule << ")";
+  if (st.sweep_kernel == ParIlutSweepKernel::List)
+    std::cout << "; " << st.sweep_products << " products"
+              << (st.sweep_gather_group > 1 ? ", loaded " + std::to_string(st.sweep_gather_group) + " at a time" : "");
+  std::cout << "\n";
   std::cout << "working arrays: " << st.workspace.allocations << " device allocations, " << st.workspace.reuses
             << " reuses (numeric phase); " << fmt("%.1f", static_cast<double>(st.workspace.bytes) / 1e6)
             << " MB pooled in the handle (at most "
@@ -715,6 +722,10 @@ class Threshold : public Command {
                                    {"span_columns", 32 * st.candidate_span_words},
                                    {"gathered_per_row", st.candidate_gathered_per_row},
                                    {"mean_span_words", st.candidate_mean_span_words}};
+    rec["sweep_kernel"] = Json{{"kernel", to_string(st.sweep_kernel)},
+                               {"rule", st.sweep_kernel_rule},
+                               {"products", st.sweep_products},
+                               {"gather_group", st.sweep_gather_group}};
     rec["workspace"] = Json{{"allocations", st.workspace.allocations},
                             {"reuses", st.workspace.reuses},
                             {"bytes", st.workspace.bytes},

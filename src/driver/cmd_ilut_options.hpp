@@ -20,7 +20,7 @@ struct Options {
   int max_iters = 5000, restart = 30;
   std::string tri_solve = "auto";
   int tri_solve_sweeps = -1;
-  std::string bucket_counting = "team", candidate_kernel = "auto";
+  std::string bucket_counting = "team", candidate_kernel = "auto", sweep_kernel = "auto";
   long long team_select_max = -1;
   bool no_baselines = false, pattern_study = false, compare = false, all_steps = false, shift_whole_phase = false;
   int initial_sweeps = -1, max_sweeps = 10, initial_max_sweeps = 30;
@@ -56,6 +56,10 @@ inline void define(Cli& cli, Options& o, bool ict) {
   cli.choice("bucket-counting", o.bucket_counting, {"team", "global"}, "SampleSelect bucket counts");
   cli.choice("candidate-kernel", o.candidate_kernel, {"auto", "bitmap", "sort"},
              "pattern of the candidate phase (auto: bitmap where a row's column span fits the scratch memory)");
+  cli.choice(
+      "sweep-kernel", o.sweep_kernel, {"auto", "entry", "list"},
+      "kernel of the concurrent sweeps (auto: entry here; the library's rule takes list for pattern-reusing phases "
+      "of large matrices on GPUs; list: each entry sums a product list built once per pattern)");
   cli.option("team-select-max", o.team_select_max,
              "exact selection of at most this many magnitudes in one kernel of one team instead of SampleSelect "
              "(-1: the default rule, GPUs 32768, host 0; 0: always SampleSelect)");

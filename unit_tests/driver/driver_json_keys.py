@@ -99,14 +99,15 @@ _JACOBI_QUARTILES = _with(["variants[].curve[].residual", "variants[].curve[].se
                            "variants[].time_to_tol.seconds", "variants[].time_to_tol.update_seconds",
                            "variants[].time_to_tol.updates", "variants[].value_age.seconds_with",
                            "variants[].value_age.seconds_without"], _QUARTILES)
-# ic / ilu: the kernel of the sweeps (--sweep-kernel, the library's rule choose_sweep_kernel)
+# ic / ilu / ilut / ict: the kernel of the (concurrent) sweeps (--sweep-kernel, the library's rules
+# choose_sweep_kernel and ilut_sweep_kernel)
 _SWEEP_KERNEL = {"options.sweep-kernel", "sweep_kernel", "sweep_kernel.kernel", "sweep_kernel.rule",
                  "sweep_kernel.products", "sweep_kernel.gather_group"}
 ADDED = {"ic": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _GUARD_RECORD | _SWEEP_KERNEL |
          _with(_ROW_SAMPLES + ["rows[].ilu_residual", "rows[].max_factor_error"], _QUARTILES),
          "ilu": _TRI_SOLVE | _TRI_SOLVE_ROWS | _GUARD | _SWEEP_KERNEL | _with(_ROW_SAMPLES, _QUARTILES),
-         "ilut": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL | _WORKSPACE | _STEPS_RULE,
-         "ict": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL | _WORKSPACE | _STEPS_RULE,
+         "ilut": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL | _WORKSPACE | _STEPS_RULE | _SWEEP_KERNEL,
+         "ict": _TRI_SOLVE | _THRESHOLD | _RUN_STATISTICS | _CANDIDATE_KERNEL | _WORKSPACE | _STEPS_RULE | _SWEEP_KERNEL,
          "jacobi": _JACOBI_QUARTILES,
          "solve": {"krylov_kernels"},
          # relax: the fused mode's host mapping (a rebalanced range of blocks per thread)

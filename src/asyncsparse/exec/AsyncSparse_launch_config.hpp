@@ -130,6 +130,14 @@ struct LaunchConfig {
   int unit_stride = -1;
 };
 
+/// Whether `l` leaves the launch to the method: team_size, vector_length, chunk_size, max_concurrent_teams and
+/// scratch_pad_bytes at -1 and block_order Forward (the fields the sweep kernels' Auto rules look at; an explicit
+/// setting keeps the meaning it has for the paper's entry kernel).
+inline bool is_default_launch(const LaunchConfig& l) {
+  return l.team_size == -1 && l.vector_length == -1 && l.chunk_size == -1 && l.max_concurrent_teams == -1 &&
+         l.scratch_pad_bytes == -1 && l.block_order == BlockOrder::Forward;
+}
+
 /// A method's own choices for the -1 (auto) fields of a LaunchConfig, passed to resolve_launch_config. A field
 /// left at -1 keeps the generic rule documented at LaunchConfig.
 struct LaunchDefaults {

@@ -46,6 +46,13 @@ enum class CandidateKernel {
   Sort     ///< one thread per row gathers the row's columns with duplicates into global memory, sorts, unique
 };
 
+/// Kernel of the concurrent sweeps (Params::sweep_kernel).
+enum class ParIlutSweepKernel {
+  Auto,   ///< the measured rule Impl::ilut_auto_sweep_kernel: List for pattern-reusing phases of large matrices on GPUs
+  Entry,  ///< one task per entry, merging the two index lists of its dot product (the papers' kernel)
+  List    ///< one task per entry, summing its product list, built once per pattern (ParILU's list kernel)
+};
+
 /// In which order a sweep runs its fixed-point updates (Params::sweep_order).
 enum class SweepOrder {
   Concurrent,  ///< all at once, as many as the backend runs in parallel (the papers' algorithm)
@@ -71,6 +78,15 @@ inline CandidateKernel candidate_kernel_from_string(const std::string& s) {
   if (s == "bitmap") return CandidateKernel::Bitmap;
   if (s == "sort") return CandidateKernel::Sort;
   throw InvalidInput("candidate kernel '" + s + "' unknown (valid: auto, bitmap, sort)");
+}
+inline const char* to_string(ParIlutSweepKernel k) {
+  return k == ParIlutSweepKernel::Auto ? "auto" : k == ParIlutSweepKernel::Entry ? "entry" : "list";
+}
+inline ParIlutSweepKernel par_ilut_sweep_kernel_from_string(const std::string& s) {
+  if (s == "auto") return ParIlutSweepKernel::Auto;
+  if (s == "entry") return ParIlutSweepKernel::Entry;
+  if (s == "list") return ParIlutSweepKernel::List;
+  throw InvalidInput("sweep kernel '" + s + "' unknown (valid: auto, entry, list)");
 }
 inline const char* to_string(ThresholdSelection s) { return s == ThresholdSelection::Exact ? "exact" : "approximate"; }
 inline ThresholdSelection threshold_selection_from_string(const std::string& s) {
@@ -235,6 +251,17 @@ class ParIlutHandle {
     /// otherwise (measurements: Impl::cand_bitmap_min_gathered, Impl::cand_bitmap_max_words_per_gathered).
     /// Stats::candidate_kernel reports the kernel the last candidate phase used.
     CandidateKernel candidate_kernel = CandidateKernel::Auto;
+    /// Kernel of the concurrent sweeps (ParIlutSweepKernel; the deterministic mode gives the same bits with each).
+    /// Auto (default): List for the sweeps of pattern-reusing numeric phases (reuse_pattern) on GPUs with the default
+    /// launch when the tasks are at least the device's resident threads and the lists hold at most 32 products per
+    /// entry — they are built at the first such phase and serve every later one on the pattern (later reusing phases
+    /// 0.3-1.7 ms faster on the large matrices measured); Entry otherwise
+    /// (inside a full numeric phase a pattern serves one sweep or one adaptive phase, where the lists gained no more
+    /// than the spread between runs; host backends; explicit launch settings). Explicit List builds the lists for every
+    /// pattern it sweeps. The lists are held in the handle (State::lists) until the pattern changes or
+    /// release_workspace(). Ordered sweeps have their own kernel. Stats::sweep_kernel reports the last concurrent
+    /// sweep's kernel.
+    ParIlutSweepKernel sweep_kernel = ParIlutSweepKernel::Auto;
     /// Stop before step s when residual(s-1) > (1 - stagnation_tolerance) × residual(s-2), i.e. when the
     /// last step improved the ILU residual by less than this fraction (>= 0; the residual of a step comes
     /// for free with the next step's candidate phase; the factors are then those of step s - 1, Stats::stagnated),
@@ -320,6 +347,12 @@ class ParIlutHandle {
     bool reused_pattern = false;           ///< the last numeric phase reused the factor pattern (reuse_pattern)
     int updates = 0;                       ///< pattern-reusing numeric phases since the last full one
     ResolvedLaunch launch;                 ///< launch of the sweeps
+    /// kernel of the last concurrent sweep (Params::sweep_kernel resolved), the rule's quantities, the products its
+    /// lists hold (List; else 0) and how many of them a thread loads at a time (Impl::list_gather_group; else 1)
+    ParIlutSweepKernel sweep_kernel = ParIlutSweepKernel::Entry;
+    std::string sweep_kernel_rule;
+    std::int64_t sweep_products = 0;
+    int sweep_gather_group = 1;
     /// kernel of the last candidate phase (Params::candidate_kernel resolved) and the widest column span of a row
     /// of its pattern in words of 32 columns (0: not computed: Sort chosen explicitly, or by Auto for too few
     /// gathered columns)
@@ -356,7 +389,8 @@ class ParIlutHandle {
     /// the initial guess had the shift, a_val no longer does (Params::shift_initial_only)
     bool shift_released = false;
     bool ordered = false;  ///< the sweeps run in order (Params::sweep_order)
-    /// incremented whenever L's pattern changes (initial guess, candidates, removal): the key of `schedule`
+    /// incremented whenever the pattern of L or U changes (initial guess, candidates, removal in either factor): the
+    /// key of `schedule` and of `lists`
     std::int64_t pattern_generation = 0;
     /// Level schedule of the ordered sweeps (Impl::ilut_ordered_schedule): the rows by level of the dependency graph
     /// of L's pattern, level l = rows[level_ptr[l] .. level_ptr[l + 1]); built for pattern `generation`.
@@ -379,7 +413,14 @@ class ParIlutHandle {
     Kokkos::View<std::int64_t, Device> replaced;   ///< pivots replaced in the current sweep
     SampleSelectHandle<Scalar, Device> select;
     workspace_type work{};                            ///< pooled working arrays (the factors' arrays come from it too)
-    Kokkos::View<std::int64_t*, Device> team_select;  ///< result of Impl::team_select_magnitude (3 entries)
+    Kokkos::View<std::int64_t*, Device> team_select;  ///< result of Impl::team_select_magnitude (4 entries)
+    /// Product lists of the list sweeps (Impl::ilut_product_lists) for pattern `generation` (-1: none; ptr empty
+    /// after the pattern had too many products); released when the pattern changes.
+    struct ProductLists {
+      std::int64_t generation = -1;
+      offset_view ptr, px, py;
+      std::int64_t products = 0;
+    } lists;
   };
 
   ParIlutHandle() = default;
@@ -407,9 +448,13 @@ class ParIlutHandle {
   /// s of the scaling A_s = diag(s) A diag(s) the factors belong to.
   const value_view& scaling() const { return st_.s; }
 
-  /// Frees the pooled working arrays that the current factors do not use (the next numeric phase allocates them
-  /// again). The pool holds about as much as the most working arrays a step had in use at once.
-  void release_workspace() { st_.work.release_free(); }
+  /// Frees the pooled working arrays that the current factors do not use, the product lists of the list sweeps
+  /// among them (the next numeric phase allocates them again). The pool holds about as much as the most working
+  /// arrays a step had in use at once, and the lists where a pattern-reusing phase built them.
+  void release_workspace() {
+    st_.lists = {};
+    st_.work.release_free();
+  }
 
   State& state() { return st_; }
   const State& state() const { return st_; }

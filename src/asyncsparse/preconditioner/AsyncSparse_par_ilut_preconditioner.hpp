@@ -68,7 +68,12 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
              {"team", "global"})
         .add("candidate_kernel", std::string("auto"),
              "pattern of the candidate phase: auto (bitmap where a row's column span fits the scratch) | bitmap | sort",
-             {"auto", "bitmap", "sort"});
+             {"auto", "bitmap", "sort"})
+        .add("sweep_kernel", std::string("auto"),
+             "kernel of the concurrent sweeps: auto (list for the pattern-reusing compute() of large matrices on GPUs) "
+             "| "
+             "entry (each entry merges two index lists) | list (each entry sums a product list built per pattern)",
+             {"auto", "entry", "list"});
     add_tri_solve_parameters(s);
     return add_launch_parameters(s);  // of the sweeps (the threshold selection has its own, Params::select)
   }();
@@ -141,6 +146,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
                                                                                   : BucketCounting::TeamAtomics;
     p.reuse_pattern = l.get("reuse_pattern", true);
     p.candidate_kernel = candidate_kernel_from_string(l.get("candidate_kernel", "auto"));
+    p.sweep_kernel = par_ilut_sweep_kernel_from_string(l.get("sweep_kernel", "auto"));
     tri_ = Impl::tri_solve_options_from(l, name());
     Impl::ilut_check_handle_params(handle_, name());
     handle_.launch = launch_config_from_parameters(l, name());

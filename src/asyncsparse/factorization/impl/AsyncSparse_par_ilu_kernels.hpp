@@ -22,6 +22,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -349,9 +351,11 @@ struct ParIluSweepFunctor {
 // (Fill = false: the count of unknown u at ptr(u + 1)) and, after a scan, a fill pass (the pairs from ptr(u)).
 // A sweep then sums x_val * y_val over the list instead of merging index lists.
 // ---------------------------------------------------------------------------------------------------------
-template <ParIluKind Kind, bool Fill, class Device>
-struct SweepPairsFunctor {
-  static constexpr bool ic = Kind == ParIluKind::Ic;
+/// What the product lists are built from: per task its row, column and position (L entry p, or the position of the U
+/// entry in Ut), the patterns of L (rows, diagonal last) and, ILU, Ut (rows = columns of U, diagonal last), and
+/// nnz(L) (the U unknowns are numbered from it). ParILU and ParILUT / ParICT share this layout.
+template <class Device>
+struct SweepPairsOperands {
   using ord_view = Kokkos::View<const ordinal_t*, Device>;
   using off_view = Kokkos::View<const offset_t*, Device>;
   ord_view task_row, task_col;
@@ -359,6 +363,15 @@ struct SweepPairsFunctor {
   off_view l_rm, u_rm;
   ord_view l_ent, u_ent;
   offset_t nnz_l = 0;
+};
+
+template <ParIluKind Kind, bool Fill, class Device>
+struct SweepPairsFunctor : SweepPairsOperands<Device> {
+  static constexpr bool ic = Kind == ParIluKind::Ic;
+  using Base = SweepPairsOperands<Device>;
+  using Base::l_ent, Base::l_rm, Base::nnz_l, Base::task_col, Base::task_dst, Base::task_row, Base::u_ent, Base::u_rm;
+  using typename Base::off_view;
+  using typename Base::ord_view;
   Kokkos::View<offset_t*, Device> ptr;  ///< Fill = false: counts (entry u + 1); true: the exclusive scan
   Kokkos::View<offset_t*, Device> px, py;
 
@@ -388,6 +401,62 @@ struct SweepPairsFunctor {
     if constexpr (!Fill) ptr(u + 1) = out;
   }
 };
+
+/// Auto keeps the entry kernel when the product lists would hold more than this many products per unknown on
+/// average (memory: two positions per product; the shared matrices and generators need 0.7-11).
+constexpr double kParIluMaxProductsPerUnknown = 32.0;
+
+/// The product lists (SweepPairsFunctor) of the tasks of `ops` over `unknowns` unknowns (nnz(L), ILU + nnz(Ut)): a
+/// count pass, a scan, a fill pass; the arrays come from `alloc(name, n)` (an uninitialised View<offset_t*>; name
+/// "pair_ptr", "pair_x" or "pair_y"), kernel labels begin with `prefix`. Returns false, with ptr / px / py untouched,
+/// when the products would not fit offset_t or, with `bounded`, exceed kParIluMaxProductsPerUnknown per unknown;
+/// `products` is their number either way.
+/// (`alloc` is a std::function, not a template parameter: nvcc refuses a function-local lambda type as a template
+/// argument of a function that contains device lambdas.)
+template <class Device>
+struct ProductListAlloc {
+  using type = std::function<Kokkos::View<offset_t*, Device>(const std::string&, std::size_t)>;
+};
+
+template <ParIluKind Kind, class ExecSpace, class Device>
+bool build_product_lists(const ExecSpace& exec, const SweepPairsOperands<Device>& ops, std::int64_t unknowns,
+                         bool bounded, const std::string& prefix, const typename ProductListAlloc<Device>::type& alloc,
+                         Kokkos::View<offset_t*, Device>& ptr, Kokkos::View<offset_t*, Device>& px,
+                         Kokkos::View<offset_t*, Device>& py, std::int64_t& products) {
+  using PV = Kokkos::View<offset_t*, Device>;
+  const PV count = alloc("pair_ptr", static_cast<std::size_t>(unknowns + 1));
+  Kokkos::deep_copy(exec, count, offset_t(0));  // unknowns without a task (ILU: the unit diagonal of L) have none
+  const auto ntasks = static_cast<std::int64_t>(ops.task_row.extent(0));
+  auto pass = [&](auto fill_tag, const PV& x, const PV& y) {
+    SweepPairsFunctor<Kind, decltype(fill_tag)::value, Device> f;
+    static_cast<SweepPairsOperands<Device>&>(f) = ops;
+    f.ptr = count;
+    f.px = x;
+    f.py = y;
+    Kokkos::parallel_for(prefix + "sweep_pairs", Kokkos::RangePolicy<ExecSpace>(exec, 0, ntasks), f);
+  };
+  pass(std::false_type(), count, count);
+  products = 0;  // counted in 64 bits: there are several times as many products as entries
+  Kokkos::parallel_reduce(
+      prefix + "sweep_pairs_total", Kokkos::RangePolicy<ExecSpace>(exec, 1, unknowns + 1),
+      KOKKOS_LAMBDA(const std::int64_t u, std::int64_t& sum) { sum += static_cast<std::int64_t>(count(u)); }, products);
+  if (products > static_cast<std::int64_t>(std::numeric_limits<offset_t>::max()) ||
+      (bounded && double(products) > kParIluMaxProductsPerUnknown * double(std::max<std::int64_t>(unknowns, 1))))
+    return false;
+  Kokkos::parallel_scan(
+      prefix + "sweep_pairs_scan", Kokkos::RangePolicy<ExecSpace>(exec, 1, unknowns + 1),
+      KOKKOS_LAMBDA(const std::int64_t u, offset_t& sum, const bool final) {
+        sum += count(u);
+        if (final) count(u) = sum;
+      });
+  const PV x = alloc("pair_x", static_cast<std::size_t>(products));
+  const PV y = alloc("pair_y", static_cast<std::size_t>(products));
+  pass(std::true_type(), x, y);
+  ptr = count;
+  px = x;
+  py = y;
+  return true;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // The row form of the sweep (SweepKernel::Row). One work unit = one row r, its unknowns updated in storage order

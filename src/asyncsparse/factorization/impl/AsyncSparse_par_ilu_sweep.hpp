@@ -186,10 +186,7 @@ SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
     return c;
   }
   const bool row_major = h.params.ordering == TaskOrdering::RowMajor;
-  const LaunchConfig& l = h.launch;
-  const bool default_launch = l.team_size == -1 && l.vector_length == -1 && l.chunk_size == -1 &&
-                              l.max_concurrent_teams == -1 && l.scratch_pad_bytes == -1 &&
-                              l.block_order == BlockOrder::Forward;
+  const bool default_launch = is_default_launch(h.launch);
   const std::int64_t tasks = static_cast<std::int64_t>(st.task_row.extent(0));
   c.kernel = auto_sweep_kernel(gpu, default_launch, row_major, rows, tasks, c.avg_row, concurrency);
   if (!gpu) {
@@ -209,13 +206,9 @@ SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
   return c;
 }
 
-/// Auto keeps the entry kernel when the product lists would hold more than this many products per unknown on
-/// average (memory: two positions per product; the shared matrices and generators need 0.7-11).
-constexpr double kParIluMaxProductsPerUnknown = 32.0;
-
-/// The product lists of the list and row kernels (SweepPairsFunctor), once per pattern: a count pass, a scan, a fill
-/// pass. Returns false (and builds nothing) when the products would not fit offset_t or, with `bounded`, exceed
-/// kParIluMaxProductsPerUnknown per unknown; `products` is their number.
+/// The product lists of the list and row kernels (build_product_lists), once per pattern. Returns false (and builds
+/// nothing) when the products would not fit offset_t or, with `bounded`, exceed kParIluMaxProductsPerUnknown per
+/// unknown; `products` is their number.
 template <class ExecSpace, class Scalar, class Device>
 bool build_sweep_pairs(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, bool bounded, std::int64_t& products) {
   auto& st = h.state();
@@ -224,58 +217,28 @@ bool build_sweep_pairs(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, b
     return true;
   }
   const bool ilu = st.kind == ParIluKind::Ilu;
-  const offset_t nnz_l = st.L.nnz();
-  const std::int64_t unknowns = static_cast<std::int64_t>(nnz_l) + (ilu ? static_cast<std::int64_t>(st.Ut.nnz()) : 0);
-  Kokkos::View<offset_t*, Device> ptr("AsyncSparse::par_ilu::pair_ptr", static_cast<std::size_t>(unknowns + 1));
-  auto pass = [&](auto kind_tag, auto fill_tag, const Kokkos::View<offset_t*, Device>& px,
-                  const Kokkos::View<offset_t*, Device>& py) {
-    SweepPairsFunctor<decltype(kind_tag)::value, decltype(fill_tag)::value, Device> f;
-    f.task_row = st.task_row;
-    f.task_col = st.task_col;
-    f.task_dst = st.task_dst;
-    f.l_rm = st.L.graph.row_map;
-    f.l_ent = st.L.graph.entries;
-    f.u_rm = st.Ut.graph.row_map;
-    f.u_ent = st.Ut.graph.entries;
-    f.nnz_l = nnz_l;
-    f.ptr = ptr;
-    f.px = px;
-    f.py = py;
-    Kokkos::parallel_for("AsyncSparse::par_ilu::sweep_pairs",
-                         Kokkos::RangePolicy<ExecSpace>(exec, 0, static_cast<std::int64_t>(st.task_row.extent(0))), f);
+  SweepPairsOperands<Device> ops;
+  ops.task_row = st.task_row;
+  ops.task_col = st.task_col;
+  ops.task_dst = st.task_dst;
+  ops.l_rm = st.L.graph.row_map;
+  ops.l_ent = st.L.graph.entries;
+  ops.u_rm = st.Ut.graph.row_map;
+  ops.u_ent = st.Ut.graph.entries;
+  ops.nnz_l = st.L.nnz();
+  const std::int64_t unknowns =
+      static_cast<std::int64_t>(ops.nnz_l) + (ilu ? static_cast<std::int64_t>(st.Ut.nnz()) : 0);
+  const auto alloc = [](const std::string& name, std::size_t n) {
+    return Kokkos::View<offset_t*, Device>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::" + name), n);
   };
-  using IluTag = ParIluKindTag<ParIluKind::Ilu>;
-  using IcTag = ParIluKindTag<ParIluKind::Ic>;
-  if (ilu)
-    pass(IluTag(), std::false_type(), ptr, ptr);
-  else
-    pass(IcTag(), std::false_type(), ptr, ptr);
-  products = 0;  // counted in 64 bits: there are several times as many products as entries
-  Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilu::sweep_pairs_total", Kokkos::RangePolicy<ExecSpace>(exec, 1, unknowns + 1),
-      KOKKOS_LAMBDA(const std::int64_t u, std::int64_t& sum) { sum += static_cast<std::int64_t>(ptr(u)); }, products);
-  if (products > static_cast<std::int64_t>(std::numeric_limits<offset_t>::max()) ||
-      (bounded && double(products) > kParIluMaxProductsPerUnknown * double(std::max<std::int64_t>(unknowns, 1))))
-    return false;
-  Kokkos::parallel_scan(
-      "AsyncSparse::par_ilu::sweep_pairs_scan", Kokkos::RangePolicy<ExecSpace>(exec, 1, unknowns + 1),
-      KOKKOS_LAMBDA(const std::int64_t u, offset_t& sum, const bool final) {
-        sum += ptr(u);
-        if (final) ptr(u) = sum;
-      });
-  Kokkos::View<offset_t*, Device> px(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::pair_x"),
-                                     static_cast<std::size_t>(products));
-  Kokkos::View<offset_t*, Device> py(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilu::pair_y"),
-                                     static_cast<std::size_t>(products));
-  if (ilu)
-    pass(IluTag(), std::true_type(), px, py);
-  else
-    pass(IcTag(), std::true_type(), px, py);
+  const std::string prefix = "AsyncSparse::par_ilu::";
+  const bool built = ilu ? build_product_lists<ParIluKind::Ilu>(exec, ops, unknowns, bounded, prefix, alloc,
+                                                                st.pair_ptr, st.pair_x, st.pair_y, products)
+                         : build_product_lists<ParIluKind::Ic>(exec, ops, unknowns, bounded, prefix, alloc, st.pair_ptr,
+                                                               st.pair_x, st.pair_y, products);
   exec.fence();
-  st.pair_ptr = ptr;
-  st.pair_x = px;
-  st.pair_y = py;
-  return true;
+  return built;
 }
 
 /// The row kernel's a_ij per L entry and per Ut entry, from the task values (IC with the identity task list: the

@@ -259,6 +259,7 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
   Kokkos::Timer total, timer;
   const std::int64_t allocations = ilut_ws(h).stats().allocations;
   const auto old_L = h.state().L, old_U = h.state().U;  // the pattern the step starts from (Views are shared)
+  h.state().lists = {};  // the product lists of the old pattern: their buffers back to the pool for this step's phases
   // 1. candidates: pattern(A) ∪ pattern(L·U), with the residual of the current factors
   const auto cand = ilut_any_candidates(exec, h);
   if (!ilut_judge_residual(h, cand.residual2, stop_on_stagnation)) return false;
@@ -323,6 +324,7 @@ void ilut_fill_history(Handle& h) {
 template <class ExecSpace, class Handle, class Mat>
 void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A, bool release_shift = false) {
   Kokkos::Timer timer;
+  h.state().lists = {};  // the product lists of a former pattern (pattern reuse): their buffers back to the pool
   ilut_initialize(exec, h, A);
   ilut_initial_sweeps(exec, h, [&] {
     const IlutPhase ph = ilut_sweep_phase(exec, h, h.params.initial_sweeps, h.params.initial_sweep_tolerance,
@@ -457,7 +459,7 @@ void ilut_update_values(const ExecSpace& exec, Handle& h, const Mat& A) {
     // concurrent sweeps report the breakdowns of the last sweep; ordered ones those of each, and end after the first
     // that leaves the exact factorization of the pattern (ilut_ordered_sweep_final)
     if (s + 1 == h.params.reuse_sweeps || st.ordered) ilut_reset_breakdown(exec, h);
-    ilut_sweep(exec, h);
+    ilut_sweep(exec, h, false, true);
     if (ilut_ordered_sweep_final(exec, h)) break;
   }
   stats.pivots_replaced = h.params.reuse_sweeps > 0 ? stats.last_sweep_replaced : 0;

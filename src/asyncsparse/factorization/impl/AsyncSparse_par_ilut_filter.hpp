@@ -25,6 +25,9 @@ struct IlutKeepRule {
   bool remove = false;  ///< false: keep every entry
   double threshold = 0.0;
   std::int64_t quota = 0;
+  /// the quota keeps every tie (approximate selection; exact selection where only the quota's ties exist, as with
+  /// distinct magnitudes): ilut_keep then needs no ranking of the ties
+  bool all_ties = false;
 };
 
 /// Params::team_select_max resolved: the most magnitudes the one-team radix select handles. Measured on an H100
@@ -72,7 +75,7 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<H
     auto& out = h.state().team_select;
     if (out.data() == nullptr)
       out = Kokkos::View<std::int64_t*, typename Handle::device_type>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::team_select"), 3);
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::team_select"), 4);
     const auto r = team_select_magnitude(exec, mag, m, k, out);
     if (r.nan_count > 0) {
       sample_select(exec, sel, mag, k);  // names the first NaN (InvalidInput)
@@ -81,19 +84,26 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<H
     }
     t = r.value;
     rule.quota = budget_offdiag - r.greater;
+    rule.all_ties = r.equal <= rule.quota;
     sel.stats = SampleSelectStats{};  // no SampleSelect ran
   } else if (h.params.selection == ThresholdSelection::Exact) {
     t = sample_select(exec, sel, mag, k);
-    // how many are strictly larger: the rest of the budget goes to the ties, in storage order
-    std::int64_t greater = 0;
+    // how many are strictly larger: the rest of the budget goes to the ties, in storage order; and how many tie
+    std::int64_t greater = 0, equal = 0;
     Kokkos::parallel_reduce(
         "AsyncSparse::par_ilut::count_greater",
         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, m),
         KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) { c += mag(i) > t ? 1 : 0; }, greater);
+    Kokkos::parallel_reduce(
+        "AsyncSparse::par_ilut::count_equal",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, m),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) { c += mag(i) == t ? 1 : 0; }, equal);
     rule.quota = budget_offdiag - greater;
+    rule.all_ties = equal <= rule.quota;
   } else {
     t = sample_select_approximate(exec, sel, mag, k).value;
     rule.quota = std::numeric_limits<std::int64_t>::max();
+    rule.all_ties = true;
   }
   h.stats().last_select = sel.stats;
   rule.threshold = static_cast<double>(t);
@@ -107,10 +117,11 @@ struct IlutKeep {
   offset_t kept = 0;
 };
 
-/// The entries of factor F (rows, diagonal last) that stay under `rule`. Two scans: the first ranks the ties
-/// (|v| == threshold) in storage order and decides keep(p) from the global rank in its final pass, the second
-/// turns keep into positions. (One scan cannot do both: its increment would depend on the prefix, which a
-/// parallel scan's first pass only knows locally.)
+/// The entries of factor F (rows, diagonal last) that stay under `rule`. Where the quota keeps only some of the
+/// ties, two scans: the first ranks the ties (|v| == threshold) in storage order and decides keep(p) from the global
+/// rank in its final pass, the second turns keep into positions. (One scan cannot do both: its increment would depend
+/// on the prefix, which a parallel scan's first pass only knows locally.) Where every tie stays (IlutKeepRule::
+/// all_ties, the usual case), one scan decides and positions at once.
 template <class ExecSpace, class Workspace, class Factor>
 IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, Workspace& ws, const Factor& F,
                                           const IlutKeepRule& rule) {
@@ -124,13 +135,27 @@ IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, Workspace& ws, 
   const bool remove = rule.remove;
   const Scalar t = static_cast<Scalar>(rule.threshold);
   const std::int64_t quota = rule.quota;
+  if (!remove || rule.all_ties) {
+    Kokkos::parallel_scan(
+        "AsyncSparse::par_ilut::keep_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz + 1),
+        KOKKOS_LAMBDA(const offset_t p, offset_t& kept, const bool final) {
+          const offset_t kp = p < nnz && (!remove || F.col(p) == F.row(p) || ilut_abs(F.val(p)) >= t) ? 1 : 0;
+          if (final) {
+            pos(p) = kept;
+            if (p < nnz) keep(p) = kp;
+          }
+          kept += kp;
+        });
+    k.kept = ilut_read(exec, pos, static_cast<std::size_t>(nnz));
+    return k;
+  }
   Kokkos::parallel_scan(
       "AsyncSparse::par_ilut::tie_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz),
       KOKKOS_LAMBDA(const offset_t p, std::int64_t& ties_before, const bool final) {
         const Scalar a = ilut_abs(F.val(p));
         const bool d = F.col(p) == F.row(p);
-        const bool tie = remove && !d && a == t;
-        if (final) keep(p) = (!remove || d || a > t || (tie && ties_before < quota)) ? 1 : 0;
+        const bool tie = !d && a == t;
+        if (final) keep(p) = (d || a > t || (tie && ties_before < quota)) ? 1 : 0;
         if (tie) ++ties_before;
       });
   Kokkos::parallel_scan(
@@ -206,6 +231,7 @@ void ilut_remove_u(const ExecSpace& exec, Handle& h, const IlutKeep<typename Han
         if (keep_u(q)) umap2(pos_u(q)) = pos_t(umap(q));
       });
   st.umap = umap2;
+  ++st.pattern_generation;  // U's pattern, the task list and the product lists' positions changed
 }
 
 /// Select and remove for both factors; records thresholds and times in `ss`.

@@ -16,7 +16,10 @@
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_kernels.hpp>  // list_sub, squares_sub
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_sweep.hpp>    // the list kernel's launch and group rules
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_lists.hpp>
 #include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // Impl::lower_bound_sorted
 
 namespace AsyncSparse {
@@ -62,7 +65,11 @@ KOKKOS_INLINE_FUNCTION typename Vals::non_const_value_type ilut_vector_dot(const
 /// One fixed-point update per task, for ParILUT (Kind = IlutKind) or ParICT (IctKind). The dot products pair row i
 /// of L with row j of Y: Ut, the columns of U (ParILUT), or L itself (ParICT); both keep their diagonal last. Values
 /// are read from the `in` buffers and written to the `out` buffers (the same Views in the asynchronous mode).
-template <class Kind, class ExecSpace, class Scalar, class Device>
+/// Group = 0: the entry kernel (the index lists merged per task); Group >= 1: the list kernel (ParIlutSweepKernel::
+/// List), each task summing its product list (State::lists) with one lane, `Group` products loaded at a time in the
+/// asynchronous mode (list_sub; reads through L1 as ParILU's list kernel) — the same products in the same order as
+/// the merge, hence the same sum.
+template <class Kind, class ExecSpace, class Scalar, class Device, int Group = 0>
 struct SweepFunctor {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using VV = Kokkos::View<Scalar*, Device>;
@@ -79,6 +86,7 @@ struct SweepFunctor {
   PV yptr;
   OV ycol;
   VV yin, yout;
+  PV pair_ptr, pair_x, pair_y;  ///< Group >= 1: the product lists (unknown u: L entry p, or nnzL + Ut position)
   Kokkos::View<std::int64_t, Device> breakdown;
   Kokkos::View<std::int64_t, Device> replaced;  ///< pivots replaced in this sweep (Params::pivot_tolerance)
   /// per task the squared residual of the factors the update read (the nonlinear residual on the pattern, see
@@ -87,10 +95,43 @@ struct SweepFunctor {
   Scalar pivot_tolerance;  ///< 0: no replacement
   int vector_length;
   bool deterministic;
+  bool ordered = false;  ///< run by an ordered sweep (OrderedLevelFunctor): no reads through L1
 
+  /// Group >= 1: sum_k x_k y_k over the product list of unknown u (x: the unknown's own row, y: the other operand),
+  /// ascending k. list_sub returns 0 - p_1 - p_2 - ..., and 0 - that is bit for bit the merge's p_1 + p_2 + ...
+  /// (negation is exact and rounding symmetric).
+  KOKKOS_INLINE_FUNCTION Scalar list_dot(const member_type& team, offset_t u, const VV& x, const VV& y) const {
+    constexpr int G = Group > 0 ? Group : 1;
+    if (deterministic)
+      return Scalar(0) - list_sub<false>(team, 1, Scalar(0), pair_ptr, pair_x, pair_y, u, x.data(), y.data());
+    return Scalar(0) - list_sub<true, true, G>(team, 1, Scalar(0), pair_ptr, pair_x, pair_y, u, x.data(), y.data());
+  }
+
+  /// The dot product of L entry p (row i, column j): sum_{k<j} l_ik y_jk; ParICT's diagonal sum_{k<i} l_ik^2.
+  KOKKOS_INLINE_FUNCTION Scalar dot_l(const member_type& team, offset_t p, ordinal_t i, ordinal_t j) const {
+    if constexpr (Group == 0) {
+      // one lane: exactly the entries left of column j (row i of L before p, row j of Y before its diagonal)
+      if (vector_length == 1) return range_dot(lptr(i), p, yptr(j), yptr(j + 1) - 1);
+      return dot(team, i, j, j);
+    } else {
+      constexpr int G = Group;
+      if (!(Kind::ict && i == j)) return list_dot(team, p, lin, yin);
+      if (deterministic) return Scalar(0) - squares_sub<false>(team, 1, Scalar(0), lin.data(), lptr(i), p);
+      return Scalar(0) - squares_sub<true, true, G>(team, 1, Scalar(0), lin.data(), lptr(i), p);
+    }
+  }
+
+  /// One lane: ilut_range_dot of row stretches [xb, xe) of L and [yb, ye) of Y. Ordered sweeps read without L1
+  /// (`ordered`): they promise the values of the row-order sweep, which a cached read of an earlier level in the same
+  /// launch need not return.
+  KOKKOS_INLINE_FUNCTION Scalar range_dot(offset_t xb, offset_t xe, offset_t yb, offset_t ye) const {
+    if (deterministic) return ilut_range_dot<false, false>(lcol, lin, xb, xe, ycol, yin, yb, ye);
+    if (ordered) return ilut_range_dot<true, false>(lcol, lin, xb, xe, ycol, yin, yb, ye);
+    return ilut_range_dot<true, true>(lcol, lin, xb, xe, ycol, yin, yb, ye);
+  }
+
+  /// More lanes: sum_{k < bound} of row i of L and row j of Y (ilut_vector_dot).
   KOKKOS_INLINE_FUNCTION Scalar dot(const member_type& team, ordinal_t i, ordinal_t j, ordinal_t bound) const {
-    if (vector_length == 1)
-      return ilut_merge_dot(lcol, lin, lptr(i), lptr(i + 1), ycol, yin, yptr(j), yptr(j + 1), bound);
     return ilut_vector_dot(team, lcol, lin, lptr(i), lptr(i + 1), ycol, yin, yptr(j), yptr(j + 1), bound);
   }
 
@@ -116,7 +157,7 @@ struct SweepFunctor {
   KOKKOS_INLINE_FUNCTION void update_l(const member_type& team, offset_t p, std::int64_t t) const {
     const ordinal_t i = lrow(p), j = lcol(p);
     const Scalar aij = lapos(p) >= 0 ? a(lapos(p)) : Scalar(0);
-    const Scalar s = dot(team, i, j, j);
+    const Scalar s = dot_l(team, p, i, j);
     const Scalar yjj = Kind::ict && i == j ? Scalar(1) : load_relaxed(&yin(yptr(j + 1) - 1));
     const Scalar old = r2.data() != nullptr ? load_relaxed(&lin(p)) : Scalar(0);
     Scalar v;
@@ -157,8 +198,11 @@ struct SweepFunctor {
   KOKKOS_INLINE_FUNCTION void update_u(const member_type& team, offset_t q, std::int64_t t) const {
     const ordinal_t i = urow(q), j = ucol(q);
     const Scalar aij = uapos(q) >= 0 ? a(uapos(q)) : Scalar(0);
-    const Scalar s = dot(team, i, j, i);
     const offset_t m = umap(q);
+    // one lane: exactly the entries left of column i (row i of L before its diagonal, row j of Ut before m)
+    const Scalar s = Group > 0            ? list_dot(team, nnzL + m, yin, lin)
+                     : vector_length == 1 ? range_dot(lptr(i), lptr(i + 1) - 1, yptr(j), m)
+                                          : dot(team, i, j, i);
     finish_u(team, m, t, i, j, aij, s, r2.data() != nullptr ? load_relaxed(&yin(m)) : Scalar(0));
   }
 
@@ -499,13 +543,19 @@ ResolvedLaunch ilut_run_ordered(const ExecSpace& exec, Handle& h, const Sweep& f
   return r;
 }
 
-/// The sweep functor of Kind on the handle's current factors (deterministic mode: in = val, out = val2).
-template <class Kind, class ExecSpace, class Handle>
-SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::device_type> ilut_sweep_functor(
+/// The sweep functor of Kind on the handle's current factors (deterministic mode: in = val, out = val2); Group >= 1:
+/// the list kernel over State::lists.
+template <class Kind, class ExecSpace, int Group = 0, class Handle>
+SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::device_type, Group> ilut_sweep_functor(
     Handle& h, int vector_length, const Kokkos::View<double*, typename Handle::device_type>& r2) {
   auto& st = h.state();
   const bool det = ilut_double_buffered(h);
-  SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::device_type> f;
+  SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::device_type, Group> f;
+  if constexpr (Group > 0) {
+    f.pair_ptr = st.lists.ptr;
+    f.pair_x = st.lists.px;
+    f.pair_y = st.lists.py;
+  }
   f.a = st.a_val;
   f.tasks = st.tasks;
   f.nnzL = st.L.nnz;
@@ -530,13 +580,15 @@ SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::dev
   f.pivot_tolerance = static_cast<typename Handle::scalar_type>(h.params.pivot_tolerance);
   f.vector_length = vector_length;
   f.deterministic = det;
+  f.ordered = st.ordered;
   return f;
 }
 
 /// One sweep of Kind over the current pattern; returns the squared nonlinear residual ||(A - L U)_S||_F^2 of the
-/// factors it read when `residual` (else -1).
+/// factors it read when `residual` (else -1). `reuse`: the sweep belongs to a pattern-reusing numeric phase (the Auto
+/// rule of the sweep kernel, ilut_sweep_kernel).
 template <class Kind, class ExecSpace, class Handle>
-double ilut_sweep_kind(const ExecSpace& exec, Handle& h, bool residual) {
+double ilut_sweep_kind(const ExecSpace& exec, Handle& h, bool residual, bool reuse) {
   auto& st = h.state();
   const bool det = ilut_double_buffered(h);
   const bool deterministic_mode = h.params.mode == SweepMode::Deterministic;
@@ -562,7 +614,30 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, bool residual) {
     const int lanes = d.vector_length > 0 ? d.vector_length : 1;
     h.stats().launch = ilut_run_ordered(exec, h, ilut_sweep_functor<Kind, ExecSpace>(h, lanes, r2), lanes,
                                         std::string(Kind::prefix) + "sweep_ordered");
+  } else if (ilut_sweep_kernel<Kind>(exec, h, reuse, ntasks) == ParIlutSweepKernel::List) {
+    // one lane per task, kParIluListGpuTeamThreads per team (ParILU's list kernel, measured there)
+    d.vector_length = d.max_vector_length = 1;
+    d.gpu_team_threads = kParIluListGpuTeamThreads;
+    d.method += " (list sweep kernel)";
+    const ResolvedLaunch r = resolve_launch_config<ExecSpace>(h.launch, ntasks, 1.0, exec, d);
+    h.stats().launch = r;
+    ChunkedLaunch<ExecSpace> chunks(r);
+    const std::int64_t unknowns = st.L.nnz + (Kind::ict ? 0 : st.Ut.nnz);
+    const int group =
+        deterministic_mode ? 1 : list_gather_group(h.stats().sweep_products, unknowns, is_gpu_space<ExecSpace>());
+    h.stats().sweep_gather_group = group;
+    const std::string label = std::string(Kind::prefix) + (det ? "sweep_list_deterministic" : "sweep_list");
+    if constexpr (is_gpu_space<ExecSpace>()) {  // grouped loads exist in GPU device code only
+      if (group == 4) {
+        chunks.run(label, exec, ilut_sweep_functor<Kind, ExecSpace, 4>(h, 1, r2));
+      } else {
+        chunks.run(label, exec, ilut_sweep_functor<Kind, ExecSpace, 1>(h, 1, r2));
+      }
+    } else {
+      chunks.run(label, exec, ilut_sweep_functor<Kind, ExecSpace, 1>(h, 1, r2));
+    }
   } else {
+    h.stats().sweep_gather_group = 1;
     const ResolvedLaunch r = resolve_launch_config<ExecSpace>(h.launch, ntasks, avg, exec, d);
     h.stats().launch = r;
     ChunkedLaunch<ExecSpace> chunks(r);
@@ -578,13 +653,14 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, bool residual) {
   return residual ? ilut_sum(exec, r2, ntasks, deterministic_mode) : -1.0;
 }
 
-/// One sweep over the current pattern. Resets nothing: the caller resets `breakdown` when it wants the flags
-/// of this sweep only. With `residual`, returns the relative nonlinear residual ||(A - L U)_S||_F / ||A||_F of the
-/// factors the sweep read (S the current pattern; asynchronous mode: of the values each update read); else -1.
+/// One sweep over the current pattern (`reuse`: of a pattern-reusing numeric phase, ilut_sweep_kernel). Resets
+/// nothing: the caller resets `breakdown` when it wants the flags of this sweep only. With `residual`, returns the
+/// relative nonlinear residual ||(A - L U)_S||_F / ||A||_F of the factors the sweep read (S the current pattern;
+/// asynchronous mode: of the values each update read); else -1.
 template <class ExecSpace, class Handle>
-double ilut_sweep(const ExecSpace& exec, Handle& h, bool residual = false) {
-  const double r2 = h.state().kind == ParIlutKind::Ict ? ilut_sweep_kind<IctKind>(exec, h, residual)
-                                                       : ilut_sweep_kind<IlutKind>(exec, h, residual);
+double ilut_sweep(const ExecSpace& exec, Handle& h, bool residual = false, bool reuse = false) {
+  const double r2 = h.state().kind == ParIlutKind::Ict ? ilut_sweep_kind<IctKind>(exec, h, residual, reuse)
+                                                       : ilut_sweep_kind<IlutKind>(exec, h, residual, reuse);
   if (!residual) return -1.0;
   const double a2 = h.state().a_norm2;
   return a2 > 0 ? std::sqrt(r2 / a2) : std::sqrt(r2);

@@ -37,6 +37,7 @@ template <class Scalar>
 struct TeamSelection {
   Scalar value{};              ///< the k-th smallest |x| (0-based)
   std::int64_t greater = 0;    ///< values with |x| > value
+  std::int64_t equal = 0;      ///< values with |x| == value (the value included)
   std::int64_t nan_count = 0;  ///< NaN among the values (value and greater are then meaningless)
 };
 
@@ -75,7 +76,7 @@ struct TeamSelectKernel {
 
   Values values;
   std::int64_t n, k;
-  Kokkos::View<std::int64_t*, typename Values::memory_space> out;  // key bits, greater, NaN count
+  Kokkos::View<std::int64_t*, typename Values::memory_space> out;  // key bits, greater, NaN count, equal
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     auto* state = static_cast<std::int64_t*>(team.team_shmem().get_shmem(4 * sizeof(std::int64_t)));
@@ -111,6 +112,7 @@ struct TeamSelectKernel {
           out(0) = 0;
           out(1) = 0;
           out(2) = nans;
+          out(3) = 0;
         });
         return;
       }
@@ -146,12 +148,13 @@ struct TeamSelectKernel {
       out(0) = single_left ? state[1] : state[0];
       out(1) = state[2];
       out(2) = 0;
+      out(3) = single_left ? 1 : state[3];  // after the last pass: the values with all digits of the answer
     });
   }
 };
 
 /// The k-th smallest |values(i)|, i < n (0 <= k < n), in one launch of one team on `exec`; blocks until known.
-/// `out`: at least 3 entries of work space on the values' device. One team of up to 1024 threads on GPUs (fewer
+/// `out`: at least 4 entries of work space on the values' device. One team of up to 1024 threads on GPUs (fewer
 /// where the kernel's registers do not allow them), of one thread on host backends.
 template <class ExecSpace, class Values, class Out>
 TeamSelection<std::remove_cv_t<typename Values::value_type>> team_select_magnitude(const ExecSpace& exec,
@@ -163,7 +166,7 @@ TeamSelection<std::remove_cv_t<typename Values::value_type>> team_select_magnitu
   if (n < 1 || k < 0 || k >= n || static_cast<std::size_t>(n) > values.extent(0))
     throw InvalidInput("team_select_magnitude: k = " + std::to_string(k) + " is out of range [0, " + std::to_string(n) +
                        ") or n exceeds the " + std::to_string(values.extent(0)) + " values");
-  if (out.extent(0) < 3) throw InvalidInput("team_select_magnitude: `out` needs 3 entries");
+  if (out.extent(0) < 4) throw InvalidInput("team_select_magnitude: `out` needs 4 entries");
   const F f{values, n, k, out};
   int team_size = 1;
   if constexpr (is_gpu_space<ExecSpace>())
@@ -173,15 +176,16 @@ TeamSelection<std::remove_cv_t<typename Values::value_type>> team_select_magnitu
   Kokkos::TeamPolicy<ExecSpace> policy(exec, 1, team_size);
   policy = policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes));
   Kokkos::parallel_for("AsyncSparse::team_select", policy, f);
-  std::int64_t h[3];
-  Kokkos::deep_copy(exec, Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(h, 3),
-                    Kokkos::subview(out, std::make_pair(0, 3)));
+  std::int64_t h[4];
+  Kokkos::deep_copy(exec, Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(h, 4),
+                    Kokkos::subview(out, std::make_pair(0, 4)));
   exec.fence();
   TeamSelection<Scalar> r;
   const K bits = static_cast<K>(h[0]);
   std::memcpy(&r.value, &bits, sizeof(K));
   r.greater = h[1];
   r.nan_count = h[2];
+  r.equal = h[3];
   return r;
 }
 

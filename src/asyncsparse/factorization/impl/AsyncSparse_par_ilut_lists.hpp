@@ -1,0 +1,145 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — ParILUT / ParICT sweep kernel choice (Params::sweep_kernel) and the product lists of the list kernel
+// (ParILU's lists of the current pattern, Impl::build_product_lists). The sweeps themselves:
+// AsyncSparse_par_ilut_sweep.hpp. Layout of the factors: AsyncSparse_par_ilut_common.hpp.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_kernels.hpp>  // SweepPairsOperands, build_product_lists
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
+
+namespace AsyncSparse {
+namespace Impl {
+
+/// The rule behind ParIlutSweepKernel::Auto: List for the concurrent sweeps of pattern-reusing numeric phases
+/// (Params::reuse_pattern; `reuse`) on GPUs with the default launch (is_default_launch) when the tasks are at least
+/// kIlutListMinTasksPerThread x the device's resident threads; Entry otherwise. The lists of a pattern cost about one
+/// entry sweep to build (a count and a fill pass, each merging the index lists of every task as a sweep does) and make
+/// each sweep faster; a reusing phase keeps them for every later one on the same pattern. Measured on an H200
+/// (par_il*_reuse, three calls): on the matrices whose tasks fill the device a reusing phase after the first gained
+/// 0.3-1.7 ms (ParILUT 27-point 64^3 Laplacian 7.4-7.6 -> 5.8-6.0 ms, 5-point 1024^2 3.0-3.1 -> 2.7-2.9, bcsstk16
+/// 1.3-1.5 -> 1.2; ParICT 27-point 5.0 -> 4.4-4.7; ParICT 5-point, whose pattern has no products, equal); on the
+/// smaller ones 0-0.1 ms (fv1, bodyy4; ParICT bcsstk16) while the first reusing phase, which builds the lists, took
+/// 0.1-0.55 ms longer. Inside a full numeric phase a pattern lives for one sweep (after the candidate phase) or one
+/// adaptive phase of 3-5 sweeps, where the lists gained at most the spread between runs (ParILUT step on the
+/// 27-point grid 17.3 ms with them against 17.4; sweeps of bcsstk16 1.82 against 1.81 ms): Entry. Host backends keep
+/// the entry kernel (not measured with the lists).
+/// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilut-list-sweeps
+constexpr double kIlutListMinTasksPerThread = 1.0;
+
+inline ParIlutSweepKernel ilut_auto_sweep_kernel(bool gpu, bool default_launch, bool ordered, bool reuse,
+                                                 std::int64_t tasks, std::int64_t concurrency) {
+  const bool list = gpu && default_launch && !ordered && reuse &&
+                    static_cast<double>(tasks) >= kIlutListMinTasksPerThread * static_cast<double>(concurrency);
+  return list ? ParIlutSweepKernel::List : ParIlutSweepKernel::Entry;
+}
+
+/// The product lists of the current pattern (State::lists, built when the pattern changed): per task its row, column
+/// and position (L entry p; U entry q: its position umap(q) in Ut), then build_product_lists. Returns false when the
+/// pattern has too many products (more than offset_t holds; `bounded`: more than kParIluMaxProductsPerUnknown per
+/// unknown), which the lists remember for the pattern; `products` is their number.
+template <class Kind, class ExecSpace, class Handle>
+bool ilut_product_lists(const ExecSpace& exec, Handle& h, bool bounded, std::int64_t& products) {
+  using Device = typename Handle::device_type;
+  using OV = typename Handle::ordinal_view;
+  using PV = typename Handle::offset_view;
+  auto& st = h.state();
+  auto& pl = st.lists;
+  if (pl.generation == st.pattern_generation && (pl.ptr.extent(0) > 0 || bounded)) {
+    products = pl.products;
+    return pl.ptr.extent(0) > 0;
+  }
+  pl = {};  // the old lists' buffers go back to the pool
+  auto& ws = ilut_ws(h);
+  const std::int64_t ntasks = Kind::ict ? static_cast<std::int64_t>(st.L.nnz) : std::int64_t(st.tasks.extent(0));
+  const OV trow = ilut_alloc<OV>(ws, cand_label<Kind>("task_row"), static_cast<std::size_t>(ntasks));
+  const OV tcol = ilut_alloc<OV>(ws, cand_label<Kind>("task_col"), static_cast<std::size_t>(ntasks));
+  const PV tdst = ilut_alloc<PV>(ws, cand_label<Kind>("task_dst"), static_cast<std::size_t>(ntasks));
+  const auto tasks = st.tasks;
+  const auto lrow = st.L.row, lcol = st.L.col, urow = st.U.row, ucol = st.U.col;
+  const auto umap = st.umap;
+  const offset_t nnz_l = st.L.nnz;
+  Kokkos::parallel_for(
+      cand_label<Kind>("list_tasks"), Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, ntasks),
+      KOKKOS_LAMBDA(const std::int64_t t) {
+        const offset_t p = Kind::ict ? static_cast<offset_t>(t) : tasks(t);
+        if (p < nnz_l) {
+          trow(t) = lrow(p);
+          tcol(t) = lcol(p);
+          tdst(t) = p;
+        } else {
+          const offset_t q = p - nnz_l;
+          trow(t) = urow(q);
+          tcol(t) = ucol(q);
+          tdst(t) = umap(q);
+        }
+      });
+  SweepPairsOperands<Device> ops;
+  ops.task_row = trow;
+  ops.task_col = tcol;
+  ops.task_dst = tdst;
+  ops.l_rm = st.L.ptr;
+  ops.l_ent = st.L.col;
+  ops.u_rm = Kind::ict ? st.L.ptr : st.Ut.ptr;
+  ops.u_ent = Kind::ict ? st.L.col : st.Ut.col;
+  ops.nnz_l = nnz_l;
+  const std::int64_t unknowns = static_cast<std::int64_t>(nnz_l) + (Kind::ict ? 0 : std::int64_t(st.Ut.nnz));
+  const auto alloc = [&](const std::string& name, std::size_t n) {
+    return ilut_alloc<PV>(ws, cand_label<Kind>(name.c_str()), n);
+  };
+  constexpr ParIluKind k = Kind::ict ? ParIluKind::Ic : ParIluKind::Ilu;
+  const bool built =
+      build_product_lists<k>(exec, ops, unknowns, bounded, Kind::prefix, alloc, pl.ptr, pl.px, pl.py, products);
+  pl.generation = st.pattern_generation;
+  pl.products = products;
+  return built;
+}
+
+/// Params::sweep_kernel resolved for a concurrent sweep (`reuse`: of a pattern-reusing numeric phase), the lists
+/// built where it is List; Stats::sweep_kernel, sweep_kernel_rule and sweep_products record it. Auto falls
+/// back to Entry where the lists would be too large; explicit List throws InvalidInput there.
+template <class Kind, class ExecSpace, class Handle>
+ParIlutSweepKernel ilut_sweep_kernel(const ExecSpace& exec, Handle& h, bool reuse, std::int64_t ntasks) {
+  auto& stats = h.stats();
+  const bool gpu = is_gpu_space<ExecSpace>();
+  ParIlutSweepKernel k = h.params.sweep_kernel;
+  std::string rule = "explicit";
+  if (k == ParIlutSweepKernel::Auto) {
+    const bool default_launch = is_default_launch(h.launch);
+    const auto concurrency = static_cast<std::int64_t>(exec.concurrency());
+    k = ilut_auto_sweep_kernel(gpu, default_launch, h.state().ordered, reuse, ntasks, concurrency);
+    rule = std::string("auto: ") + (gpu ? "GPU" : "host backend") + ", " + (default_launch ? "default" : "explicit") +
+           " launch, " + (h.state().ordered ? "ordered" : "concurrent") + " sweeps, " +
+           (reuse ? "pattern-reusing phase" : "full numeric phase") + ", " + std::to_string(ntasks) + " tasks vs " +
+           std::to_string(concurrency) +
+           " resident threads (list kernel on GPUs for the concurrent sweeps of pattern-reusing phases from 1x)";
+  }
+  std::int64_t products = 0;
+  if (k == ParIlutSweepKernel::List) {
+    const bool automatic = h.params.sweep_kernel == ParIlutSweepKernel::Auto;
+    if (!ilut_product_lists<Kind>(exec, h, automatic, products)) {
+      if (!automatic)
+        throw InvalidInput(std::string(par_ilut_name(h)) + ": the list sweep kernel's product lists need " +
+                           std::to_string(products) +
+                           " entries, more than offset_t holds; use the entry kernel or a build with 64-bit offsets");
+      k = ParIlutSweepKernel::Entry;
+      rule += "; entry kernel: the product lists would hold " + std::to_string(products) + " entries";
+      products = 0;
+    }
+  }
+  stats.sweep_kernel = k;
+  stats.sweep_kernel_rule = rule;
+  stats.sweep_products = products;
+  return k;
+}
+
+}  // namespace Impl
+}  // namespace AsyncSparse
