@@ -303,8 +303,10 @@ void ilut_build_tasks(const ExecSpace& exec, Handle& h) {
   auto up = st.U.ptr;
   auto lrow = st.L.row, lcol = st.L.col, urow = st.U.row;
   // row i's tasks begin at (lp(i) - i) + up(i) (the strict L entries and the U entries of the rows before it); one
-  // thread per entry, so that the writes are contiguous across a warp (a thread per row wrote 2x slower on the 27-point
-  // 64^3 Laplacian)
+  // thread per entry, so that the writes are contiguous across a warp. H200, a timer that synchronises around each
+  // kernel: 27-point 64^3 Laplacian 243 -> 145 us per task list (a thread per row before); the 5-point 1024^2 grid,
+  // whose rows hold 2-3 tasks, 62 -> 100 us (about 1 % of its step);
+  // perf_tests/results/MEASUREMENTS.md#par-ilut-list-sweeps
   Kokkos::parallel_for(
       "AsyncSparse::par_ilut::tasks_l", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnzL), KOKKOS_LAMBDA(const offset_t q) {
         const ordinal_t i = lrow(q);
