@@ -17,7 +17,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
@@ -221,6 +224,43 @@ void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind
   }
 }
 
+// Time of a one-time factorization: the numeric phase (its set-up, the product lists where the kernel takes them,
+// 5 sweeps) right after a fresh symbolic phase, as a user who factors a matrix once pays it (kernels loaded by an
+// earlier iteration). The lists of the list kernel are built in every iteration, unlike BM_five_sweeps, which reuses
+// them with the pattern. Counters: the symbolic phase, the numeric set-up and the sweeps separately.
+void BM_factorization(benchmark::State& state, const std::string& name, ParIluKind kind, Variant v) {
+  const auto& b = baselines(name);
+  if (kind == ParIluKind::Ic && !b.ic0_exists) {
+    state.SkipWithError("IC(0) does not exist for this matrix");
+    return;
+  }
+  ParIluHandle<double, Device> h(kind);
+  try {
+    setup_handle(h, b, 5, v);  // warm-up: every kernel of the variant loaded
+  } catch (const Error& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  std::vector<double> symbolic, setup, sweeps;
+  for (auto _ : state) {
+    Kokkos::Timer ts;
+    par_ilu_symbolic(ExecSpace(), h, b.A);
+    ExecSpace().fence();
+    symbolic.push_back(ts.seconds());
+    Kokkos::Timer tn;
+    par_ilu_numeric(ExecSpace(), h, b.A);
+    ExecSpace().fence();
+    state.SetIterationTime(tn.seconds());
+    setup.push_back(h.stats().setup_seconds);
+    sweeps.push_back(h.stats().sweep_seconds);
+  }
+  common_counters(state, b, h);
+  state.counters["symbolic_us"] = 1e6 * median(symbolic);
+  state.counters["setup_us"] = 1e6 * median(setup);
+  state.counters["sweeps_us"] = 1e6 * median(sweeps);
+  state.counters["x_spmv"] = median(sweeps) / b.spmv;
+}
+
 /// The latency floor of the asynchronous IC sweep on L2D on host backends: in row order each row i divides by the
 /// pivot l_{i-1,i-1} its predecessor has just written and takes its own pivot from that quotient, so a thread's rows
 /// form one chain of dependent operations — a division, a multiply-subtract and a square root per row — whatever
@@ -321,8 +361,20 @@ void BM_launch(benchmark::State& state) {
   state.counters["league"] = h.stats().launch.league_size;
 }
 
+/// The matrices: L2D, L3D and four shared ones, or those listed in ASYNCSPARSE_PAR_ILU_PROBLEMS (names or generator
+/// specs separated by ';').
 const std::vector<std::string>& problems() {
-  static const std::vector<std::string> p = {"L2D", "L3D", "bcsstk16", "bodyy6", "ted_b", "fv1"};
+  static const std::vector<std::string> p = [] {
+    std::vector<std::string> v;
+    if (const char* env = std::getenv("ASYNCSPARSE_PAR_ILU_PROBLEMS")) {
+      std::stringstream ss(env);
+      std::string item;
+      while (std::getline(ss, item, ';'))
+        if (!item.empty()) v.push_back(item);
+    }
+    if (v.empty()) v = {"L2D", "L3D", "bcsstk16", "bodyy6", "ted_b", "fv1"};
+    return v;
+  }();
   return p;
 }
 
@@ -353,6 +405,12 @@ struct Registration {
               ->UseManualTime()
               ->Unit(benchmark::kMicrosecond);
         }
+        for (const auto& v : {Variant{}, Variant{SweepKernel::Entry}, Variant{SweepKernel::List}})
+          benchmark::RegisterBenchmark(("BM_" + k + "_factorization" + v.suffix() + "/" + name).c_str(),
+                                       BM_factorization, name, kind, v)
+              ->UseManualTime()
+              ->Iterations(10)
+              ->Unit(benchmark::kMicrosecond);
       }
       for (const char* w : {"spmv", "spiluk_numeric", "host_ic0", "host_ilu0", "cusparse_csric02", "cusparse_csrilu02"})
         benchmark::RegisterBenchmark(("BM_baseline_" + std::string(w) + "/" + name).c_str(), BM_baseline, name,

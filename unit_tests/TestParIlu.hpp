@@ -1090,8 +1090,41 @@ TEST(TEST_CATEGORY, par_ilu_breakdown_is_reported_and_factors_stay_finite) {
     par_ilu_numeric(Exec(), h, Sd);
     EXPECT_EQ(h.stats().breakdown_sweeps, 1);
     EXPECT_EQ(h.stats().breakdown_row, 1);
+    EXPECT_EQ(h.stats().consecutive_breakdowns, 0);
+    EXPECT_EQ(h.stats().sweep_times.size(), 6u);
     EXPECT_TRUE(h.numeric_done());
     EXPECT_LT(par_ilu_nonlinear_residual(Exec(), h), 1e-8);
+    // The 6 sweeps above ran as one batch (Impl::sweep_batch: nothing checked between them; each sweep is given the
+    // batch's time); 11 sweeps run as batches of 8 and 3, and with residual checks (every 100 sweeps: none fall
+    // inside) one sweep at a time. One team in flight makes the asynchronous sweeps sequential: both runs give the
+    // same factors bit for bit and record the same breakdown (the first sweep only).
+    const auto run = [&](int sweeps, int interval) {
+      h.params.sweeps = sweeps;
+      h.params.residual_interval = interval;
+      const auto Ld = to_device<Dev>(L0);
+      par_ilu_set_factors(Exec(), h, Ld, Ld);
+      par_ilu_numeric(Exec(), h, Sd);
+      EXPECT_EQ(h.stats().breakdown_sweeps, 1) << sweeps << " sweeps, residual interval " << interval;
+      EXPECT_EQ(h.stats().breakdown_row, 1);
+      EXPECT_EQ(h.stats().consecutive_breakdowns, 0);
+      EXPECT_EQ(h.stats().sweep_times.size(), static_cast<std::size_t>(sweeps));
+      return to_host(h.L()).values;
+    };
+    const auto batched = run(11, 0);
+    const auto& t = h.stats().sweep_times;
+    for (int k = 1; k < 8; ++k) EXPECT_EQ(t[k], t[0]) << "sweep " << k << " of the first batch";
+    for (int k = 9; k < 11; ++k) EXPECT_EQ(t[k], t[8]) << "sweep " << k << " of the second batch";
+    EXPECT_EQ(run(11, 100), batched);
+    // a breakdown in the last sweep of a batch (here its only one) leaves unusable factors: the numeric phase throws
+    for (int interval : {0, 100}) {
+      h.params.sweeps = 1;
+      h.params.residual_interval = interval;
+      const auto Ld = to_device<Dev>(L0);
+      par_ilu_set_factors(Exec(), h, Ld, Ld);
+      ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Sd), BreakdownError, "breakdown at row 1");
+    }
+    h.params.sweeps = 6;
+    h.params.residual_interval = 0;
     h.params.breakdown_patience = 1;  // no patience: the first skipped update throws
     {
       const auto Ld = to_device<Dev>(L0);

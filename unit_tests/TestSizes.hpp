@@ -2,15 +2,19 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Size limits on a backend: the 32-bit copy of a row map that cuSPARSE's routines take (row_map_as_int, with its
 // refusal of a matrix beyond 32-bit offsets), and a device allocation that cannot succeed reported as out of
-// memory with the View's label (what the driver prints instead of an unexpected error).
+// memory with the View's label (what the driver prints instead of an unexpected error), and the arrays that share one
+// allocation (Impl::uninitialized_parts).
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <climits>
 #include <cstdint>
+#include <numeric>
 #include <type_traits>
+#include <vector>
 
 namespace test_sizes {
 
@@ -56,6 +60,40 @@ TEST(TEST_CATEGORY, failed_device_allocation_is_out_of_memory_naming_the_view) {
   EXPECT_FALSE(is_out_of_memory(std::runtime_error("some other failure")));
   EXPECT_TRUE(is_out_of_memory(std::bad_alloc()));
   EXPECT_TRUE(is_out_of_memory(OutOfMemory("x")));
+}
+
+TEST(TEST_CATEGORY, uninitialized_parts_share_one_allocation_without_overlap) {
+  using V = Kokkos::View<double*, Dev>;
+  const auto p = Impl::uninitialized_parts<V, 4>("AsyncSparse::test_sizes::parts", {3, 0, 130, 64});
+  const std::size_t sizes[] = {3, 0, 130, 64};
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(p[k].extent(0), sizes[k]) << k;
+    // each part starts at a multiple of 64 entries from the first
+    EXPECT_EQ(static_cast<std::size_t>(p[k].data() - p[0].data()) % 64, 0u) << k;
+    if (k > 0) EXPECT_GE(p[k].data(), p[k - 1].data() + p[k - 1].extent(0)) << k;  // no overlap, in order
+  }
+  // one allocation: every part holds it
+  EXPECT_EQ(p[0].use_count(), p[3].use_count());
+  EXPECT_GE(p[0].use_count(), 4);
+  for (int k = 0; k < 4; ++k) Kokkos::deep_copy(p[k], double(k + 1));
+  std::vector<double> got = to_std_vector(p[2]);
+  EXPECT_EQ(std::accumulate(got.begin(), got.end(), 0.0), 3.0 * 130);
+  EXPECT_EQ(to_std_vector(p[0]), std::vector<double>(3, 1.0));  // the later parts did not write into it
+}
+
+TEST(TEST_CATEGORY, uninitialized_parts_keep_their_allocation_alive) {
+  using V = Kokkos::View<int*, Dev>;
+  V last;
+  {
+    const auto p = Impl::uninitialized_parts<V, 3>("AsyncSparse::test_sizes::parts", {100, 7, 65});
+    Kokkos::deep_copy(p[0], -1);
+    Kokkos::deep_copy(p[2], 5);
+    last = p[2];
+  }  // the other parts are gone: the last one still owns the allocation
+  EXPECT_EQ(last.use_count(), 1);
+  EXPECT_EQ(to_std_vector(last), std::vector<int>(65, 5));
+  Kokkos::deep_copy(last, 6);
+  EXPECT_EQ(to_std_vector(last), std::vector<int>(65, 6));
 }
 
 }  // namespace test_sizes

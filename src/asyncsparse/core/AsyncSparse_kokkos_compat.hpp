@@ -8,6 +8,8 @@
 #include <KokkosKernels_config.h>
 #include <Kokkos_Core.hpp>
 
+#include <string>
+
 namespace KokkosSparse {
 namespace Experimental {}  // declared by the Kokkos-Kernels headers that use it; named here for the alias below
 }  // namespace KokkosSparse
@@ -35,6 +37,16 @@ using HIP = Kokkos::Experimental::HIP;
 using HIPSpace = Kokkos::Experimental::HIPSpace;
 #endif
 #endif
+
+/// A Kokkos Tools profiling region for the scope (what Kokkos 4.x's Kokkos::Profiling::ScopedRegion does; Kokkos
+/// 3.4 has pushRegion / popRegion only). Costs nothing measurable without a tool loaded.
+class ScopedRegion {
+ public:
+  explicit ScopedRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
+  ~ScopedRegion() { Kokkos::Profiling::popRegion(); }
+  ScopedRegion(const ScopedRegion&) = delete;
+  ScopedRegion& operator=(const ScopedRegion&) = delete;
+};
 
 }  // namespace Compat
 }  // namespace AsyncSparse

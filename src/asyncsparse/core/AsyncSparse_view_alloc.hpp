@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -18,13 +19,27 @@ inline auto uninitialized(const char* label) {
   return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
 }
 
-/// Two arrays of n entries each, uninitialized, from one allocation (the two halves of one View): a set-up of a
-/// small matrix spends about 40 % of its time in its device allocations (20-180 us each on an H100,
-/// perf_tests/results/nvidia-h100/par_ic_setup_timeline/), so arrays that live and die together share one.
+/// Arrays of sizes[0], sizes[1], ... entries, uninitialized, from one allocation (subviews of one View; each part
+/// starts at a multiple of 64 entries). A set-up of a small matrix spends about 40 % of its time in its device
+/// allocations: on an H200 (CUDA 13) about 50 us per cudaMalloc whatever the size up to 12 MB, and the set-up of the
+/// default ParIc preconditioner made 28 of them (perf_tests/results/nvidia-h200/setup_latency_2026-11-29/;
+/// MEASUREMENTS.md#setup-latency), so arrays that live and die together share one.
+template <class View, std::size_t N>
+std::array<View, N> uninitialized_parts(const char* label, const std::array<std::size_t, N>& sizes) {
+  constexpr std::size_t align = 64;
+  std::array<std::size_t, N + 1> begin{};
+  for (std::size_t k = 0; k < N; ++k) begin[k + 1] = (begin[k] + sizes[k] + align - 1) / align * align;
+  const View all(uninitialized(label), begin[N]);
+  std::array<View, N> parts;
+  for (std::size_t k = 0; k < N; ++k) parts[k] = Kokkos::subview(all, std::make_pair(begin[k], begin[k] + sizes[k]));
+  return parts;
+}
+
+/// Two arrays of n entries each, uninitialized, from one allocation (uninitialized_parts).
 template <class View>
 std::pair<View, View> uninitialized_pair(const char* label, std::size_t n) {
-  const View both(uninitialized(label), 2 * n);
-  return {Kokkos::subview(both, std::make_pair(std::size_t(0), n)), Kokkos::subview(both, std::make_pair(n, 2 * n))};
+  const auto p = uninitialized_parts<View, 2>(label, {n, n});
+  return {p[0], p[1]};
 }
 
 }  // namespace Impl

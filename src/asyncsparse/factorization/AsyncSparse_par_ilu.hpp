@@ -56,6 +56,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/core/AsyncSparse_validation.hpp>
@@ -201,6 +202,15 @@ int run_sweeps(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, int count
   if (interval > 0 && (stats.residual_sweeps.empty() || stats.residual_sweeps.back() != stats.sweeps))
     check(count == 0);
   int done = 0;
+  // Nothing to decide between the sweeps (asynchronous, no residual checks, no breakdown patience): batches with one
+  // wait each (Impl::sweep_batch); otherwise one sweep at a time, checked.
+  const bool batched = p.mode == SweepMode::Async && interval == 0 && p.breakdown_patience == 0;
+  while (batched && done < count && !stats.converged) {
+    const int k = std::min(count - done, kSweepBatch);
+    sweep_batch(exec, h, k);
+    stats.sweeps += k;
+    done += k;
+  }
   while (done < count && !stats.converged) {
     one_sweep(exec, h);
     ++stats.sweeps;
@@ -398,7 +408,7 @@ void par_ilu_symbolic_host(const ExecSpace& exec, ParIluHandle<Scalar, Device>& 
   st.a_scaled = typename crs_type::values_type::non_const_type("AsyncSparse::par_ilu::a_scaled", Ah.nnz());
   st.s = typename ParIluHandle<Scalar, Device>::value_view("AsyncSparse::par_ilu::s", n);
   st.s_factors = typename ParIluHandle<Scalar, Device>::value_view("AsyncSparse::par_ilu::s_factors", n);
-  st.breakdown = Kokkos::View<unsigned long long, Device>("AsyncSparse::par_ilu::breakdown");
+  Impl::allocate_breakdown_words(exec, st);
   st.symbolic = true;
 
   auto& stats = h.stats();
@@ -420,6 +430,7 @@ void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, co
   static_assert(std::is_same<ExecSpace, typename Device::execution_space>::value,
                 "par_ilu_symbolic: exec must be an instance of the handle's execution space");
   const std::string where = h.params.kind == ParIluKind::Ic ? "par_ic_symbolic" : "par_ilu_symbolic";
+  const Compat::ScopedRegion region("AsyncSparse::" + where);
   Impl::check_params(h, where);
   Kokkos::Timer timer;
   // Level 0 in row-major order: on the device (Impl::par_ilu_symbolic_device; it leaves inputs that fail a
@@ -565,7 +576,7 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   st.kernel = chosen;
   st.gather_group = stats.sweep_gather_group;
   st.chunks = ChunkedLaunch<ExecSpace>(launch);
-  Kokkos::deep_copy(exec, st.breakdown, Impl::kNoBreakdown);  // see Impl::one_sweep
+  Kokkos::deep_copy(exec, st.breakdown_words, Impl::kNoBreakdown);  // see Impl::one_sweep and sweep_batch
   exec.fence();
   stats.setup_seconds = timer.seconds();
   Impl::run_sweeps(exec, h, h.params.sweeps);
@@ -587,6 +598,7 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   using crs_type = Crs<Scalar, Device>;
   auto& st = h.state();
   const std::string where = st.kind == ParIluKind::Ic ? "par_ic_numeric" : "par_ilu_numeric";
+  const Compat::ScopedRegion region("AsyncSparse::" + where);
   if (!st.symbolic) throw InvalidInput(where + ": par_ilu_symbolic must be called first");
   Impl::check_params(h, where);
   if (h.params.kind != st.kind)

@@ -198,7 +198,9 @@ class ParIluHandle {
     double setup_seconds = 0;              ///< last numeric phase before its first sweep (checks, scaling, guess)
     double sweep_seconds = 0;              ///< all sweeps since the last numeric phase began
     double residual_seconds = 0;           ///< residual checks since the last numeric phase began
-    std::vector<double> sweep_times;       ///< seconds of each sweep
+    /// seconds of each sweep; sweeps run back to back without checks between them (asynchronous mode, no
+    /// residual checks, breakdown_patience 0: up to 8 with one wait) each get their batch's time divided evenly
+    std::vector<double> sweep_times;
     offset_t nnz_S = 0;                    ///< entries of the pattern S (the whole pattern, also for IC)
     offset_t nnz_L = 0;                    ///< stored entries of L (diagonal included)
     offset_t nnz_U = 0;                    ///< stored entries of U (diagonal included; 0 for IC)
@@ -240,6 +242,9 @@ class ParIluHandle {
     crs_values L_alt, Ut_alt;                              ///< second buffers of the deterministic mode
     crs_values a_scaled;                                   ///< S A S on A's pattern
     value_view s, s_factors;                               ///< current scaling; scaling of the stored factors
+    /// The sweep kernels' breakdown words (min of 4 * row + problem over skipped updates, kNoBreakdown when none):
+    /// one per sweep of a batch (Impl::sweep_batch); `breakdown` is the first, which one_sweep uses.
+    Kokkos::View<unsigned long long*, Device> breakdown_words;
     Kokkos::View<unsigned long long, Device> breakdown;
     Kokkos::View<offset_t*, Device> u_map, lt_map;  ///< gather maps of U = transpose(Ut), Lᵀ = transpose(L)
     crs_type U, Lt;

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>  // Impl::is_gpu_space
 
 namespace AsyncSparse {
@@ -209,14 +210,19 @@ TransposeWithMap<Scalar, Device> transpose_with_map(const Crs<Scalar, Device>& A
   using M = Crs<Scalar, Device>;
   const ordinal_t m = A.numRows(), n = A.numCols();
   const offset_t nnz = A.nnz();
-  typename M::row_map_type::non_const_type rm("AsyncSparse::transpose::row_map", static_cast<std::size_t>(n) + 1);
+  using offsets = Kokkos::View<offset_t*, Device>;
+  // the row pointers and the scatter's work space (n entries, kept with them: small) from one allocation
+  // (uninitialized_parts); the gather map on its own, so that transpose() drops it with the rest of the work
+  const auto offs = uninitialized_parts<offsets, 2>("AsyncSparse::transpose::row_map_next",
+                                                    {static_cast<std::size_t>(n) + 1, static_cast<std::size_t>(n)});
+  const typename M::row_map_type::non_const_type rm = offs[0];
+  Kokkos::deep_copy(exec(), rm, offset_t(0));
+  const offsets map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::map"), nnz);
   typename M::index_type::non_const_type ent(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::entries"), nnz);
   typename M::values_type::non_const_type val(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::values"), nnz);
-  Kokkos::View<offset_t*, Device> map(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::map"),
-                                      nnz);
-  transpose_pattern(exec(), m, n, nnz, A.graph.row_map, A.graph.entries, rm, ent, map);
+  transpose_pattern(exec(), m, n, nnz, A.graph.row_map, A.graph.entries, rm, ent, map, offs[1]);
   gather_values(map, A.values, val);
   exec().fence();
   return {M("AsyncSparse::transpose", n, m, nnz, val, rm, ent), map};

@@ -58,6 +58,7 @@
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
+#include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/exec/AsyncSparse_scalar_readback.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
@@ -446,17 +447,18 @@ void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool
   entries_ = T.graph.entries;
   Impl::tri_check_structure<execution_space>(row_map_, entries_, n_, lower_, "TriangularSolver::setup");
   resolve_mode(T, rule_inputs);
-  values_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::values"), T.nnz());
-  inv_diag_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::inv_diag"), n_);
   const bool jacobi = stats_.kind == TriSolveKind::Jacobi || stats_.kind == TriSolveKind::JacobiAdaptive;
-  // Every mode writes the work vector before reading it.
-  work_ = jacobi || (stats_.kind == TriSolveKind::Isai && stats_.sweeps > 0)
-              ? vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::work"), n_)
-              : vector_type();
-  isai_values_ =
-      stats_.kind == TriSolveKind::Isai
-          ? vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::trisolve::isai"), T.nnz())
-          : vector_type();
+  // Every mode writes the work vector before reading it. The values, inverse diagonal, work vector and ISAI values
+  // share one allocation (Impl::uninitialized_parts).
+  const bool work = jacobi || (stats_.kind == TriSolveKind::Isai && stats_.sweeps > 0);
+  const bool isai = stats_.kind == TriSolveKind::Isai;
+  const auto nnz = static_cast<std::size_t>(T.nnz()), rows = static_cast<std::size_t>(n_);
+  const auto parts = Impl::uninitialized_parts<vector_type, 4>("AsyncSparse::trisolve::arrays",
+                                                               {nnz, rows, work ? rows : 0, isai ? nnz : 0});
+  values_ = parts[0];
+  inv_diag_ = parts[1];
+  work_ = work ? parts[2] : vector_type();
+  isai_values_ = isai ? parts[3] : vector_type();
   launch_ = resolve_launch_config<execution_space>(
       LaunchConfig{}, n_, n_ > 0 ? static_cast<double>(T.nnz() - n_) / static_cast<double>(n_) : 1.0);
   isai_launch_ =

@@ -22,7 +22,9 @@
 #include <memory>
 #include <string>
 
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_parameters.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
@@ -70,6 +72,13 @@ class FactorApply {
   void set_inverse_scaling(const vector_type& s, ordinal_t n);
 
  private:
+  /// s: empty (no scaling) or one entry per row.
+  static void check_scaling(const vector_type& s, ordinal_t n) {
+    if (s.extent(0) != 0 && s.extent(0) != static_cast<std::size_t>(n))
+      throw InvalidInput("FactorApply: scaling vector of length " + std::to_string(s.extent(0)) + " for factors of " +
+                         std::to_string(n) + " rows");
+  }
+
   TriangularSolver<Scalar, Device> lower_, upper_;
   vector_type inv_s_, w_;
 };
@@ -81,10 +90,17 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   TriSolveRuleInputs in;
   if (opt.kind == TriSolveKind::Auto)
     in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, std::max<std::int64_t>(L.nnz(), U.nnz()));
+  check_scaling(s, L.numRows());  // before anything of the previous set-up is replaced
+  // the inverse scaling and the work vector between the solves (written by the lower solve before the upper one
+  // reads it) from one allocation (Impl::uninitialized_parts)
+  const auto n = static_cast<std::size_t>(L.numRows());
+  const auto v =
+      Impl::uninitialized_parts<vector_type, 2>("AsyncSparse::factor_apply::vectors", {s.extent(0) == n ? n : 0, n});
+  inv_s_ = v[0];
+  w_ = v[1];
   set_inverse_scaling(s, L.numRows());
   lower_.setup(L, true, unit_lower, opt, inv_s_, const_vector_type(), &in);
   upper_.setup(U, false, false, opt, const_vector_type(), inv_s_, &in);
-  w_ = vector_type("AsyncSparse::factor_apply::w", L.numRows());
 }
 
 template <class Scalar, class Device>
@@ -111,13 +127,11 @@ bool FactorApply<Scalar, Device>::apply_dot(const const_vector_type& x, const ve
 
 template <class Scalar, class Device>
 void FactorApply<Scalar, Device>::set_inverse_scaling(const vector_type& s, ordinal_t n) {
+  check_scaling(s, n);
   if (s.extent(0) == 0) {
     inv_s_ = vector_type();
     return;
   }
-  if (s.extent(0) != static_cast<std::size_t>(n))
-    throw InvalidInput("FactorApply: scaling vector of length " + std::to_string(s.extent(0)) + " for factors of " +
-                       std::to_string(n) + " rows");
   if (inv_s_.extent(0) != s.extent(0))
     inv_s_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::factor_apply::inv_s"), n);
   auto inv = inv_s_;
@@ -270,6 +284,7 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
   void compute_impl() override {
     const execution_space exec;
     par_ilu_numeric(exec, handle_, this->A_);
+    const Compat::ScopedRegion region("AsyncSparse::factor_apply::setup");
     const auto F = par_ilu_factors(exec, handle_);
     if (!apply_ready_) {
       apply_.setup(F.L, F.U, kind_ == ParIluKind::Ilu, handle_.scaling(), tri_);

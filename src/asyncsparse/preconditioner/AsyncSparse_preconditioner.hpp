@@ -15,6 +15,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_parameters.hpp>
 #include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
 #include <asyncsparse/exec/AsyncSparse_scalar_readback.hpp>
@@ -49,6 +50,7 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
     computed_ = false;
   }
   void initialize() override {
+    const Compat::ScopedRegion region("AsyncSparse::" + name() + "::initialize");
     Kokkos::Timer t;
     check_matrix();
     initialize_impl();
@@ -60,6 +62,7 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
   }
   void compute() override {
     if (!initialized_) initialize();
+    const Compat::ScopedRegion region("AsyncSparse::" + name() + "::compute");
     Kokkos::Timer t;
     computed_ = false;  // a compute() that throws leaves no usable preconditioner behind
     compute_impl();

@@ -70,7 +70,7 @@ class KkPointGaussSeidel {
 
   void symbolic() {
     check_algorithm();
-    Region r("KokkosSparse::Impl::gauss_seidel_symbolic");
+    Compat::ScopedRegion r("KokkosSparse::Impl::gauss_seidel_symbolic");
     const_handle h(kh_);
     KokkosSparse::Impl::PointGaussSeidel<const_handle, row_map_view, entries_view,
                                          typename const_handle::in_scalar_nnz_view_t>
@@ -78,7 +78,7 @@ class KkPointGaussSeidel {
     gs.initialize_symbolic();
   }
   void numeric() {
-    Region r("KokkosSparse::Impl::gauss_seidel_numeric");
+    Compat::ScopedRegion r("KokkosSparse::Impl::gauss_seidel_numeric");
     const_handle h(kh_);
     KokkosSparse::Impl::PointGaussSeidel<const_handle, row_map_view, entries_view, values_view> gs(
         &h, n_, n_, row_map(), entries(), values(), true);
@@ -88,7 +88,7 @@ class KkPointGaussSeidel {
   void forward_sweeps(const X& x, const B& b, int sweeps) {
     using x_view = Kokkos::View<typename X::non_const_value_type**, layout<X>, typename X::device_type, U>;
     using b_view = Kokkos::View<typename B::const_value_type**, layout<B>, typename B::device_type, U>;
-    Region r("KokkosSparse::Impl::gauss_seidel_apply");
+    Compat::ScopedRegion r("KokkosSparse::Impl::gauss_seidel_apply");
     const_handle h(kh_);
     KokkosSparse::Impl::PointGaussSeidel<const_handle, row_map_view, entries_view, values_view> gs(
         &h, n_, n_, row_map(), entries(), values());
@@ -97,12 +97,6 @@ class KkPointGaussSeidel {
   }
 
  private:
-  struct Region {  // a Kokkos profiling region for the scope
-    explicit Region(const char* name) { Kokkos::Profiling::pushRegion(name); }
-    ~Region() { Kokkos::Profiling::popRegion(); }
-    Region(const Region&) = delete;
-    Region& operator=(const Region&) = delete;
-  };
   void check_algorithm() const {
     const auto a = kh_.get_gs_handle()->get_algorithm_type();
     if (a == KokkosSparse::GS_CLUSTER || a == KokkosSparse::GS_TWOSTAGE)

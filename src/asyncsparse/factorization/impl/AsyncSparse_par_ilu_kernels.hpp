@@ -26,6 +26,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <asyncsparse/core/AsyncSparse_csr_host.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
@@ -407,12 +408,16 @@ struct SweepPairsFunctor : SweepPairsOperands<Device> {
 constexpr double kParIluMaxProductsPerUnknown = 32.0;
 
 /// The product lists (SweepPairsFunctor) of the tasks of `ops` over `unknowns` unknowns (nnz(L), ILU + nnz(Ut)): a
-/// count pass, a scan, a fill pass; the arrays come from `alloc(name, n)` (an uninitialised View<offset_t*>; name
-/// "pair_ptr", "pair_x" or "pair_y"), kernel labels begin with `prefix`. Returns false, with ptr / px / py untouched,
-/// when the products would not fit offset_t or, with `bounded`, exceed kParIluMaxProductsPerUnknown per unknown;
-/// `products` is their number either way.
+/// count pass, one scan that also returns the total (the one wait for the device), a fill pass; the arrays come from
+/// `alloc(name, n)` (an uninitialised View<offset_t*>; name "pair_ptr", or "pair_xy" for both position arrays: px
+/// and py are its halves, one allocation instead of two), kernel labels begin with `prefix`. Returns false, with
+/// ptr / px / py untouched, when the products would not fit offset_t or, with `bounded`, exceed
+/// kParIluMaxProductsPerUnknown per unknown; `products` is their number either way.
 /// (`alloc` is a std::function, not a template parameter: nvcc refuses a function-local lambda type as a template
 /// argument of a function that contains device lambdas.)
+/// The build is latency-bound on small matrices (two passes, one wait, two allocations: 85 us on fv1 for 38 k
+/// products, 198 us on bcsstk16 for 1.5 M on an H200), which is why Auto keeps the entry kernel there
+/// (MEASUREMENTS.md#setup-latency).
 template <class Device>
 struct ProductListAlloc {
   using type = std::function<Kokkos::View<offset_t*, Device>(const std::string&, std::size_t)>;
@@ -425,8 +430,10 @@ bool build_product_lists(const ExecSpace& exec, const SweepPairsOperands<Device>
                          Kokkos::View<offset_t*, Device>& py, std::int64_t& products) {
   using PV = Kokkos::View<offset_t*, Device>;
   const PV count = alloc("pair_ptr", static_cast<std::size_t>(unknowns + 1));
-  Kokkos::deep_copy(exec, count, offset_t(0));  // unknowns without a task (ILU: the unit diagonal of L) have none
   const auto ntasks = static_cast<std::int64_t>(ops.task_row.extent(0));
+  // Every unknown with a task gets its count from the count pass; unknowns without one (ILU: the unit diagonal of
+  // L, ntasks < unknowns) have none and need a zero.
+  if (ntasks < unknowns) Kokkos::deep_copy(exec, count, offset_t(0));
   auto pass = [&](auto fill_tag, const PV& x, const PV& y) {
     SweepPairsFunctor<Kind, decltype(fill_tag)::value, Device> f;
     static_cast<SweepPairsOperands<Device>&>(f) = ops;
@@ -436,21 +443,24 @@ bool build_product_lists(const ExecSpace& exec, const SweepPairsOperands<Device>
     Kokkos::parallel_for(prefix + "sweep_pairs", Kokkos::RangePolicy<ExecSpace>(exec, 0, ntasks), f);
   };
   pass(std::false_type(), count, count);
-  products = 0;  // counted in 64 bits: there are several times as many products as entries
-  Kokkos::parallel_reduce(
-      prefix + "sweep_pairs_total", Kokkos::RangePolicy<ExecSpace>(exec, 1, unknowns + 1),
-      KOKKOS_LAMBDA(const std::int64_t u, std::int64_t& sum) { sum += static_cast<std::int64_t>(count(u)); }, products);
+  // Inclusive scan of the counts at 1..unknowns (entry 0 contributes nothing and is set to 0), summed in 64 bits:
+  // there are several times as many products as entries, and a total beyond offset_t is refused below (the
+  // truncated offsets written then are never used).
+  products = 0;
+  Kokkos::parallel_scan(
+      prefix + "sweep_pairs_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, unknowns + 1),
+      KOKKOS_LAMBDA(const std::int64_t u, std::int64_t& sum, const bool final) {
+        sum += u == 0 ? 0 : static_cast<std::int64_t>(count(u));
+        if (final) count(u) = static_cast<offset_t>(sum);
+      },
+      products);
   if (products > static_cast<std::int64_t>(std::numeric_limits<offset_t>::max()) ||
       (bounded && double(products) > kParIluMaxProductsPerUnknown * double(std::max<std::int64_t>(unknowns, 1))))
     return false;
-  Kokkos::parallel_scan(
-      prefix + "sweep_pairs_scan", Kokkos::RangePolicy<ExecSpace>(exec, 1, unknowns + 1),
-      KOKKOS_LAMBDA(const std::int64_t u, offset_t& sum, const bool final) {
-        sum += count(u);
-        if (final) count(u) = sum;
-      });
-  const PV x = alloc("pair_x", static_cast<std::size_t>(products));
-  const PV y = alloc("pair_y", static_cast<std::size_t>(products));
+  const PV xy = alloc("pair_xy", 2 * static_cast<std::size_t>(products));
+  const PV x = Kokkos::subview(xy, std::make_pair(std::size_t(0), static_cast<std::size_t>(products)));
+  const PV y =
+      Kokkos::subview(xy, std::make_pair(static_cast<std::size_t>(products), 2 * static_cast<std::size_t>(products)));
   pass(std::true_type(), x, y);
   ptr = count;
   px = x;

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
@@ -273,15 +274,12 @@ void row_sweep_values(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
       });
 }
 
-/// One sweep; throws BreakdownError (the factors keep the last finite values).
+/// Launches one sweep (no wait); the kernels report a skipped update in `flag` (kNoBreakdown on entry).
 template <class ExecSpace, class Scalar, class Device>
-void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
+void launch_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h,
+                  const Kokkos::View<unsigned long long, Device>& flag) {
   auto& st = h.state();
-  auto& stats = h.stats();
   const bool async = h.params.mode == SweepMode::Async;
-  // st.breakdown holds kNoBreakdown here: set by par_ilu_numeric, reset below after a sweep that skipped an update
-  // (one device-to-host transfer per sweep, none the other way unless a sweep reported something).
-  Kokkos::Timer timer;
   const bool ilu = st.kind == ParIluKind::Ilu;
   Scalar* lr = st.L.values.data();
   Scalar* lw = async ? lr : st.L_alt.data();
@@ -310,7 +308,7 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
       f.u_read = ur;
       f.u_write = uw;
     }
-    f.flag = st.breakdown;
+    f.flag = flag;
     if constexpr (lists) {
       f.pair_ptr = st.pair_ptr;
       f.pair_x = st.pair_x;
@@ -364,7 +362,7 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
       f.u_read = ur;
       f.u_write = uw;
     }
-    f.flag = st.breakdown;
+    f.flag = flag;
     if constexpr (!merge) {
       f.pair_ptr = st.pair_ptr;
       f.pair_x = st.pair_x;
@@ -398,32 +396,92 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   } else {
     run_tasks(std::false_type(), std::integral_constant<int, 1>());
   }
-  exec.fence();
-  const double dt = timer.seconds();
-  unsigned long long flag = 0;
-  Kokkos::deep_copy(flag, st.breakdown);
+}
+
+/// Records a finished sweep of `dt` seconds whose breakdown word was `flag`: Stats::sweep_times, sweep_seconds and
+/// the breakdown counts; throws BreakdownError where the mode stops (the factors keep the last finite values).
+template <class Scalar, class Device>
+void record_sweep(ParIluHandle<Scalar, Device>& h, unsigned long long flag, double dt) {
+  auto& stats = h.stats();
+  const bool async = h.params.mode == SweepMode::Async;
   stats.sweep_times.push_back(dt);
   stats.sweep_seconds += dt;
   if (flag == kNoBreakdown) {
     stats.consecutive_breakdowns = 0;
-  } else {
+    return;
+  }
+  // The offending update was not written; every entry keeps a finite value.
+  ++stats.breakdown_sweeps;
+  ++stats.consecutive_breakdowns;
+  stats.breakdown_row = static_cast<std::int64_t>(flag / 4);
+  stats.breakdown_problem = breakdown_text(unsigned(flag % 4));
+  // A synchronous sweep is a deterministic function of the previous one: it would break down again. Drop the
+  // new buffer (the previous sweep's factors stay) and stop. In the asynchronous mode a bad pivot can come
+  // from stale values and disappear in the next sweep: stop only when it persists (Params::breakdown_patience).
+  if (!async || (h.params.breakdown_patience > 0 && stats.consecutive_breakdowns >= h.params.breakdown_patience))
+    throw BreakdownError(par_ilu_name(h), stats.breakdown_row, stats.breakdown_problem);
+}
+
+/// One sweep, waited for and checked; throws BreakdownError (the factors keep the last finite values).
+template <class ExecSpace, class Scalar, class Device>
+void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
+  auto& st = h.state();
+  const bool async = h.params.mode == SweepMode::Async;
+  // The breakdown words hold kNoBreakdown here: set by par_ilu_numeric, reset below after a sweep that skipped an
+  // update (one device-to-host transfer per sweep, none the other way unless a sweep reported something).
+  Kokkos::Timer timer;
+  launch_sweep(exec, h, st.breakdown);
+  exec.fence();
+  const double dt = timer.seconds();
+  unsigned long long flag = 0;
+  Kokkos::deep_copy(flag, st.breakdown);
+  if (flag != kNoBreakdown) {
     Kokkos::deep_copy(exec, st.breakdown, kNoBreakdown);
     exec.fence();
-    // The offending update was not written; every entry keeps a finite value.
-    ++stats.breakdown_sweeps;
-    ++stats.consecutive_breakdowns;
-    stats.breakdown_row = static_cast<std::int64_t>(flag / 4);
-    stats.breakdown_problem = breakdown_text(unsigned(flag % 4));
-    // A synchronous sweep is a deterministic function of the previous one: it would break down again. Drop the
-    // new buffer (the previous sweep's factors stay) and stop. In the asynchronous mode a bad pivot can come
-    // from stale values and disappear in the next sweep: stop only when it persists (Params::breakdown_patience).
-    if (!async || (h.params.breakdown_patience > 0 && stats.consecutive_breakdowns >= h.params.breakdown_patience))
-      throw BreakdownError(par_ilu_name(h), stats.breakdown_row, stats.breakdown_problem);
   }
+  record_sweep(h, flag, dt);
   if (!async) {
     std::swap(st.L.values, st.L_alt);
-    if (ilu) std::swap(st.Ut.values, st.Ut_alt);
+    if (st.kind == ParIluKind::Ilu) std::swap(st.Ut.values, st.Ut_alt);
   }
+}
+
+/// Sweeps the numeric phase runs back to back with one wait at most (sweep_batch): the breakdown words of the
+/// State, one per sweep of a batch.
+constexpr int kSweepBatch = 8;
+
+/// The State's breakdown words (kSweepBatch of them), holding kNoBreakdown (every numeric phase sets them again
+/// before its sweeps; par_ilu_sweep after par_ilu_set_factors reads them as they are).
+template <class ExecSpace, class State>
+void allocate_breakdown_words(const ExecSpace& exec, State& s) {
+  s.breakdown_words = decltype(s.breakdown_words)(uninitialized("AsyncSparse::par_ilu::breakdown"), kSweepBatch);
+  s.breakdown = decltype(s.breakdown)(s.breakdown_words.data());
+  Kokkos::deep_copy(exec, s.breakdown_words, kNoBreakdown);
+}
+
+/// `count` (1..kSweepBatch) asynchronous sweeps launched back to back, each reporting into its own breakdown word,
+/// then one wait and one transfer of all the words to the host, recorded in order as one_sweep records them (the
+/// time of each sweep: the batch's divided evenly). For the phases that check nothing between sweeps (asynchronous
+/// mode, no residual checks, breakdown_patience 0): there one_sweep's wait and transfer per sweep cost more than a
+/// sweep on small matrices (about 35 us against 6 on an H200 for fv1; MEASUREMENTS.md#setup-latency).
+template <class ExecSpace, class Scalar, class Device>
+void sweep_batch(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, int count) {
+  auto& st = h.state();
+  using word = Kokkos::View<unsigned long long, Device>;
+  Kokkos::Timer timer;
+  for (int k = 0; k < count; ++k) launch_sweep(exec, h, word(st.breakdown_words.data() + k));
+  exec.fence();
+  const double dt = timer.seconds() / count;  // the sweeps alone, as one_sweep times them
+  unsigned long long flags[kSweepBatch];
+  Kokkos::View<unsigned long long*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(flags, count);
+  Kokkos::deep_copy(host, Kokkos::subview(st.breakdown_words, std::make_pair(0, count)));
+  bool reported = false;
+  for (int k = 0; k < count; ++k) reported = reported || flags[k] != kNoBreakdown;
+  if (reported) {  // back to kNoBreakdown for the next sweeps
+    Kokkos::deep_copy(exec, st.breakdown_words, kNoBreakdown);
+    exec.fence();
+  }
+  for (int k = 0; k < count; ++k) record_sweep(h, flags[k], dt);
 }
 
 }  // namespace Impl

@@ -17,12 +17,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <tuple>
 #include <utility>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_sweep.hpp>  // allocate_breakdown_words
 #include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // find_sorted
 #include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
 
@@ -78,6 +78,34 @@ bool par_ilu_device_checks(const ExecSpace& exec, const Mat& A, bool ic, const D
   return bad == 0;
 }
 
+/// IC's task list (the entries of L in storage order) and symmetry pairs (the strictly lower entries of A, rows
+/// ascending: positions of a_ij and a_ji) into the State `s`, whose L pattern is l_rp / A's columns up to diag.
+template <class ExecSpace, class RowMap, class Entries, class Diag, class LRowMap, class State>
+void par_ic_device_tasks(const ExecSpace& exec, ordinal_t n, const RowMap& rm, const Entries& ent, const Diag& diag,
+                         const LRowMap& l_rp, const State& s) {
+  auto t_row = s.task_row;
+  auto t_col = s.task_col;
+  auto t_dst = s.task_dst;
+  auto t_src = s.task_src;
+  auto lo = s.sym_lower;
+  auto up = s.sym_upper;
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilu::ic_tasks", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+        const offset_t beg = rm(i), d = diag(i), l0 = l_rp(i);
+        for (offset_t k = beg; k <= d; ++k) {
+          const offset_t t = l0 + k - beg;
+          t_row(t) = i;
+          t_col(t) = ent(k);
+          t_dst(t) = t;
+          t_src(t) = k;
+          if (k < d) {
+            lo(t - i) = k;
+            up(t - i) = find_sorted(rm, ent, ent(k), i);
+          }
+        }
+      });
+}
+
 /// The device symbolic phase (level 0, row-major tasks). Returns false without touching the handle when A fails
 /// a check; true after filling the handle's State and the pattern counts of its Stats.
 template <class ExecSpace, class Scalar, class Device>
@@ -90,15 +118,19 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   const ordinal_t n = A.numRows();
   const offset_t nnz = A.nnz();
   if (n <= 0 || A.numCols() != n) return false;
-  offsets diag(uninitialized("AsyncSparse::par_ilu::diag"), n);
+  // Few allocations (uninitialized_parts: each costs about as much as a small kernel and its wait): L's row pointers
+  // with the diagonal positions, then after nnz(L) is known one array per index / value type for the State (and,
+  // ILU, one per type for the temporaries of U's transpose).
+  const auto head = uninitialized_parts<offsets, 2>("AsyncSparse::par_ilu::L_row_map_diag",
+                                                    {static_cast<std::size_t>(n) + 1, static_cast<std::size_t>(n)});
+  const offsets diag = head[1];
   if (!par_ilu_device_checks(exec, A, ic, diag)) return false;
   auto rm = A.graph.row_map;
   auto ent = A.graph.entries;
 
   // L: row i of A up to and including its diagonal. l_rp by an exclusive scan of the row lengths (the scan writes
   // every entry, l_rp(0) included).
-  typename crs_type::row_map_type::non_const_type l_rp(uninitialized("AsyncSparse::par_ilu::L_row_map"),
-                                                       static_cast<std::size_t>(n) + 1);
+  const typename crs_type::row_map_type::non_const_type l_rp = head[0];
   Kokkos::parallel_scan(
       "AsyncSparse::par_ilu::L_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, offset_t& sum, const bool final) {
@@ -111,18 +143,44 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   offset_t nnz_L = 0;
   Kokkos::deep_copy(exec, nnz_L, Kokkos::subview(l_rp, n));
   exec.fence();
-  typename crs_type::index_type::non_const_type l_ci(uninitialized("AsyncSparse::par_ilu::L_entries"), nnz_L);
   // U's pattern by rows (ILU): row i of A from its diagonal on, positions into A kept as the values to
   // follow them through the transpose. IC needs neither U nor the row of each entry: those Views stay unallocated
   // (Kokkos allocates device memory even for an extent of 0).
   const offset_t nnz_U = ic ? 0 : nnz - nnz_L + n;
+  const offset_t ntasks = ic ? nnz_L : nnz;
+  const auto sz = [](offset_t k) { return static_cast<std::size_t>(k); };
+  const std::size_t n1 = static_cast<std::size_t>(n) + 1;
+  // The State's arrays: indices (L's columns, the task rows and columns, ILU: Ut's columns), offsets (task
+  // destinations and sources, IC: the symmetry pairs, ILU: Ut's row pointers), values (task values, L's values, ILU:
+  // Ut's values, the scaled A, the two scalings).
+  const auto ords =
+      uninitialized_parts<ordinals, 4>("AsyncSparse::par_ilu::indices", {sz(nnz_L), sz(ntasks), sz(ntasks), sz(nnz_U)});
+  const auto offs = uninitialized_parts<offsets, 4>(
+      "AsyncSparse::par_ilu::offsets", {sz(ntasks), sz(ntasks), ic ? sz(nnz_L - n) : n1, ic ? sz(nnz_L - n) : 0});
+  using values_view = typename handle_type::value_view;
+  const auto vals = uninitialized_parts<values_view, 6>(
+      "AsyncSparse::par_ilu::values",
+      {sz(ntasks), sz(nnz_L), sz(nnz_U), sz(nnz), static_cast<std::size_t>(n), static_cast<std::size_t>(n)});
+  Kokkos::deep_copy(exec, vals[1], Scalar(0));  // the factors' values are zero until the numeric phase
+  Kokkos::deep_copy(exec, vals[2], Scalar(0));
+  const typename crs_type::index_type::non_const_type l_ci = ords[0];
+  // ILU's temporaries (U by rows, the row of each entry of A, the transpose's gather map and its inverse)
   ordinals s_row;
   typename crs_type::row_map_type::non_const_type u_rp;
   typename crs_type::index_type::non_const_type u_ci;
+  offsets map, u_to_ut, next;
   if (!ic) {
-    s_row = ordinals(uninitialized("AsyncSparse::par_ilu::s_row"), nnz);
-    u_rp = decltype(u_rp)("AsyncSparse::par_ilu::U_row_map", static_cast<std::size_t>(n) + 1);
-    u_ci = decltype(u_ci)(uninitialized("AsyncSparse::par_ilu::U_entries"), nnz_U);
+    const auto tmp_ords =
+        uninitialized_parts<ordinals, 2>("AsyncSparse::par_ilu::symbolic_indices", {sz(nnz), sz(nnz_U)});
+    const auto tmp_offs =
+        uninitialized_parts<offsets, 4>("AsyncSparse::par_ilu::symbolic_offsets", {n1, sz(nnz_U), sz(nnz_U), sz(n)});
+    s_row = tmp_ords[0];
+    u_ci = tmp_ords[1];
+    u_rp = tmp_offs[0];
+    map = tmp_offs[1];
+    u_to_ut = tmp_offs[2];
+    next = tmp_offs[3];
+    Kokkos::deep_copy(exec, u_rp, offset_t(0));
   }
   Kokkos::parallel_for(
       "AsyncSparse::par_ilu::L_fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
@@ -144,52 +202,34 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   s.a_row_map = rm;
   s.a_entries = ent;
   s.identity_tasks = ic;
-  const offset_t ntasks = ic ? nnz_L : nnz;
-  std::tie(s.task_row, s.task_col) = uninitialized_pair<ordinals>("AsyncSparse::par_ilu::task_row_col", ntasks);
-  std::tie(s.task_dst, s.task_src) = uninitialized_pair<offsets>("AsyncSparse::par_ilu::task_dst_src", ntasks);
+  s.task_row = ords[1];
+  s.task_col = ords[2];
+  s.task_dst = offs[0];
+  s.task_src = offs[1];
   // Written in full by every numeric phase before the sweeps read them: task_a, a_scaled, s, s_factors (the
   // breakdown word is set by par_ilu_numeric before its sweeps).
-  s.task_a = typename handle_type::value_view(uninitialized("AsyncSparse::par_ilu::task_a"), ntasks);
-  auto t_row = s.task_row;
-  auto t_col = s.task_col;
-  auto t_dst = s.task_dst;
-  auto t_src = s.task_src;
-  s.L = crs_type("AsyncSparse::par_ilu::L", n, n, nnz_L,
-                 typename crs_type::values_type::non_const_type("AsyncSparse::par_ilu::L_values", nnz_L), l_rp, l_ci);
+  s.task_a = vals[0];
+  s.L = crs_type("AsyncSparse::par_ilu::L", n, n, nnz_L, vals[1], l_rp, l_ci);
   if (ic) {
     // Tasks: the entries of L in storage order. Symmetry pairs: the strictly lower entries of A, rows ascending.
-    std::tie(s.sym_lower, s.sym_upper) =
-        uninitialized_pair<offsets>("AsyncSparse::par_ilu::sym_lower_upper", nnz_L - n);
-    auto lo = s.sym_lower;
-    auto up = s.sym_upper;
-    Kokkos::parallel_for(
-        "AsyncSparse::par_ilu::ic_tasks", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
-          const offset_t beg = rm(i), d = diag(i), l0 = l_rp(i);
-          for (offset_t k = beg; k <= d; ++k) {
-            const offset_t t = l0 + k - beg;
-            t_row(t) = i;
-            t_col(t) = ent(k);
-            t_dst(t) = t;
-            t_src(t) = k;
-            if (k < d) {
-              lo(t - i) = k;
-              up(t - i) = find_sorted(rm, ent, ent(k), i);
-            }
-          }
-        });
+    s.sym_lower = offs[2];
+    s.sym_upper = offs[3];
+    par_ic_device_tasks(exec, n, rm, ent, diag, l_rp, s);
   } else {
     // Ut = transpose of U's pattern; position of each U entry in Ut by inverting the transpose's gather map. The
     // pattern alone is transposed: U has no values yet (transposing a matrix with placeholder values read
     // uninitialized device memory, which compute-sanitizer --tool initcheck reported).
-    typename crs_type::row_map_type::non_const_type ut_rp("AsyncSparse::par_ilu::Ut_row_map",
-                                                          static_cast<std::size_t>(n) + 1);
-    typename crs_type::index_type::non_const_type ut_ci(uninitialized("AsyncSparse::par_ilu::Ut_entries"), nnz_U);
-    offsets map(uninitialized("AsyncSparse::par_ilu::Ut_map"), nnz_U);
-    transpose_pattern(exec, n, n, nnz_U, u_rp, u_ci, ut_rp, ut_ci, map);
-    offsets u_to_ut(uninitialized("AsyncSparse::par_ilu::u_to_ut"), nnz_U);
+    const typename crs_type::row_map_type::non_const_type ut_rp = offs[2];
+    const typename crs_type::index_type::non_const_type ut_ci = ords[3];
+    Kokkos::deep_copy(exec, ut_rp, offset_t(0));
+    transpose_pattern(exec, n, n, nnz_U, u_rp, u_ci, ut_rp, ut_ci, map, next);
     Kokkos::parallel_for(
         "AsyncSparse::par_ilu::invert_map", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz_U),
         KOKKOS_LAMBDA(const offset_t q) { u_to_ut(map(q)) = q; });
+    auto t_row = s.task_row;
+    auto t_col = s.task_col;
+    auto t_dst = s.task_dst;
+    auto t_src = s.task_src;
     Kokkos::parallel_for(
         "AsyncSparse::par_ilu::ilu_tasks", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz),
         KOKKOS_LAMBDA(const offset_t p) {
@@ -201,14 +241,12 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
           // L entries: l_rp(i) + (p - rm(i)); U entries: the U row of i starts at rm(i) - l_rp(i) + i.
           t_dst(p) = j < i ? l_rp(i) + p - rm(i) : u_to_ut(rm(i) - l_rp(i) + i + p - d);
         });
-    s.Ut = crs_type("AsyncSparse::par_ilu::Ut", n, n, nnz_U,
-                    typename crs_type::values_type::non_const_type("AsyncSparse::par_ilu::Ut_values", nnz_U), ut_rp,
-                    ut_ci);
+    s.Ut = crs_type("AsyncSparse::par_ilu::Ut", n, n, nnz_U, vals[2], ut_rp, ut_ci);
   }
-  s.a_scaled = typename crs_type::values_type::non_const_type(uninitialized("AsyncSparse::par_ilu::a_scaled"), nnz);
-  std::tie(s.s, s.s_factors) =
-      uninitialized_pair<typename handle_type::value_view>("AsyncSparse::par_ilu::scalings", n);
-  s.breakdown = Kokkos::View<unsigned long long, Device>(uninitialized("AsyncSparse::par_ilu::breakdown"));
+  s.a_scaled = vals[3];
+  s.s = vals[4];
+  s.s_factors = vals[5];
+  allocate_breakdown_words(exec, s);
   s.symbolic = true;
   exec.fence();
   st = s;

@@ -20,7 +20,8 @@ namespace AsyncSparse {
 namespace Impl {
 
 /// Keep rule of one factor: the diagonal always; |v| > threshold; |v| == threshold for the first `quota` such
-/// entries in storage order (exact selection: the budget is met exactly), or all of them (quota = max).
+/// entries in storage order (exact selection: the budget is met exactly), or all of them (all_ties; quota is then
+/// not read: the approximate selection sets it to max, SampleSelect's exact path to the whole budget).
 struct IlutKeepRule {
   bool remove = false;  ///< false: keep every entry
   double threshold = 0.0;
@@ -88,18 +89,23 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<H
     sel.stats = SampleSelectStats{};  // no SampleSelect ran
   } else if (h.params.selection == ThresholdSelection::Exact) {
     t = sample_select(exec, sel, mag, k);
-    // how many are strictly larger: the rest of the budget goes to the ties, in storage order; and how many tie
-    std::int64_t greater = 0, equal = 0;
+    // How many reach the threshold (|v| >= t). At most the budget (the usual case: t has no ties beyond the quota)
+    // means every tie stays and the quota is never used; only otherwise a second pass counts the strictly larger
+    // ones, the rest of the budget going to the ties in storage order. One wait for the device instead of two.
+    using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+    std::int64_t reaching = 0;
     Kokkos::parallel_reduce(
-        "AsyncSparse::par_ilut::count_greater",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, m),
-        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) { c += mag(i) > t ? 1 : 0; }, greater);
-    Kokkos::parallel_reduce(
-        "AsyncSparse::par_ilut::count_equal",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, m),
-        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) { c += mag(i) == t ? 1 : 0; }, equal);
-    rule.quota = budget_offdiag - greater;
-    rule.all_ties = equal <= rule.quota;
+        "AsyncSparse::par_ilut::count_reaching", Policy(exec, 0, m),
+        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) { c += mag(i) >= t ? 1 : 0; }, reaching);
+    rule.all_ties = reaching <= budget_offdiag;
+    rule.quota = budget_offdiag;
+    if (!rule.all_ties) {
+      std::int64_t greater = 0;
+      Kokkos::parallel_reduce(
+          "AsyncSparse::par_ilut::count_greater", Policy(exec, 0, m),
+          KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) { c += mag(i) > t ? 1 : 0; }, greater);
+      rule.quota -= greater;
+    }
   } else {
     t = sample_select_approximate(exec, sel, mag, k).value;
     rule.quota = std::numeric_limits<std::int64_t>::max();
