@@ -582,27 +582,36 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   EXPECT_EQ(Impl::list_gather_group(200, 100, true), 4);
   EXPECT_EQ(Impl::list_gather_group(199, 100, true), 1);
   EXPECT_EQ(Impl::list_gather_group(0, 0, true), 1);
-  // The rule itself at the measured cases (H100: 270,336 resident threads; rows, tasks, entries per row): 5-point
-  // 1024^2 -> row_merge (reordered tasks: list), 27-point 64^3 -> list, bcsstk16 IC -> entry (147,631 tasks), ILU ->
-  // list (290,378 tasks); host backends -> row_merge for row-major tasks, else entry; explicit launches -> entry; the
-  // bounds of each branch.
+  // The rule itself at the measured cases (270,336 resident threads on an H100 and an H200; rows, tasks, entries per
+  // row, IC or ILU): 5-point 1024^2 -> row_merge (reordered tasks: list), 27-point 64^3 -> list, bcsstk16 IC -> entry
+  // (147,631 tasks), ILU -> list (290,378 tasks); host backends -> row_merge for row-major tasks, else entry; explicit
+  // launches -> entry; the bounds of each branch.
   using Impl::auto_sweep_kernel;
   const std::int64_t h100 = 270336;
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1048576, 3143680, 3.0, h100), SweepKernel::RowMerge);
-  EXPECT_EQ(auto_sweep_kernel(true, true, false, 1048576, 3143680, 3.0, h100), SweepKernel::List);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 262144, 3560572, 13.6, h100), SweepKernel::List);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 147631, 30.2, h100), SweepKernel::Entry);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 290378, 30.2, h100), SweepKernel::List);
-  EXPECT_EQ(auto_sweep_kernel(false, true, true, 1048576, 3143680, 3.0, 2), SweepKernel::RowMerge);
-  EXPECT_EQ(auto_sweep_kernel(false, true, false, 1048576, 3143680, 3.0, 2), SweepKernel::Entry);
-  EXPECT_EQ(auto_sweep_kernel(false, false, true, 1048576, 3143680, 3.0, 2), SweepKernel::Entry);
-  EXPECT_EQ(auto_sweep_kernel(true, false, true, 1048576, 3143680, 3.0, h100), SweepKernel::Entry);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100, 3 * h100, Impl::kParIluRowMaxAvgRow, h100),
+  const bool ic = true, ilu = false;
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1048576, 3143680, 3.0, h100, ic), SweepKernel::RowMerge);
+  EXPECT_EQ(auto_sweep_kernel(true, true, false, 1048576, 3143680, 3.0, h100, ic), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 262144, 3560572, 13.6, h100, ic), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 147631, 30.2, h100, ic), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 290378, 30.2, h100, ilu), SweepKernel::List);
+  // IC's list from 1.5 tasks per resident thread (27-point 28^3: 286,660 tasks -> entry; 32^3: 431,676 -> list),
+  // ILU's from 1 (27-point 24^3: 343,000 -> list)
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 21952, 286660, 13.1, h100, ic), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 32768, 431676, 13.2, h100, ic), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 13824, 343000, 13.0, h100, ilu), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, 3 * h100 / 2, 13.0, h100, ic), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, 3 * h100 / 2 - 1, 13.0, h100, ic), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, h100, 13.0, h100, ilu), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(false, true, true, 1048576, 3143680, 3.0, 2, ic), SweepKernel::RowMerge);
+  EXPECT_EQ(auto_sweep_kernel(false, true, false, 1048576, 3143680, 3.0, 2, ic), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(false, false, true, 1048576, 3143680, 3.0, 2, ic), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, false, true, 1048576, 3143680, 3.0, h100, ic), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100, 3 * h100, Impl::kParIluRowMaxAvgRow, h100, ic),
             SweepKernel::RowMerge);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100 - 1, 3 * h100, 3.0, h100), SweepKernel::List);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100, 3 * h100, Impl::kParIluRowMaxAvgRow + 0.01, h100),
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100 - 1, 3 * h100, 3.0, h100, ic), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100, 3 * h100, Impl::kParIluRowMaxAvgRow + 0.01, h100, ic),
             SweepKernel::List);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, h100 - 1, 30.0, h100), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, h100 - 1, 30.0, h100, ilu), SweepKernel::Entry);
   const bool gpu = Impl::is_gpu_space<Exec>();
   const std::int64_t concurrency = Exec().concurrency();
   // Auto through par_ilu_numeric: on a small 5-point grid (IC and ILU, both task orderings, both modes, default and

@@ -130,6 +130,17 @@ inline LaunchDefaults sweep_launch_defaults(const std::string& where, SweepKerne
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilu-list-kernel
 constexpr double kParIluRowMaxAvgRow = 4.0;
 
+/// IC's list kernel from this many tasks per resident thread (ILU: 1). A one-time numeric phase (the lists built,
+/// 5 sweeps; `BM_par_ic_factorization_{entry,list}` on an H200, 270,336 resident threads) on the 27-point grids:
+/// 24^3 (0.66 tasks per thread) entry 320 / 347 us against list 362 / 412, 28^3 (1.06) 431 / 452 / 470 against
+/// 459 / 518 / 578, 32^3 (1.60) 566 / 554 against 502 / 495, 36^3 (2.29) 740 / 730 against 577 / 561, and the list
+/// ahead by more up to 64^3 (13.2): an IC task has half an ILU task's products, so its lists repay their build later.
+/// (ILU was ahead with lists from 1.07: bcsstk16 892 against 786 us, 24^3 at 1.27 586 against 473.) Not captured:
+/// bcsstk16 IC (0.55 tasks per thread, 30 entries per row: long merges) was 4-11 % faster with the lists in five of
+/// six calls and even in one; the rule keeps it on the entry kernel.
+/// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#setup-latency
+constexpr double kParIcListMinTasksPerThread = 1.5;
+
 struct SweepKernelChoice {
   SweepKernel kernel = SweepKernel::Entry;
   double avg_row = 1.0;  ///< average length of the rows the row kernel's lanes run over
@@ -146,9 +157,10 @@ struct SweepKernelChoice {
 ///    with one lane, in the same order), and without product lists the sweep is the fastest measured there (H100: IC
 ///    70.9 us against the row kernel's 86.3 and the entry kernel's 165.5, ILU 105.6 against 110.1 and 456.1;
 ///    MEASUREMENTS.md#par-ilu-row-kernel; the row kernel was the rule's choice here before 2026-11-28);
-///  - List when the tasks alone fill the device (tasks >= its resident threads; longer rows or fewer of them: the
-///    27-point 64^3 Laplacian), one thread per unknown over its product list; par_ilu_numeric falls back to Entry
-///    where the lists would be too large;
+///  - List when the tasks alone fill the device (ILU: tasks >= its resident threads; IC: tasks >=
+///    kParIcListMinTasksPerThread x the resident threads; longer rows or fewer of them: the 27-point 64^3 Laplacian),
+///    one thread per unknown over its product list; par_ilu_numeric falls back to Entry where the lists would be too
+///    large;
 ///  - Entry otherwise: on smaller matrices the set-up is latency-bound and building the lists (three allocations,
 ///    five kernels, a read-back: 0.1-0.5 ms on an H100) costs more than five sweeps save (bcsstk16: 46 us per sweep;
 ///    explicit `list` is the faster sweep there when the pattern serves many numeric phases);
@@ -162,11 +174,12 @@ struct SweepKernelChoice {
 /// mode (the row kernel's default there is one lane).
 /// Measured: perf_tests/results/MEASUREMENTS.md#par-ilu-list-kernel
 inline SweepKernel auto_sweep_kernel(bool gpu, bool default_launch, bool row_major, std::int64_t rows,
-                                     std::int64_t tasks, double avg_row, std::int64_t concurrency) {
+                                     std::int64_t tasks, double avg_row, std::int64_t concurrency, bool ic) {
   if (!default_launch) return SweepKernel::Entry;
   if (!gpu) return row_major ? SweepKernel::RowMerge : SweepKernel::Entry;
   if (row_major && rows >= 3 * concurrency && avg_row <= kParIluRowMaxAvgRow) return SweepKernel::RowMerge;
-  return tasks >= concurrency ? SweepKernel::List : SweepKernel::Entry;
+  const double min_tasks = (ic ? kParIcListMinTasksPerThread : 1.0) * static_cast<double>(concurrency);
+  return static_cast<double>(tasks) >= min_tasks ? SweepKernel::List : SweepKernel::Entry;
 }
 
 /// Params::sweep_kernel resolved: explicit, or Auto by auto_sweep_kernel, with the rule's quantities for the record.
@@ -189,7 +202,7 @@ SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
   const bool row_major = h.params.ordering == TaskOrdering::RowMajor;
   const bool default_launch = is_default_launch(h.launch);
   const std::int64_t tasks = static_cast<std::int64_t>(st.task_row.extent(0));
-  c.kernel = auto_sweep_kernel(gpu, default_launch, row_major, rows, tasks, c.avg_row, concurrency);
+  c.kernel = auto_sweep_kernel(gpu, default_launch, row_major, rows, tasks, c.avg_row, concurrency, !ilu);
   if (!gpu) {
     c.rule = std::string("auto: host backend, ") + (row_major ? "row-major" : "reordered") + " tasks, " +
              (default_launch ? "default" : "explicit") + " launch" +
@@ -200,9 +213,10 @@ SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
   std::snprintf(
       buf, sizeof buf,
       "auto: GPU, %s tasks, %s launch, %lld rows and %lld tasks vs %lld resident threads, %.1f entries per row "
-      "(row_merge kernel from 3x rows and at most %.0f per row, list kernel from 1x tasks)",
+      "(row_merge kernel from 3x rows and at most %.0f per row, list kernel from %gx tasks)",
       row_major ? "row-major" : "reordered", default_launch ? "default" : "explicit", static_cast<long long>(rows),
-      static_cast<long long>(tasks), static_cast<long long>(concurrency), c.avg_row, kParIluRowMaxAvgRow);
+      static_cast<long long>(tasks), static_cast<long long>(concurrency), c.avg_row, kParIluRowMaxAvgRow,
+      ilu ? 1.0 : kParIcListMinTasksPerThread);
   c.rule = buf;
   return c;
 }
