@@ -39,7 +39,8 @@ class Preconditioner {
   virtual void initialize() = 0;
   virtual void compute() = 0;
   /// y = beta * y + alpha * M^{-1} x. Asynchronous, as every Kokkos kernel launch: y is complete for the next
-  /// operation on the same execution space instance (or after a fence), not when apply() returns.
+  /// operation on the same execution space instance (or after a fence), not when apply() returns. With beta = 0
+  /// the previous contents of y are not read: they may be uninitialized (the Krylov solvers' work vectors are).
   virtual void apply(const const_vector_type& x, const vector_type& y, Scalar alpha = Scalar(1),
                      Scalar beta = Scalar(0)) = 0;
 

@@ -68,6 +68,29 @@ KOKKOS_FORCEINLINE_FUNCTION void store_relaxed(T* ptr, T value) {
 #endif
 }
 
+/// Read / write of an entry that other threads may access concurrently when Async (the asynchronous sweeps of the
+/// incomplete factorizations: other tasks write the same arrays): relaxed atomics then, plain accesses otherwise
+/// (the deterministic mode, whose read and write arrays differ).
+template <bool Async, class T>
+KOKKOS_FORCEINLINE_FUNCTION T read_entry(const T* p) {
+  if constexpr (Async) return load_relaxed(p);
+  return *p;
+}
+/// read_entry for the gathers of the sweeps: with Cached, a load that may be served by the GPU's L1
+/// (load_relaxed_cached: a value of this sweep or the previous one, as the relaxed load).
+template <bool Async, bool Cached, class T>
+KOKKOS_FORCEINLINE_FUNCTION T read_shared(const T* p) {
+  if constexpr (Async && Cached) return load_relaxed_cached(p);
+  return read_entry<Async>(p);
+}
+template <bool Async, class T>
+KOKKOS_FORCEINLINE_FUNCTION void write_entry(T* p, T v) {
+  if constexpr (Async)
+    store_relaxed(p, v);
+  else
+    *p = v;
+}
+
 /// Atomic fetch-and-add on a non-negative 64-bit counter, done on its unsigned long long bits: every backend adds
 /// those with a native atomic, while Kokkos 3.4 emulates signed 64-bit atomic addition on CUDA with a
 /// compare-and-swap loop (hundreds of times slower under contention). Same result for values in [0, 2^63).

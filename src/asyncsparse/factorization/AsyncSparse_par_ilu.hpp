@@ -82,38 +82,61 @@ struct ParIluFactors {
 namespace Impl {
 
 /// Device checks of new values on the symbolic pattern: finite values, a non-zero (IC: positive) diagonal,
-/// symmetry within a relative 1e-12 for IC. Throws InvalidInput naming `where` and the first bad row.
-template <class ExecSpace, class Handle, class Mat>
-void check_values(const ExecSpace& exec, const Handle& h, const Mat& A, const std::string& where) {
+/// symmetry within a relative 1e-12 for IC. Throws InvalidInput naming `where` and the first bad row. With a
+/// non-empty `s` (one entry per row) the same pass stores the unit-diagonal scaling s_i = 1 / sqrt(|a_ii|) of
+/// every row it passes (scale_unit_diagonal's diagonal pass). The row checks, the symmetry of the entry pairs and
+/// the scaling are one reduction, so the numeric phase waits for the device once before its sweeps instead of
+/// three times (a wait costs about 20 us on an H200: MEASUREMENTS.md#setup-latency).
+template <class ExecSpace, class Handle, class Mat, class SView>
+void check_values(const ExecSpace& exec, const Handle& h, const Mat& A, const std::string& where, const SView& s) {
   const auto& st = h.state();
   auto rm = A.graph.row_map;
   auto ent = A.graph.entries;
   auto val = A.values;
   const bool ic = st.kind == ParIluKind::Ic;
+  const bool scale = s.extent(0) > 0;
   using Scalar = typename Mat::non_const_value_type;
-  // codes: 1 non-finite value, 2 missing diagonal, 3 zero diagonal, 4 non-positive diagonal (IC)
-  std::int64_t bad = std::numeric_limits<std::int64_t>::max();
+  const ordinal_t n = A.numRows();
+  auto lo = st.sym_lower;
+  auto up = st.sym_upper;
+  const std::int64_t pairs = ic ? static_cast<std::int64_t>(lo.extent(0)) : 0;
+  // Keys, minimised: 8 * row + code for a row (codes 1 non-finite value, 2 missing diagonal, 3 zero diagonal,
+  // 4 non-positive diagonal (IC)), then 8 * n + t for an asymmetric pair t: a bad row is reported before asymmetry.
+  const std::int64_t none = std::numeric_limits<std::int64_t>::max(), pair_key = 8 * static_cast<std::int64_t>(n);
+  std::int64_t bad = none;
   Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilu::check_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
-      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& b) {
-        int code = 0;
-        bool has_diag = false;
-        Scalar d = 0;
-        for (offset_t k = rm(i); k < rm(i + 1); ++k) {
-          if (!is_finite(val(k))) code = 1;
-          if (ent(k) == i) {
-            has_diag = true;
-            d = val(k);
+      "AsyncSparse::par_ilu::check_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, std::max<std::int64_t>(n, pairs)),
+      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& b) {
+        if (t < n) {
+          const auto i = static_cast<ordinal_t>(t);
+          int code = 0;
+          bool has_diag = false;
+          Scalar d = 0;
+          for (offset_t k = rm(i); k < rm(i + 1); ++k) {
+            if (!is_finite(val(k))) code = 1;
+            if (ent(k) == i) {
+              has_diag = true;
+              d = val(k);
+            }
+          }
+          if (code == 0) code = !has_diag ? 2 : d == Scalar(0) ? 3 : (ic && !(d > Scalar(0))) ? 4 : 0;
+          if (code) {
+            const std::int64_t key = 8 * t + code;
+            if (key < b) b = key;
+          } else if (scale) {
+            s(i) = inv_sqrt_abs(d);
           }
         }
-        if (code == 0) code = !has_diag ? 2 : d == Scalar(0) ? 3 : (ic && !(d > Scalar(0))) ? 4 : 0;
-        if (code) {
-          const std::int64_t key = 8 * static_cast<std::int64_t>(i) + code;
-          if (key < b) b = key;
+        if (t < pairs) {
+          const Scalar x = val(lo(t)), y = val(up(t));
+          const Scalar ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
+          const Scalar diff = x - y < 0 ? y - x : x - y;
+          if (diff > Scalar(1e-12) * (ax > ay ? ax : ay) && pair_key + t < b) b = pair_key + t;
         }
       },
       Kokkos::Min<std::int64_t>(bad));
-  if (bad != std::numeric_limits<std::int64_t>::max()) {
+  if (bad == none) return;
+  if (bad < pair_key) {
     const std::int64_t row = bad / 8;
     const int code = static_cast<int>(bad % 8);
     const char* what = code == 1   ? "a non-finite value (NaN or Inf)"
@@ -122,28 +145,13 @@ void check_values(const ExecSpace& exec, const Handle& h, const Mat& A, const st
                                    : "a non-positive diagonal entry (IC needs a symmetric positive definite matrix)";
     throw InvalidInput(where + ": row " + std::to_string(row) + " has " + what);
   }
-  if (!ic) return;
-  auto lo = st.sym_lower;
-  auto up = st.sym_upper;
-  std::int64_t asym = std::numeric_limits<std::int64_t>::max();
-  Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilu::check_symmetric", Kokkos::RangePolicy<ExecSpace>(exec, 0, lo.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& b) {
-        const Scalar x = val(lo(t)), y = val(up(t));
-        const Scalar ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
-        const Scalar diff = x - y < 0 ? y - x : x - y;
-        if (diff > Scalar(1e-12) * (ax > ay ? ax : ay) && t < b) b = t;
-      },
-      Kokkos::Min<std::int64_t>(asym));
-  if (asym != std::numeric_limits<std::int64_t>::max()) {
-    offset_t pos = 0;
-    Kokkos::deep_copy(pos, Kokkos::subview(lo, asym));
-    const auto Ah = to_host(A);
-    ordinal_t row = 0;
-    while (Ah.row_ptr[row + 1] <= pos) ++row;
-    throw InvalidInput(where + ": IC needs a symmetric matrix; a(" + std::to_string(row) + ", " +
-                       std::to_string(Ah.col_idx[pos]) + ") differs from its transposed entry");
-  }
+  offset_t pos = 0;
+  Kokkos::deep_copy(pos, Kokkos::subview(lo, bad - pair_key));
+  const auto Ah = to_host(A);
+  ordinal_t row = 0;
+  while (Ah.row_ptr[row + 1] <= pos) ++row;
+  throw InvalidInput(where + ": IC needs a symmetric matrix; a(" + std::to_string(row) + ", " +
+                     std::to_string(Ah.col_idx[pos]) + ") differs from its transposed entry");
 }
 
 /// Multiplies the entries (i, j) of a CSR matrix by r_i / r_j (RowOverCol), r_i * r_j (RowTimesCol) or r_i (Row).
@@ -566,7 +574,7 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   stats.sweep_kernel = chosen;
   stats.sweep_kernel_rule = rule;
   stats.sweep_products = uses_product_lists(chosen) ? products : 0;
-  // grouped loads only where one_sweep instantiates them: asynchronous list sweeps with one lane per unknown on GPUs
+  // grouped loads only where launch_sweep instantiates them: asynchronous list sweeps with one lane per unknown on GPUs
   const std::int64_t unknowns =
       static_cast<std::int64_t>(st.L.nnz()) + (ilu ? static_cast<std::int64_t>(st.Ut.nnz()) : 0);
   const bool groupable = chosen == SweepKernel::List && h.params.mode == SweepMode::Async && launch.vector_length == 1;
@@ -609,13 +617,15 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   Kokkos::Timer timer;
   st.numeric = false;
   Impl::record_shift(h.stats(), Impl::ShiftOutcome());
-  Impl::check_values(exec, h, A, where);
-
-  // Scaling (once), then the numeric phase, restarted on a shifted A_s after a breakdown (Params::diagonal_shift).
+  // Scaling (once; its diagonal pass is part of the checks), then the numeric phase, restarted on a shifted A_s
+  // after a breakdown (Params::diagonal_shift).
   if (h.params.scale) {
-    crs_type As("AsyncSparse::par_ilu::A_scaled", st.n, st.n, st.nnz_A, st.a_scaled, A.graph.row_map, A.graph.entries);
-    scale_unit_diagonal(exec, A, As, st.s);
+    Impl::check_values(exec, h, A, where, st.s);
+    const crs_type As("AsyncSparse::par_ilu::A_scaled", st.n, st.n, st.nnz_A, st.a_scaled, A.graph.row_map,
+                      A.graph.entries);
+    Impl::scale_values(exec, A, As, st.s);
   } else {
+    Impl::check_values(exec, h, A, where, decltype(st.s)());
     Kokkos::deep_copy(exec, st.s, Scalar(1));
     Kokkos::deep_copy(exec, st.a_scaled, A.values);
   }
@@ -657,7 +667,7 @@ void par_ilu_set_factors(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h,
     throw InvalidInput(where + ": L does not have the pattern of the handle's L (lower part of S, diagonal last)");
   Kokkos::deep_copy(exec, st.L.values, L.values);
   if (ilu) {
-    const auto Ut = Impl::transpose_with_map(U).T;
+    const auto Ut = transpose(U);
     if (U.numRows() != st.n || Ut.nnz() != st.Ut.nnz() ||
         !Impl::same_graph(exec, st.n, Ut.graph.row_map, Ut.graph.entries, st.Ut.graph.row_map, st.Ut.graph.entries))
       throw InvalidInput(where + ": U does not have the pattern of the handle's U (upper part of S, diagonal first)");
@@ -700,7 +710,7 @@ ParIluFactors<Scalar, Device> par_ilu_factors(const ExecSpace& exec, ParIluHandl
   } else {
     Impl::gather_values(map, src.values, dst.values);
   }
-  exec.fence();
+  Kokkos::fence();  // the transpose ran on the default instance, which need not be exec
   return {st.L, dst};
 }
 

@@ -243,9 +243,8 @@ class ParIluHandle {
     crs_values a_scaled;                                   ///< S A S on A's pattern
     value_view s, s_factors;                               ///< current scaling; scaling of the stored factors
     /// The sweep kernels' breakdown words (min of 4 * row + problem over skipped updates, kNoBreakdown when none):
-    /// one per sweep of a batch (Impl::sweep_batch); `breakdown` is the first, which one_sweep uses.
+    /// one per sweep of a batch (Impl::sweep_batch; one_sweep: a batch of one).
     Kokkos::View<unsigned long long*, Device> breakdown_words;
-    Kokkos::View<unsigned long long, Device> breakdown;
     Kokkos::View<offset_t*, Device> u_map, lt_map;  ///< gather maps of U = transpose(Ut), Lᵀ = transpose(L)
     crs_type U, Lt;
     ChunkedLaunch<execution_space> chunks;  ///< launch of the sweep kernel (over tasks, or over rows for Row)
@@ -285,7 +284,8 @@ class ParIluHandle {
   const crs_type& L() const { return st_.L; }
   /// Column storage of U (ILU): row j holds column j of U (rows k <= j sorted, u_jj last).
   const crs_type& U_columns() const { return st_.Ut; }
-  /// s of the scaling S A S (ones when Params::scale is false).
+  /// s of the scaling S A S (ones when Params::scale is false). After a numeric phase that threw InvalidInput for
+  /// A's values it may hold part of the new scaling (the checks compute it in the same pass); the factors keep theirs.
   const value_view& scaling() const { return st_.s; }
 
   State& state() { return st_; }

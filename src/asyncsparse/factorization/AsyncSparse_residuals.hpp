@@ -172,7 +172,7 @@ template <class ExecSpace, class Scalar, class Device>
 double nonlinear_residual(const ExecSpace& exec, const Crs<Scalar, Device>& A, const Crs<Scalar, Device>& L,
                           const Crs<Scalar, Device>& U) {
   Impl::check_factor_dims("nonlinear_residual", A, L, &U);
-  const auto Ut = Impl::transpose_with_map(U).T;  // columns of U as sorted rows
+  const auto Ut = transpose(U);  // columns of U as sorted rows
   return Impl::relative(Impl::matrix_residual_squares<ParIluKind::Ilu>(exec, A, L, Ut));
 }
 

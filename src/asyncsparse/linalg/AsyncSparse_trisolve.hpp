@@ -144,19 +144,21 @@ struct TriSolveStats {
 /// Facts about a triangle for choose_tri_solve on ExecSpace; the Jacobi probe is run (on T's values, as stored)
 /// when the rule reads it. `nnz` (>= 0) replaces T's entry count in the facts (a preconditioner passes the larger
 /// of its two triangles'). T need not have passed the structure checks yet (the probe tolerates empty rows and
-/// columns out of range; see Impl::JacobiProbeSweep).
+/// columns out of range; see Impl::JacobiProbeSweep). `probe` false: the facts without the probe (jacobi_probe -1).
+/// `scratch`: memory for the probe's two iterates when it holds 2 n entries, else the probe allocates them.
 template <class ExecSpace, class Scalar, class Device>
 TriSolveRuleInputs tri_solve_rule_inputs(const Crs<Scalar, Device>& T, bool lower, bool unit_diagonal = false,
-                                         std::int64_t nnz = -1) {
+                                         std::int64_t nnz = -1, bool probe = true,
+                                         const Kokkos::View<Scalar*, Device>& scratch = {}) {
   TriSolveRuleInputs in;
   in.gpu = Impl::is_gpu_space<ExecSpace>();
   in.cusparse = cusparse_spsv_supports<Scalar, Device>();
   in.concurrency = static_cast<int>(ExecSpace().concurrency());
   in.n = T.numRows();
   in.nnz = nnz >= 0 ? nnz : T.nnz();
-  if (tri_solve_rule_probes_jacobi(in.gpu, in.n, in.nnz))
+  if (probe && tri_solve_rule_probes_jacobi(in.gpu, in.n, in.nnz))
     in.jacobi_probe = Impl::jacobi_probe<ExecSpace>(T.graph.row_map, T.graph.entries, T.values, T.numRows(), lower,
-                                                    unit_diagonal, kGpuJacobiProbeSweeps);
+                                                    unit_diagonal, kGpuJacobiProbeSweeps, scratch);
   return in;
 }
 
@@ -188,9 +190,51 @@ class TriangularSolver {
   /// (upper) in every row. lower: T is lower (true) or upper (false) triangular. unit_diagonal: take T's diagonal
   /// as 1. row_scale, col_scale: length n or empty (identity). `rule_inputs` (optional) replaces the facts an
   /// Auto mode is decided on (a preconditioner decides once for both of its triangles).
+  /// `storage` (optional): memory for the solver's arrays, used when it holds at least
+  /// Impl::parts_extent(array_sizes(...)) entries of the resolved mode, else the solver allocates its own (a
+  /// preconditioner allocates once for both of its triangles; FactorApply).
   void setup(const crs_type& T, bool lower, bool unit_diagonal, const TriSolveOptions& opt,
              const const_vector_type& row_scale = {}, const const_vector_type& col_scale = {},
-             const TriSolveRuleInputs* rule_inputs = nullptr);
+             const TriSolveRuleInputs* rule_inputs = nullptr, const vector_type& storage = {});
+
+  /// The mode, sweep count and (Auto) the rule's reason setup() resolves from `opt` (`in`: the rule's facts, read
+  /// when opt.kind is Auto).
+  static TriSolveChoice resolve_kind(const TriSolveOptions& opt, const TriSolveRuleInputs& in) {
+    TriSolveChoice c;
+    if (opt.kind == TriSolveKind::Auto) {
+      c = choose_tri_solve(in);
+      if (opt.sweeps >= 0) c.sweeps = opt.sweeps;
+    } else {
+      c.kind = opt.kind;
+      c.sweeps = opt.sweeps;
+    }
+    if (c.sweeps < 0) {
+      switch (c.kind) {
+        case TriSolveKind::Jacobi:
+          c.sweeps = kDefaultJacobiSweeps;
+          break;
+        case TriSolveKind::JacobiAdaptive:
+          c.sweeps = kDefaultAdaptiveMaxSweeps;
+          break;
+        case TriSolveKind::Isai:
+          c.sweeps = kDefaultIsaiCorrectionSteps;
+          break;
+        default:
+          c.sweeps = 0;
+          break;
+      }
+    }
+    if (c.kind == TriSolveKind::JacobiAdaptive && c.sweeps < 1) c.sweeps = 1;
+    if (c.kind == TriSolveKind::Exact) c.sweeps = 0;
+    return c;
+  }
+  /// Entries of the arrays setup() allocates for a triangle of n rows and nnz entries in mode `kind` with `sweeps`:
+  /// values, inverse diagonal, work vector (the Jacobi modes and ISAI with correction steps), ISAI values.
+  static std::array<std::size_t, 4> array_sizes(TriSolveKind kind, int sweeps, std::size_t n, std::size_t nnz) {
+    const bool jacobi = kind == TriSolveKind::Jacobi || kind == TriSolveKind::JacobiAdaptive;
+    const bool work = jacobi || (kind == TriSolveKind::Isai && sweeps > 0);
+    return {nnz, n, work ? n : 0, kind == TriSolveKind::Isai ? nnz : 0};
+  }
 
   /// Compatibility form: mode and sweep count only.
   void setup(const crs_type& T, bool lower, bool unit_diagonal, TriSolveKind kind, int sweeps = 5) {
@@ -253,35 +297,15 @@ class TriangularSolver {
 
   void resolve_mode(const crs_type& T, const TriSolveRuleInputs* rule_inputs) {
     stats_ = TriSolveStats();
-    stats_.kind = opt_.kind;
-    stats_.sweeps = opt_.sweeps;
+    TriSolveRuleInputs in;
     if (opt_.kind == TriSolveKind::Auto) {
-      const TriSolveRuleInputs in =
-          rule_inputs ? *rule_inputs : tri_solve_rule_inputs<execution_space>(T, lower_, unit_);
-      const TriSolveChoice c = choose_tri_solve(in);
-      stats_.kind = c.kind;
+      in = rule_inputs ? *rule_inputs : tri_solve_rule_inputs<execution_space>(T, lower_, unit_);
       stats_.jacobi_probe = in.jacobi_probe;
-      stats_.reason = c.reason;
-      if (opt_.sweeps < 0) stats_.sweeps = c.sweeps;
     }
-    if (stats_.sweeps < 0) {
-      switch (stats_.kind) {
-        case TriSolveKind::Jacobi:
-          stats_.sweeps = kDefaultJacobiSweeps;
-          break;
-        case TriSolveKind::JacobiAdaptive:
-          stats_.sweeps = kDefaultAdaptiveMaxSweeps;
-          break;
-        case TriSolveKind::Isai:
-          stats_.sweeps = kDefaultIsaiCorrectionSteps;
-          break;
-        default:
-          stats_.sweeps = 0;
-          break;
-      }
-    }
-    if (stats_.kind == TriSolveKind::JacobiAdaptive && stats_.sweeps < 1) stats_.sweeps = 1;
-    if (stats_.kind == TriSolveKind::Exact) stats_.sweeps = 0;
+    const TriSolveChoice c = resolve_kind(opt_, in);
+    stats_.kind = c.kind;
+    stats_.sweeps = c.sweeps;
+    stats_.reason = c.reason;
     const ExactAlgorithm requested = exact_override_ != ExactAlgorithm::Auto ? exact_override_ : opt_.exact_algorithm;
     ExactAlgorithm a = requested;
     // cuSPARSE's solve runs on 32-bit offsets here (row_map_as_int): a factor with more entries takes the level sets.
@@ -296,9 +320,11 @@ class TriangularSolver {
     stats_.exact_algorithm = stats_.kind == TriSolveKind::Exact ? a : ExactAlgorithm::Auto;
   }
 
-  void load(const crs_type& T, const const_vector_type& r, const const_vector_type& c, const std::string& where) {
+  /// Loads T's values (scaled); `check_structure`: T's structure is checked in the same pass (setup()).
+  void load(const crs_type& T, const const_vector_type& r, const const_vector_type& c, const std::string& where,
+            bool check_structure = false) {
     Impl::tri_load_values<execution_space>(row_map_, entries_, n_, lower_, unit_, T.values, values_, inv_diag_, r, c,
-                                           where);
+                                           where, check_structure);
     if (stats_.kind == TriSolveKind::Isai) {
       const std::int64_t bad =
           Impl::isai_compute<execution_space>(row_map_, entries_, values_, inv_diag_, n_, lower_, isai_values_);
@@ -431,8 +457,8 @@ class TriangularSolver {
 template <class Scalar, class Device>
 void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool unit_diagonal,
                                              const TriSolveOptions& opt, const const_vector_type& row_scale,
-                                             const const_vector_type& col_scale,
-                                             const TriSolveRuleInputs* rule_inputs) {
+                                             const const_vector_type& col_scale, const TriSolveRuleInputs* rule_inputs,
+                                             const vector_type& storage) {
   Kokkos::Timer timer;
   if (T.numRows() != T.numCols())
     throw InvalidInput("TriangularSolver::setup: matrix must be square, got " + std::to_string(T.numRows()) + " x " +
@@ -445,25 +471,25 @@ void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool
   n_ = T.numRows();
   row_map_ = T.graph.row_map;
   entries_ = T.graph.entries;
-  Impl::tri_check_structure<execution_space>(row_map_, entries_, n_, lower_, "TriangularSolver::setup");
+  // T's structure is checked by load() below, in the pass that loads the values (resolve_mode's Jacobi probe
+  // tolerates any structure; nothing else reads T before).
   resolve_mode(T, rule_inputs);
-  const bool jacobi = stats_.kind == TriSolveKind::Jacobi || stats_.kind == TriSolveKind::JacobiAdaptive;
   // Every mode writes the work vector before reading it. The values, inverse diagonal, work vector and ISAI values
-  // share one allocation (Impl::uninitialized_parts).
-  const bool work = jacobi || (stats_.kind == TriSolveKind::Isai && stats_.sweeps > 0);
-  const bool isai = stats_.kind == TriSolveKind::Isai;
-  const auto nnz = static_cast<std::size_t>(T.nnz()), rows = static_cast<std::size_t>(n_);
-  const auto parts = Impl::uninitialized_parts<vector_type, 4>("AsyncSparse::trisolve::arrays",
-                                                               {nnz, rows, work ? rows : 0, isai ? nnz : 0});
+  // share one allocation (Impl::uninitialized_parts), or `storage`.
+  const auto sizes =
+      array_sizes(stats_.kind, stats_.sweeps, static_cast<std::size_t>(n_), static_cast<std::size_t>(T.nnz()));
+  const auto parts = storage.extent(0) >= Impl::parts_extent(sizes)
+                         ? Impl::parts_of(storage, sizes)
+                         : Impl::uninitialized_parts<vector_type, 4>("AsyncSparse::trisolve::arrays", sizes);
   values_ = parts[0];
   inv_diag_ = parts[1];
-  work_ = work ? parts[2] : vector_type();
-  isai_values_ = isai ? parts[3] : vector_type();
+  work_ = sizes[2] > 0 ? parts[2] : vector_type();
+  isai_values_ = sizes[3] > 0 ? parts[3] : vector_type();
   launch_ = resolve_launch_config<execution_space>(
       LaunchConfig{}, n_, n_ > 0 ? static_cast<double>(T.nnz() - n_) / static_cast<double>(n_) : 1.0);
   isai_launch_ =
       stats_.kind == TriSolveKind::Isai ? Impl::spmv_launch<execution_space>(n_, T.nnz()) : Impl::SpmvLaunch();
-  load(T, row_scale, col_scale, "TriangularSolver::setup");
+  load(T, row_scale, col_scale, "TriangularSolver::setup", true);
   setup_exact();
   ready_ = true;
   execution_space().fence();
@@ -544,10 +570,10 @@ bool TriangularSolver<Scalar, Device>::same_pattern(const crs_type& T) const {
 
 // Explicit instantiation (cmake/AsyncSparseETI.cmake): the compiled library holds these for the configured scalars
 // and devices; other types are instantiated from the definitions above.
-#define ASYNCSPARSE_ETI_TRISOLVE(EXTERN, S, D)                                                                     \
-  EXTERN template class TriangularSolver<S, D>;                                                                    \
-  EXTERN template TriSolveRuleInputs tri_solve_rule_inputs<D::execution_space, S, D>(const Crs<S, D>&, bool, bool, \
-                                                                                     std::int64_t);
+#define ASYNCSPARSE_ETI_TRISOLVE(EXTERN, S, D)                                        \
+  EXTERN template class TriangularSolver<S, D>;                                       \
+  EXTERN template TriSolveRuleInputs tri_solve_rule_inputs<D::execution_space, S, D>( \
+      const Crs<S, D>&, bool, bool, std::int64_t, bool, const Kokkos::View<S*, D>&);
 ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_TRISOLVE)
 
 }  // namespace AsyncSparse

@@ -87,20 +87,29 @@ class FactorApply {
 template <class Scalar, class Device>
 void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bool unit_lower, const vector_type& s,
                                         const TriSolveOptions& opt) {
-  TriSolveRuleInputs in;
-  if (opt.kind == TriSolveKind::Auto)
-    in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, std::max<std::int64_t>(L.nnz(), U.nnz()));
   check_scaling(s, L.numRows());  // before anything of the previous set-up is replaced
-  // the inverse scaling and the work vector between the solves (written by the lower solve before the upper one
-  // reads it) from one allocation (Impl::uninitialized_parts)
+  // One allocation (Impl::uninitialized_parts) for the inverse scaling, the work vector between the solves (written by
+  // the lower solve before the upper one reads it) and both solvers' arrays, sized for the mode each resolves from the
+  // rule's facts without the Jacobi probe. The probe can only turn that mode (jacobi) into exact, which needs less
+  // (TriangularSolver::array_sizes); it runs first, its two iterates in the lower solver's part, which the lower
+  // solver overwrites when it loads its values.
   const auto n = static_cast<std::size_t>(L.numRows());
-  const auto v =
-      Impl::uninitialized_parts<vector_type, 2>("AsyncSparse::factor_apply::vectors", {s.extent(0) == n ? n : 0, n});
+  const std::int64_t rule_nnz = std::max<std::int64_t>(L.nnz(), U.nnz());
+  TriSolveRuleInputs in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, rule_nnz, false);
+  using solver = TriangularSolver<Scalar, Device>;
+  auto part = [&](const crs_type& T) {
+    const TriSolveChoice c = solver::resolve_kind(opt, in);
+    return Impl::parts_extent(solver::array_sizes(c.kind, c.sweeps, n, static_cast<std::size_t>(T.nnz())));
+  };
+  const std::array<std::size_t, 4> sizes = {s.extent(0) == n ? n : 0, n, part(L), part(U)};
+  const auto v = Impl::uninitialized_parts<vector_type, 4>("AsyncSparse::factor_apply::arrays", sizes);
   inv_s_ = v[0];
   w_ = v[1];
+  if (opt.kind == TriSolveKind::Auto)
+    in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, rule_nnz, true, v[2]);
   set_inverse_scaling(s, L.numRows());
-  lower_.setup(L, true, unit_lower, opt, inv_s_, const_vector_type(), &in);
-  upper_.setup(U, false, false, opt, const_vector_type(), inv_s_, &in);
+  lower_.setup(L, true, unit_lower, opt, inv_s_, const_vector_type(), &in, v[2]);
+  upper_.setup(U, false, false, opt, const_vector_type(), inv_s_, &in, v[3]);
 }
 
 template <class Scalar, class Device>

@@ -44,12 +44,14 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
+#include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/exec/AsyncSparse_scalar_readback.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
@@ -102,10 +104,12 @@ void cg_reference(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Devi
 /// The fused PCG loop (KrylovImplementation::Fused, see the header comment). r holds b − A x on entry.
 /// Device scalars: rᵀz of iteration k in slot k % 2 (without a preconditioner that is ‖r_k‖²), pᵀq in slot 2,
 /// ‖r‖² in slot 3 (with a preconditioner).
+/// `work`: z (with a preconditioner), p0, p1 and q, each of A's row count, written before they are read.
 template <class Scalar, class Device>
 void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>& x,
               const Kokkos::View<Scalar*, Device>& r, Preconditioner<Scalar, Device>* M, double bnorm, double rel0,
-              const SolverParams& params, SolverResult& res, KrylovMonitor& mon) {
+              const SolverParams& params, SolverResult& res, KrylovMonitor& mon,
+              const std::array<Kokkos::View<Scalar*, Device>, 4>& work) {
   using V = Kokkos::View<Scalar*, Device>;
   using CV = Kokkos::View<const Scalar*, Device>;
   using exec = typename Device::execution_space;
@@ -119,9 +123,9 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
   const bool diagonal = M && dinv.extent(0) == n;
   ScalarReadback<Device> sc(4, "AsyncSparse::cg::scalars");
   const auto s = sc.device();
-  const V z = M ? V("cg_z", n) : r;  // without a preconditioner z is r
-  const V p[2] = {V("cg_p0", n), V("cg_p1", n)};
-  const V q("cg_q", n);
+  const V z = M ? work[0] : r;  // without a preconditioner z is r
+  const V p[2] = {work[1], work[2]};
+  const V q = work[3];
 
   // z = M⁻¹ r and rᵀz into slot `slot`: in the preconditioner's last pass where it can (apply_dot)
   const auto precondition_dot = [&](int slot) {
@@ -199,7 +203,14 @@ SolverResult cg(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, 
     res.time_history = {0.0};
     return res;
   }
-  V r("cg_r", n);
+  const bool fused = Impl::resolve_krylov_implementation(params.implementation, Impl::is_gpu_space<exec>()) ==
+                     KrylovImplementation::Fused;
+  // r and the fused loop's z, p0, p1, q from one allocation, uninitialized: each is written before it is read
+  // (a device allocation with its initialization costs about 40 us on an H200, more than a small system's CG
+  // iteration: MEASUREMENTS.md#setup-latency)
+  const std::size_t w = fused ? n : 0;
+  const auto v = Impl::uninitialized_parts<V, 5>("AsyncSparse::cg::vectors", {n, M ? w : 0, w, w, w});
+  const V r = v[0];
   const double rel0 = Blas<Scalar, Device>::residual(A, x, b, r) / bnorm;
   mon.record(rel0);
   res.status = SolverStatus::MaxIterations;
@@ -208,12 +219,10 @@ SolverResult cg(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, 
     res.message = "initial residual is not finite (NaN/Inf in A or x)";
   } else if (rel0 <= params.tol) {
     res.status = SolverStatus::Converged;
-  } else if (Impl::resolve_krylov_implementation(params.implementation,
-                                                 Impl::is_gpu_space<typename Device::execution_space>()) ==
-             KrylovImplementation::Reference) {
+  } else if (!fused) {
     Impl::cg_reference(A, x, r, M, bnorm, rel0, params, res, mon);
   } else {
-    Impl::cg_fused(A, x, r, M, bnorm, rel0, params, res, mon);
+    Impl::cg_fused(A, x, r, M, bnorm, rel0, params, res, mon, {v[1], v[2], v[3], v[4]});
   }
   // report the true residual
   res.final_relative_residual = Blas<Scalar, Device>::residual(A, x, b, r) / bnorm;

@@ -88,6 +88,19 @@ struct ScaleValuesFunctor {
   }
 };
 
+/// The value pass of scale_unit_diagonal: A_out's values = S A_in S for the scaling s (A_out shares A_in's graph;
+/// A_out = A_in in place is safe). Asynchronous on `exec`.
+template <class ExecSpace, class CrsType, class SView>
+void scale_values(const ExecSpace& exec, const CrsType& A_in, const CrsType& A_out, const SView& s) {
+  using RowMap = decltype(A_in.graph.row_map);
+  using Entries = decltype(A_in.graph.entries);
+  using Values = typename CrsType::values_type;
+  Kokkos::parallel_for("AsyncSparse::scale_unit_diagonal::values",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<ordinal_t>>(exec, 0, A_in.numRows()),
+                       ScaleValuesFunctor<RowMap, Entries, Values, Values, SView>{
+                           A_in.graph.row_map, A_in.graph.entries, A_in.values, A_out.values, s});
+}
+
 template <class SView, class XView, class YView>
 struct ScaleVectorFunctor {
   SView s;
@@ -162,9 +175,7 @@ void scale_unit_diagonal(const ExecSpace& exec, const CrsType& A_in, CrsType& A_
     A_out =
         CrsType("AsyncSparse::A_scaled", n, A_in.numCols(), A_in.nnz(), vals, A_in.graph.row_map, A_in.graph.entries);
   }
-  Kokkos::parallel_for("AsyncSparse::scale_unit_diagonal::values", policy(exec, 0, n),
-                       Impl::ScaleValuesFunctor<RowMap, Entries, Values, Values, SView>{
-                           A_in.graph.row_map, A_in.graph.entries, A_in.values, A_out.values, s});
+  Impl::scale_values(exec, A_in, A_out, s);
 }
 
 template <class ExecSpace, class CrsType>

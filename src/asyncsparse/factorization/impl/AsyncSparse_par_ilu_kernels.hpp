@@ -68,28 +68,6 @@ KOKKOS_FORCEINLINE_FUNCTION void report_breakdown(const FlagView& flag, ordinal_
   Kokkos::atomic_fetch_min(&flag(), 4ull * static_cast<unsigned long long>(row) + code);
 }
 
-/// Read / write of a factor entry: relaxed atomics in the asynchronous mode (other tasks write the same
-/// arrays concurrently), plain accesses in the deterministic mode (the read and write arrays differ).
-template <bool Async, class T>
-KOKKOS_FORCEINLINE_FUNCTION T read_entry(const T* p) {
-  if constexpr (Async) return load_relaxed(p);
-  return *p;
-}
-/// read_entry for the gathers of the entry and list kernels: with Cached, a load that may be served by the GPU's L1
-/// (load_relaxed_cached: a value of this sweep or the previous one, as the relaxed load).
-template <bool Async, bool Cached, class T>
-KOKKOS_FORCEINLINE_FUNCTION T read_shared(const T* p) {
-  if constexpr (Async && Cached) return load_relaxed_cached(p);
-  return read_entry<Async>(p);
-}
-template <bool Async, class T>
-KOKKOS_FORCEINLINE_FUNCTION void write_entry(T* p, T v) {
-  if constexpr (Async)
-    store_relaxed(p, v);
-  else
-    *p = v;
-}
-
 /// Calls f(p, q) for each pair of positions with the same index in the sorted index lists x = xent[p, pe) and
 /// y = yent[q, qe), in ascending index.
 template <class Ent, class F>

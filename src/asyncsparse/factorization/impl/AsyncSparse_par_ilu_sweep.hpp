@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -161,9 +162,11 @@ struct SweepKernelChoice {
 ///    kParIcListMinTasksPerThread x the resident threads; longer rows or fewer of them: the 27-point 64^3 Laplacian),
 ///    one thread per unknown over its product list; par_ilu_numeric falls back to Entry where the lists would be too
 ///    large;
-///  - Entry otherwise: on smaller matrices the set-up is latency-bound and building the lists (three allocations,
-///    five kernels, a read-back: 0.1-0.5 ms on an H100) costs more than five sweeps save (bcsstk16: 46 us per sweep;
-///    explicit `list` is the faster sweep there when the pattern serves many numeric phases);
+///  - Entry otherwise: on smaller matrices the set-up is latency-bound and building the lists (two allocations, two
+///    passes and a scan that returns their size: 85-200 us for the small shared matrices on an H200, bcsstk16 IC
+///    198 us) costs about what five sweeps save (bcsstk16 IC: the one-time factorization within 10 % either way;
+///    MEASUREMENTS.md#setup-latency); explicit `list` is the faster sweep there when the pattern serves many numeric
+///    phases;
 /// on host backends RowMerge for row-major tasks (a thread runs its rows in order, the pivot of the row just finished
 /// carried in a register: on 2 cores an IC sweep of the 5-point 1024^2 Laplacian 1.7x faster, the other matrices
 /// measured 0.82-1.07x the entry kernel's time per sweep, the same residual after 5 sweeps;
@@ -436,30 +439,6 @@ void record_sweep(ParIluHandle<Scalar, Device>& h, unsigned long long flag, doub
     throw BreakdownError(par_ilu_name(h), stats.breakdown_row, stats.breakdown_problem);
 }
 
-/// One sweep, waited for and checked; throws BreakdownError (the factors keep the last finite values).
-template <class ExecSpace, class Scalar, class Device>
-void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
-  auto& st = h.state();
-  const bool async = h.params.mode == SweepMode::Async;
-  // The breakdown words hold kNoBreakdown here: set by par_ilu_numeric, reset below after a sweep that skipped an
-  // update (one device-to-host transfer per sweep, none the other way unless a sweep reported something).
-  Kokkos::Timer timer;
-  launch_sweep(exec, h, st.breakdown);
-  exec.fence();
-  const double dt = timer.seconds();
-  unsigned long long flag = 0;
-  Kokkos::deep_copy(flag, st.breakdown);
-  if (flag != kNoBreakdown) {
-    Kokkos::deep_copy(exec, st.breakdown, kNoBreakdown);
-    exec.fence();
-  }
-  record_sweep(h, flag, dt);
-  if (!async) {
-    std::swap(st.L.values, st.L_alt);
-    if (st.kind == ParIluKind::Ilu) std::swap(st.Ut.values, st.Ut_alt);
-  }
-}
-
 /// Sweeps the numeric phase runs back to back with one wait at most (sweep_batch): the breakdown words of the
 /// State, one per sweep of a batch.
 constexpr int kSweepBatch = 8;
@@ -469,23 +448,25 @@ constexpr int kSweepBatch = 8;
 template <class ExecSpace, class State>
 void allocate_breakdown_words(const ExecSpace& exec, State& s) {
   s.breakdown_words = decltype(s.breakdown_words)(uninitialized("AsyncSparse::par_ilu::breakdown"), kSweepBatch);
-  s.breakdown = decltype(s.breakdown)(s.breakdown_words.data());
   Kokkos::deep_copy(exec, s.breakdown_words, kNoBreakdown);
 }
 
-/// `count` (1..kSweepBatch) asynchronous sweeps launched back to back, each reporting into its own breakdown word,
-/// then one wait and one transfer of all the words to the host, recorded in order as one_sweep records them (the
-/// time of each sweep: the batch's divided evenly). For the phases that check nothing between sweeps (asynchronous
-/// mode, no residual checks, breakdown_patience 0): there one_sweep's wait and transfer per sweep cost more than a
-/// sweep on small matrices (about 35 us against 6 on an H200 for fv1; MEASUREMENTS.md#setup-latency).
+/// `count` (1..kSweepBatch) sweeps launched back to back, each reporting into its own breakdown word, then one wait
+/// and one transfer of all the words to the host, recorded in order (record_sweep; the time of each sweep: the
+/// batch's divided evenly). More than one sweep only in the asynchronous mode (the deterministic one swaps its
+/// buffers after each sweep: one_sweep), for the phases that check nothing between sweeps (no residual checks,
+/// breakdown_patience 0): there a wait and a transfer per sweep cost more than a sweep on small matrices (about
+/// 35 us against 6 on an H200 for fv1; MEASUREMENTS.md#setup-latency).
 template <class ExecSpace, class Scalar, class Device>
 void sweep_batch(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, int count) {
+  if (count < 1 || count > kSweepBatch || (count > 1 && h.params.mode != SweepMode::Async))
+    throw std::logic_error("sweep_batch: " + std::to_string(count) + " sweeps in one batch");
   auto& st = h.state();
   using word = Kokkos::View<unsigned long long, Device>;
   Kokkos::Timer timer;
   for (int k = 0; k < count; ++k) launch_sweep(exec, h, word(st.breakdown_words.data() + k));
   exec.fence();
-  const double dt = timer.seconds() / count;  // the sweeps alone, as one_sweep times them
+  const double dt = timer.seconds() / count;  // the sweeps alone
   unsigned long long flags[kSweepBatch];
   Kokkos::View<unsigned long long*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(flags, count);
   Kokkos::deep_copy(host, Kokkos::subview(st.breakdown_words, std::make_pair(0, count)));
@@ -496,6 +477,18 @@ void sweep_batch(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, int cou
     exec.fence();
   }
   for (int k = 0; k < count; ++k) record_sweep(h, flags[k], dt);
+}
+
+/// One sweep, waited for and checked (a batch of one: the breakdown words hold kNoBreakdown before it, set by
+/// par_ilu_numeric and reset after a sweep that skipped an update); throws BreakdownError (the factors keep the last
+/// finite values). In the deterministic mode the new buffer then becomes the factors.
+template <class ExecSpace, class Scalar, class Device>
+void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
+  sweep_batch(exec, h, 1);
+  if (h.params.mode == SweepMode::Async) return;
+  auto& st = h.state();
+  std::swap(st.L.values, st.L_alt);
+  if (st.kind == ParIluKind::Ilu) std::swap(st.Ut.values, st.Ut_alt);
 }
 
 }  // namespace Impl

@@ -199,8 +199,8 @@ KOKKOS_INLINE_FUNCTION typename Vals::non_const_value_type ilut_merge_dot(const 
 /// sum_k X(k) Y(k) over the common columns of the sorted stretches [xb, xe) of (xcol, xval) and [yb, ye) of (ycol,
 /// yval), increasing k, one lane: ilut_merge_dot's sum where the caller knows the stretches left of the bound (the
 /// sweeps: the rows before the entry's own position or diagonal). Both positions advance without a branch (x where
-/// kx <= ky, y where ky <= kx); Async values are read with relaxed loads, with Cached through L1 (load_relaxed_cached:
-/// a value of this sweep or the last, as the relaxed load); plain reads otherwise. Measured on an H200 against
+/// kx <= ky, y where ky <= kx); the values are read with read_shared<Async, Cached> (relaxed loads when Async, with
+/// Cached through L1; plain reads otherwise). Measured on an H200 against
 /// ilut_merge_dot: one ParILUT sweep of the 27-point 64^3 Laplacian 1.27-1.29 -> 1.21-1.23 ms, ParICT 0.43-0.44 ->
 /// 0.40-0.41 ms (two runs each), the 5-point grid and bcsstk16 unchanged
 /// (perf_tests/results/MEASUREMENTS.md#par-ilut-list-sweeps).
@@ -212,14 +212,7 @@ KOKKOS_INLINE_FUNCTION typename Vals::non_const_value_type ilut_range_dot(const 
   S sum = 0;
   while (xb < xe && yb < ye) {
     const ordinal_t kx = xcol(xb), ky = ycol(yb);
-    if (kx == ky) {
-      if constexpr (Async && Cached)
-        sum += ilut_mul(load_relaxed_cached(&xval(xb)), load_relaxed_cached(&yval(yb)));
-      else if constexpr (Async)
-        sum += ilut_mul(load_relaxed(&xval(xb)), load_relaxed(&yval(yb)));
-      else
-        sum += ilut_mul(xval(xb), yval(yb));
-    }
+    if (kx == ky) sum += ilut_mul(read_shared<Async, Cached>(&xval(xb)), read_shared<Async, Cached>(&yval(yb)));
     xb += kx <= ky ? 1 : 0;
     yb += ky <= kx ? 1 : 0;
   }

@@ -1,0 +1,228 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// The set-up paths that do several things in one pass or one allocation: the numeric phase's checks with the
+// scaling's diagonal, the triangular solver's structure check with its value loading, the solvers' arrays in
+// storage given by the caller (FactorApply: one allocation for both triangles) and the Jacobi probe in scratch.
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/core/AsyncSparse_scaling.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
+#include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
+#include <support/TestHelpers.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace test_setup_paths {
+using namespace AsyncSparse;
+using Dev = TEST_DEVICE;
+using Exec = typename Dev::execution_space;
+using V = Kokkos::View<double*, Dev>;
+
+TEST(TEST_CATEGORY, setup_paths_numeric_checks_store_the_scaling_of_scale_unit_diagonal) {
+  for (const auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
+    auto Ah = lap2d(6);
+    for (int i = 0; i < Ah.nrows; ++i)  // a diagonal that is not constant (the values stay symmetric)
+      for (auto k = Ah.row_ptr[i]; k < Ah.row_ptr[i + 1]; ++k)
+        if (Ah.col_idx[k] == i) Ah.values[k] = 4.0 + 0.1 * static_cast<double>(i % 7);
+    const auto A = to_device<Dev>(Ah);
+    ParIluHandle<double, Dev> h(kind);
+    h.params.sweeps = 0;
+    par_ilu_symbolic(Exec(), h, A);
+    par_ilu_numeric(Exec(), h, A);
+    const auto expected = scale_unit_diagonal(Exec(), A);
+    EXPECT_EQ(to_std_vector(h.state().s), to_std_vector(expected.s));  // bit for bit: the same expression
+    EXPECT_EQ(to_std_vector(h.state().a_scaled), to_std_vector(expected.A.values));
+  }
+}
+
+TEST(TEST_CATEGORY, setup_paths_numeric_checks_report_a_bad_row_before_asymmetry) {
+  const auto Ah = lap2d(4);
+  const auto A = to_device<Dev>(Ah);
+  ParIluHandle<double, Dev> h(ParIluKind::Ic);
+  par_ilu_symbolic(Exec(), h, A);
+  auto Hb = Ah;
+  Hb.values[1] = -0.5;                                                 // a(0,1) != a(1,0): an asymmetric pair
+  Hb.values[Hb.row_ptr[9]] = std::numeric_limits<double>::infinity();  // and a non-finite value in row 9
+  auto Ab = to_device<Dev>(Hb);
+  Ab = Crs<double, Dev>("Ab", 16, 16, Ab.nnz(), Ab.values, A.graph.row_map, A.graph.entries);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Ab), InvalidInput, "par_ic_numeric: row 9 has a non-finite");
+  // without scaling the checks are the same
+  ParIluHandle<double, Dev> u(ParIluKind::Ic);
+  u.params.scale = false;
+  par_ilu_symbolic(Exec(), u, A);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), u, Ab), InvalidInput, "row 9 has a non-finite");
+  Hb.values[Hb.row_ptr[9]] = Ah.values[Ah.row_ptr[9]];
+  auto Aa = to_device<Dev>(Hb);
+  Aa = Crs<double, Dev>("Aa", 16, 16, Aa.nnz(), Aa.values, A.graph.row_map, A.graph.entries);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), u, Aa), InvalidInput, "a(1, 0) differs from its transposed");
+}
+
+TEST(TEST_CATEGORY, setup_paths_trisolve_reports_structure_before_values) {
+  // row 1 has a zero diagonal (a value problem), row 3 unsorted columns (a structure problem): structure first
+  auto M = csr_from_triplets<double>(4, 4, {0, 1, 1, 2, 3, 3, 3}, {0, 0, 1, 2, 1, 0, 3},
+                                     {1.0, 2.0, 0.0, 1.0, 1.0, 1.0, 1.0});
+  // csr_from_triplets sorts the columns: unsort row 3 by hand
+  std::swap(M.col_idx[M.row_ptr[3]], M.col_idx[M.row_ptr[3] + 1]);
+  TriangularSolver<double, Dev> S;
+  ASYNCSPARSE_EXPECT_THROW_MSG(S.setup(to_device<Dev>(M), true, false, TriSolveKind::Jacobi), InvalidInput,
+                               "lower triangular matrix, row 3: column indices not sorted");
+  std::swap(M.col_idx[M.row_ptr[3]], M.col_idx[M.row_ptr[3] + 1]);
+  ASYNCSPARSE_EXPECT_THROW_MSG(S.setup(to_device<Dev>(M), true, false, TriSolveKind::Jacobi), BreakdownError,
+                               "breakdown at row 1: zero diagonal");
+}
+
+TriSolveOptions options(TriSolveKind kind, int sweeps) {
+  TriSolveOptions o;
+  o.kind = kind;
+  o.sweeps = sweeps;
+  return o;
+}
+
+TEST(TEST_CATEGORY, setup_paths_trisolve_storage_given_or_too_small) {
+  const auto L = Reference::ic0(lap2d(7));
+  const auto Ld = to_device<Dev>(L);
+  const auto n = static_cast<std::size_t>(L.nrows), nnz = static_cast<std::size_t>(L.nnz());
+  std::vector<double> bh(n);
+  for (std::size_t i = 0; i < n; ++i) bh[i] = 1.0 + 0.25 * static_cast<double>(i % 5);
+  const V b = to_device<Dev>(bh);
+  const std::pair<TriSolveKind, int> modes[] = {
+      {TriSolveKind::Jacobi, 3}, {TriSolveKind::Isai, 1}, {TriSolveKind::Isai, 0}, {TriSolveKind::Exact, 0}};
+  for (const auto& m : modes) {
+    const auto o = options(m.first, m.second);
+    const auto sizes = TriangularSolver<double, Dev>::array_sizes(m.first, m.second, n, nnz);
+    TriangularSolver<double, Dev> own, given, small;
+    own.setup(Ld, true, false, o);
+    // NaN-filled: a part the solver reads before writing it would show in the solution
+    const V storage("storage", Impl::parts_extent(sizes)), too_small("small", Impl::parts_extent(sizes) - 1);
+    Kokkos::deep_copy(storage, std::numeric_limits<double>::quiet_NaN());
+    given.setup(Ld, true, false, o, {}, {}, nullptr, storage);
+    small.setup(Ld, true, false, o, {}, {}, nullptr, too_small);
+    V x0("x0", n), x1("x1", n), x2("x2", n);
+    own.solve(b, x0);
+    given.solve(b, x1);
+    small.solve(b, x2);
+    const auto ref = to_std_vector(x0);
+    EXPECT_EQ(to_std_vector(x1), ref) << to_string(m.first);  // the same kernels on the same values
+    EXPECT_EQ(to_std_vector(x2), ref) << to_string(m.first);
+    // the given storage holds the solver's arrays (it and the solver share the allocation), the small one does not
+    EXPECT_GT(storage.use_count(), 1) << to_string(m.first);
+    EXPECT_EQ(too_small.use_count(), 1) << to_string(m.first);
+    if (m.first == TriSolveKind::Isai) {
+      const auto M = given.isai_matrix();
+      EXPECT_GE(M.values.data(), storage.data());
+      EXPECT_LE(M.values.data() + M.values.extent(0), storage.data() + storage.extent(0));
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, setup_paths_jacobi_probe_in_scratch_equals_its_own_allocation) {
+  const auto L = Reference::ic0(lap2d(9));
+  const auto Ld = to_device<Dev>(L);
+  const auto n = static_cast<std::size_t>(L.nrows);
+  for (int k : {0, 1, 3}) {
+    const double own = Impl::jacobi_probe<Exec>(Ld.graph.row_map, Ld.graph.entries, Ld.values, L.nrows, true, false, k);
+    const V scratch("scratch", 2 * n + 5);
+    Kokkos::deep_copy(scratch, std::numeric_limits<double>::quiet_NaN());  // every entry the probe reads it writes
+    const double in_scratch =
+        Impl::jacobi_probe<Exec>(Ld.graph.row_map, Ld.graph.entries, Ld.values, L.nrows, true, false, k, scratch);
+    const double too_small = Impl::jacobi_probe<Exec>(Ld.graph.row_map, Ld.graph.entries, Ld.values, L.nrows, true,
+                                                      false, k, V("s", 2 * n - 1));
+    EXPECT_EQ(in_scratch, own) << k;
+    EXPECT_EQ(too_small, own) << k;
+  }
+}
+
+TEST(TEST_CATEGORY, setup_paths_transpose_map_with_or_without_the_row_map) {
+  auto Ah = lap2d(5);
+  for (std::size_t k = 0; k < Ah.values.size(); ++k) Ah.values[k] = 1.0 + static_cast<double>(k);  // all distinct
+  const auto R = Reference::transpose(Ah);
+  const auto A = to_device<Dev>(Ah);
+  for (const bool packed : {true, false}) {
+    const auto t = Impl::transpose_with_map(A, packed);
+    Exec().fence();
+    const auto h = to_host(t.T);
+    EXPECT_EQ(h.row_ptr, R.row_ptr) << packed;
+    EXPECT_EQ(h.col_idx, R.col_idx) << packed;
+    EXPECT_EQ(h.values, R.values) << packed;
+    const auto map = to_std_vector(t.map);
+    for (std::size_t p = 0; p < map.size(); ++p) EXPECT_EQ(Ah.values[map[p]], R.values[p]) << p;
+    // packed: the map and the row pointers are parts of one allocation (each holds it); else the map is alone
+    if (packed) {
+      EXPECT_GE(t.map.use_count(), 2);
+      EXPECT_EQ(t.map.use_count(), t.T.graph.row_map.use_count());
+      EXPECT_GT(t.map.data(), reinterpret_cast<const offset_t*>(t.T.graph.row_map.data()));
+    } else {
+      EXPECT_EQ(t.map.use_count(), 1);
+    }
+  }
+  const auto T = transpose(A);  // the public transpose drops the map: nothing else holds its row pointers
+  EXPECT_EQ(T.graph.row_map.use_count(), 1);
+}
+
+// Device allocations by label, counted through Kokkos Tools' allocation callback while one is installed.
+std::map<std::string, int>& allocations() {
+  static std::map<std::string, int> m;
+  return m;
+}
+struct CountAllocations {
+  CountAllocations() {
+    allocations().clear();
+    Kokkos::Tools::Experimental::set_allocate_data_callback(
+        [](auto, const char* label, const void*, std::uint64_t) { ++allocations()[label]; });
+  }
+  ~CountAllocations() { Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr); }
+};
+
+TEST(TEST_CATEGORY, setup_paths_preconditioner_modes_from_one_allocation) {
+  // FactorApply sizes one allocation for both solvers from the rule's facts without the probe (no solver and no
+  // probe allocates its own); every mode, given or chosen by the rule, applies as the solvers set up on their own
+  // do.
+  const auto Ah = lap2d(12);
+  const auto A = to_device<Dev>(Ah);
+  std::vector<double> rh(Ah.nrows);
+  for (std::size_t i = 0; i < rh.size(); ++i) rh[i] = std::sin(0.3 * static_cast<double>(i)) + 1.5;
+  const V r = to_device<Dev>(rh);
+  for (const std::string mode : {"auto", "exact", "jacobi", "jacobi_adaptive", "isai"}) {
+    for (const std::string method : {"par_ic", "par_ilu"}) {
+      auto P =
+          make_preconditioner<double, Dev>(method, A, parse_parameter_string("mode=deterministic,tri_solve=" + mode));
+      {
+        const CountAllocations count;
+        P->compute();
+        EXPECT_EQ(allocations()["AsyncSparse::factor_apply::arrays"], 1) << method << " " << mode;
+        EXPECT_EQ(allocations()["AsyncSparse::trisolve::arrays"], 0) << method << " " << mode;
+        EXPECT_EQ(allocations()["AsyncSparse::trisolve::probe"], 0) << method << " " << mode;
+      }
+      V z("z", Ah.nrows);
+      P->apply(r, z);
+      // against the factors applied by two solvers set up separately, in the mode the preconditioner resolved
+      auto* pp = dynamic_cast<ParIncompletePreconditioner<double, Dev>*>(P.get());
+      ASSERT_NE(pp, nullptr);
+      const auto F = par_ilu_factors(Exec(), pp->handle());
+      const auto& ls = pp->lower_solve_stats();
+      const auto o = options(ls.kind, ls.sweeps);
+      TriangularSolver<double, Dev> lower, upper;
+      const V s = pp->handle().scaling();
+      V inv_s("inv_s", Ah.nrows);
+      const auto sh = to_std_vector(s);
+      std::vector<double> ih(sh.size());
+      for (std::size_t i = 0; i < sh.size(); ++i) ih[i] = 1.0 / sh[i];
+      inv_s = to_device<Dev>(ih);
+      lower.setup(F.L, true, method == "par_ilu", o, inv_s, V());
+      upper.setup(F.U, false, false, o, V(), inv_s);
+      V w("w", Ah.nrows), z2("z2", Ah.nrows);
+      lower.solve(r, w);
+      upper.solve(w, z2);
+      EXPECT_EQ(to_std_vector(z), to_std_vector(z2)) << method << " " << mode;
+    }
+  }
+}
+
+}  // namespace test_setup_paths
