@@ -18,8 +18,8 @@
 //   none                   no preconditioner
 //   diagonal               point Jacobi (make_preconditioner("jacobi"))
 //   par_ic / par_ilu       make_preconditioner("par_ic" / "par_ilu", A) with no parameters: what a user gets
-//   par_ic_exact, _jacobi, _isai, _isai1 (par_ilu_* alike)   tri_solve=exact | jacobi (3 sweeps) | isai | isai with
-//                          one correction step; a parameter
+//   par_ic_exact, _jacobi, _jacobi1, _jacobi2, _isai, _isai1 (par_ilu_* alike)   tri_solve=exact | jacobi (3, 1, 2
+//                          sweeps) | isai | isai with one correction step; a parameter
 //                          the build does not know makes the benchmark skip itself with the message
 //   par_ict / par_ilut     make_preconditioner("par_ict" / "par_ilut", A), defaults (steps until the ILU residual
 //                          stagnates, at most 30)
@@ -40,7 +40,8 @@
 // cusparse_ilu), measured earlier in the same run (they are registered first for every matrix); a speedup is
 // given only when both solves converged; shift (the ParIC/ParILU/ParICT/ParILUT preconditioners, when their default
 // restart after a breakdown used one: the diagonal shift alpha of A_s + alpha I, parameter "diagonal_shift"; ParICT /
-// ParILUT shift only their initial guess where they can, "shift_initial_only"). Hopeless
+// ParILUT shift only their initial guess where they can, "shift_initial_only"); jacobi_probe (ParIC/ParILU whose
+// auto rule ran the Jacobi probe of the lower factor: its value, TriSolveStats::jacobi_probe). Hopeless
 // runs are capped: at most 10000 iterations and ASYNCSPARSE_TTS_MAX_SECONDS seconds of solver time (default 30 on GPUs,
 // 10 on host backends); they report converged = 0 and the status.
 //
@@ -125,6 +126,10 @@ bool factory_method(const std::string& method, std::string& factory, std::string
       {"par_ilu_exact", {"par_ilu", "tri_solve=exact"}},
       {"par_ic_jacobi", {"par_ic", "tri_solve=jacobi,tri_solve_sweeps=3"}},
       {"par_ilu_jacobi", {"par_ilu", "tri_solve=jacobi,tri_solve_sweeps=3"}},
+      {"par_ic_jacobi1", {"par_ic", "tri_solve=jacobi,tri_solve_sweeps=1"}},
+      {"par_ilu_jacobi1", {"par_ilu", "tri_solve=jacobi,tri_solve_sweeps=1"}},
+      {"par_ic_jacobi2", {"par_ic", "tri_solve=jacobi,tri_solve_sweeps=2"}},
+      {"par_ilu_jacobi2", {"par_ilu", "tri_solve=jacobi,tri_solve_sweeps=2"}},
       {"par_ic_isai", {"par_ic", "tri_solve=isai"}},
       {"par_ilu_isai", {"par_ilu", "tri_solve=isai"}},
       {"par_ic_isai1", {"par_ic", "tri_solve=isai,tri_solve_sweeps=1"}},
@@ -212,6 +217,14 @@ SolverResult solve(const CrsD& A, Preconditioner<double, Device>* M, bool spd, i
   return spd ? cg<double, Device>(A, b, x, M, p) : gmres<double, Device>(A, b, x, M, p);
 }
 
+/// The auto rule's Jacobi probe of the lower factor (Impl::jacobi_probe; -1: not measured, or not such a
+/// preconditioner).
+double preconditioner_probe(const Preconditioner<double, Device>* M) {
+  if (const auto* p = dynamic_cast<const ParIncompletePreconditioner<double, Device>*>(M))
+    return p->lower_solve_stats().jacobi_probe;
+  return -1.0;
+}
+
 /// The diagonal shift the preconditioner's restart after a breakdown used (0: none, or not such a preconditioner).
 double preconditioner_shift(const Preconditioner<double, Device>* M) {
   if (const auto* p = dynamic_cast<const ParIncompletePreconditioner<double, Device>*>(M))
@@ -238,7 +251,7 @@ void speedups(benchmark::State& state, const std::string& matrix, const std::str
 
 /// One whole solve: set-up and solve seconds, the solver's result, the preconditioner's restart shift.
 struct Run {
-  double setup = 0, solve = 0, shift = 0;
+  double setup = 0, solve = 0, shift = 0, probe = -1;
   SolverResult result;
   double total() const { return setup + solve; }
   static bool faster(const Run& a, const Run& b) { return a.total() < b.total(); }
@@ -264,7 +277,7 @@ void BM_time_to_solution(benchmark::State& state, const Problem& prob, const std
       auto M = build(method, A, prob.spd, unused);
       solve(A, M.get(), prob.spd, 2);
     }
-    double setup = 0, solve_s = 0, shift = 0;
+    double setup = 0, solve_s = 0, shift = 0, probe = -1;
     SolverResult res;
     std::vector<Run> runs;
     for (auto _ : state) {
@@ -275,6 +288,7 @@ void BM_time_to_solution(benchmark::State& state, const Problem& prob, const std
         auto M = build(method, A, prob.spd, r.setup);
         r.solve = timed([&] { r.result = solve(A, M.get(), prob.spd, 10000); });
         r.shift = preconditioner_shift(M.get());
+        r.probe = preconditioner_probe(M.get());
         elapsed += r.total();
         runs.push_back(r);
       }
@@ -283,6 +297,7 @@ void BM_time_to_solution(benchmark::State& state, const Problem& prob, const std
       solve_s = med.solve;
       res = med.result;
       shift = med.shift;
+      probe = med.probe;
       state.SetIterationTime(setup + solve_s);
     }
     const double total = setup + solve_s;
@@ -299,6 +314,7 @@ void BM_time_to_solution(benchmark::State& state, const Problem& prob, const std
     state.counters["status"] = static_cast<int>(res.status);
     state.counters["final_residual"] = res.final_relative_residual;
     if (shift > 0) state.counters["shift"] = shift;
+    if (probe >= 0) state.counters["jacobi_probe"] = probe;
     state.SetLabel(std::string(prob.spd ? "pcg " : "gmres ") + to_string(res.status) +
                    (res.message.empty() ? "" : ": " + res.message));
     if (record.ok) speedups(state, prob.name, method, total);
@@ -317,8 +333,8 @@ std::vector<std::string> methods(bool spd) {
 #endif
   for (const std::string s :
        {std::string("none"), std::string("diagonal"), "par_" + f, "par_" + f + "_exact", "par_" + f + "_jacobi",
-        "par_" + f + "_isai", "par_" + f + "_isai1", std::string(spd ? "par_ict" : "par_ilut"),
-        std::string(spd ? "par_ict_5steps" : "par_ilut_5steps")})
+        "par_" + f + "_jacobi1", "par_" + f + "_jacobi2", "par_" + f + "_isai", "par_" + f + "_isai1",
+        std::string(spd ? "par_ict" : "par_ilut"), std::string(spd ? "par_ict_5steps" : "par_ilut_5steps")})
     m.push_back(s);
   return m;
 }

@@ -664,8 +664,14 @@ TEST(TEST_CATEGORY, trisolve_auto_rule) {
   EXPECT_NE(c.reason.find("cuSPARSE"), std::string::npos) << c.reason;
   small.jacobi_probe = std::numeric_limits<double>::quiet_NaN();  // zero diagonal: exact (whose checks report it)
   EXPECT_EQ(choose_tri_solve(small).kind, TriSolveKind::Exact);
-  small.jacobi_probe = -1;  // not measured: Jacobi
+  small.jacobi_probe = -1;  // not measured: Jacobi, the default sweeps
   EXPECT_EQ(choose_tri_solve(small).kind, TriSolveKind::Jacobi);
+  EXPECT_EQ(choose_tri_solve(small).sweeps, kDefaultJacobiSweeps);
+  small.jacobi_probe = kGpuJacobiOneSweepProbeMax;  // the sweeps leave almost nothing: one
+  c = choose_tri_solve(small);
+  EXPECT_EQ(c.kind, TriSolveKind::Jacobi);
+  EXPECT_EQ(c.sweeps, 1);
+  EXPECT_NE(c.reason.find("converge fast -> jacobi(1)"), std::string::npos) << c.reason;
   gpu.nnz = 40 * gpu.n;  // long rows: Jacobi
   gpu.jacobi_probe = 0.1;
   c = choose_tri_solve(gpu);

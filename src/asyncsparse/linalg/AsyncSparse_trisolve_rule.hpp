@@ -107,6 +107,17 @@ constexpr int kGpuJacobiProbeSweeps = kDefaultJacobiSweeps;
 /// 4.5x the iterations and lost (perf_tests/results/MEASUREMENTS.md#tri-solve-auto-rule). Depends on the ratio of an
 /// exact solve's cost to a Jacobi apply's on the device.
 constexpr double kGpuJacobiProbeMax = 0.45;
+/// Probe residual up to which the GPU takes one Jacobi sweep per solve instead of kDefaultJacobiSweeps: the sweeps
+/// then shrink the triangular residual so fast (strongly diagonally dominant factors: those of the matrices that
+/// needed the diagonal shift 1, Trefethen's) that the further two buy few Krylov iterations and cost two launches
+/// per solve. Measured on an H200 (the whole time-to-solution benchmark with tri_solve_sweeps 1, 2, 3 in one run,
+/// perf_tests/results/MEASUREMENTS.md#tri-solve-auto-rule): at probes 0.001-0.017 (bcsstk13, 14, 18, 27, nos1, nos2,
+/// trefethen_2000) one sweep took 0.97-1.09x the PCG iterations of three (trefethen_2000 6 against 4) and 0.70-0.84x
+/// the time to solution where the solve took more than 5 ms; at 0.034-0.06 (ted_b, nos7, nos6) the small solves
+/// were mixed (0.88-1.05x), from 0.08 on (fv1, bcsstk01, watt_2, nos5, bcsstk16) one sweep cost up to 6x the
+/// iterations and lost. Depends on a Jacobi sweep's cost against a PCG iteration's (launch latency on small
+/// matrices).
+constexpr double kGpuJacobiOneSweepProbeMax = 0.025;
 
 /// True when the GPU branch of the rule reads the Jacobi probe: a GPU and a triangle the ISAI branch does not take.
 inline bool tri_solve_rule_probes_jacobi(bool gpu, std::int64_t n, std::int64_t nnz) {
@@ -129,7 +140,8 @@ inline bool tri_solve_rule_probes_jacobi(bool gpu, std::int64_t n, std::int64_t 
 ///    only), but the extra Krylov iterations cost less than the passes saved;
 ///  - otherwise Jacobi with kDefaultJacobiSweeps sweeps, unless the Jacobi probe says those sweeps leave most of the
 ///    triangular residual (above kGpuJacobiProbeMax, or not finite): then the exact solve, whose extra cost per
-///    Krylov iteration is then smaller than the iterations Jacobi sweeps would add.
+///    Krylov iteration is then smaller than the iterations Jacobi sweeps would add; or that they leave almost none
+///    (at most kGpuJacobiOneSweepProbeMax): then one sweep.
 inline TriSolveChoice choose_tri_solve(const TriSolveRuleInputs& in) {
   // Host threads from which the iterative modes are chosen on a host backend. Depends on the core count and
   // the memory bandwidth per core of the host.
@@ -172,9 +184,10 @@ inline TriSolveChoice choose_tri_solve(const TriSolveRuleInputs& in) {
                (in.cusparse ? " (cuSPARSE SpSV)" : " (level sets)");
   } else {
     c.kind = TriSolveKind::Jacobi;
-    c.sweeps = kDefaultJacobiSweeps;
-    c.reason = facts() + (in.nnz >= kGpuIsaiMinNnz ? ": long rows" : ": small triangle") + " -> jacobi(" +
-               std::to_string(c.sweeps) + ")";
+    const bool fast = in.jacobi_probe >= 0 && in.jacobi_probe <= kGpuJacobiOneSweepProbeMax;
+    c.sweeps = fast ? 1 : kDefaultJacobiSweeps;
+    c.reason = facts() + (in.nnz >= kGpuIsaiMinNnz ? ": long rows" : ": small triangle") +
+               (fast ? ", jacobi sweeps converge fast" : "") + " -> jacobi(" + std::to_string(c.sweeps) + ")";
   }
   return c;
 }
