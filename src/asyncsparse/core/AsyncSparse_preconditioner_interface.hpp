@@ -46,7 +46,8 @@ class Preconditioner {
 
   /// z = M⁻¹ x and s(slot) = xᵀz (summed in double, written on the device), where the preconditioner computes the
   /// sum in its own last pass (ParIc / ParIlu / ParIct / ParIlut whose upper triangular solve is one ISAI product
-  /// of the row-per-thread kernel: GPUs, short rows, at most 2^19 rows, TriangularSolver::fuses_dot) — a
+  /// or Jacobi sweeps, the product or the last sweep one thread per row: GPUs, short rows, at most 2^19 rows,
+  /// TriangularSolver::fuses_dot) — a
   /// preconditioned Krylov solver then saves its pass for rᵀz. Returns false, having done nothing, where it cannot (the
   /// default); the solver then calls apply() and sums itself (also when x and z alias). Asynchronous, as apply().
   virtual bool apply_dot(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,

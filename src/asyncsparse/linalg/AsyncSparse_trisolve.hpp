@@ -253,10 +253,13 @@ class TriangularSolver {
   void solve(const const_vector_type& b, const vector_type& x);
 
   /// True when solve_dot() fuses: an Isai solver without correction steps whose product takes one thread per row
-  /// (GPUs, short rows: Impl::spmv_launch) and sums in the same pass (at most Impl::kFusedReductionMaxRows rows).
+  /// (GPUs, short rows: Impl::spmv_launch) and sums in the same pass (at most Impl::kFusedReductionMaxRows rows);
+  /// or a Jacobi solver with at least one sweep under the same conditions, whose last sweep then takes one thread
+  /// per row and sums (on small matrices a PCG iteration is a chain of launches: one less per iteration).
   bool fuses_dot() const {
-    return ready_ && stats_.kind == TriSolveKind::Isai && stats_.sweeps == 0 && isai_launch_.row_per_thread &&
-           !isai_launch_.separate_reduction;
+    if (!ready_ || !isai_launch_.row_per_thread || isai_launch_.separate_reduction) return false;
+    return (stats_.kind == TriSolveKind::Isai && stats_.sweeps == 0) ||
+           (stats_.kind == TriSolveKind::Jacobi && stats_.sweeps > 0);
   }
   /// x = M b as solve() does, and s(slot) = dᵀx (summed in double) in the same pass, when fuses_dot(); otherwise
   /// returns false and does nothing. d of length n; x must alias neither b nor d (InvalidInput).
@@ -371,8 +374,12 @@ class TriangularSolver {
   }
 
   // k sweeps; sweep s (1-based) writes x when k - s is even, the work vector otherwise, so the last writes x.
-  void jacobi_solve(const const_vector_type& b, const vector_type& x) {
+  // k sweeps; sweep s (1-based) writes x when k - s is even, the work vector otherwise, so the last writes x. With
+  // `d`, the last sweep also sums d·x into `out` (solve_dot; k >= 1).
+  void jacobi_solve(const const_vector_type& b, const vector_type& x, const const_vector_type& d = {},
+                    const Kokkos::View<double, Device>& out = {}) {
     const int k = stats_.sweeps;
+    const bool dot = d.data() != nullptr;
     stats_.last_sweeps = k;
     stats_.total_sweeps += k;
     if (k == 0) {
@@ -380,12 +387,20 @@ class TriangularSolver {
       return;
     }
     const vector_type first = k % 2 == 1 ? x : work_;
-    Impl::jacobi_sweep<execution_space, true>(launch_, row_map_, entries_, values_, inv_diag_, n_, lower_, b, b, first,
-                                              false);
+    if (dot && k == 1)
+      Impl::jacobi_sweep_dot<execution_space, true>(row_map_, entries_, values_, inv_diag_, n_, lower_, b, b, x, d,
+                                                    out);
+    else
+      Impl::jacobi_sweep<execution_space, true>(launch_, row_map_, entries_, values_, inv_diag_, n_, lower_, b, b,
+                                                first, false);
     vector_type cur = first, next = first.data() == x.data() ? work_ : x;
     for (int s = 2; s <= k; ++s) {
-      Impl::jacobi_sweep<execution_space, false>(launch_, row_map_, entries_, values_, inv_diag_, n_, lower_, b,
-                                                 const_vector_type(cur), next, false);
+      if (dot && s == k)
+        Impl::jacobi_sweep_dot<execution_space, false>(row_map_, entries_, values_, inv_diag_, n_, lower_, b,
+                                                       const_vector_type(cur), next, d, out);
+      else
+        Impl::jacobi_sweep<execution_space, false>(launch_, row_map_, entries_, values_, inv_diag_, n_, lower_, b,
+                                                   const_vector_type(cur), next, false);
       std::swap(cur, next);
     }
   }
@@ -444,7 +459,8 @@ class TriangularSolver {
   typename crs_type::index_type entries_;
   vector_type values_, inv_diag_, work_, rhs_copy_, isai_values_;
   ResolvedLaunch launch_;
-  Impl::SpmvLaunch isai_launch_;  // the product of Isai solves (row_per_thread: the library's kernel, else KK's)
+  // the product of Isai solves (row_per_thread: the library's kernel, else KK's); for Jacobi its conditions only
+  Impl::SpmvLaunch isai_launch_;
   std::shared_ptr<handle_type> kh_;
 #if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
   std::shared_ptr<CusparseSpsv<Scalar>> spsv_;
@@ -487,8 +503,10 @@ void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool
   isai_values_ = sizes[3] > 0 ? parts[3] : vector_type();
   launch_ = resolve_launch_config<execution_space>(
       LaunchConfig{}, n_, n_ > 0 ? static_cast<double>(T.nnz() - n_) / static_cast<double>(n_) : 1.0);
-  isai_launch_ =
-      stats_.kind == TriSolveKind::Isai ? Impl::spmv_launch<execution_space>(n_, T.nnz()) : Impl::SpmvLaunch();
+  // the product of Isai solves; for Jacobi the shape whose conditions decide whether the last sweep sums (fuses_dot)
+  isai_launch_ = stats_.kind == TriSolveKind::Isai || stats_.kind == TriSolveKind::Jacobi
+                     ? Impl::spmv_launch<execution_space>(n_, T.nnz())
+                     : Impl::SpmvLaunch();
   load(T, row_scale, col_scale, "TriangularSolver::setup", true);
   setup_exact();
   ready_ = true;
@@ -559,7 +577,10 @@ bool TriangularSolver<Scalar, Device>::solve_dot(const const_vector_type& b, con
     return true;
   }
   if (b.data() == x.data() || d.data() == x.data()) throw InvalidInput("TriangularSolver::solve_dot: x aliases b or d");
-  Impl::spmv_dot<Scalar, Device>(isai_matrix(), b, x, s, slot, isai_launch_, Impl::TeamSumScratch<Device>(), d);
+  if (stats_.kind == TriSolveKind::Jacobi)
+    jacobi_solve(b, x, d, Kokkos::subview(s, slot));
+  else
+    Impl::spmv_dot<Scalar, Device>(isai_matrix(), b, x, s, slot, isai_launch_, Impl::TeamSumScratch<Device>(), d);
   return true;
 }
 

@@ -18,8 +18,8 @@
 //    preconditioner (3) z = M⁻¹ r and rᵀz. Without a preconditioner z is r itself (rᵀz = ‖r‖², no copy); a
 //    diagonal preconditioner (Preconditioner::diagonal_scaling, diagonal Jacobi) is applied in (2): z = d ∘ r
 //    and rᵀz in the same pass, so diagonal PCG runs the two kernels of plain CG. A preconditioner whose last
-//    pass can reduce rᵀz itself (Preconditioner::apply_dot: ISAI triangular solves on GPUs) does so, saving the
-//    separate dot product of (3). On GPUs, systems of more than kFusedReductionMaxRows rows whose product takes one
+//    pass can reduce rᵀz itself (Preconditioner::apply_dot: ISAI or Jacobi triangular solves on GPUs) does so, saving
+//    the separate dot product of (3). On GPUs, systems of more than kFusedReductionMaxRows rows whose product takes one
 //    thread per row sum pᵀq (and rᵀz with a diagonal or ISAI preconditioner) in a pass of their own after the product
 //    or update that makes the vector: there Kokkos' range reduction walks many rows per thread and the fused pass
 //    was slower than the two (SpmvLaunch::separate_reduction); diagonal PCG then runs four kernels, and the

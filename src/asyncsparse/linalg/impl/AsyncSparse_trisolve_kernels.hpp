@@ -194,7 +194,8 @@ struct JacobiSweep {
 };
 
 /// A Jacobi sweep that also reduces ||b - T x_in||_2^2, one thread per row (a flat reduction: cheaper on GPUs than
-/// a team reduction across the vector lanes of JacobiSweep; used on the check sweeps of the adaptive mode only).
+/// a team reduction across the vector lanes of JacobiSweep; used on the check sweeps of the adaptive mode), or with
+/// `dot` the product d·x_out instead (the last sweep of TriangularSolver::solve_dot).
 template <class RowMap, class Entries, class Values, class B, class XIn, class XOut, bool First>
 struct JacobiSweepResidual {
   using Scalar = typename XOut::non_const_value_type;
@@ -206,6 +207,8 @@ struct JacobiSweepResidual {
   XIn xin;
   XOut xout;
   bool lower;
+  Kokkos::View<const Scalar*, typename XOut::device_type> d;  ///< with `dot`: the other vector of d·x_out
+  bool dot = false;
 
   KOKKOS_INLINE_FUNCTION Scalar x_in(ordinal_t j) const {
     if (First) return dinv(j) * b(j);
@@ -217,11 +220,28 @@ struct JacobiSweepResidual {
     Scalar s = 0;
     for (offset_t k = beg; k < end; ++k) s += val(k) * x_in(ent(k));
     const Scalar bi = b(i);
-    const Scalar res = bi - s - val(lower ? end : beg - 1) * x_in(i);
-    xout(i) = dinv(i) * (bi - s);
-    rr += static_cast<double>(res * res);
+    const Scalar xi = dinv(i) * (bi - s);
+    xout(i) = xi;
+    if (dot) {
+      rr += static_cast<double>(d(i)) * static_cast<double>(xi);
+    } else {
+      const Scalar res = bi - s - val(lower ? end : beg - 1) * x_in(i);
+      rr += static_cast<double>(res * res);
+    }
   }
 };
+
+/// The last sweep of a fused Jacobi solve (TriangularSolver::solve_dot): one JacobiSweepResidual with `dot`, its sum
+/// d·x_out written to the device scalar `out`, asynchronously.
+template <class ExecSpace, bool First, class RowMap, class Entries, class Values, class B, class XIn, class XOut,
+          class D, class Out>
+void jacobi_sweep_dot(const RowMap& rm, const Entries& ent, const Values& val, const Values& dinv, ordinal_t n,
+                      bool lower, const B& b, const XIn& xin, const XOut& xout, const D& d, const Out& out) {
+  JacobiSweepResidual<RowMap, Entries, Values, B, XIn, XOut, First> f{rm, ent, val, dinv, b, xin, xout, lower};
+  f.d = d;
+  f.dot = true;
+  Kokkos::parallel_reduce("AsyncSparse::trisolve::jacobi_sweep_dot", Kokkos::RangePolicy<ExecSpace>(0, n), f, out);
+}
 
 /// Runs one JacobiSweep; returns ||b - T x_in||_2^2 when `residual` (one device-to-host transfer), else 0.
 template <class ExecSpace, bool First, class RowMap, class Entries, class Values, class B, class XIn, class XOut>

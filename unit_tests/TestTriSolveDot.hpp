@@ -1,0 +1,112 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// TriangularSolver::solve_dot with Jacobi sweeps: the last sweep sums d·x in the same pass (GPUs, short rows), and
+// the incomplete-factorization preconditioners' apply_dot through it.
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
+#include <support/TestHelpers.hpp>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace test_trisolve_dot {
+using namespace AsyncSparse;
+using Dev = TEST_DEVICE;
+using V = Kokkos::View<double*, Dev>;
+
+TriSolveOptions jacobi(int sweeps) {
+  TriSolveOptions o;
+  o.kind = TriSolveKind::Jacobi;
+  o.sweeps = sweeps;
+  return o;
+}
+
+double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  double m = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(a[i] - b[i]) / std::max(1.0, std::abs(b[i])));
+  return m;
+}
+
+TEST(TEST_CATEGORY, jacobi_solve_dot_sums_in_the_last_sweep_on_gpus) {
+  const bool gpu = Impl::is_gpu_space<typename Dev::execution_space>();
+  const auto L = Reference::ic0(lap2d(30));
+  const auto U = Reference::transpose(L);
+  const int n = L.nrows;
+  std::vector<double> bh(n), dh(n);
+  for (int i = 0; i < n; ++i) {
+    bh[i] = 1.0 + 0.5 * std::cos(0.3 * i);
+    dh[i] = std::sin(0.7 * i);
+  }
+  const V b = to_device<Dev>(bh), d = to_device<Dev>(dh);
+  for (const bool lower : {true, false}) {
+    const auto Td = to_device<Dev>(lower ? L : U);
+    for (const int k : {1, 2, 3}) {
+      TriangularSolver<double, Dev> S;
+      S.setup(Td, lower, false, jacobi(k));
+      EXPECT_EQ(S.fuses_dot(), gpu) << lower << " " << k;
+      V x0("x0", n), x("x", n), s("s", 3);
+      S.solve(b, x0);
+      Kokkos::deep_copy(x, std::numeric_limits<double>::quiet_NaN());
+      ASSERT_EQ(S.solve_dot(b, x, d, s, 1), gpu);
+      if (!gpu) continue;
+      const auto xs = to_std_vector(x), ref = to_std_vector(x0);
+      // the last sweep sums a row in one thread, the others over vector lanes: equal up to rounding
+      EXPECT_LT(max_rel_diff(xs, ref), 1e-13) << lower << " " << k;
+      double dx = 0;
+      for (int i = 0; i < n; ++i) dx += dh[i] * xs[i];
+      EXPECT_NEAR(to_std_vector(s)[1], dx, 1e-12 * std::max(1.0, std::abs(dx))) << lower << " " << k;
+      EXPECT_EQ(to_std_vector(s)[0], 0.0);  // the other slots untouched
+      EXPECT_EQ(S.stats().last_sweeps, k);
+      EXPECT_THROW(S.solve_dot(b, x, d, s, 3), InvalidInput);  // slot outside s
+      EXPECT_THROW(S.solve_dot(x, x, d, s, 0), InvalidInput);  // b and x alias
+    }
+  }
+  // no sweep, the adaptive mode and long rows do not fuse
+  const auto Ld = to_device<Dev>(L);
+  TriangularSolver<double, Dev> none, adaptive;
+  none.setup(Ld, true, false, jacobi(0));
+  EXPECT_FALSE(none.fuses_dot());
+  TriSolveOptions a = jacobi(5);
+  a.kind = TriSolveKind::JacobiAdaptive;
+  adaptive.setup(Ld, true, false, a);
+  EXPECT_FALSE(adaptive.fuses_dot());
+  // a dense lower triangle of 60 rows: 30.5 entries per row on average, beyond the row-per-thread kernels
+  // (Impl::kRowSpmvMaxAvgNnz): its sweeps keep the lanes, and the sum its own pass
+  std::vector<int> rows, cols;
+  std::vector<double> vals;
+  for (int i = 0; i < 60; ++i)
+    for (int j = 0; j <= i; ++j) {
+      rows.push_back(i);
+      cols.push_back(j);
+      vals.push_back(i == j ? 80.0 : -0.01);
+    }
+  TriangularSolver<double, Dev> long_rows;
+  long_rows.setup(to_device<Dev>(csr_from_triplets<double>(60, 60, rows, cols, vals)), true, false, jacobi(2));
+  EXPECT_FALSE(long_rows.fuses_dot());
+}
+
+TEST(TEST_CATEGORY, jacobi_preconditioner_apply_dot) {
+  const bool gpu = Impl::is_gpu_space<typename Dev::execution_space>();
+  const auto Ah = lap2d(20);
+  const auto A = to_device<Dev>(Ah);
+  const int n = Ah.nrows;
+  std::vector<double> rh(n);
+  for (int i = 0; i < n; ++i) rh[i] = 1.0 + std::sin(0.2 * i);
+  const V r = to_device<Dev>(rh);
+  auto P = make_preconditioner<double, Dev>("par_ic", A, parse_parameter_string("tri_solve=jacobi,tri_solve_sweeps=2"));
+  P->compute();
+  V z0("z0", n), z("z", n), s("s", 2);
+  P->apply(r, z0);
+  ASSERT_EQ(P->apply_dot(r, z, s, 0), gpu);
+  if (!gpu) return;
+  const auto zs = to_std_vector(z);
+  EXPECT_LT(max_rel_diff(zs, to_std_vector(z0)), 1e-13);
+  double rz = 0;
+  for (int i = 0; i < n; ++i) rz += rh[i] * zs[i];
+  EXPECT_NEAR(to_std_vector(s)[0], rz, 1e-12 * std::abs(rz));
+}
+
+}  // namespace test_trisolve_dot
