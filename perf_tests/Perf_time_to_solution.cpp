@@ -40,8 +40,9 @@
 // cusparse_ilu), measured earlier in the same run (they are registered first for every matrix); a speedup is
 // given only when both solves converged; shift (the ParIC/ParILU/ParICT/ParILUT preconditioners, when their default
 // restart after a breakdown used one: the diagonal shift alpha of A_s + alpha I, parameter "diagonal_shift"; ParICT /
-// ParILUT shift only their initial guess where they can, "shift_initial_only"); jacobi_probe (ParIC/ParILU whose
-// auto rule ran the Jacobi probe of the lower factor: its value, TriSolveStats::jacobi_probe). Hopeless
+// ParILUT shift only their initial guess where they can, "shift_initial_only"); jacobi_probe (the ParIC / ParILU /
+// ParICT / ParILUT preconditioners whose auto rule ran the Jacobi probe of the lower factor: its value,
+// TriSolveStats::jacobi_probe). Hopeless
 // runs are capped: at most 10000 iterations and ASYNCSPARSE_TTS_MAX_SECONDS seconds of solver time (default 30 on GPUs,
 // 10 on host backends); they report converged = 0 and the status.
 //
@@ -217,10 +218,12 @@ SolverResult solve(const CrsD& A, Preconditioner<double, Device>* M, bool spd, i
   return spd ? cg<double, Device>(A, b, x, M, p) : gmres<double, Device>(A, b, x, M, p);
 }
 
-/// The auto rule's Jacobi probe of the lower factor (Impl::jacobi_probe; -1: not measured, or not such a
-/// preconditioner).
+/// The auto rule's Jacobi probe of the lower factor (Impl::jacobi_probe; -1: not measured, or not an
+/// incomplete-factorization preconditioner).
 double preconditioner_probe(const Preconditioner<double, Device>* M) {
   if (const auto* p = dynamic_cast<const ParIncompletePreconditioner<double, Device>*>(M))
+    return p->lower_solve_stats().jacobi_probe;
+  if (const auto* p = dynamic_cast<const ParThresholdPreconditioner<double, Device>*>(M))
     return p->lower_solve_stats().jacobi_probe;
   return -1.0;
 }

@@ -110,10 +110,10 @@ constexpr double kRowSpmvMaxAvgNnz = 27.0;
 constexpr double kRowSpmvBoundedBlocksMinAvgNnz = 8.0;
 
 /// Most rows for which the GPU solvers fuse a reduction into the pass that produces its vector (CG's pᵀAp into the
-/// row-per-thread product, rᵀz into an ISAI preconditioner's last product, ‖r‖² and rᵀz into the update with a
-/// diagonal preconditioner); with more rows the product or update runs without it and a separate pass sums
-/// (SpmvLaunch::separate_reduction). Kokkos' range reduction runs at most 256 blocks of 256 threads, so each thread
-/// of the reducing product walks n / 65536 rows one after the other. Measured on an H200
+/// row-per-thread product, rᵀz into an ISAI preconditioner's last product or last Jacobi sweep, ‖r‖² and rᵀz into the
+/// update with a diagonal preconditioner); with more rows the product or update runs without it and a separate pass
+/// sums (SpmvLaunch::separate_reduction). Kokkos' range reduction runs at most 256 blocks of 256 threads, so each
+/// thread of the reducing product walks n / 65536 rows one after the other. Measured on an H200
 /// (perf_tests/results/MEASUREMENTS.md#separate-reductions; pcg_kernel/<m>/* of AsyncSparse_Perf_krylov, µs):
 /// 1024² 5-point grid (16 rows per thread) CG's product 49.3 with pᵀAp against 32.7 + 10.9 for the product and a dot
 /// pass, the ISAI preconditioner 61.7 with rᵀz against 37.8 + 10.9, the diagonal update 36.7 against 15.0 for the

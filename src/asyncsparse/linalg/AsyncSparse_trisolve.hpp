@@ -19,7 +19,8 @@
 //    solve of Chow & Patel (SISC 2015, sect. 4) and Anzt, Chow & Dongarra (Euro-Par 2015). D^{-1}(T - D) is
 //    nilpotent, so n sweeps give the exact solution; a few usually make as good a preconditioner. Fused: one
 //    kernel per sweep, x_0 formed inside the first sweep, the sweeps alternating between x and one work vector
-//    so that the last one writes x (k = 0: one kernel, x = D^{-1} b).
+//    so that the last one writes x (k = 0: one kernel, x = D^{-1} b). solve_dot: the last sweep one thread per row
+//    and d·x summed in it (GPUs, short rows; a preconditioned CG's rᵀz).
 //  * JacobiAdaptive: the same sweeps, at most `sweeps` of them, stopping once the triangular residual
 //    ||b - T x_j||_2 has dropped to `tolerance` times that of x_0 or a check finds it above `stagnation` times
 //    its value at the previous check. The residual of x_j falls out of sweep j + 1 (its row sums are those of
@@ -373,7 +374,6 @@ class TriangularSolver {
       Impl::tri_serial_solve<execution_space>(row_map_, entries_, values_, inv_diag_, n_, lower_, b, x);
   }
 
-  // k sweeps; sweep s (1-based) writes x when k - s is even, the work vector otherwise, so the last writes x.
   // k sweeps; sweep s (1-based) writes x when k - s is even, the work vector otherwise, so the last writes x. With
   // `d`, the last sweep also sums d·x into `out` (solve_dot; k >= 1).
   void jacobi_solve(const const_vector_type& b, const vector_type& x, const const_vector_type& d = {},

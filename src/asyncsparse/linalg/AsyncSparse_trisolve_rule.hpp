@@ -98,7 +98,7 @@ constexpr std::int64_t kGpuIsaiMinNnz = 1000000;
 /// Average entries per row of a triangle up to which a GPU uses ISAI. Depends on the cost of the ISAI setup
 /// (quadratic in the row length) against the sweeps it saves per solve.
 constexpr double kGpuIsaiMaxAvgRowNnz = 32.0;
-/// Sweeps of the Jacobi probe: those of the "jacobi" mode the rule would pick.
+/// Sweeps of the Jacobi probe: the default sweeps of the "jacobi" mode.
 constexpr int kGpuJacobiProbeSweeps = kDefaultJacobiSweeps;
 /// Probe residual above which Jacobi sweeps are judged too slow and the GPU solves exactly. Measured on the
 /// ParIC/ParILU factors of the shared matrices (RCM order): the probe was at most 0.31 (nos3) where Jacobi(3) cost at
@@ -112,11 +112,12 @@ constexpr double kGpuJacobiProbeMax = 0.45;
 /// needed the diagonal shift 1, Trefethen's) that the further two buy few Krylov iterations and cost two launches
 /// per solve. Measured on an H200 (the whole time-to-solution benchmark with tri_solve_sweeps 1, 2, 3 in one run,
 /// perf_tests/results/MEASUREMENTS.md#tri-solve-auto-rule): at probes 0.001-0.017 (bcsstk13, 14, 18, 27, nos1, nos2,
-/// trefethen_2000) one sweep took 0.97-1.09x the PCG iterations of three (trefethen_2000 6 against 4) and 0.70-0.84x
+/// trefethen_2000) one sweep took 0.99-1.09x the PCG iterations of three (trefethen_2000 6 against 4) and 0.70-0.80x
 /// the time to solution where the solve took more than 5 ms; at 0.034-0.06 (ted_b, nos7, nos6) the small solves
 /// were mixed (0.88-1.05x), from 0.08 on (fv1, bcsstk01, watt_2, nos5, bcsstk16) one sweep cost up to 6x the
-/// iterations and lost. Depends on a Jacobi sweep's cost against a PCG iteration's (launch latency on small
-/// matrices).
+/// iterations and lost. Measured with ParIC and PCG; the rule serves ParILU (GMRES), ParICT and ParILUT alike
+/// (of the nonsymmetric matrices only watt_2 was measured: probe 0.11, three sweeps). Depends on a Jacobi sweep's
+/// cost against a Krylov iteration's (launch latency on small matrices).
 constexpr double kGpuJacobiOneSweepProbeMax = 0.025;
 
 /// True when the GPU branch of the rule reads the Jacobi probe: a GPU and a triangle the ISAI branch does not take.

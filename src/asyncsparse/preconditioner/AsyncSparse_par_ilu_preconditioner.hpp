@@ -57,7 +57,7 @@ class FactorApply {
   void update(const crs_type& L, const crs_type& U, const vector_type& s);
   bool ready() const { return lower_.is_setup(); }
   void apply(const const_vector_type& x, const vector_type& z);
-  /// apply() with s(slot) = xᵀz reduced by the upper solve's product, when that solve fuses it
+  /// apply() with s(slot) = xᵀz reduced by the upper solve's product or last Jacobi sweep, when that solve fuses it
   /// (TriangularSolver::fuses_dot); otherwise false, and nothing done.
   bool apply_dot(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s, int slot);
   /// The resolved mode ("isai", "jacobi(3)", "exact(cusparse)", ...), "auto: " in front when Auto chose it.
@@ -90,9 +90,9 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   check_scaling(s, L.numRows());  // before anything of the previous set-up is replaced
   // One allocation (Impl::uninitialized_parts) for the inverse scaling, the work vector between the solves (written by
   // the lower solve before the upper one reads it) and both solvers' arrays, sized for the mode each resolves from the
-  // rule's facts without the Jacobi probe. The probe can only turn that mode (jacobi) into exact, which needs less
-  // (TriangularSolver::array_sizes); it runs first, its two iterates in the lower solver's part, which the lower
-  // solver overwrites when it loads its values.
+  // rule's facts without the Jacobi probe. The probe can only turn that mode (jacobi) into exact, which needs less,
+  // or into jacobi with one sweep, which needs the same (TriangularSolver::array_sizes); it runs first, its two
+  // iterates in the lower solver's part, which the lower solver overwrites when it loads its values.
   const auto n = static_cast<std::size_t>(L.numRows());
   const std::int64_t rule_nnz = std::max<std::int64_t>(L.nnz(), U.nnz());
   TriSolveRuleInputs in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, rule_nnz, false);

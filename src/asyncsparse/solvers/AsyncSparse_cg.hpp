@@ -20,9 +20,9 @@
 //    and rᵀz in the same pass, so diagonal PCG runs the two kernels of plain CG. A preconditioner whose last
 //    pass can reduce rᵀz itself (Preconditioner::apply_dot: ISAI or Jacobi triangular solves on GPUs) does so, saving
 //    the separate dot product of (3). On GPUs, systems of more than kFusedReductionMaxRows rows whose product takes one
-//    thread per row sum pᵀq (and rᵀz with a diagonal or ISAI preconditioner) in a pass of their own after the product
-//    or update that makes the vector: there Kokkos' range reduction walks many rows per thread and the fused pass
-//    was slower than the two (SpmvLaunch::separate_reduction); diagonal PCG then runs four kernels, and the
+//    thread per row sum pᵀq (and rᵀz with a diagonal, ISAI or Jacobi preconditioner) in a pass of their own after the
+//    product or update that makes the vector: there Kokkos' range reduction walks many rows per thread and the fused
+//    pass was slower than the two (SpmvLaunch::separate_reduction); diagonal PCG then runs four kernels, and the
 //    iteration moves two vectors more.
 //    The scalars stay on the device; the host reads them once per iteration (ScalarReadback), after it
 //    has already launched the next iteration's preconditioner and product, which do not depend on its
