@@ -39,6 +39,7 @@
 #include <KokkosSparse_spmv.hpp>
 
 #include <asyncsparse/AsyncSparse_config.hpp>
+#include <asyncsparse/exec/AsyncSparse_graph_replay.hpp>
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
@@ -339,11 +340,13 @@ void BM_pcg_kernel(benchmark::State& state, const std::string& name, PcgKernel k
     if (isai && kind == PcgKernel::ParIcApplyDot && !fused_dot) bytes += vec;
   }
   const int R = 50;
-  double total = 0;
+  double total = 0, enqueue = 0;
   int runs = 0;
   for (auto _ : state) {
     const double t = timed([&] {
+                       Kokkos::Timer host;
                        for (int k = 0; k < R; ++k) run();
+                       enqueue += host.seconds() / R;
                      }) /
                      R;
     state.SetIterationTime(t);
@@ -352,6 +355,9 @@ void BM_pcg_kernel(benchmark::State& state, const std::string& name, PcgKernel k
   }
   const double t = runs ? total / runs : 0.0;
   set_matrix_counters(state, Ah);
+  // the host's time to launch one run (before the final wait): where it is close to the run's time, the launches,
+  // not the device, set the pace of back-to-back runs
+  if (runs) state.counters["enqueue_us"] = enqueue / runs * 1e6;
   if (bytes > 0) {
     state.counters["GB/s"] = t > 0 ? bytes * 1e-9 / t : 0.0;
     state.counters["MB"] = bytes * 1e-6;
@@ -360,11 +366,85 @@ void BM_pcg_kernel(benchmark::State& state, const std::string& name, PcgKernel k
   if (kind == PcgKernel::ParIcApplyDot) state.counters["fused_dot"] = fused_dot ? 1 : 0;
 }
 
+/// The cost of recording a CG iteration's graph (Impl::GraphReplay::record: capture and instantiation) against its
+/// replay and the launches it replaces: the default ParIC's application with its dot product and the direction
+/// product, as the fused CG launches them after each update. Manual time: one replay, back to back; counters
+/// record_us (one recording), direct_us (the same work launched kernel by kernel, back to back).
+void BM_graph_record(benchmark::State& state, const std::string& name) {
+  using G = Impl::GraphReplay<ExecSpace>;
+  if (!G::available()) {
+    state.SkipWithError("CUDA graphs only");
+    return;
+  }
+  const auto& Ah = host_matrix(name);
+  const auto& A = device_matrix(name);
+  const auto n = static_cast<std::size_t>(Ah.nrows);
+  Preconditioner<double, Device>* M = nullptr;
+  try {
+    M = &par_ic(name);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  Vec r("r", n), z("z", n), p0("p0", n), p1("p1", n), q("q", n), s("s", 4);
+  Kokkos::deep_copy(r, 1.0);
+  Kokkos::deep_copy(p0, 1.0);
+  Kokkos::deep_copy(Kokkos::subview(s, 0), 1.0);
+  Kokkos::deep_copy(Kokkos::subview(s, 1), 1e30);
+  using CV = Kokkos::View<const double*, Device>;
+  const auto launch = Impl::spmv_launch<ExecSpace>(Ah.nrows, Ah.nnz());
+  const auto vlaunch = Impl::vector_launch<ExecSpace>(Ah.nrows);
+  const Impl::TeamSumScratch<Device> team_sums(std::max(launch.league_size, vlaunch.league_size), 2);
+  const ExecSpace inst = G::instance();
+  const Impl::LaunchInstanceScope<ExecSpace> scope(inst);
+  auto work = [&] {
+    if (!M->apply_dot(r, z, s, 0)) {
+      M->apply(r, z);
+      Impl::dot_into<double, Device>(r, z, s, 0, vlaunch, team_sums);
+    }
+    Impl::cg_direction_spmv<double, Device>(A, CV(z), CV(p0), p1, q, s, 0, 1, launch.separate_reduction ? -1 : 2,
+                                            launch, team_sums);
+  };
+  work();  // warm-up (Kokkos' per-kernel first-launch work)
+  inst.fence();
+  const int R = 20;
+  G g;
+  Kokkos::Timer t;
+  for (int k = 0; k < R; ++k)
+    if (!g.record(inst, work)) {
+      state.SkipWithError("recording failed");
+      return;
+    }
+  const double record = t.seconds() / R;
+  const double direct = timed([&] {
+                          for (int k = 0; k < R; ++k) work();
+                          inst.fence();
+                        }) /
+                        R;
+  double total = 0;
+  int runs = 0;
+  for (auto _ : state) {
+    const double tr = timed([&] {
+                        for (int k = 0; k < R; ++k) g.replay(inst);
+                        inst.fence();
+                      }) /
+                      R;
+    state.SetIterationTime(tr);
+    total += tr;
+    ++runs;
+  }
+  set_matrix_counters(state, Ah);
+  state.counters["record_us"] = record * 1e6;
+  state.counters["direct_us"] = direct * 1e6;
+  state.counters["replay_us"] = runs ? total / runs * 1e6 : 0.0;
+}
+
 struct IterationSetup {
   bool gmres = false;
   bool jacobi = false;
   KrylovImplementation impl = KrylovImplementation::Fused;
   bool par_ic = false;
+  bool graphs = true;  // SolverParams::graph_from_iteration at its default; false: 0 (never)
 };
 
 void BM_iteration(benchmark::State& state, const std::string& name, IterationSetup is) {
@@ -377,6 +457,7 @@ void BM_iteration(benchmark::State& state, const std::string& name, IterationSet
   p.restart = 30;
   p.divergence_factor = 1e300;
   p.implementation = is.impl;
+  if (!is.graphs) p.graph_from_iteration = 0;
   JacobiPreconditioner<double, Device> jac(A);
   jac.compute();
   Preconditioner<double, Device>* M = is.jacobi ? &jac : nullptr;
@@ -396,10 +477,11 @@ void BM_iteration(benchmark::State& state, const std::string& name, IterationSet
   };
   solve();  // warm-up
   double total = 0;
-  int runs = 0, iterations = 0;
+  int runs = 0, iterations = 0, replays = 0;
   for (auto _ : state) {
     const auto r = solve();
     iterations = r.iterations;
+    replays = r.graph_replays;
     if (r.iterations < 2 || r.time_history.size() < static_cast<std::size_t>(r.iterations) + 1) {
       state.SkipWithError(("the solve stopped after " + std::to_string(r.iterations) +
                            " iterations: " + to_string(r.status) + " " + r.message)
@@ -414,6 +496,7 @@ void BM_iteration(benchmark::State& state, const std::string& name, IterationSet
   const double t = runs ? total / runs : 0.0;
   set_matrix_counters(state, Ah);
   state.counters["iterations_per_solve"] = iterations;
+  state.counters["graph_replays"] = replays;
   if (best_spmv_seconds().count(name)) state.counters["iteration_over_spmv"] = t / best_spmv_seconds()[name];
 }
 
@@ -445,6 +528,7 @@ void register_all() {
         {"cg_iteration/%s/fused_jacobi", {false, true, KrylovImplementation::Fused}},
         {"cg_iteration/%s/reference_jacobi", {false, true, KrylovImplementation::Reference}},
         {"cg_iteration/%s/fused_par_ic", {false, false, KrylovImplementation::Fused, true}},
+        {"cg_iteration/%s/fused_par_ic_no_graphs", {false, false, KrylovImplementation::Fused, true, false}},
         {"gmres_iteration/%s/fused", {true, false, KrylovImplementation::Fused}},
     };
     for (const auto& v : variants) {
@@ -465,6 +549,7 @@ void register_all() {
         {"par_ic_apply", PcgKernel::ParIcApply},
         {"par_ic_apply_dot", PcgKernel::ParIcApplyDot},
     };
+    reg("graph_record/" + m + "/par_ic", BM_graph_record, m);
     for (const auto& k : kernels)  // a fixed count: each benchmark iteration is R launches
       benchmark::RegisterBenchmark(("pcg_kernel/" + m + "/" + k.first).c_str(), BM_pcg_kernel, m, k.second)
           ->UseManualTime()

@@ -4,6 +4,7 @@
 // spiluk, cuSPARSE csric02/csrilu02 in CUDA builds), the solves with given factors, and the entrywise error of
 // iterative factors against the exact ones.
 #include <asyncsparse/AsyncSparse_config.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/factorization/AsyncSparse_cusparse_baseline.hpp>
 #include <asyncsparse/factorization/AsyncSparse_residuals.hpp>
@@ -24,7 +25,7 @@ bool same_factor(const CrsD& a, const CrsD& b) {
   auto va = a.values, vb = b.values;
   int diff = 0;
   Kokkos::parallel_reduce(
-      "asyncsparse::ilu::same_factor", Kokkos::RangePolicy<ExecSpace>(0, a.numRows()),
+      "asyncsparse::ilu::same_factor", Impl::RangePolicy<ExecSpace>(0, a.numRows()),
       KOKKOS_LAMBDA(const ordinal_t i, int& d) {
         if (ra(i + 1) != rb(i + 1)) {
           d = 1;

@@ -56,7 +56,10 @@ class Solve : public Command {
         solver == "cg" ? to_string(Impl::resolve_krylov_implementation(params_.implementation,
                                                                        Impl::is_gpu_space<Device::execution_space>()))
                        : "fused";
-    std::cout << "Krylov kernels: " << kernels << " (auto rule: fused on GPUs, textbook loop on host backends)\n";
+    std::cout << "Krylov kernels: " << kernels << " (auto rule: fused on GPUs, textbook loop on host backends)";
+    if (res.graph_replays > 0)
+      std::cout << "; preconditioner and product replayed as a CUDA graph in " << res.graph_replays << " iterations";
+    std::cout << "\n";
     rec["solver"] = solver;
     rec["krylov_kernels"] = kernels;
     rec["preconditioner"] = M->description();

@@ -72,6 +72,7 @@ void to_json(Json& j, const SolverResult& r) {
   j["iterations"] = r.iterations;
   j["final_relative_residual"] = r.final_relative_residual;
   j["time_seconds"] = r.time_seconds;
+  j["graph_replays"] = r.graph_replays;
   if (!r.message.empty()) j["message"] = r.message;
   j["residual_history"] = r.residual_history;
   j["time_history"] = r.time_history;

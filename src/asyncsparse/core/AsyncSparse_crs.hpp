@@ -13,6 +13,7 @@
 
 #include <asyncsparse/core/AsyncSparse_csr_host.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 
 #include <climits>
 #include <string>
@@ -92,7 +93,7 @@ Kokkos::View<const int*, typename RowMap::device_type> row_map_as_int(const RowM
         Kokkos::view_alloc(Kokkos::WithoutInitializing, where + "_row_map32"), row_map.extent(0));
     using exec = typename RowMap::execution_space;
     Kokkos::parallel_for(
-        "AsyncSparse::row_map_as_int", Kokkos::RangePolicy<exec>(0, row_map.extent(0)),
+        "AsyncSparse::row_map_as_int", Impl::RangePolicy<exec>(0, row_map.extent(0)),
         KOKKOS_LAMBDA(const std::size_t i) { r(i) = static_cast<int>(row_map(i)); });
     exec().fence();
     return result(r);

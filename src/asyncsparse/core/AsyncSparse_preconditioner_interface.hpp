@@ -56,6 +56,17 @@ class Preconditioner {
     return false;
   }
 
+  /// True when apply_dot(), and apply() with alpha = 1 and beta = 0, on distinct x and z only enqueue kernels on the
+  /// instance Impl::launch_instance names (no host synchronisation, no allocation), the same launches on every call
+  /// with the same arguments: a Krylov solver may then record one application in a CUDA graph and replay it
+  /// (Impl::GraphReplay, SolverParams::graph_from_iteration) and report the replays through
+  /// note_replayed_applications. False, the default (ParIc / ParIlu / ParIct / ParIlut with Jacobi or one-product
+  /// ISAI triangular solves say true).
+  virtual bool replayable() const { return false; }
+  /// Counts `count` applications that a solver replayed from a recorded graph (see replayable()) in getNumApply
+  /// and the preconditioner's own statistics.
+  virtual void note_replayed_applications(int count) { (void)count; }
+
   /// When M⁻¹ is a diagonal matrix diag(d) (diagonal Jacobi): d, which a solver may apply inside its own vector
   /// kernels instead of calling apply() (those applications are then not counted by getNumApply/getApplyTime).
   /// Empty, the default, for every other preconditioner and before compute().

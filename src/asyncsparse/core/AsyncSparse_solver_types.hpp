@@ -57,6 +57,13 @@ inline KrylovImplementation resolve_krylov_implementation(KrylovImplementation k
 }
 }  // namespace Impl
 
+/// Default of SolverParams::graph_from_iteration: the iteration of the fused CG from which the preconditioned
+/// iteration's launches are recorded and replayed as a CUDA graph. Recording the two graphs costs about 70 us
+/// (H200), a replay saves 3-15 us per iteration on small systems: recording once the iterations run so far have
+/// lost about that much (a rent-or-buy rule) costs a long solve little and a solve of a few iterations nothing
+/// (MEASUREMENTS.md#graph-replay).
+constexpr int kGraphFromIteration = 8;
+
 struct SolverParams {
   /// Stop when ‖b − A x‖₂ / ‖b‖₂ ≤ tol. Default 1e-6 (the ILU paper's criterion).
   double tol = 1e-6;
@@ -76,6 +83,12 @@ struct SolverParams {
   /// CG's vector kernels: Fused or Reference compute the same iterates up to rounding; Auto (default) picks by
   /// backend (Impl::resolve_krylov_implementation).
   KrylovImplementation implementation = KrylovImplementation::Auto;
+  /// Fused CG on CUDA with a preconditioner that can be replayed (Preconditioner::replayable: ParIc, ParIlu, ParIct,
+  /// ParIlut with Jacobi or one-product ISAI triangular solves): from this iteration on, the kernels an iteration
+  /// launches after its update (the preconditioner's application and the next product) are recorded once per parity
+  /// in a CUDA graph and replayed, one launch instead of up to eight (Impl::GraphReplay; the iterates are the same
+  /// bit for bit). 0: never. Default kGraphFromIteration (perf_tests/results/MEASUREMENTS.md#graph-replay).
+  int graph_from_iteration = kGraphFromIteration;
 };
 
 struct SolverResult {
@@ -86,6 +99,7 @@ struct SolverResult {
   std::vector<double> residual_history;  ///< relative residual per iteration (index 0 = initial)
   std::vector<double> time_history;      ///< seconds since start, per iteration
   double time_seconds = 0;
+  int graph_replays = 0;  ///< iterations whose preconditioner and product ran as a replayed CUDA graph
   std::string message;
   bool converged() const { return status == SolverStatus::Converged; }
 };

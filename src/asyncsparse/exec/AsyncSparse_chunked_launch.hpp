@@ -27,6 +27,7 @@
 
 #include <type_traits>
 
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 
 namespace AsyncSparse {
@@ -42,7 +43,7 @@ template <class ExecSpace>
 class ChunkedLaunch {
  public:
   using execution_space = ExecSpace;
-  using policy_type = Kokkos::TeamPolicy<ExecSpace>;
+  using policy_type = Impl::TeamPolicy<ExecSpace>;
   using member_type = typename policy_type::member_type;
   using order_view = Kokkos::View<std::int64_t*, typename ExecSpace::memory_space>;
 
@@ -72,7 +73,7 @@ class ChunkedLaunch {
                              order_.data() == nullptr};
     if constexpr (!Impl::is_gpu_space<ExecSpace>()) {  // GPUs: no kernel of the dynamic schedule is compiled
       if (launch_.dynamic_schedule) {
-        using dynamic_policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+        using dynamic_policy = Impl::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
         static_assert(std::is_same<typename dynamic_policy::member_type, member_type>::value,
                       "ChunkedLaunch: the dynamic schedule must have the same team member type");
         Kokkos::parallel_for(label, dynamic_policy(exec, launch_.league_size, launch_.team_size, launch_.vector_length),

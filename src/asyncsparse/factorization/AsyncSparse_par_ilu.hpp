@@ -57,6 +57,7 @@
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/core/AsyncSparse_validation.hpp>
@@ -105,7 +106,7 @@ void check_values(const ExecSpace& exec, const Handle& h, const Mat& A, const st
   const std::int64_t none = std::numeric_limits<std::int64_t>::max(), pair_key = 8 * static_cast<std::int64_t>(n);
   std::int64_t bad = none;
   Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilu::check_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, std::max<std::int64_t>(n, pairs)),
+      "AsyncSparse::par_ilu::check_values", Impl::RangePolicy<ExecSpace>(exec, 0, std::max<std::int64_t>(n, pairs)),
       KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& b) {
         if (t < n) {
           const auto i = static_cast<ordinal_t>(t);
@@ -161,7 +162,7 @@ void rescale_entries(const ExecSpace& exec, const Mat& M, const Values& vals, co
   auto rm = M.graph.row_map;
   auto ent = M.graph.entries;
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilu::rescale", Kokkos::RangePolicy<ExecSpace>(exec, 0, M.numRows()),
+      "AsyncSparse::par_ilu::rescale", Impl::RangePolicy<ExecSpace>(exec, 0, M.numRows()),
       KOKKOS_LAMBDA(const ordinal_t i) {
         for (offset_t k = rm(i); k < rm(i + 1); ++k) {
           const ordinal_t j = ent(k);
@@ -470,7 +471,7 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
     auto col = st.task_col;
     const Scalar shift = static_cast<Scalar>(alpha);
     Kokkos::parallel_for(
-        "AsyncSparse::par_ilu::task_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, a.extent(0)),
+        "AsyncSparse::par_ilu::task_values", Impl::RangePolicy<ExecSpace>(exec, 0, a.extent(0)),
         KOKKOS_LAMBDA(const std::int64_t t) {
           const Scalar v = src(t) < 0 ? Scalar(0) : as(src(t));
           a(t) = row(t) == col(t) ? v + shift * v : v;
@@ -485,7 +486,7 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
     auto s = st.s;
     auto so = st.s_factors;
     Kokkos::parallel_for(
-        "AsyncSparse::par_ilu::ratio", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+        "AsyncSparse::par_ilu::ratio", Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
         KOKKOS_LAMBDA(const ordinal_t i) { r(i) = s(i) / so(i); });
     Impl::rescale_entries(exec, st.L, st.L.values, r, ilu ? Impl::RescaleKind::RowOverCol : Impl::RescaleKind::Row);
     if (ilu) Impl::rescale_entries(exec, st.Ut, st.Ut.values, r, Impl::RescaleKind::RowTimesCol);
@@ -500,7 +501,7 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
     auto uv = st.Ut.values;
     auto lrm = st.L.graph.row_map;
     Kokkos::parallel_for(
-        "AsyncSparse::par_ilu::initial_guess", Kokkos::RangePolicy<ExecSpace>(exec, 0, a.extent(0)),
+        "AsyncSparse::par_ilu::initial_guess", Impl::RangePolicy<ExecSpace>(exec, 0, a.extent(0)),
         KOKKOS_LAMBDA(const std::int64_t t) {
           using std::sqrt;
           const ordinal_t i = row(t), j = col(t);
@@ -675,7 +676,7 @@ void par_ilu_set_factors(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h,
     auto lrm = st.L.graph.row_map;
     auto lv = st.L.values;
     Kokkos::parallel_for(
-        "AsyncSparse::par_ilu::unit_diagonal", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+        "AsyncSparse::par_ilu::unit_diagonal", Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
         KOKKOS_LAMBDA(const ordinal_t i) { lv(lrm(i + 1) - 1) = Scalar(1); });
   }
   Kokkos::deep_copy(exec, st.s_factors, Scalar(1));
@@ -724,7 +725,7 @@ ParIluFactors<Scalar, Device> par_ilu_unscaled_factors(const ExecSpace& exec, Pa
   typename ParIluHandle<Scalar, Device>::value_view r("AsyncSparse::par_ilu::inverse_scaling", st.n);
   auto s = st.s_factors;
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilu::inverse_scaling", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+      "AsyncSparse::par_ilu::inverse_scaling", Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
       KOKKOS_LAMBDA(const ordinal_t i) { r(i) = Scalar(1) / s(i); });
   auto copy = [&](const crs_type& M) {
     typename crs_type::values_type::non_const_type v("AsyncSparse::par_ilu::unscaled", M.nnz());
@@ -762,7 +763,7 @@ double par_ilu_scaled_norm(const ExecSpace& exec, const ParIluHandle<Scalar, Dev
   auto a = st.task_a;
   double s = 0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilu::norm", Kokkos::RangePolicy<ExecSpace>(exec, 0, a.extent(0)),
+      "AsyncSparse::par_ilu::norm", Impl::RangePolicy<ExecSpace>(exec, 0, a.extent(0)),
       KOKKOS_LAMBDA(const std::int64_t t, double& v) { v += static_cast<double>(a(t)) * static_cast<double>(a(t)); },
       s);
   return std::sqrt(s);

@@ -25,8 +25,9 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
-#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_kind.hpp>
+#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
@@ -68,7 +69,7 @@ Kokkos::pair<double, double> task_residual_squares(const ExecSpace& exec, const 
   const CrsRows<Mat> x(X), y(Y);
   double r2 = 0, a2 = 0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::residuals::tasks", Kokkos::RangePolicy<ExecSpace>(exec, 0, row.extent(0)),
+      "AsyncSparse::residuals::tasks", Impl::RangePolicy<ExecSpace>(exec, 0, row.extent(0)),
       KOKKOS_LAMBDA(const std::int64_t t, double& r, double& n) {
         const double av = static_cast<double>(a(t));
         const double d = av - static_cast<double>(sparse_row_dot(x, row(t), y, col(t)));
@@ -85,7 +86,7 @@ Kokkos::pair<double, double> matrix_residual_squares(const ExecSpace& exec, cons
   const CrsRows<Mat> m(A), x(X), y(Y);
   double r2 = 0, a2 = 0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::residuals::pattern", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
+      "AsyncSparse::residuals::pattern", Impl::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
       KOKKOS_LAMBDA(const ordinal_t i, double& r, double& n) {
         for (offset_t k = m.rm(i); k < m.rm(i + 1); ++k) {
           const ordinal_t j = m.ent(k);
@@ -118,7 +119,7 @@ double product_difference_norm(const ExecSpace& exec, const MatA& A, const MatX&
   const ordinal_t none = Y.numCols() > A.numCols() ? Y.numCols() : A.numCols();  // larger than any column
   double r2 = 0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::residuals::product_difference", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
+      "AsyncSparse::residuals::product_difference", Impl::RangePolicy<ExecSpace>(exec, 0, A.numRows()),
       KOKKOS_LAMBDA(const ordinal_t i, double& r) {
         const offset_t xb = x.rm(i), xe = x.rm(i + 1);
         for (offset_t p = xb; p < xe; ++p) cursor(p) = y.rm(x.ent(p));

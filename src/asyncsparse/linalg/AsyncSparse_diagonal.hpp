@@ -10,6 +10,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 
 namespace AsyncSparse {
 
@@ -25,7 +26,7 @@ Kokkos::View<Scalar*, Device> inverse_diagonal(const Crs<Scalar, Device>& A, con
   auto vals = A.values;
   ordinal_t bad = n;
   Kokkos::parallel_reduce(
-      "AsyncSparse::inverse_diagonal", Kokkos::RangePolicy<exec>(0, n),
+      "AsyncSparse::inverse_diagonal", Impl::RangePolicy<exec>(0, n),
       KOKKOS_LAMBDA(const ordinal_t i, ordinal_t& first_bad) {
         Scalar d = 0;
         bool found = false;

@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
@@ -39,7 +40,7 @@ bool same_graph(const ExecSpace& exec, ordinal_t n, const RmA& rma, const EntA& 
   if (ea.extent(0) != eb.extent(0)) return false;
   int diff = 0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::same_graph", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "AsyncSparse::same_graph", Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, int& d) {
         if (rma(i) != rmb(i) || rma(i + 1) != rmb(i + 1)) {
           d = 1;

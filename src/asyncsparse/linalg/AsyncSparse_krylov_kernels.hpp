@@ -45,6 +45,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 
@@ -276,7 +277,7 @@ struct SpmvFields {
 template <class Scalar, class Device, bool Update>
 struct SpmvDotFunctor : SpmvFields<Scalar, Device, Update> {
   using exec = typename Device::execution_space;
-  using member = typename Kokkos::TeamPolicy<exec>::member_type;
+  using member = typename Impl::TeamPolicy<exec>::member_type;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
     const Scalar beta = this->beta();
@@ -319,7 +320,7 @@ struct RowSpmvFunctor : SpmvFields<Scalar, Device, Update> {
 /// The range launch of RowSpmvFunctor, with Kokkos' default block size or 256-thread blocks.
 template <class Policy, class Scalar, class Device, bool Update>
 void launch_row_spmv(const RowSpmvFunctor<Scalar, Device, Update>& f) {
-  const Policy policy(0, f.n);
+  const Policy policy(Impl::launch_instance<typename Policy::execution_space>(), 0, f.n);
   if (f.reduce)
     Kokkos::parallel_reduce("AsyncSparse::krylov::row_spmv_dot", policy, f, Kokkos::subview(f.s, f.out));
   else
@@ -331,7 +332,7 @@ void launch_spmv_dot(SpmvDotFunctor<Scalar, Device, Update> f, const SpmvLaunch&
   using exec = typename Device::execution_space;
   f.chunks = l.chunks;
   if (l.league_size == 0) {
-    if (f.reduce) Kokkos::deep_copy(exec(), Kokkos::subview(f.s, f.out), 0.0);
+    if (f.reduce) Kokkos::deep_copy(Impl::launch_instance<exec>(), Kokkos::subview(f.s, f.out), 0.0);
     return;
   }
   if (l.row_per_thread) {
@@ -339,14 +340,16 @@ void launch_spmv_dot(SpmvDotFunctor<Scalar, Device, Update> f, const SpmvLaunch&
     static_cast<SpmvFields<Scalar, Device, Update>&>(r) = f;
     using index = Kokkos::IndexType<ordinal_t>;
     if (l.bounded_blocks)
-      launch_row_spmv<Kokkos::RangePolicy<exec, Kokkos::LaunchBounds<256, 1>, index>>(r);
+      launch_row_spmv<Impl::RangePolicy<exec, Kokkos::LaunchBounds<256, 1>, index>>(r);
     else
-      launch_row_spmv<Kokkos::RangePolicy<exec, index>>(r);
+      launch_row_spmv<Impl::RangePolicy<exec, index>>(r);
     return;
   }
   if (f.reduce) f.scratch.check("spmv_dot", l.league_size);
   Kokkos::parallel_for(f.reduce ? "AsyncSparse::krylov::spmv_dot" : "AsyncSparse::krylov::spmv",
-                       Kokkos::TeamPolicy<exec>(static_cast<int>(l.league_size), l.team_size, l.vector_length), f);
+                       Impl::TeamPolicy<exec>(Impl::launch_instance<exec>(), static_cast<int>(l.league_size),
+                                              l.team_size, l.vector_length),
+                       f);
 }
 
 /// The product's functor with the fields spmv_dot and cg_direction_spmv share: A, y, the scalars s, the slot
@@ -410,17 +413,18 @@ void launch_vector(const char* name, F f, const VectorLaunch& l, const Kokkos::V
   using exec = typename Device::execution_space;
   f.per_team = l.per_team;
   if (l.league_size == 0) {
-    for (int c = 0; c < N; ++c) Kokkos::deep_copy(exec(), Kokkos::subview(s, outs[c]), 0.0);
+    for (int c = 0; c < N; ++c) Kokkos::deep_copy(Impl::launch_instance<exec>(), Kokkos::subview(s, outs[c]), 0.0);
     return;
   }
   f.scratch.check(name, l.league_size, N);
-  Kokkos::parallel_for(name, Kokkos::TeamPolicy<exec>(static_cast<int>(l.league_size), l.team_size, 1), f);
+  Kokkos::parallel_for(
+      name, Impl::TeamPolicy<exec>(Impl::launch_instance<exec>(), static_cast<int>(l.league_size), l.team_size, 1), f);
 }
 
 /// cg_update's kernel; with a diagonal preconditioner (Diag) also z = dinv ∘ r and rᵀz.
 template <class Scalar, class Device, bool Diag>
 struct CgUpdateFunctor {
-  using member = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
+  using member = typename Impl::TeamPolicy<typename Device::execution_space>::member_type;
   static constexpr int N = Diag ? 2 : 1;
   Kokkos::View<Scalar*, Device> x, r, z;
   Kokkos::View<const Scalar*, Device> p, q, dinv;
@@ -502,7 +506,7 @@ void cg_update_diagonal(const Kokkos::View<Scalar*, Device>& x, const Kokkos::Vi
 /// s(out) = a·b; with Scale, z = b ∘ a and s(out) = aᵀz (a diagonal preconditioner b applied to the residual a).
 template <class Scalar, class Device, bool Scale = false>
 struct DotFunctor {
-  using member = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
+  using member = typename Impl::TeamPolicy<typename Device::execution_space>::member_type;
   Kokkos::View<const Scalar*, Device> a, b;
   Kokkos::View<Scalar*, Device> z;
   Kokkos::View<double*, Device> s;
@@ -616,7 +620,7 @@ void ortho_pass(OrthoPass pass, const Basis<Scalar, Device>& V, int k, const Kok
   f.k = k;
   f.pass = pass;
   Kokkos::parallel_reduce("AsyncSparse::krylov::cgs2_pass",
-                          Kokkos::RangePolicy<exec>(0, static_cast<ordinal_t>(w.extent(0))), f, h_out);
+                          Impl::RangePolicy<exec>(0, static_cast<ordinal_t>(w.extent(0))), f, h_out);
 }
 
 template <class Scalar, class Device>
@@ -638,7 +642,7 @@ void scale_by_norm(const Kokkos::View<const Scalar*, Device>& w, const Kokkos::V
                    const Kokkos::View<const double*, Device>& s, int idx) {
   using exec = typename Device::execution_space;
   Kokkos::parallel_for("AsyncSparse::krylov::scale_by_norm",
-                       Kokkos::RangePolicy<exec>(0, static_cast<ordinal_t>(w.extent(0))),
+                       Impl::RangePolicy<exec>(0, static_cast<ordinal_t>(w.extent(0))),
                        ScaleByNormFunctor<Scalar, Device>{w, v, s, idx});
 }
 

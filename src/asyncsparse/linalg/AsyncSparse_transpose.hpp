@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>  // Impl::is_gpu_space
 
@@ -86,7 +87,7 @@ KOKKOS_INLINE_FUNCTION void sort_keys(Key* keys, std::int64_t len) {
 /// the duplicate entries of a matrix, keep distinct places). Rows longer than `cap`: one lane's heap sort in place.
 template <class ExecSpace, class Ptr, class Keys, class Carry>
 struct RankSortRows {
-  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using member_type = typename Impl::TeamPolicy<ExecSpace>::member_type;
   using Key = typename Keys::non_const_value_type;
   using Val = typename Carry::non_const_value_type;
   static constexpr int cap = 256;
@@ -135,13 +136,13 @@ void sort_rows(const ExecSpace& exec, std::int64_t n, const Ptr& ptr, const Keys
   if constexpr (is_gpu_space<ExecSpace>()) {
     using F = RankSortRows<ExecSpace, Ptr, Keys, Carry>;
     const int league = static_cast<int>((n + F::rows_per_team - 1) / F::rows_per_team);
-    Kokkos::TeamPolicy<ExecSpace> policy(exec, league, F::rows_per_team, 32);
+    Impl::TeamPolicy<ExecSpace> policy(exec, league, F::rows_per_team, 32);
     policy = policy.set_scratch_size(0, Kokkos::PerTeam(F::rows_per_team * F::bytes_per_row));
     Kokkos::parallel_for("AsyncSparse::transpose::sort_rows", policy, F{n, ptr, keys, carry});
     return;
   }
   Kokkos::parallel_for(
-      "AsyncSparse::transpose::sort", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t j) {
+      "AsyncSparse::transpose::sort", Impl::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const std::int64_t j) {
         const offset_t b = ptr(j), e = ptr(j + 1);
         sort_pairs(&keys(b), &carry(b), static_cast<std::int64_t>(e - b));
       });
@@ -155,10 +156,10 @@ void transpose_pattern(const ExecSpace& exec, ordinal_t m, ordinal_t n, offset_t
                        const Entries& ent, const TPtr& tp, const TEnt& tent, const Map& map, const Next& next) {
   // 1. column counts (tp(j + 1) = entries in column j), 2. inclusive scan -> row pointers of the transpose.
   Kokkos::parallel_for(
-      "AsyncSparse::transpose::count", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz),
+      "AsyncSparse::transpose::count", Impl::RangePolicy<ExecSpace>(exec, 0, nnz),
       KOKKOS_LAMBDA(const offset_t k) { Kokkos::atomic_add(&tp(ent(k) + 1), offset_t(1)); });
   Kokkos::parallel_scan(
-      "AsyncSparse::transpose::scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, static_cast<std::int64_t>(n) + 1),
+      "AsyncSparse::transpose::scan", Impl::RangePolicy<ExecSpace>(exec, 0, static_cast<std::int64_t>(n) + 1),
       KOKKOS_LAMBDA(const std::int64_t j, offset_t& sum, const bool final) {
         sum += tp(j);
         if (final) tp(j) = sum;
@@ -168,7 +169,7 @@ void transpose_pattern(const ExecSpace& exec, ordinal_t m, ordinal_t n, offset_t
   Kokkos::deep_copy(exec, next,
                     Kokkos::subview(tp, Kokkos::make_pair(static_cast<std::size_t>(0), static_cast<std::size_t>(n))));
   Kokkos::parallel_for(
-      "AsyncSparse::transpose::scatter", Kokkos::RangePolicy<ExecSpace>(exec, 0, m), KOKKOS_LAMBDA(const ordinal_t i) {
+      "AsyncSparse::transpose::scatter", Impl::RangePolicy<ExecSpace>(exec, 0, m), KOKKOS_LAMBDA(const ordinal_t i) {
         for (offset_t k = rm(i); k < rm(i + 1); ++k) {
           const offset_t p = Kokkos::atomic_fetch_add(&next(ent(k)), offset_t(1));
           tent(p) = i;
@@ -192,7 +193,7 @@ template <class Device, class Src, class Dst>
 void gather_values(const Kokkos::View<offset_t*, Device>& map, const Src& src, const Dst& dst) {
   using exec = typename Device::execution_space;
   Kokkos::parallel_for(
-      "AsyncSparse::gather_values", Kokkos::RangePolicy<exec>(0, map.extent(0)),
+      "AsyncSparse::gather_values", Impl::RangePolicy<exec>(0, map.extent(0)),
       KOKKOS_LAMBDA(const std::int64_t p) { dst(p) = src(map(p)); });
 }
 

@@ -267,6 +267,23 @@ class TriangularSolver {
   bool solve_dot(const const_vector_type& b, const vector_type& x, const const_vector_type& d,
                  const Kokkos::View<double*, Device>& s, int slot);
 
+  /// True when solve() and solve_dot() (on distinct b and x) only enqueue kernels on Impl::launch_instance, the same
+  /// ones on every call: Jacobi with a fixed sweep count, or Isai without correction steps whose product is the
+  /// library's kernel (one thread per row). A Krylov solver may then record a solve in a CUDA graph and replay it
+  /// (Impl::GraphReplay; Preconditioner::replayable); note_replayed_solves counts the replays in stats().
+  bool replayable() const {
+    return ready_ && (stats_.kind == TriSolveKind::Jacobi ||
+                      (stats_.kind == TriSolveKind::Isai && stats_.sweeps == 0 && isai_launch_.row_per_thread));
+  }
+  /// Adds `count` solves replayed from a recorded graph to stats() (solves; Jacobi: their sweeps).
+  void note_replayed_solves(int count) {
+    stats_.solves += count;
+    if (stats_.kind == TriSolveKind::Jacobi) {
+      stats_.total_sweeps += static_cast<std::int64_t>(count) * stats_.sweeps;
+      if (count > 0) stats_.last_sweeps = stats_.sweeps;
+    }
+  }
+
   bool is_setup() const { return ready_; }
   /// The resolved mode (never Auto after setup()).
   TriSolveKind kind() const { return stats_.kind; }
@@ -573,7 +590,7 @@ bool TriangularSolver<Scalar, Device>::solve_dot(const const_vector_type& b, con
   Impl::check_scalar_slot("TriangularSolver::solve_dot", s, slot);
   ++stats_.solves;
   if (n_ == 0) {
-    Kokkos::deep_copy(execution_space(), Kokkos::subview(s, slot), 0.0);
+    Kokkos::deep_copy(Impl::launch_instance<execution_space>(), Kokkos::subview(s, slot), 0.0);
     return true;
   }
   if (b.data() == x.data() || d.data() == x.data()) throw InvalidInput("TriangularSolver::solve_dot: x aliases b or d");

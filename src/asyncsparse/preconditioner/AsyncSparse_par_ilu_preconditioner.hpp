@@ -23,6 +23,7 @@
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_parameters.hpp>
@@ -60,6 +61,13 @@ class FactorApply {
   /// apply() with s(slot) = xᵀz reduced by the upper solve's product or last Jacobi sweep, when that solve fuses it
   /// (TriangularSolver::fuses_dot); otherwise false, and nothing done.
   bool apply_dot(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s, int slot);
+  /// Both solves replayable from a CUDA graph (TriangularSolver::replayable).
+  bool replayable() const { return ready() && lower_.replayable() && upper_.replayable(); }
+  /// Counts `count` applications replayed from a recorded graph in both solvers' statistics.
+  void note_replayed_applications(int count) {
+    lower_.note_replayed_solves(count);
+    upper_.note_replayed_solves(count);
+  }
   /// The resolved mode ("isai", "jacobi(3)", "exact(cusparse)", ...), "auto: " in front when Auto chose it.
   std::string mode() const {
     if (!ready()) return "";
@@ -145,7 +153,7 @@ void FactorApply<Scalar, Device>::set_inverse_scaling(const vector_type& s, ordi
     inv_s_ = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::factor_apply::inv_s"), n);
   auto inv = inv_s_;
   Kokkos::parallel_for(
-      "AsyncSparse::factor_apply::inverse_scaling", Kokkos::RangePolicy<execution_space>(0, n),
+      "AsyncSparse::factor_apply::inverse_scaling", Impl::RangePolicy<execution_space>(0, n),
       KOKKOS_LAMBDA(const ordinal_t i) { inv(i) = Scalar(1) / s(i); });
 }
 
@@ -303,6 +311,8 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
     }
   }
   void apply_impl(const const_vector_type& x, const vector_type& z) override { apply_.apply(x, z); }
+  bool replayable_impl() const override { return apply_.replayable(); }
+  void note_replays_impl(int count) override { apply_.note_replayed_applications(count); }
   bool apply_dot_impl(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                       int slot) override {
     return apply_.apply_dot(x, z, s, slot);
@@ -359,6 +369,8 @@ class IncompleteFactorPreconditioner final : public PreconditionerBase<Scalar, D
  protected:
   void compute_impl() override { apply_.setup(L_, U_, unit_, s_, kind_, sweeps_); }
   void apply_impl(const const_vector_type& x, const vector_type& z) override { apply_.apply(x, z); }
+  bool replayable_impl() const override { return apply_.replayable(); }
+  void note_replays_impl(int count) override { apply_.note_replayed_applications(count); }
   bool apply_dot_impl(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                       int slot) override {
     return apply_.apply_dot(x, z, s, slot);

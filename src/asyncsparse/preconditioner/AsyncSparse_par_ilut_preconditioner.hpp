@@ -165,6 +165,8 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
       apply_.setup(L, U, kind_ == ParIlutKind::Ilut, handle_.scaling(), tri_);
   }
   void apply_impl(const const_vector_type& x, const vector_type& z) override { apply_.apply(x, z); }
+  bool replayable_impl() const override { return apply_.replayable(); }
+  void note_replays_impl(int count) override { apply_.note_replayed_applications(count); }
   bool apply_dot_impl(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                       int slot) override {
     return apply_.apply_dot(x, z, s, slot);

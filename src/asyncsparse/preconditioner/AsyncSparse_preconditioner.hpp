@@ -103,6 +103,13 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
     return true;
   }
 
+  bool replayable() const override { return computed_ && replayable_impl(); }
+  void note_replayed_applications(int count) override {
+    if (count <= 0) return;
+    num_apply_ += count;
+    note_replays_impl(count);
+  }
+
   bool isInitialized() const override { return initialized_; }
   bool isComputed() const override { return computed_; }
   int getNumInitialize() const override { return num_initialize_; }
@@ -132,6 +139,10 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
   virtual bool apply_dot_impl(const const_vector_type&, const vector_type&, const Kokkos::View<double*, Device>&, int) {
     return false;
   }
+  /// See Preconditioner::replayable (asked only after compute()); false by default.
+  virtual bool replayable_impl() const { return false; }
+  /// The preconditioner's own statistics of `count` replayed applications (getNumApply is counted here already).
+  virtual void note_replays_impl(int count) { (void)count; }
   void check_apply(const char* what, const const_vector_type& x, const vector_type& y) const {
     if (!computed_) throw InvalidInput(name() + "::" + what + ": compute() must be called before " + what + "()");
     if (x.extent(0) != static_cast<std::size_t>(A_.numCols()) || y.extent(0) != static_cast<std::size_t>(A_.numRows()))

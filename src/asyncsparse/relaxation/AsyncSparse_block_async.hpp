@@ -50,6 +50,7 @@
 #include <vector>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_diagonal.hpp>
@@ -112,7 +113,7 @@ SpectrumEstimate block_async_estimate_spectrum(const ExecSpace& exec, const Crs<
       w("AsyncSparse::lanczos_w", n), t("AsyncSparse::lanczos_t", n);
   int negative = 0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::lanczos_init", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "AsyncSparse::lanczos_init", Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, int& neg) {
         if (!(dinv(i) > Scalar(0))) neg = 1;
         d(i) = Scalar(1) / dinv(i);

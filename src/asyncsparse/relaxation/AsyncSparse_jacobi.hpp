@@ -30,6 +30,7 @@
 #include <string>
 #include <type_traits>
 
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/relaxation/AsyncSparse_async_jacobi_handle.hpp>
 #include <asyncsparse/relaxation/impl/AsyncSparse_jacobi_impl.hpp>
 
@@ -94,7 +95,7 @@ const AsyncJacobiStats& jacobi_run(const ExecSpace& exec, AsyncJacobiHandle<Scal
       }
     }
     Kokkos::parallel_for(
-        "AsyncSparse::jacobi::update", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+        "AsyncSparse::jacobi::update", Impl::RangePolicy<ExecSpace>(exec, 0, n),
         KOKKOS_LAMBDA(const ordinal_t i) { x(i) = unit ? x(i) + omega * r(i) : x(i) + omega * r(i) / d(i); });
     st.updates_done = k + 1;
     ++st.kernel_launches;

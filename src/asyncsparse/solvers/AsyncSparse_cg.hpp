@@ -30,6 +30,12 @@
 //    host. When the host finds the iteration finished, that speculative work is discarded: x and r are
 //    those of the last accepted iteration, as in the textbook loop. Vectors read or written per
 //    iteration without a preconditioner: 10 (plus A), against 17 for the one-call-per-operation loop.
+//    On CUDA, with a preconditioner whose application can be replayed (Preconditioner::replayable: ParIc / ParIlu /
+//    ParIct / ParIlut with Jacobi or one-product ISAI solves), the work launched after the update — the
+//    preconditioner (up to six sweeps) and the next product — is recorded in a CUDA graph once per parity of p from
+//    iteration SolverParams::graph_from_iteration on and replayed with one launch (Impl::GraphReplay): on small
+//    systems the host's ~5 us per Kokkos launch, not the device, set the pace of that chain. The loop then runs on
+//    GraphReplay's stream; the iterates are the same bit for bit (SolverResult::graph_replays counts the replays).
 //  * Reference: the textbook loop, one Kokkos-Kernels call per vector operation and every dot product
 //    returned to the host (3 host synchronisations per iteration).
 //
@@ -46,12 +52,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
+#include <asyncsparse/exec/AsyncSparse_graph_replay.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/exec/AsyncSparse_scalar_readback.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
@@ -123,6 +131,13 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
   const bool diagonal = M && dinv.extent(0) == n;
   ScalarReadback<Device> sc(4, "AsyncSparse::cg::scalars");
   const auto s = sc.device();
+  // CUDA graphs (SolverParams::graph_from_iteration): the loop's launches then go to GraphReplay's stream, where
+  // each iteration's preconditioner and product are recorded once per parity and replayed
+  const bool replay =
+      params.graph_from_iteration > 0 && M && !diagonal && M->replayable() && GraphReplay<exec>::available();
+  const exec inst = replay ? GraphReplay<exec>::instance() : exec();
+  std::optional<LaunchInstanceScope<exec>> scope;
+  if (replay) scope.emplace(inst);
   const V z = M ? work[0] : r;  // without a preconditioner z is r
   const V p[2] = {work[1], work[2]};
   const V q = work[3];
@@ -141,13 +156,16 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
     dot_into<Scalar, Device>(r, z, s, 0, vlaunch, team_sums);
   // large systems sum pᵀq (and with a diagonal preconditioner rᵀz) in passes of their own (kFusedReductionMaxRows)
   const bool separate = launch.separate_reduction;
-  Kokkos::deep_copy(exec(), p[0], z);
+  Kokkos::deep_copy(inst, p[0], z);
   if (separate) {
     spmv_dot<Scalar, Device>(A, p[0], q, Kokkos::View<double*, Device>(), 0, launch);
     dot_into<Scalar, Device>(p[0], q, s, PQ, vlaunch, team_sums);
   } else {
     spmv_dot<Scalar, Device>(A, p[0], q, s, PQ, launch, team_sums);
   }
+  GraphReplay<exec> graphs[2];  // by the parity of the iteration that launches the work
+  bool recording = replay;      // false once a recording failed: every launch as before
+  int replays = 0, recorded = 0;
   for (int it = 1; it <= params.max_iterations; ++it) {
     const int cur = (it - 1) % 2, next = it % 2;  // slots of rᵀz_{it-1} and rᵀz_{it}
     const V pk = p[cur];
@@ -159,18 +177,35 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
     } else {
       cg_update<Scalar, Device>(x, r, pk, q, s, cur, PQ, M ? RR : next, vlaunch, team_sums);
     }
-    sc.post();
+    sc.post(inst);
     if (it < params.max_iterations) {  // the next iteration's work, launched before the host decides
-      if (M && !diagonal) precondition_dot(next);
-      cg_direction_spmv<Scalar, Device>(A, CV(z), CV(pk), p[next], q, s, next, cur, separate ? -1 : PQ, launch,
-                                        team_sums);
-      if (separate) dot_into<Scalar, Device>(p[next], q, s, PQ, vlaunch, team_sums);
+      const auto work = [&] {
+        if (M && !diagonal) precondition_dot(next);
+        cg_direction_spmv<Scalar, Device>(A, CV(z), CV(pk), p[next], q, s, next, cur, separate ? -1 : PQ, launch,
+                                          team_sums);
+        if (separate) dot_into<Scalar, Device>(p[next], q, s, PQ, vlaunch, team_sums);
+      };
+      if (recording && it >= params.graph_from_iteration && !graphs[next].recorded()) {
+        recording = graphs[next].record(inst, work);  // records only: the replay below runs it
+        recorded += recording ? 1 : 0;
+      }
+      if (recording && graphs[next].recorded()) {
+        graphs[next].replay(inst);
+        ++replays;
+      } else {
+        work();
+      }
     }
     const double* h = sc.wait();
     if (cg_breakdown(res, h[cur], true) || cg_breakdown(res, h[PQ], false)) break;
     const double rel = std::sqrt(h[M ? RR : next]) / bnorm;
     if (mon.iteration(it, rel, rel0)) break;
   }
+  res.graph_replays = replays;
+  // the host-side counts of an application happen when it is recorded, once per graph (and twice for the one
+  // application whose recording failed, which then ran directly)
+  if (replays > recorded) M->note_replayed_applications(replays - recorded);
+  if (replay) inst.fence();
 }
 
 }  // namespace Impl

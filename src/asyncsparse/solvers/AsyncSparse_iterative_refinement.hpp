@@ -53,6 +53,7 @@
 #include <vector>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_graph.hpp>
@@ -304,7 +305,7 @@ IterativeRefinementResult ir_run(const ExecSpace& exec, IterativeRefinementHandl
       // scaled residual in the inner precision, zero initial correction
       const double inv = 1.0 / rnorm;
       Kokkos::parallel_for(
-          "AsyncSparse::ir::to_inner", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+          "AsyncSparse::ir::to_inner", Impl::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
             rhat(i) = static_cast<Low>(r(i) * inv);
             c(i) = Low(0);
           });
@@ -344,7 +345,7 @@ IterativeRefinementResult ir_run(const ExecSpace& exec, IterativeRefinementHandl
       }
       // x += ||r|| c in double, new residual in double
       Kokkos::parallel_for(
-          "AsyncSparse::ir::update", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+          "AsyncSparse::ir::update", Impl::RangePolicy<ExecSpace>(exec, 0, n),
           KOKKOS_LAMBDA(const ordinal_t i) { x(i) += rnorm * static_cast<double>(c(i)); });
       const double prev = rel;
       rnorm = residual();
@@ -454,7 +455,7 @@ void iterative_refinement_numeric(const ExecSpace& exec, IterativeRefinementHand
     auto vd = A.values;
     offset_t bad = A.nnz();
     Kokkos::parallel_reduce(
-        "AsyncSparse::ir::to_float", Kokkos::RangePolicy<ExecSpace>(exec, 0, A.nnz()),
+        "AsyncSparse::ir::to_float", Impl::RangePolicy<ExecSpace>(exec, 0, A.nnz()),
         KOKKOS_LAMBDA(const offset_t k, offset_t& first_bad) {
           vf(k) = static_cast<float>(vd(k));
           if (!is_finite(vf(k)) && k < first_bad) first_bad = k;

@@ -34,6 +34,9 @@ inline void check_params(const char* who, const SolverParams& p) {
   if (!(p.max_seconds >= 0))
     throw InvalidInput(std::string(who) + ": max_seconds must be >= 0 (0: no limit), got " +
                        format_number(p.max_seconds));
+  if (p.graph_from_iteration < 0)
+    throw InvalidInput(std::string(who) + ": graph_from_iteration must be >= 0 (0: never), got " +
+                       std::to_string(p.graph_from_iteration));
 }
 
 /// out = M⁻¹ in, or a copy of `in` without a preconditioner.

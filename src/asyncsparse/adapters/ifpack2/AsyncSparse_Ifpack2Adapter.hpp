@@ -58,11 +58,12 @@
 #include <string>
 #include <vector>
 
-#include <asyncsparse/core/AsyncSparse_crs.hpp>
-#include <asyncsparse/core/AsyncSparse_errors.hpp>
-#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
 #include <asyncsparse/adapters/ifpack2/AsyncSparse_tpetra_convert.hpp>
 #include <asyncsparse/adapters/ifpack2/impl/AsyncSparse_ifpack2_parameters_impl.hpp>
+#include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
 
 namespace AsyncSparse {
 
@@ -190,7 +191,7 @@ class Ifpack2Adapter
       const bool zero_beta = b == impl_scalar_type(0);
       // beta = 0 overwrites Y (NaN in Y does not propagate), as Tpetra::Operator::apply specifies.
       Kokkos::parallel_for(
-          "AsyncSparse::Ifpack2Adapter::update", Kokkos::RangePolicy<execution_space>(0, n),
+          "AsyncSparse::Ifpack2Adapter::update", Impl::RangePolicy<execution_space>(0, n),
           KOKKOS_LAMBDA(const std::size_t i) { yj(i) = zero_beta ? a * z(i) : b * yj(i) + a * z(i); });
     }
     execution_space().fence();

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #pragma once
 
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -96,7 +97,7 @@ void scale_values(const ExecSpace& exec, const CrsType& A_in, const CrsType& A_o
   using Entries = decltype(A_in.graph.entries);
   using Values = typename CrsType::values_type;
   Kokkos::parallel_for("AsyncSparse::scale_unit_diagonal::values",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<ordinal_t>>(exec, 0, A_in.numRows()),
+                       Impl::RangePolicy<ExecSpace, Kokkos::IndexType<ordinal_t>>(exec, 0, A_in.numRows()),
                        ScaleValuesFunctor<RowMap, Entries, Values, Values, SView>{
                            A_in.graph.row_map, A_in.graph.entries, A_in.values, A_out.values, s});
 }
@@ -161,7 +162,7 @@ void scale_unit_diagonal(const ExecSpace& exec, const CrsType& A_in, CrsType& A_
   using RowMap = decltype(A_in.graph.row_map);
   using Entries = decltype(A_in.graph.entries);
   using Values = typename CrsType::values_type;
-  using policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<ordinal_t>>;
+  using policy = Impl::RangePolicy<ExecSpace, Kokkos::IndexType<ordinal_t>>;
   std::int64_t bad = std::numeric_limits<std::int64_t>::max();
   Kokkos::parallel_reduce("AsyncSparse::scale_unit_diagonal::diagonal", policy(exec, 0, n),
                           Impl::ScaleDiagonalFunctor<RowMap, Entries, Values, SView>{
@@ -197,7 +198,7 @@ void scale_vector(const ExecSpace& exec, const SView& s, const XView& x, const Y
   if (x.extent(0) != s.extent(0) || y.extent(0) != s.extent(0))
     throw InvalidInput("scale_vector: extents differ (s " + std::to_string(s.extent(0)) + ", x " +
                        std::to_string(x.extent(0)) + ", y " + std::to_string(y.extent(0)) + ")");
-  Kokkos::parallel_for("AsyncSparse::scale_vector", Kokkos::RangePolicy<ExecSpace>(exec, 0, s.extent(0)),
+  Kokkos::parallel_for("AsyncSparse::scale_vector", Impl::RangePolicy<ExecSpace>(exec, 0, s.extent(0)),
                        Impl::ScaleVectorFunctor<SView, XView, YView>{s, x, y});
 }
 

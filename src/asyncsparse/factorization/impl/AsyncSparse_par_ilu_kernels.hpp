@@ -30,6 +30,7 @@
 
 #include <asyncsparse/core/AsyncSparse_csr_host.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_kind.hpp>
@@ -418,7 +419,7 @@ bool build_product_lists(const ExecSpace& exec, const SweepPairsOperands<Device>
     f.ptr = count;
     f.px = x;
     f.py = y;
-    Kokkos::parallel_for(prefix + "sweep_pairs", Kokkos::RangePolicy<ExecSpace>(exec, 0, ntasks), f);
+    Kokkos::parallel_for(prefix + "sweep_pairs", Impl::RangePolicy<ExecSpace>(exec, 0, ntasks), f);
   };
   pass(std::false_type(), count, count);
   // Inclusive scan of the counts at 1..unknowns (entry 0 contributes nothing and is set to 0), summed in 64 bits:
@@ -426,7 +427,7 @@ bool build_product_lists(const ExecSpace& exec, const SweepPairsOperands<Device>
   // truncated offsets written then are never used).
   products = 0;
   Kokkos::parallel_scan(
-      prefix + "sweep_pairs_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, unknowns + 1),
+      prefix + "sweep_pairs_scan", Impl::RangePolicy<ExecSpace>(exec, 0, unknowns + 1),
       KOKKOS_LAMBDA(const std::int64_t u, std::int64_t& sum, const bool final) {
         sum += u == 0 ? 0 : static_cast<std::int64_t>(count(u));
         if (final) count(u) = static_cast<offset_t>(sum);

@@ -19,6 +19,7 @@
 #include <utility>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
@@ -282,7 +283,7 @@ void row_sweep_values(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   auto al = st.a_l;
   auto au = st.a_u;
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilu::row_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, a.extent(0)),
+      "AsyncSparse::par_ilu::row_values", Impl::RangePolicy<ExecSpace>(exec, 0, a.extent(0)),
       KOKKOS_LAMBDA(const std::int64_t t) {
         if (!ilu || row(t) > col(t))
           al(dst(t)) = a(t);

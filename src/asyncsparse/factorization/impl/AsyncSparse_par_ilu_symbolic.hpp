@@ -20,10 +20,11 @@
 #include <utility>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_sweep.hpp>  // allocate_breakdown_words
-#include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // find_sorted
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>                      // find_sorted
 #include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
 
 namespace AsyncSparse {
@@ -40,7 +41,7 @@ bool par_ilu_device_checks(const ExecSpace& exec, const Mat& A, bool ic, const D
   auto val = A.values;
   std::int64_t bad = 0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilu::symbolic_checks", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "AsyncSparse::par_ilu::symbolic_checks", Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& b) {
         const offset_t beg = rm(i), end = rm(i + 1);
         offset_t d = -1;
@@ -90,7 +91,7 @@ void par_ic_device_tasks(const ExecSpace& exec, ordinal_t n, const RowMap& rm, c
   auto lo = s.sym_lower;
   auto up = s.sym_upper;
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilu::ic_tasks", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+      "AsyncSparse::par_ilu::ic_tasks", Impl::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
         const offset_t beg = rm(i), d = diag(i), l0 = l_rp(i);
         for (offset_t k = beg; k <= d; ++k) {
           const offset_t t = l0 + k - beg;
@@ -132,7 +133,7 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   // every entry, l_rp(0) included).
   const typename crs_type::row_map_type::non_const_type l_rp = head[0];
   Kokkos::parallel_scan(
-      "AsyncSparse::par_ilu::L_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "AsyncSparse::par_ilu::L_scan", Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, offset_t& sum, const bool final) {
         sum += diag(i) - rm(i) + 1;
         if (final) {
@@ -183,7 +184,7 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
     Kokkos::deep_copy(exec, u_rp, offset_t(0));
   }
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilu::L_fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+      "AsyncSparse::par_ilu::L_fill", Impl::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
         const offset_t beg = rm(i), d = diag(i), l0 = l_rp(i);
         for (offset_t k = beg; k <= d; ++k) l_ci(l0 + k - beg) = ent(k);
         if (!ic) {
@@ -224,15 +225,14 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
     Kokkos::deep_copy(exec, ut_rp, offset_t(0));
     transpose_pattern(exec, n, n, nnz_U, u_rp, u_ci, ut_rp, ut_ci, map, next);
     Kokkos::parallel_for(
-        "AsyncSparse::par_ilu::invert_map", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz_U),
+        "AsyncSparse::par_ilu::invert_map", Impl::RangePolicy<ExecSpace>(exec, 0, nnz_U),
         KOKKOS_LAMBDA(const offset_t q) { u_to_ut(map(q)) = q; });
     auto t_row = s.task_row;
     auto t_col = s.task_col;
     auto t_dst = s.task_dst;
     auto t_src = s.task_src;
     Kokkos::parallel_for(
-        "AsyncSparse::par_ilu::ilu_tasks", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz),
-        KOKKOS_LAMBDA(const offset_t p) {
+        "AsyncSparse::par_ilu::ilu_tasks", Impl::RangePolicy<ExecSpace>(exec, 0, nnz), KOKKOS_LAMBDA(const offset_t p) {
           const ordinal_t i = s_row(p), j = ent(p);
           const offset_t d = diag(i);
           t_row(p) = i;

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <string>
 
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_candidates_bitmap.hpp>
@@ -73,8 +74,7 @@ std::int64_t cand_bound(const ExecSpace& exec, Handle& h, const ilut_factor_t<Ha
   const auto L = st.L;
   PV ub = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_ub"), n);
   Kokkos::parallel_for(
-      cand_label<Kind>("candidates_bound"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_t i) {
+      cand_label<Kind>("candidates_bound"), Impl::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
         offset_t b = arm(i + 1) - arm(i);
         for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) b += R.ptr(L.col(q) + 1) - R.ptr(L.col(q));
         ub(i) = b;
@@ -101,7 +101,7 @@ void cand_gather(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& 
   OV gbuf = ilut_alloc<OV>(ilut_ws(h), cand_label<Kind>("cand_gather"), total);
   PV glen = w.glen;
   Kokkos::parallel_for(
-      cand_label<Kind>("candidates_gather"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      cand_label<Kind>("candidates_gather"), Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i) {
         const ordinal_t last = Kind::ict ? i : n;  // largest column gathered
         offset_t p = ubptr(i);
@@ -124,8 +124,7 @@ void cand_sort_unique(const ExecSpace& exec, Handle& h, ordinal_t n, CandidateWo
   w.lower = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_lower"), n);
   const CandidateWork<Handle> W = w;
   Kokkos::parallel_for(
-      cand_label<Kind>("candidates_sort"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_t i) {
+      cand_label<Kind>("candidates_sort"), Impl::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
         const offset_t b = W.ubptr(i), e = b + W.glen(i);
         sort_keys(&W.gbuf(b), static_cast<std::int64_t>(e - b));
         offset_t p = b, lo = 0;
@@ -152,7 +151,7 @@ void cand_allocate(const ExecSpace& exec, Handle& h, const CandidateWork<Handle>
   auto cnt = w.cnt;
   auto lower = w.lower;
   Kokkos::parallel_for(
-      cand_label<Kind>("candidates_counts"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      cand_label<Kind>("candidates_counts"), Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i) {
         lcnt(i) = lower(i) + 1;
         ucnt(i) = cnt(i) - lower(i);
@@ -184,7 +183,7 @@ void cand_fill(const ExecSpace& exec, Handle& h, CandidateWork<Handle>& w, IlutC
   const auto L = st.L, U = st.U, L2 = res.L, U2 = res.U;
   const CandidateWork<Handle> W = w;
   Kokkos::parallel_for(
-      cand_label<Kind>("candidates_fill"), Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+      cand_label<Kind>("candidates_fill"), Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
       KOKKOS_LAMBDA(const ordinal_t i) {
         // nvcc: an extended lambda may not capture a variable for the first time inside `if constexpr`
         (void)U;
@@ -248,7 +247,7 @@ void cand_values(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& 
   const auto L = st.L, L2 = res.L, U2 = res.U;
   const CandidateWork<Handle> W = w;
   Kokkos::parallel_for(
-      cand_label<Kind>("candidates_values"), Kokkos::RangePolicy<ExecSpace>(exec, 0, L2.nnz),
+      cand_label<Kind>("candidates_values"), Impl::RangePolicy<ExecSpace>(exec, 0, L2.nnz),
       KOKKOS_LAMBDA(const offset_t q) {  // l_ic = (a_ic - sum_{k<c} l_ik v_ck) / v_cc
         const ordinal_t i = L2.row(q), c = L2.col(q);
         if (!Kind::ict && c == i) return;  // ParILUT: the unit diagonal is no unknown (set by cand_fill)
@@ -272,7 +271,7 @@ void cand_values(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& 
   if constexpr (!Kind::ict) {
     auto u2val = res.uval;
     Kokkos::parallel_for(
-        cand_label<Kind>("candidates_values_u"), Kokkos::RangePolicy<ExecSpace>(exec, 0, U2.nnz),
+        cand_label<Kind>("candidates_values_u"), Impl::RangePolicy<ExecSpace>(exec, 0, U2.nnz),
         KOKKOS_LAMBDA(const offset_t q) {  // u_ic = a_ic - sum_{k<i} l_ik u_kc
           const ordinal_t i = U2.row(q), c = U2.col(q);
           // the row's slots: its strict L entries, then its U entries
@@ -305,7 +304,7 @@ double cand_residual2(const ExecSpace& exec, Handle& h, const CandidateWork<Hand
   auto u2p = res.U.ptr;
   auto r2 = w.r2;
   Kokkos::parallel_for(
-      cand_label<Kind>("candidates_rowsum"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      cand_label<Kind>("candidates_rowsum"), Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i) {
         double s = 0;
         for (offset_t t = cand_slot<Kind>(l2p, u2p, i); t < cand_slot<Kind>(l2p, u2p, i + 1); ++t) s += r2(t);
@@ -385,7 +384,7 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
       throw InvalidInput(std::string(par_ilut_name(h)) + ": candidate_kernel=bitmap: a row of the candidate pattern " +
                          "spans " + std::to_string(32 * words) + " columns, more than the scratch memory of one " +
                          "team holds on " + ExecSpace::name() + " (" +
-                         std::to_string(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0)) +
+                         std::to_string(Impl::TeamPolicy<ExecSpace>::scratch_size_max(0)) +
                          " bytes, 8 per 32 columns); use candidate_kernel=auto or sort");
     bitmap = shape.rows_per_team > 0;
     if (bitmap && requested == CandidateKernel::Auto) {

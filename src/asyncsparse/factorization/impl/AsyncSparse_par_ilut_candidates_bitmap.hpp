@@ -19,6 +19,7 @@
 
 #include <cstdint>
 
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
 
 namespace AsyncSparse {
@@ -58,7 +59,7 @@ std::int64_t cand_span(const ExecSpace& exec, Handle& h, const ilut_factor_t<Han
   const auto L = st.L;
   std::int64_t widest = 0;
   Kokkos::parallel_reduce(
-      cand_label<Kind>("candidates_span"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      cand_label<Kind>("candidates_span"), Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& mx) {
         ordinal_t lo = i, hi = i;  // the diagonal is in row i of A (par_ilut_symbolic checks)
         if (arm(i) < arm(i + 1)) {
@@ -88,7 +89,7 @@ template <class Kind, class ExecSpace, class Lengths>
 double cand_mean_words(const ExecSpace& exec, ordinal_t n, const Lengths& wlen) {
   std::int64_t words = 0;
   Kokkos::parallel_reduce(
-      cand_label<Kind>("candidates_words"), Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      cand_label<Kind>("candidates_words"), Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& sum) { sum += wlen(i); }, words);
   return static_cast<double>(words) / static_cast<double>(n);
 }
@@ -123,7 +124,7 @@ inline std::int64_t cand_bitmap_bytes_per_row(std::int64_t words) { return 8 * w
 /// The shape for rows of at most `words` words, or rows_per_team = 0 when one row does not fit the level-0 scratch.
 template <class ExecSpace>
 CandBitmapShape cand_bitmap_shape(std::int64_t words) {
-  const std::int64_t room = Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0) - 64;
+  const std::int64_t room = Impl::TeamPolicy<ExecSpace>::scratch_size_max(0) - 64;
   CandBitmapShape s;
   if (is_gpu_space<ExecSpace>()) {
     s.lanes = 32;
@@ -139,7 +140,7 @@ CandBitmapShape cand_bitmap_shape(std::int64_t words) {
 /// The two bitmap kernels (Fill = false: counts; true: the enlarged factors' patterns and positions).
 template <class Kind, class ExecSpace, class Handle, bool Fill>
 struct CandBitmapKernel {
-  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using member_type = typename Impl::TeamPolicy<ExecSpace>::member_type;
   using Factor = ilut_factor_t<Handle>;
   using OV = typename Handle::ordinal_view;
   using PV = typename Handle::offset_view;
@@ -317,7 +318,7 @@ template <class ExecSpace, class Kernel>
 void cand_bitmap_launch(const ExecSpace& exec, const char* label, const Kernel& k) {
   const std::int64_t per_team = static_cast<std::int64_t>(k.rows_per_team) * k.rows_per_thread;
   const int league = static_cast<int>((static_cast<std::int64_t>(k.n) + per_team - 1) / per_team);
-  Kokkos::TeamPolicy<ExecSpace> policy(exec, league, k.rows_per_team, k.lanes);
+  Impl::TeamPolicy<ExecSpace> policy(exec, league, k.rows_per_team, k.lanes);
   policy = policy.set_scratch_size(0, Kokkos::PerTeam(k.scratch_bytes()));
   Kokkos::parallel_for(label, policy, k);
 }

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
 #include <asyncsparse/linalg/AsyncSparse_transpose.hpp>  // Impl::transpose_pattern
@@ -92,7 +93,7 @@ std::int64_t ilut_scan_unchecked(const ExecSpace& exec, const Ptr& ptr, const Co
                                  const std::string& label) {
   std::int64_t total = 0;
   Kokkos::parallel_scan(
-      label, Kokkos::RangePolicy<ExecSpace>(exec, 0, n + 1),
+      label, Impl::RangePolicy<ExecSpace>(exec, 0, n + 1),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& upd, const bool final) {
         if (final) ptr(i) = static_cast<offset_t>(upd);
         if (i < n) upd += count(i);
@@ -132,7 +133,7 @@ double ilut_sum(const ExecSpace& exec, const View& v, std::int64_t n, bool deter
   }
   double s = 0.0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilut::sum", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+      "AsyncSparse::par_ilut::sum", Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t i, double& acc) { acc += v(i); }, s);
   return s;
 }
@@ -243,7 +244,7 @@ void ilut_transpose(const ExecSpace& exec, Workspace& ws, ordinal_t n, const Fac
   auto tp = T.ptr;
   auto trow = T.row;
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::transpose_rows", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "AsyncSparse::par_ilut::transpose_rows", Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t c) {
         for (offset_t p = tp(c); p < tp(c + 1); ++p) trow(p) = c;
       });
@@ -268,7 +269,7 @@ void ilut_build_ut(const ExecSpace& exec, Handle& h, const UVal& uval, bool seco
   auto tapos = T.apos;
   auto uapos = st.U.apos;
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::ut_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, T.nnz),
+      "AsyncSparse::par_ilut::ut_values", Impl::RangePolicy<ExecSpace>(exec, 0, T.nnz),
       KOKKOS_LAMBDA(const offset_t p) {
         const offset_t q = src(p);
         umap(q) = p;
@@ -301,12 +302,12 @@ void ilut_build_tasks(const ExecSpace& exec, Handle& h) {
   // whose rows hold 2-3 tasks, 62 -> 100 us (about 1 % of its step);
   // perf_tests/results/MEASUREMENTS.md#par-ilut-list-sweeps
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::tasks_l", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnzL), KOKKOS_LAMBDA(const offset_t q) {
+      "AsyncSparse::par_ilut::tasks_l", Impl::RangePolicy<ExecSpace>(exec, 0, nnzL), KOKKOS_LAMBDA(const offset_t q) {
         const ordinal_t i = lrow(q);
         if (lcol(q) != i) tasks(q - i + up(i)) = q;
       });
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::tasks_u", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.U.nnz),
+      "AsyncSparse::par_ilut::tasks_u", Impl::RangePolicy<ExecSpace>(exec, 0, st.U.nnz),
       KOKKOS_LAMBDA(const offset_t q) {
         const ordinal_t i = urow(q);
         tasks(lp(i + 1) - 1 - i + q) = nnzL + q;

@@ -16,6 +16,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_diagonal_shift.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_candidates.hpp>
@@ -218,7 +219,7 @@ offset_t ilut_count_new(const ExecSpace& exec, ordinal_t n, const PV& nptr, cons
                         const OV& ocol) {
   offset_t c = 0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilut::count_new", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "AsyncSparse::par_ilut::count_new", Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, offset_t& acc) {
         offset_t q = optr(i);
         for (offset_t p = nptr(i); p < nptr(i + 1); ++p) {  // both rows sorted
@@ -545,7 +546,7 @@ typename Handle::crs_type ilut_upper(const ExecSpace& exec, const Handle& h) {
   Kokkos::deep_copy(exec, rm, U.ptr);
   auto ucol = U.col;
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::upper_export", Kokkos::RangePolicy<ExecSpace>(exec, 0, U.nnz),
+      "AsyncSparse::par_ilut::upper_export", Impl::RangePolicy<ExecSpace>(exec, 0, U.nnz),
       KOKKOS_LAMBDA(const offset_t q) {
         ent(q) = ucol(q);
         val(q) = src_val(map(q));

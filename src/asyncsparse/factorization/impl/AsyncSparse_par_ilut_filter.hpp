@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
 #include <asyncsparse/factorization/AsyncSparse_select.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
@@ -62,7 +63,7 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<H
   }
   VV mag = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::magnitudes", m);
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::magnitudes", Kokkos::RangePolicy<ExecSpace>(exec, 0, F.nnz),
+      "AsyncSparse::par_ilut::magnitudes", Impl::RangePolicy<ExecSpace>(exec, 0, F.nnz),
       KOKKOS_LAMBDA(const offset_t p) {
         if (F.col(p) != F.row(p)) mag(p - F.row(p)) = ilut_abs(F.val(p));
       });
@@ -92,7 +93,7 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<H
     // How many reach the threshold (|v| >= t). At most the budget (the usual case: t has no ties beyond the quota)
     // means every tie stays and the quota is never used; only otherwise a second pass counts the strictly larger
     // ones, the rest of the budget going to the ties in storage order. One wait for the device instead of two.
-    using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+    using Policy = Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
     std::int64_t reaching = 0;
     Kokkos::parallel_reduce(
         "AsyncSparse::par_ilut::count_reaching", Policy(exec, 0, m),
@@ -143,7 +144,7 @@ IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, Workspace& ws, 
   const std::int64_t quota = rule.quota;
   if (!remove || rule.all_ties) {
     Kokkos::parallel_scan(
-        "AsyncSparse::par_ilut::keep_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz + 1),
+        "AsyncSparse::par_ilut::keep_scan", Impl::RangePolicy<ExecSpace>(exec, 0, nnz + 1),
         KOKKOS_LAMBDA(const offset_t p, offset_t& kept, const bool final) {
           const offset_t kp = p < nnz && (!remove || F.col(p) == F.row(p) || ilut_abs(F.val(p)) >= t) ? 1 : 0;
           if (final) {
@@ -156,7 +157,7 @@ IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, Workspace& ws, 
     return k;
   }
   Kokkos::parallel_scan(
-      "AsyncSparse::par_ilut::tie_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz),
+      "AsyncSparse::par_ilut::tie_scan", Impl::RangePolicy<ExecSpace>(exec, 0, nnz),
       KOKKOS_LAMBDA(const offset_t p, std::int64_t& ties_before, const bool final) {
         const Scalar a = ilut_abs(F.val(p));
         const bool d = F.col(p) == F.row(p);
@@ -165,7 +166,7 @@ IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, Workspace& ws, 
         if (tie) ++ties_before;
       });
   Kokkos::parallel_scan(
-      "AsyncSparse::par_ilut::keep_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, nnz + 1),
+      "AsyncSparse::par_ilut::keep_scan", Impl::RangePolicy<ExecSpace>(exec, 0, nnz + 1),
       KOKKOS_LAMBDA(const offset_t p, offset_t& kept, const bool final) {
         if (final) pos(p) = kept;
         if (p < nnz) kept += keep(p);
@@ -184,11 +185,10 @@ Factor ilut_compact(const ExecSpace& exec, Workspace& ws, ordinal_t n, const Fac
   auto keep = k.keep;
   auto pos = k.pos;
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::compact_ptr", Kokkos::RangePolicy<ExecSpace>(exec, 0, n + 1),
+      "AsyncSparse::par_ilut::compact_ptr", Impl::RangePolicy<ExecSpace>(exec, 0, n + 1),
       KOKKOS_LAMBDA(const ordinal_t i) { G.ptr(i) = pos(F.ptr(i)); });
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::compact", Kokkos::RangePolicy<ExecSpace>(exec, 0, F.nnz),
-      KOKKOS_LAMBDA(const offset_t p) {
+      "AsyncSparse::par_ilut::compact", Impl::RangePolicy<ExecSpace>(exec, 0, F.nnz), KOKKOS_LAMBDA(const offset_t p) {
         if (!keep(p)) return;
         const offset_t d = pos(p);
         G.col(d) = F.col(p);
@@ -219,7 +219,7 @@ void ilut_remove_u(const ExecSpace& exec, Handle& h, const IlutKeep<typename Han
   auto pos_t = kt.pos;
   auto umap = st.umap;
   Kokkos::parallel_scan(
-      "AsyncSparse::par_ilut::keep_u_scan", Kokkos::RangePolicy<ExecSpace>(exec, 0, nu + 1),
+      "AsyncSparse::par_ilut::keep_u_scan", Impl::RangePolicy<ExecSpace>(exec, 0, nu + 1),
       KOKKOS_LAMBDA(const offset_t q, offset_t& acc, const bool final) {
         const offset_t k = q < nu ? keep_t(umap(q)) : 0;
         if (final) {
@@ -232,7 +232,7 @@ void ilut_remove_u(const ExecSpace& exec, Handle& h, const IlutKeep<typename Han
   st.Ut = ilut_compact(exec, ilut_ws(h), st.n, st.Ut, kt, true, det);
   PV umap2 = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::umap", kt.kept);
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::umap_compact", Kokkos::RangePolicy<ExecSpace>(exec, 0, nu),
+      "AsyncSparse::par_ilut::umap_compact", Impl::RangePolicy<ExecSpace>(exec, 0, nu),
       KOKKOS_LAMBDA(const offset_t q) {
         if (keep_u(q)) umap2(pos_u(q)) = pos_t(umap(q));
       });

@@ -11,6 +11,7 @@
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_kernels.hpp>  // SweepPairsOperands, build_product_lists
@@ -68,7 +69,7 @@ bool ilut_product_lists(const ExecSpace& exec, Handle& h, bool bounded, std::int
   const auto umap = st.umap;
   const offset_t nnz_l = st.L.nnz;
   Kokkos::parallel_for(
-      cand_label<Kind>("list_tasks"), Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, ntasks),
+      cand_label<Kind>("list_tasks"), Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, ntasks),
       KOKKOS_LAMBDA(const std::int64_t t) {
         const offset_t p = Kind::ict ? static_cast<offset_t>(t) : tasks(t);
         if (p < nnz_l) {

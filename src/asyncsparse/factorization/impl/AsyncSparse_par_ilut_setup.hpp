@@ -15,6 +15,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/factorization/AsyncSparse_select.hpp>
@@ -47,7 +48,7 @@ void ilut_check_matrix(const ExecSpace& exec, const Crs<Scalar, Device>& A, bool
   auto val = A.values;
   std::int64_t bad = std::numeric_limits<std::int64_t>::max();
   Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilut::check", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "AsyncSparse::par_ilut::check", Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& b) {
         int code = 0;
         bool diag = false;
@@ -160,7 +161,7 @@ void ilut_initial_pattern(const ExecSpace& exec, Handle& h) {
   PV lcount = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::lcount", n),
      ucount = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::ucount", n);
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::initial_count", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "AsyncSparse::par_ilut::initial_count", Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i) {
         offset_t l = 0;
         for (offset_t k = arm(i); k < arm(i + 1); ++k) l += aent(k) < i ? 1 : 0;
@@ -179,7 +180,7 @@ void ilut_initial_pattern(const ExecSpace& exec, Handle& h) {
   }
   const auto L0 = st.L0, U0 = st.U0;
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::initial_fill", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "AsyncSparse::par_ilut::initial_fill", Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i) {
         offset_t ql = L0.ptr(i), qu = ict ? 0 : U0.ptr(i);
         for (offset_t k = arm(i); k < arm(i + 1); ++k) {
@@ -225,7 +226,7 @@ void ilut_initial_guess(const ExecSpace& exec, Handle& h) {
   auto aval = st.a_val;
   const auto L = st.L, U = st.U;
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::initial_values", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+      "AsyncSparse::par_ilut::initial_values", Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
       KOKKOS_LAMBDA(const ordinal_t i) {
         for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) {
           const Scalar v = (!ict && L.col(q) == i) ? Scalar(1) : aval(L.apos(q));
@@ -261,14 +262,13 @@ void ilut_scale(const ExecSpace& exec, Handle& h, const Mat& A) {
     using Scalar = typename Handle::scalar_type;
     const Scalar alpha = static_cast<Scalar>(st.shift);
     Kokkos::parallel_for(
-        "AsyncSparse::par_ilut::shift", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
-        KOKKOS_LAMBDA(const ordinal_t i) {
+        "AsyncSparse::par_ilut::shift", Impl::RangePolicy<ExecSpace>(exec, 0, st.n), KOKKOS_LAMBDA(const ordinal_t i) {
           for (offset_t k = rm(i); k < rm(i + 1); ++k)
             if (ent(k) == i) v(k) += alpha;
         });
   }
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::a_norm", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n), KOKKOS_LAMBDA(const ordinal_t i) {
+      "AsyncSparse::par_ilut::a_norm", Impl::RangePolicy<ExecSpace>(exec, 0, st.n), KOKKOS_LAMBDA(const ordinal_t i) {
         double s = 0;
         for (offset_t k = rm(i); k < rm(i + 1); ++k)
           s += ilut_mul(static_cast<double>(v(k)), static_cast<double>(v(k)));

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
@@ -71,7 +72,7 @@ KOKKOS_INLINE_FUNCTION typename Vals::non_const_value_type ilut_vector_dot(const
 /// the merge, hence the same sum.
 template <class Kind, class ExecSpace, class Scalar, class Device, int Group = 0>
 struct SweepFunctor {
-  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using member_type = typename Impl::TeamPolicy<ExecSpace>::member_type;
   using VV = Kokkos::View<Scalar*, Device>;
   using PV = Kokkos::View<offset_t*, Device>;
   using OV = Kokkos::View<ordinal_t*, Device>;
@@ -476,7 +477,7 @@ ResolvedLaunch ilut_run_ordered(const ExecSpace& exec, Handle& h, const Sweep& f
     const auto lp = st.L.ptr, up = st.U.ptr;
     offset_t m = 0;
     Kokkos::parallel_reduce(
-        "AsyncSparse::par_ilut::ordered_row_tasks", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+        "AsyncSparse::par_ilut::ordered_row_tasks", Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
         KOKKOS_LAMBDA(const ordinal_t i, offset_t& acc) {
           const offset_t c = lp(i + 1) - lp(i) - 1 + up(i + 1) - up(i);
           if (c > acc) acc = c;
@@ -493,7 +494,7 @@ ResolvedLaunch ilut_run_ordered(const ExecSpace& exec, Handle& h, const Sweep& f
     while (g.cap > 1 && G::scratch_bytes(g.cap, 1) > kScratch) g.cap /= 2;
     g.rows_per_team = std::max(1, 128 / lanes);
     while (g.rows_per_team > 1 && G::scratch_bytes(g.cap, g.rows_per_team) > kScratch) --g.rows_per_team;
-    const int most = Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1, lanes)
+    const int most = Impl::TeamPolicy<ExecSpace>(exec, 1, 1, lanes)
                          .set_scratch_size(0, Kokkos::PerTeam(G::scratch_bytes(g.cap, g.rows_per_team)))
                          .team_size_max(g, Kokkos::ParallelForTag());
     g.rows_per_team = std::max(1, std::min(g.rows_per_team, most));
@@ -514,7 +515,7 @@ ResolvedLaunch ilut_run_ordered(const ExecSpace& exec, Handle& h, const Sweep& f
     ++h.stats().ordered_launches;
     Kokkos::parallel_for(
         label,
-        Kokkos::TeamPolicy<ExecSpace>(exec, league, g.rows_per_team, lanes).set_scratch_size(0, Kokkos::PerTeam(bytes)),
+        Impl::TeamPolicy<ExecSpace>(exec, league, g.rows_per_team, lanes).set_scratch_size(0, Kokkos::PerTeam(bytes)),
         g);
   };
   // Levels of up to `wide` rows run one after the other in one team (a team barrier between two levels instead of
@@ -701,7 +702,7 @@ void ilut_check_breakdown(const ExecSpace& exec, Handle& h) {
   auto fval = ict ? st.L.val : st.Ut.val;
   std::int64_t diag_bad = std::numeric_limits<std::int64_t>::max();
   Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilut::check_pivots", Kokkos::RangePolicy<ExecSpace>(exec, 0, st.n),
+      "AsyncSparse::par_ilut::check_pivots", Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& b) {
         const Scalar d = fval(fp(i + 1) - 1);
         const bool ok = is_finite(d) && (ict ? d > Scalar(0) : d != Scalar(0));

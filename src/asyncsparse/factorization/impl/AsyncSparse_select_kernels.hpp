@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 
 namespace AsyncSparse {
@@ -83,7 +84,7 @@ inline void select_check_rank(std::int64_t n, std::int64_t k, const char* where)
 /// (GlobalAtomics). A NaN is not counted; the smallest NaN index is kept in nan_index.
 template <class ExecSpace, class Src, class Scalar, class MemSpace>
 struct SelectCountFunctor {
-  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using member_type = typename Impl::TeamPolicy<ExecSpace>::member_type;
   using scratch_space = typename ExecSpace::scratch_memory_space;
   using ScratchScalar = Kokkos::View<Scalar*, scratch_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   using ScratchCount = Kokkos::View<int*, scratch_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
@@ -174,8 +175,7 @@ template <class ExecSpace, class Src>
 std::int64_t select_first_nan(const ExecSpace& exec, const Src& src, std::int64_t n) {
   std::int64_t first = n;
   Kokkos::parallel_reduce(
-      "AsyncSparse::sample_select::find_nan",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+      "AsyncSparse::sample_select::find_nan", Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& m) {
         const auto v = src(i);
         if (v != v && i < m) m = i;
@@ -196,7 +196,7 @@ std::vector<Scalar> select_to_host(const ExecSpace& exec, SampleSelectHandle<Sca
   auto dst = h.sample_;
   Kokkos::parallel_for(
       "AsyncSparse::sample_select::gather_base_case",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+      Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t i) { dst(i) = select_key<Scalar>(src(i), magnitude); });
   std::vector<Scalar> out(static_cast<std::size_t>(n));
   Kokkos::deep_copy(
@@ -233,8 +233,7 @@ std::vector<Scalar> select_splitters(const ExecSpace& exec, SampleSelectHandle<S
     const std::uint64_t salt = p.seed * 0x100000001b3ull + static_cast<std::uint64_t>(level) * 0x9e3779b97f4a7c15ull;
     const std::uint64_t un = static_cast<std::uint64_t>(n);
     Kokkos::parallel_for(
-        "AsyncSparse::sample_select::sample",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, S),
+        "AsyncSparse::sample_select::sample", Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, S),
         KOKKOS_LAMBDA(const std::int64_t j) {
           const std::int64_t pos =
               take_all ? j : static_cast<std::int64_t>(select_hash(salt + static_cast<std::uint64_t>(j)) % un);
@@ -285,7 +284,7 @@ std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle
   using F = SelectCountFunctor<ExecSpace, Src, Scalar, MemSpace>;
   F f{src,       magnitude, h.splitters_, nsp,          nslots, h.oracle_,      exact,
       team_mode, h.counts_, h.partials_,  h.nan_index_, n,      launch.per_team};
-  Kokkos::TeamPolicy<ExecSpace> policy(exec, launch.league, launch.team_size);
+  Impl::TeamPolicy<ExecSpace> policy(exec, launch.league, launch.team_size);
   policy = policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(nsp, team_mode ? nslots : 0)));
   Kokkos::parallel_for(
       team_mode ? "AsyncSparse::sample_select::count_team" : "AsyncSparse::sample_select::count_global", policy, f);
@@ -294,7 +293,7 @@ std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle
     auto counts = h.counts_;
     const int league = launch.league;
     Kokkos::parallel_for(
-        "AsyncSparse::sample_select::reduce_counts", Kokkos::RangePolicy<ExecSpace>(exec, 0, nslots),
+        "AsyncSparse::sample_select::reduce_counts", Impl::RangePolicy<ExecSpace>(exec, 0, nslots),
         KOKKOS_LAMBDA(const int s) {
           std::int64_t c = 0;
           for (int t = 0; t < league; ++t) c += partials(t, s);
@@ -363,8 +362,7 @@ SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scala
     if (slot == 0) {  // below the first splitter: the threshold is the minimum (keeps everything)
       Scalar mn{};
       Kokkos::parallel_reduce(
-          "AsyncSparse::sample_select::min",
-          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+          "AsyncSparse::sample_select::min", Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
           KOKKOS_LAMBDA(const std::int64_t i, Scalar& m) {
             const Scalar v = select_key<Scalar>(src(i), magnitude);
             if (v < m) m = v;
@@ -387,8 +385,7 @@ SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scala
   auto d = dst;
   const std::uint16_t want_slot = static_cast<std::uint16_t>(slot);
   Kokkos::parallel_scan(
-      "AsyncSparse::sample_select::extract",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+      "AsyncSparse::sample_select::extract", Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& pos, const bool final) {
         if (oracle(i) == want_slot) {
           if (final) d(pos) = select_key<Scalar>(src(i), magnitude);

@@ -27,6 +27,7 @@
 #include <utility>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>  // is_gpu_space
 
 namespace AsyncSparse {
@@ -66,7 +67,7 @@ struct TeamSelectKernel {
   static_assert(std::is_floating_point<Scalar>::value && (sizeof(Scalar) == 4 || sizeof(Scalar) == 8),
                 "team_select_magnitude: float or double values");
   using K = team_select_key_t<Scalar>;
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Member = typename Impl::TeamPolicy<ExecSpace>::member_type;
   static constexpr int digit_bits = 11;  // 2048 bins: 6 passes for double (63 bits of |x|), 3 for float (31)
   static constexpr int bins = 1 << digit_bits;
   static constexpr int passes = (8 * static_cast<int>(sizeof(K)) - 1 + digit_bits - 1) / digit_bits;
@@ -170,10 +171,10 @@ TeamSelection<std::remove_cv_t<typename Values::value_type>> team_select_magnitu
   const F f{values, n, k, out};
   int team_size = 1;
   if constexpr (is_gpu_space<ExecSpace>())
-    team_size = std::min(1024, Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1)
+    team_size = std::min(1024, Impl::TeamPolicy<ExecSpace>(exec, 1, 1)
                                    .set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes))
                                    .team_size_max(f, Kokkos::ParallelForTag()));
-  Kokkos::TeamPolicy<ExecSpace> policy(exec, 1, team_size);
+  Impl::TeamPolicy<ExecSpace> policy(exec, 1, team_size);
   policy = policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes));
   Kokkos::parallel_for("AsyncSparse::team_select", policy, f);
   std::int64_t h[4];

@@ -19,6 +19,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
@@ -83,7 +84,7 @@ void tri_load_values(const RowMap& rm, const Entries& ent, ordinal_t n, bool low
   const std::int64_t none = std::numeric_limits<std::int64_t>::max(), value_key = 4 * static_cast<std::int64_t>(n);
   std::int64_t bad = none;
   Kokkos::parallel_reduce(
-      "AsyncSparse::trisolve::load_values", Kokkos::RangePolicy<ExecSpace>(0, n),
+      "AsyncSparse::trisolve::load_values", Impl::RangePolicy<ExecSpace>(0, n),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& b) {
         if (check_structure) {
           const int sc = tri_row_structure(rm, ent, n, lower, i);
@@ -131,7 +132,7 @@ void tri_serial_solve(const RowMap& rm, const Entries& ent, const Values& val, c
                       bool lower, const B& b, const X& x) {
   using Scalar = typename X::non_const_value_type;
   Kokkos::parallel_for(
-      "AsyncSparse::trisolve::serial", Kokkos::RangePolicy<ExecSpace>(0, 1), KOKKOS_LAMBDA(const int) {
+      "AsyncSparse::trisolve::serial", Impl::RangePolicy<ExecSpace>(0, 1), KOKKOS_LAMBDA(const int) {
         for (ordinal_t r = 0; r < n; ++r) {
           const ordinal_t i = lower ? r : n - 1 - r;
           offset_t beg, end;
@@ -147,7 +148,7 @@ void tri_serial_solve(const RowMap& rm, const Entries& ent, const Values& val, c
 template <class ExecSpace, class Values, class B, class X>
 void tri_diagonal_solve(const Values& dinv, ordinal_t n, const B& b, const X& x) {
   Kokkos::parallel_for(
-      "AsyncSparse::trisolve::diagonal", Kokkos::RangePolicy<ExecSpace>(0, n),
+      "AsyncSparse::trisolve::diagonal", Impl::RangePolicy<ExecSpace>(Impl::launch_instance<ExecSpace>(), 0, n),
       KOKKOS_LAMBDA(const ordinal_t i) { x(i) = dinv(i) * b(i); });
 }
 
@@ -158,7 +159,7 @@ void tri_diagonal_solve(const Values& dinv, ordinal_t n, const B& b, const X& x)
 template <class ExecSpace, class RowMap, class Entries, class Values, class B, class XIn, class XOut, bool First>
 struct JacobiSweep {
   using Scalar = typename XOut::non_const_value_type;
-  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using member_type = typename Impl::TeamPolicy<ExecSpace>::member_type;
   RowMap rm;
   Entries ent;
   Values val, dinv;
@@ -240,7 +241,8 @@ void jacobi_sweep_dot(const RowMap& rm, const Entries& ent, const Values& val, c
   JacobiSweepResidual<RowMap, Entries, Values, B, XIn, XOut, First> f{rm, ent, val, dinv, b, xin, xout, lower};
   f.d = d;
   f.dot = true;
-  Kokkos::parallel_reduce("AsyncSparse::trisolve::jacobi_sweep_dot", Kokkos::RangePolicy<ExecSpace>(0, n), f, out);
+  Kokkos::parallel_reduce("AsyncSparse::trisolve::jacobi_sweep_dot",
+                          Impl::RangePolicy<ExecSpace>(Impl::launch_instance<ExecSpace>(), 0, n), f, out);
 }
 
 /// Runs one JacobiSweep; returns ||b - T x_in||_2^2 when `residual` (one device-to-host transfer), else 0.
@@ -250,12 +252,13 @@ double jacobi_sweep(const ResolvedLaunch& launch, const RowMap& rm, const Entrie
                     bool residual) {
   using F = JacobiSweep<ExecSpace, RowMap, Entries, Values, B, XIn, XOut, First>;
   const F f{rm, ent, val, dinv, b, xin, xout, n, launch.chunk_size, lower};
-  const Kokkos::TeamPolicy<ExecSpace> policy(static_cast<int>(launch.num_chunks), launch.team_size,
-                                             launch.vector_length);
+  const Impl::TeamPolicy<ExecSpace> policy(Impl::launch_instance<ExecSpace>(), static_cast<int>(launch.num_chunks),
+                                           launch.team_size, launch.vector_length);
   double rr = 0;
   if (residual)
     Kokkos::parallel_reduce(
-        "AsyncSparse::trisolve::jacobi_sweep_residual", Kokkos::RangePolicy<ExecSpace>(0, n),
+        "AsyncSparse::trisolve::jacobi_sweep_residual",
+        Impl::RangePolicy<ExecSpace>(Impl::launch_instance<ExecSpace>(), 0, n),
         JacobiSweepResidual<RowMap, Entries, Values, B, XIn, XOut, First>{rm, ent, val, dinv, b, xin, xout, lower}, rr);
   else
     Kokkos::parallel_for("AsyncSparse::trisolve::jacobi_sweep", policy, f);
@@ -322,7 +325,7 @@ double jacobi_probe(
                                        X(Kokkos::subview(scratch, std::make_pair(nn, 2 * nn))))
                       : uninitialized_pair<X>("AsyncSparse::trisolve::probe", nn);
   const X a = ab.first, b = ab.second;
-  const Kokkos::RangePolicy<ExecSpace> policy(0, n);
+  const Impl::RangePolicy<ExecSpace> policy(0, n);
   double rr = 0;
   if (sweeps == 0) {
     using First = JacobiProbeSweep<RowMap, Entries, Values, X, true>;
@@ -348,7 +351,8 @@ void tri_residual(const RowMap& rm, const Entries& ent, const Values& val, ordin
                   const R& r) {
   using Scalar = typename R::non_const_value_type;
   Kokkos::parallel_for(
-      "AsyncSparse::trisolve::residual", Kokkos::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+      "AsyncSparse::trisolve::residual", Impl::RangePolicy<ExecSpace>(Impl::launch_instance<ExecSpace>(), 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i) {
         Scalar s = b(i);
         for (offset_t k = rm(i); k < rm(i + 1); ++k) s -= val(k) * x(ent(k));
         r(i) = s;
@@ -370,7 +374,7 @@ std::int64_t isai_compute(const RowMap& rm, const Entries& ent, const Values& va
   using Scalar = typename MValues::non_const_value_type;
   std::int64_t bad = std::numeric_limits<std::int64_t>::max();
   Kokkos::parallel_reduce(
-      "AsyncSparse::trisolve::isai", Kokkos::RangePolicy<ExecSpace>(0, n),
+      "AsyncSparse::trisolve::isai", Impl::RangePolicy<ExecSpace>(0, n),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& first_bad) {
         const offset_t beg = rm(i), end = rm(i + 1);
         const offset_t len = end - beg;

@@ -31,6 +31,7 @@
 #include <type_traits>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/diagnostics/AsyncSparse_update_trace.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
@@ -367,7 +368,7 @@ void launch_async_jacobi(const ExecSpace& exec, JacobiMode mode, DynamicAssignme
     // the backend's mapping (exec/AsyncSparse_host_blocks.hpp): a lane group per row on GPUs, a block of rows per
     // thread on host backends; the host body is not instantiated for GPU execution spaces
     if constexpr (host) {
-      Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(balancer->blocks()), 1, rl.vector_length);
+      Impl::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(balancer->blocks()), 1, rl.vector_length);
       Kokkos::parallel_for("AsyncSparse::async_jacobi::static_blocks", policy,
                            StaticBlockBody<Upd, Fence>{upd, balancer->bounds(), balancer->seconds(), first, last});
       exec.fence();
@@ -379,7 +380,7 @@ void launch_async_jacobi(const ExecSpace& exec, JacobiMode mode, DynamicAssignme
     const bool strided = assignment == DynamicAssignment::Strided;
     if (!strided) Kokkos::deep_copy(exec, counter, std::int64_t(0));
     const std::int64_t n = A.numRows(), chunk = rl.chunk_size;
-    Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(league), rl.team_size, rl.vector_length);
+    Impl::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(league), rl.team_size, rl.vector_length);
     Kokkos::parallel_for("AsyncSparse::async_jacobi::dynamic", policy,
                          DynamicBody<Upd, Device, host, Fence && host>{upd, counter, n, chunk, (n + chunk - 1) / chunk,
                                                                        league, first, last, rl.team_size, strided});

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_host_blocks.hpp>
 
@@ -40,7 +41,7 @@ void split_block_pattern(const Crs<Scalar, Device>& A, int block_size, Kokkos::V
   auto rr = rrow;
   const std::int64_t B = block_size;
   Kokkos::parallel_for(
-      "AsyncSparse::block_async::split_count", Kokkos::RangePolicy<exec>(0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+      "AsyncSparse::block_async::split_count", Impl::RangePolicy<exec>(0, n), KOKKOS_LAMBDA(const ordinal_t i) {
         const std::int64_t begin = (i / B) * B, end = begin + B;
         offset_t nl = 0;
         for (offset_t k = rows(i); k < rows(i + 1); ++k) nl += (cols(k) >= begin && cols(k) < end) ? 1 : 0;
@@ -49,7 +50,7 @@ void split_block_pattern(const Crs<Scalar, Device>& A, int block_size, Kokkos::V
       });
   offset_t nl_total = 0, nr_total = 0;
   Kokkos::parallel_scan(
-      "AsyncSparse::block_async::split_scan", Kokkos::RangePolicy<exec>(0, n + 1),
+      "AsyncSparse::block_async::split_scan", Impl::RangePolicy<exec>(0, n + 1),
       KOKKOS_LAMBDA(const ordinal_t i, offset_t& update, const bool final) {
         const offset_t v = i == 0 ? 0 : lr(i);
         update += v;
@@ -57,7 +58,7 @@ void split_block_pattern(const Crs<Scalar, Device>& A, int block_size, Kokkos::V
       },
       nl_total);
   Kokkos::parallel_scan(
-      "AsyncSparse::block_async::split_scan", Kokkos::RangePolicy<exec>(0, n + 1),
+      "AsyncSparse::block_async::split_scan", Impl::RangePolicy<exec>(0, n + 1),
       KOKKOS_LAMBDA(const ordinal_t i, offset_t& update, const bool final) {
         const offset_t v = i == 0 ? 0 : rr(i);
         update += v;
@@ -75,7 +76,7 @@ void split_block_pattern(const Crs<Scalar, Device>& A, int block_size, Kokkos::V
   auto lc = lcol;
   auto rc = rcol;
   Kokkos::parallel_for(
-      "AsyncSparse::block_async::split_fill", Kokkos::RangePolicy<exec>(0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+      "AsyncSparse::block_async::split_fill", Impl::RangePolicy<exec>(0, n), KOKKOS_LAMBDA(const ordinal_t i) {
         const std::int64_t begin = (i / B) * B, end = begin + B;
         offset_t pl = lr(i), pr = rr(i);
         for (offset_t k = rows(i); k < rows(i + 1); ++k) {
@@ -99,7 +100,7 @@ void split_block_values(const Crs<Scalar, Device>& A, int block_size, const Kokk
   auto vals = A.values;
   const std::int64_t B = block_size;
   Kokkos::parallel_for(
-      "AsyncSparse::block_async::split_values", Kokkos::RangePolicy<exec>(0, A.numRows()),
+      "AsyncSparse::block_async::split_values", Impl::RangePolicy<exec>(0, A.numRows()),
       KOKKOS_LAMBDA(const ordinal_t i) {
         const std::int64_t begin = (i / B) * B, end = begin + B;
         offset_t pl = lrow(i), pr = rrow(i);
@@ -149,7 +150,7 @@ template <class Scalar, class ExecSpace, class MemSpace>
 struct BlockAsyncKernel {
   // Dynamic schedule: on host backends the blocks of a launch go to whichever thread is free, so a thread slowed down
   // by a competing process takes fewer of them (GPUs schedule teams dynamically anyway)
-  using policy_type = Kokkos::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
+  using policy_type = Impl::TeamPolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
   using member_type = typename policy_type::member_type;
   using scratch_view =
       Kokkos::View<Scalar*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
@@ -250,7 +251,7 @@ constexpr int kHostFusedMaxLeadOversubscribed = 1;
 /// only (never instantiated for a GPU execution space).
 template <class Kernel>
 struct BlockAsyncHostFusedBody {
-  using policy_type = Kokkos::TeamPolicy<typename Kernel::device::execution_space>;
+  using policy_type = Impl::TeamPolicy<typename Kernel::device::execution_space>;
   Kernel k;
   const std::int64_t* bounds;
   double* seconds;

@@ -12,6 +12,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_chunked_launch.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
@@ -91,7 +92,7 @@ void jacobi_numeric_impl(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device
   // code: 1 non-finite value, 2 missing diagonal, 3 zero diagonal; the first row with a problem wins
   std::int64_t bad = std::int64_t(n) * 4;
   Kokkos::parallel_reduce(
-      "AsyncSparse::jacobi::setup", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "AsyncSparse::jacobi::setup", Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& first) {
         Scalar d = 0;
         bool found = false, finite = true;
@@ -117,7 +118,7 @@ void jacobi_numeric_impl(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device
   }
   std::int64_t non_unit = 0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::jacobi::unit_diagonal", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "AsyncSparse::jacobi::unit_diagonal", Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& c) { c += diag(i) != Scalar(1); }, non_unit);
   ws.unit_diagonal = non_unit == 0;
   ws.A = A;
@@ -144,12 +145,12 @@ double jacobi_check_vectors(const ExecSpace& exec, const AsyncJacobiHandle<Scala
   if (!h.params.residual_norms) return -1.0;
   double bb = 0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::jacobi::norm_b", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "AsyncSparse::jacobi::norm_b", Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, double& s) { s += static_cast<double>(b(i)) * static_cast<double>(b(i)); }, bb);
   if (!std::isfinite(bb)) throw InvalidInput(w + ": b contains NaN or Inf");
   ordinal_t bad_x = n;
   Kokkos::parallel_reduce(
-      "AsyncSparse::jacobi::check_x", Kokkos::RangePolicy<ExecSpace>(exec, 0, n),
+      "AsyncSparse::jacobi::check_x", Impl::RangePolicy<ExecSpace>(exec, 0, n),
       KOKKOS_LAMBDA(const ordinal_t i, ordinal_t& first) {
         if (!is_finite(x(i)) && i < first) first = i;
       },
@@ -210,7 +211,7 @@ template <class ExecSpace, class Scalar, class Device>
 double norm2(const ExecSpace& exec, const Kokkos::View<Scalar*, Device>& r) {
   double s = 0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::jacobi::norm", Kokkos::RangePolicy<ExecSpace>(exec, 0, r.extent(0)),
+      "AsyncSparse::jacobi::norm", Impl::RangePolicy<ExecSpace>(exec, 0, r.extent(0)),
       KOKKOS_LAMBDA(const std::int64_t i, double& acc) {
         acc += static_cast<double>(r(i)) * static_cast<double>(r(i));
       },
@@ -271,7 +272,7 @@ template <class ExecSpace, class XView>
 std::int64_t first_non_finite(const ExecSpace& exec, const XView& x) {
   std::int64_t bad = static_cast<std::int64_t>(x.extent(0));
   Kokkos::parallel_reduce(
-      "AsyncSparse::jacobi::check_finite", Kokkos::RangePolicy<ExecSpace>(exec, 0, x.extent(0)),
+      "AsyncSparse::jacobi::check_finite", Impl::RangePolicy<ExecSpace>(exec, 0, x.extent(0)),
       KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& first) {
         if (!is_finite(x(i)) && i < first) first = i;
       },

@@ -1,0 +1,67 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// AsyncSparse — the execution policies every kernel of the library is launched with.
+//
+// Impl::RangePolicy<ExecSpace, Traits...> and Impl::TeamPolicy<ExecSpace, Traits...> are Kokkos' policies with the
+// work-item property HintLightWeight. On CUDA the property decides how a kernel's closure (the functor with the
+// policy) reaches the device. Without it, Kokkos (3.4 and 4.6 alike, DeduceCudaLaunchMechanism in
+// Kokkos_Cuda_KernelLaunch.hpp) passes closures under 512 bytes as kernel arguments and copies larger ones into one
+// constant-memory buffer per device — and before each such copy the host waits, with cudaEventSynchronize, until the
+// previous kernel that used the buffer has finished. A chain of such kernels (a preconditioner's sweeps, a Krylov
+// iteration) then runs one kernel at a time with the host's launch latency between them, instead of queueing them:
+// on small systems the GPU idles most of the time (perf_tests/results/MEASUREMENTS.md#launch-mechanism). With the
+// hint, closures under 4 KB (all of the library's) are kernel arguments, which CUDA queues without waiting; larger
+// ones would go through global memory, which does not wait either. Host backends ignore the property.
+//
+// The execution space instance: kernels on a solver's iteration path take launch_instance<ExecSpace>() — the default
+// instance, or the one a LaunchInstanceScope of the calling thread names (Impl::GraphReplay records a CG
+// iteration's kernels on a stream of its own that way, without passing an instance through every interface).
+//
+// tools/check-source (rule `policies`) keeps Kokkos::RangePolicy / Kokkos::TeamPolicy out of src/ except here.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+namespace AsyncSparse {
+namespace Impl {
+
+using LightWeightLaunch = Kokkos::Experimental::WorkItemProperty::HintLightWeight_t;
+
+/// Kokkos::RangePolicy with the light-weight launch hint (see the header comment).
+template <class... Traits>
+using RangePolicy = Kokkos::RangePolicy<Traits..., LightWeightLaunch>;
+
+/// Kokkos::TeamPolicy with the light-weight launch hint (see the header comment).
+template <class... Traits>
+using TeamPolicy = Kokkos::TeamPolicy<Traits..., LightWeightLaunch>;
+
+template <class ExecSpace>
+struct LaunchInstanceSlot {
+  static inline thread_local const ExecSpace* current = nullptr;
+};
+
+/// The instance the calling thread launches on: the innermost LaunchInstanceScope's, else the default instance.
+template <class ExecSpace>
+ExecSpace launch_instance() {
+  const ExecSpace* p = LaunchInstanceSlot<ExecSpace>::current;
+  return p ? *p : ExecSpace();
+}
+
+/// Within its lifetime, launch_instance<ExecSpace>() of this thread returns `exec` (scopes nest).
+template <class ExecSpace>
+class LaunchInstanceScope {
+ public:
+  explicit LaunchInstanceScope(const ExecSpace& exec) : exec_(exec), previous_(LaunchInstanceSlot<ExecSpace>::current) {
+    LaunchInstanceSlot<ExecSpace>::current = &exec_;
+  }
+  ~LaunchInstanceScope() { LaunchInstanceSlot<ExecSpace>::current = previous_; }
+  LaunchInstanceScope(const LaunchInstanceScope&) = delete;
+  LaunchInstanceScope& operator=(const LaunchInstanceScope&) = delete;
+
+ private:
+  ExecSpace exec_;
+  const ExecSpace* previous_;
+};
+
+}  // namespace Impl
+}  // namespace AsyncSparse
