@@ -247,25 +247,47 @@ Preconditioner<double, Device>& par_ic(const std::string& name) {
   return *M;
 }
 
+/// The vectors and scalars of a PCG iteration, with the launches of A's product and the vector kernels: r = p0 = 1,
+/// q = 1, d = 0.25; slots 0 rᵀz = 1, 1 pᵀq = 1e30 (alpha = 1e-30: the vectors stay finite over any number of
+/// launches), 2 and 3 outputs.
+struct PcgVectors {
+  Vec x, r, z, p0, p1, q, d, s;
+  Impl::SpmvLaunch launch;
+  Impl::VectorLaunch vlaunch;
+  Impl::TeamSumScratch<Device> team_sums;
+  explicit PcgVectors(const CsrHost<double>& Ah)
+      : x("x", Ah.nrows),
+        r("r", Ah.nrows),
+        z("z", Ah.nrows),
+        p0("p0", Ah.nrows),
+        p1("p1", Ah.nrows),
+        q("q", Ah.nrows),
+        d("d", Ah.nrows),
+        s("s", 4),
+        launch(Impl::spmv_launch<ExecSpace>(Ah.nrows, Ah.nnz())),
+        vlaunch(Impl::vector_launch<ExecSpace>(Ah.nrows)),
+        team_sums(std::max(launch.league_size, vlaunch.league_size), 2) {
+    Kokkos::deep_copy(r, 1.0);
+    Kokkos::deep_copy(p0, 1.0);
+    Kokkos::deep_copy(q, 1.0);
+    Kokkos::deep_copy(d, 0.25);
+    Kokkos::deep_copy(Kokkos::subview(s, 0), 1.0);
+    Kokkos::deep_copy(Kokkos::subview(s, 1), 1e30);
+  }
+};
+
 enum class PcgKernel { Copy, Dot, Update, UpdateDiagonal, DirectionSpmv, DirectionProduct, ParIcApply, ParIcApplyDot };
 
 void BM_pcg_kernel(benchmark::State& state, const std::string& name, PcgKernel kind) {
   const auto& Ah = host_matrix(name);
   const auto& A = device_matrix(name);
   const auto n = static_cast<std::size_t>(Ah.nrows);
-  Vec x("x", n), r("r", n), z("z", n), p0("p0", n), p1("p1", n), q("q", n), d("d", n);
-  Kokkos::deep_copy(r, 1.0);
-  Kokkos::deep_copy(p0, 1.0);
-  Kokkos::deep_copy(q, 1.0);
-  Kokkos::deep_copy(d, 0.25);
-  // slots: 0 rᵀz, 1 pᵀq (alpha = 1e-30: the vectors stay finite over any number of launches), 2 and 3 outputs
-  Vec s("s", 4);
-  Kokkos::deep_copy(Kokkos::subview(s, 0), 1.0);
-  Kokkos::deep_copy(Kokkos::subview(s, 1), 1e30);
+  const PcgVectors v(Ah);
+  const Vec &x = v.x, &r = v.r, &z = v.z, &p0 = v.p0, &p1 = v.p1, &q = v.q, &d = v.d, &s = v.s;
+  const auto& launch = v.launch;
+  const auto& vlaunch = v.vlaunch;
+  const auto& team_sums = v.team_sums;
   using CV = Kokkos::View<const double*, Device>;
-  const auto launch = Impl::spmv_launch<ExecSpace>(Ah.nrows, Ah.nnz());
-  const auto vlaunch = Impl::vector_launch<ExecSpace>(Ah.nrows);
-  const Impl::TeamSumScratch<Device> team_sums(std::max(launch.league_size, vlaunch.league_size), 2);
   Preconditioner<double, Device>* M = nullptr;
   const double vec = static_cast<double>(n) * sizeof(double);
   double bytes = 0;
@@ -378,7 +400,6 @@ void BM_graph_record(benchmark::State& state, const std::string& name) {
   }
   const auto& Ah = host_matrix(name);
   const auto& A = device_matrix(name);
-  const auto n = static_cast<std::size_t>(Ah.nrows);
   Preconditioner<double, Device>* M = nullptr;
   try {
     M = &par_ic(name);
@@ -386,15 +407,12 @@ void BM_graph_record(benchmark::State& state, const std::string& name) {
     state.SkipWithError(e.what());
     return;
   }
-  Vec r("r", n), z("z", n), p0("p0", n), p1("p1", n), q("q", n), s("s", 4);
-  Kokkos::deep_copy(r, 1.0);
-  Kokkos::deep_copy(p0, 1.0);
-  Kokkos::deep_copy(Kokkos::subview(s, 0), 1.0);
-  Kokkos::deep_copy(Kokkos::subview(s, 1), 1e30);
+  const PcgVectors v(Ah);
+  const Vec &r = v.r, &z = v.z, &p0 = v.p0, &p1 = v.p1, &q = v.q, &s = v.s;
+  const auto& launch = v.launch;
+  const auto& vlaunch = v.vlaunch;
+  const auto& team_sums = v.team_sums;
   using CV = Kokkos::View<const double*, Device>;
-  const auto launch = Impl::spmv_launch<ExecSpace>(Ah.nrows, Ah.nnz());
-  const auto vlaunch = Impl::vector_launch<ExecSpace>(Ah.nrows);
-  const Impl::TeamSumScratch<Device> team_sums(std::max(launch.league_size, vlaunch.league_size), 2);
   const ExecSpace inst = G::instance();
   const Impl::LaunchInstanceScope<ExecSpace> scope(inst);
   auto work = [&] {

@@ -21,6 +21,8 @@
 //   par_ic_exact, _jacobi, _jacobi1, _jacobi2, _isai, _isai1 (par_ilu_* alike)   tri_solve=exact | jacobi (3, 1, 2
 //                          sweeps) | isai | isai with one correction step; a parameter
 //                          the build does not know makes the benchmark skip itself with the message
+//   par_ic_one_team, par_ic_launches (par_ilu_* alike)   the default mode with both Jacobi solves in one launch
+//                          of one team at any size (tri_solve_one_team_entries=1e9) | never (0)
 //   par_ict / par_ilut     make_preconditioner("par_ict" / "par_ilut", A), defaults (steps until the ILU residual
 //                          stagnates, at most 30)
 //   par_ict_5steps / par_ilut_5steps   the same with exactly 5 steps (steps=5, stagnation_tolerance=0: the
@@ -134,6 +136,10 @@ bool factory_method(const std::string& method, std::string& factory, std::string
       {"par_ic_isai", {"par_ic", "tri_solve=isai"}},
       {"par_ilu_isai", {"par_ilu", "tri_solve=isai"}},
       {"par_ic_isai1", {"par_ic", "tri_solve=isai,tri_solve_sweeps=1"}},
+      {"par_ic_one_team", {"par_ic", "tri_solve_one_team_entries=1000000000"}},
+      {"par_ilu_one_team", {"par_ilu", "tri_solve_one_team_entries=1000000000"}},
+      {"par_ic_launches", {"par_ic", "tri_solve_one_team_entries=0"}},
+      {"par_ilu_launches", {"par_ilu", "tri_solve_one_team_entries=0"}},
       {"par_ilu_isai1", {"par_ilu", "tri_solve=isai,tri_solve_sweeps=1"}},
       {"par_ict", {"par_ict", ""}},
       {"par_ilut", {"par_ilut", ""}},
@@ -337,7 +343,8 @@ std::vector<std::string> methods(bool spd) {
   for (const std::string s :
        {std::string("none"), std::string("diagonal"), "par_" + f, "par_" + f + "_exact", "par_" + f + "_jacobi",
         "par_" + f + "_jacobi1", "par_" + f + "_jacobi2", "par_" + f + "_isai", "par_" + f + "_isai1",
-        std::string(spd ? "par_ict" : "par_ilut"), std::string(spd ? "par_ict_5steps" : "par_ilut_5steps")})
+        "par_" + f + "_one_team", "par_" + f + "_launches", std::string(spd ? "par_ict" : "par_ilut"),
+        std::string(spd ? "par_ict_5steps" : "par_ilut_5steps")})
     m.push_back(s);
   return m;
 }

@@ -192,7 +192,10 @@ TEST(TEST_CATEGORY, setup_paths_preconditioner_modes_from_one_allocation) {
   for (const std::string mode : {"auto", "exact", "jacobi", "jacobi_adaptive", "isai"}) {
     for (const std::string method : {"par_ic", "par_ilu"}) {
       auto P =
-          make_preconditioner<double, Dev>(method, A, parse_parameter_string("mode=deterministic,tri_solve=" + mode));
+          make_preconditioner<double, Dev>(method, A,
+                                           parse_parameter_string("mode=deterministic,tri_solve_one_team_entries=0,"
+                                                                  "tri_solve=" +
+                                                                  mode));
       {
         const CountAllocations count;
         P->compute();

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace test_trisolve_dot {
@@ -103,7 +104,9 @@ TEST(TEST_CATEGORY, jacobi_preconditioner_apply_dot) {
   std::vector<double> rh(n);
   for (int i = 0; i < n; ++i) rh[i] = 1.0 + std::sin(0.2 * i);
   const V r = to_device<Dev>(rh);
-  auto P = make_preconditioner<double, Dev>("par_ic", A, parse_parameter_string("tri_solve=jacobi,tri_solve_sweeps=2"));
+  // a launch per sweep (the one-team launch of small triangles: jacobi_one_team_apply_matches_the_sweep_launches)
+  auto P = make_preconditioner<double, Dev>(
+      "par_ic", A, parse_parameter_string("tri_solve=jacobi,tri_solve_sweeps=2,tri_solve_one_team_entries=0"));
   P->compute();
   V z0("z0", n), z("z", n), s("s", 2);
   P->apply(r, z0);
@@ -114,6 +117,67 @@ TEST(TEST_CATEGORY, jacobi_preconditioner_apply_dot) {
   double rz = 0;
   for (int i = 0; i < n; ++i) rz += rh[i] * zs[i];
   EXPECT_NEAR(to_std_vector(s)[0], rz, 1e-12 * std::abs(rz));
+}
+
+TEST(TEST_CATEGORY, jacobi_one_team_apply_matches_the_sweep_launches) {
+  // FactorApply's one-team launch (both triangles' sweeps in one kernel) against a launch per sweep: the same
+  // sweeps, so the same z up to the order of each row's sum; forced on every backend by tri_solve_one_team_entries
+  for (const int g : {21, 40})  // 441 rows, and 1,600: more rows than a GPU team's threads
+    for (const std::string prec : {"par_ic", "par_ilu"})
+      for (int k : {1, 2, 3}) {
+        SCOPED_TRACE(prec + " jacobi(" + std::to_string(k) + "), grid " + std::to_string(g));
+        const auto Ah = lap2d(g);
+        const auto A = to_device<Dev>(Ah);
+        const int n = Ah.nrows;
+        std::vector<double> rh(n);
+        for (int i = 0; i < n; ++i) rh[i] = 1.0 + std::sin(0.3 * i);
+        const V r = to_device<Dev>(rh);
+        const std::string common = "mode=deterministic,tri_solve=jacobi,tri_solve_sweeps=" + std::to_string(k) +
+                                   ",tri_solve_one_team_entries=";
+        auto many = make_preconditioner<double, Dev>(prec, A, parse_parameter_string(common + "0"));
+        // the larger triangle's entries (diagonal included): n + 2 (g - 1) g for the 5-point grid of g²
+        const int tri_nnz = n + 2 * (g - 1) * g;
+        auto one = make_preconditioner<double, Dev>(prec, A, parse_parameter_string(common + std::to_string(tri_nnz)));
+        many->compute();
+        one->compute();
+        EXPECT_EQ(many->description().find("in one launch"), std::string::npos) << many->description();
+        EXPECT_NE(one->description().find("jacobi(" + std::to_string(k) + ") tri-solve in one launch"),
+                  std::string::npos)
+            << one->description();
+        V z_many("z_many", n), z_one("z_one", n), s("s", 3);
+        many->apply(r, z_many);
+        one->apply(r, z_one);
+        const auto zm = to_std_vector(z_many);
+        EXPECT_LT(max_rel_diff(to_std_vector(z_one), zm), 1e-13);
+        // with rᵀz: the one-team launch sums it on every backend
+        V z_dot("z_dot", n);
+        ASSERT_TRUE(one->apply_dot(r, z_dot, s, 1));
+        const auto zd = to_std_vector(z_dot);
+        EXPECT_LT(max_rel_diff(zd, zm), 1e-13);
+        double rz = 0;
+        for (int i = 0; i < n; ++i) rz += rh[i] * zd[i];
+        EXPECT_NEAR(to_std_vector(s)[1], rz, 1e-12 * std::abs(rz));
+        EXPECT_EQ(one->getNumApply(), 2);
+        // one entry more than the bound: a launch per sweep again
+        auto above =
+            make_preconditioner<double, Dev>(prec, A, parse_parameter_string(common + std::to_string(tri_nnz - 1)));
+        above->compute();
+        EXPECT_EQ(above->description().find("in one launch"), std::string::npos) << above->description();
+      }
+  const auto A = to_device<Dev>(lap2d(4));
+  EXPECT_THROW((make_preconditioner<double, Dev>("par_ic", A, parse_parameter_string("tri_solve_one_team_entries=-2"))),
+               InvalidInput);
+}
+
+TEST(TEST_CATEGORY, jacobi_one_team_is_the_gpu_default_for_small_triangles) {
+  const bool gpu = Impl::is_gpu_space<typename Dev::execution_space>();
+  for (int m : {20, 40}) {  // triangles of 1,160 and 4,720 entries: below and above kGpuJacobiOneTeamMaxEntries
+    const auto A = to_device<Dev>(lap2d(m));
+    auto P = make_preconditioner<double, Dev>("par_ic", A, parse_parameter_string("tri_solve=jacobi"));
+    P->compute();
+    const bool expected = gpu && m * m + 2 * (m - 1) * m <= kGpuJacobiOneTeamMaxEntries;
+    EXPECT_EQ(P->description().find("in one launch") != std::string::npos, expected) << P->description();
+  }
 }
 
 }  // namespace test_trisolve_dot

@@ -64,7 +64,8 @@ class Preconditioner {
   /// ISAI triangular solves say true).
   virtual bool replayable() const { return false; }
   /// Counts `count` applications that a solver replayed from a recorded graph (see replayable()) in getNumApply
-  /// and the preconditioner's own statistics.
+  /// and the preconditioner's own statistics; negative to withdraw the counts of calls made while recording that
+  /// ran no application.
   virtual void note_replayed_applications(int count) { (void)count; }
 
   /// When M⁻¹ is a diagonal matrix diag(d) (diagonal Jacobi): d, which a solver may apply inside its own vector

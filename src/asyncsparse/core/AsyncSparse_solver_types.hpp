@@ -99,7 +99,9 @@ struct SolverResult {
   std::vector<double> residual_history;  ///< relative residual per iteration (index 0 = initial)
   std::vector<double> time_history;      ///< seconds since start, per iteration
   double time_seconds = 0;
-  int graph_replays = 0;  ///< iterations whose preconditioner and product ran as a replayed CUDA graph
+  /// iterations whose preconditioner and product ran as a replayed CUDA graph (the last one's speculative work
+  /// for the iteration that was not needed included)
+  int graph_replays = 0;
   std::string message;
   bool converged() const { return status == SolverStatus::Converged; }
 };

@@ -12,16 +12,17 @@
 // (the library's launches reach it through Impl::launch_instance, see LaunchInstanceScope) — under CUDA stream
 // capture on exec's stream, and keeps the instantiated graph; replay(exec) launches it. Nothing runs while
 // recording: record() returns true and the caller replays the graph to run the work. Where the work cannot be
-// captured (a host synchronisation, a launch on another stream, an allocation that needs a synchronous copy, a
-// Kokkos Tools library that fences around kernels), record() ends the capture, discards it and returns false, and
-// the caller runs the work directly as before. Record on GraphReplay::instance(): the default instance's own
-// stream (Kokkos 4), or a blocking stream where the default instance is the legacy stream (Kokkos 3.4) — a launch
-// that reaches the legacy stream during the capture then invalidates the capture (CUDA's implicit synchronisation)
-// instead of running outside the graph.
+// captured (a host synchronisation, a launch on the legacy default stream, an allocation that needs a synchronous copy,
+// a Kokkos Tools library that fences around kernels), record() ends the capture, discards it and returns false, and the
+// caller runs the work directly as before. Record on GraphReplay::instance() (a stream of the calling thread; see there
+// what happens to a launch that misses it).
 //
 // A recorded graph holds the kernels' arguments (the closures, passed as kernel arguments: see
 // core/AsyncSparse_policies.hpp), so it replays on the same Views, device scalars and slots: the caller records
-// one graph per distinct argument set (CG: one per parity of its double-buffered direction vector).
+// one graph per distinct argument set (CG: one per parity of its double-buffered direction vector). It also holds
+// the addresses of the instance's Kokkos reduction scratch as sized when it was recorded: a graph lives for one
+// solve, during which no larger reduction runs on the instance. Closures of 4 KB or more would be copied from the
+// host's stack (Kokkos' global-memory launch) and must not be recorded; the library's are far smaller.
 // Host backends and HIP: record() returns false (the launches there cost little, or no graph is recorded).
 #pragma once
 
@@ -54,17 +55,20 @@ class GraphReplay {
 #endif
   }
 
-  /// The instance to record and replay on. Where the default instance has a stream of its own (Kokkos 4), that
-  /// instance: every launch, routed through launch_instance or not, then lands in the captured stream, in order.
-  /// Where it uses the legacy default stream, which cannot be captured (Kokkos 3.4), an instance on a blocking
-  /// stream created once per process and released when Kokkos finalizes: the legacy stream's implicit
-  /// synchronisation orders it with the default instance's work before and after, and a launch that misses it
-  /// during a recording invalidates the capture. Other backends: the default instance.
+  /// The instance to record and replay on: on CUDA, an instance on a blocking stream of its own, one per host
+  /// thread (a capture takes every launch into its stream, whichever thread issues it, so threads must not share
+  /// it), created on first use and released when Kokkos finalizes. Its work is not ordered with the default
+  /// instance's by itself: follow_default() orders it after, a fence of it before what comes next. Where the default
+  /// instance is the legacy stream (Kokkos 3.4), a launch that misses this instance during a recording invalidates
+  /// the capture (CUDA's implicit synchronisation of the legacy stream); with Kokkos 4 the default instance has a
+  /// stream of its own, and such a launch would run at once, outside the graph: every launch on a replayable path
+  /// goes through launch_instance (the unit tests compare replayed and launched solves bit for bit). Other
+  /// backends: the default instance.
   static ExecSpace instance() {
 #if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
-      if (Kokkos::Cuda().cuda_stream() != nullptr) return Kokkos::Cuda();
-      static std::unique_ptr<Kokkos::Cuda>* slot = [] {
+      // on the heap: the finalize hook may run after this thread's exit
+      static thread_local std::unique_ptr<Kokkos::Cuda>* slot = [] {
         auto* p = new std::unique_ptr<Kokkos::Cuda>;
         cudaStream_t stream = nullptr;
         if (cudaStreamCreate(&stream) != cudaSuccess) throw Error("GraphReplay: cudaStreamCreate failed");
@@ -80,6 +84,25 @@ class GraphReplay {
     }
 #endif
     return ExecSpace();
+  }
+
+  /// Orders the work launched on `exec` from now on after the work launched so far on the default instance (an
+  /// event on the default instance's stream that exec's stream waits for; nothing on other backends).
+  static void follow_default(const ExecSpace& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+      cudaEvent_t e = nullptr;
+      if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess ||
+          cudaEventRecord(e, Kokkos::Cuda().cuda_stream()) != cudaSuccess ||
+          cudaStreamWaitEvent(exec.cuda_stream(), e, 0) != cudaSuccess) {
+        if (e) cudaEventDestroy(e);
+        throw Error("GraphReplay::follow_default: ordering the streams failed");
+      }
+      cudaEventDestroy(e);  // released once the wait is done
+      return;
+    }
+#endif
+    (void)exec;
   }
 
   /// Records `work` (see the header comment). True: a graph is kept and nothing ran; false: nothing recorded and
@@ -100,7 +123,7 @@ class GraphReplay {
       try {
         LaunchInstanceScope<ExecSpace> scope(exec);
         work();
-      } catch (const std::exception&) {
+      } catch (...) {  // whatever it is, the capture must end (the caller runs the work again, uncaptured)
         ok = false;
       }
       cudaGraph_t graph = nullptr;

@@ -105,6 +105,12 @@ struct TriSolveOptions {
   int check_interval = 1;
   /// Exact: algorithm (default Auto).
   ExactAlgorithm exact_algorithm = ExactAlgorithm::Auto;
+  /// Jacobi solves of both triangles with at least one sweep each, in an incomplete-factorization preconditioner
+  /// (FactorApply: ParIc, ParIlu, ParIct, ParIlut): one kernel launch of one team runs the application when the
+  /// larger triangle has at most this many stored entries (Impl::JacobiPairOneTeam: one multiprocessor sweeps them
+  /// all, so the bound is on the data of a sweep). -1 (default): kGpuJacobiOneTeamMaxEntries on GPUs, 0 on host
+  /// backends; 0: never.
+  std::int64_t one_team_entries = -1;
 };
 
 /// What a TriangularSolver resolved at setup and did since.
@@ -275,7 +281,18 @@ class TriangularSolver {
     return ready_ && (stats_.kind == TriSolveKind::Jacobi ||
                       (stats_.kind == TriSolveKind::Isai && stats_.sweeps == 0 && isai_launch_.row_per_thread));
   }
-  /// Adds `count` solves replayed from a recorded graph to stats() (solves; Jacobi: their sweeps).
+  /// The arrays of a Jacobi solver, the scalings folded into the values (FactorApply's one-team launch runs both
+  /// triangles' sweeps from them); `work` is the solver's second iterate (read and written from two sweeps on).
+  struct JacobiArrays {
+    typename crs_type::row_map_type row_map;
+    typename crs_type::index_type entries;
+    vector_type values, inv_diag, work;
+    int sweeps = 0;
+    bool lower = true;
+  };
+  JacobiArrays jacobi_arrays() const { return {row_map_, entries_, values_, inv_diag_, work_, stats_.sweeps, lower_}; }
+  /// Adds `count` solves run outside solve() / solve_dot() to stats() (solves; Jacobi: their sweeps): replayed from
+  /// a recorded graph, or run by FactorApply's one-team launch; negative withdraws counted calls that ran nothing.
   void note_replayed_solves(int count) {
     stats_.solves += count;
     if (stats_.kind == TriSolveKind::Jacobi) {

@@ -119,6 +119,9 @@ constexpr double kGpuJacobiProbeMax = 0.45;
 /// (of the nonsymmetric matrices only watt_2 was measured: probe 0.11, three sweeps). Depends on a Jacobi sweep's
 /// cost against a Krylov iteration's (launch latency on small matrices).
 constexpr double kGpuJacobiOneSweepProbeMax = 0.025;
+/// GPUs: Jacobi solves of both triangles in one launch of one team (TriSolveOptions::one_team_entries) where the
+/// larger triangle has at most this many stored entries (MEASUREMENTS.md#tri-solve-one-team).
+constexpr std::int64_t kGpuJacobiOneTeamMaxEntries = 2048;
 
 /// True when the GPU branch of the rule reads the Jacobi probe: a GPU and a triangle the ISAI branch does not take.
 inline bool tri_solve_rule_probes_jacobi(bool gpu, std::int64_t n, std::int64_t nnz) {

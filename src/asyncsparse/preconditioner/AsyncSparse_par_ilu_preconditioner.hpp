@@ -59,7 +59,7 @@ class FactorApply {
   bool ready() const { return lower_.is_setup(); }
   void apply(const const_vector_type& x, const vector_type& z);
   /// apply() with s(slot) = xᵀz reduced by the upper solve's product or last Jacobi sweep, when that solve fuses it
-  /// (TriangularSolver::fuses_dot); otherwise false, and nothing done.
+  /// (TriangularSolver::fuses_dot) or the one-team launch runs the application; otherwise false, and nothing done.
   bool apply_dot(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s, int slot);
   /// Both solves replayable from a CUDA graph (TriangularSolver::replayable).
   bool replayable() const { return ready() && lower_.replayable() && upper_.replayable(); }
@@ -73,6 +73,11 @@ class FactorApply {
     if (!ready()) return "";
     return (lower_.stats().reason.empty() ? "" : "auto: ") + lower_.stats().mode();
   }
+  /// " in one launch" when both solves run in one launch of one team (TriSolveOptions::one_team_entries), else "":
+  /// the preconditioners' descriptions put it after "<mode> tri-solve".
+  std::string launch_note() const { return one_team_ ? " in one launch" : ""; }
+  /// Both Jacobi solves run in one launch of one team (TriSolveOptions::one_team_entries).
+  bool one_team() const { return one_team_; }
   const TriSolveStats& lower_stats() const { return lower_.stats(); }
   const TriSolveStats& upper_stats() const { return upper_.stats(); }
 
@@ -87,8 +92,14 @@ class FactorApply {
                          std::to_string(n) + " rows");
   }
 
+  // z = U^{-1} L^{-1} x in one launch of one team (Impl::JacobiPairOneTeam); with `dot`, s(slot) = xᵀz
+  void one_team_apply(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
+                      int slot, bool dot);
+
   TriangularSolver<Scalar, Device> lower_, upper_;
   vector_type inv_s_, w_;
+  bool one_team_ = false;
+  int one_team_size_ = 1;
 };
 
 // The members of FactorApply that launch kernels, outside the class (see the instantiation declarations below).
@@ -96,6 +107,7 @@ template <class Scalar, class Device>
 void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bool unit_lower, const vector_type& s,
                                         const TriSolveOptions& opt) {
   check_scaling(s, L.numRows());  // before anything of the previous set-up is replaced
+  one_team_ = false;
   // One allocation (Impl::uninitialized_parts) for the inverse scaling, the work vector between the solves (written by
   // the lower solve before the upper one reads it) and both solvers' arrays, sized for the mode each resolves from the
   // rule's facts without the Jacobi probe. The probe can only turn that mode (jacobi) into exact, which needs less,
@@ -105,8 +117,8 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   const std::int64_t rule_nnz = std::max<std::int64_t>(L.nnz(), U.nnz());
   TriSolveRuleInputs in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, rule_nnz, false);
   using solver = TriangularSolver<Scalar, Device>;
+  const TriSolveChoice c = solver::resolve_kind(opt, in);
   auto part = [&](const crs_type& T) {
-    const TriSolveChoice c = solver::resolve_kind(opt, in);
     return Impl::parts_extent(solver::array_sizes(c.kind, c.sweeps, n, static_cast<std::size_t>(T.nnz())));
   };
   const std::array<std::size_t, 4> sizes = {s.extent(0) == n ? n : 0, n, part(L), part(U)};
@@ -118,6 +130,42 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   set_inverse_scaling(s, L.numRows());
   lower_.setup(L, true, unit_lower, opt, inv_s_, const_vector_type(), &in, v[2]);
   upper_.setup(U, false, false, opt, const_vector_type(), inv_s_, &in, v[3]);
+  // both solves in one launch of one team where the triangles are small (TriSolveOptions::one_team_entries)
+  const std::int64_t max_entries =
+      opt.one_team_entries >= 0
+          ? opt.one_team_entries
+          : (Impl::is_gpu_space<execution_space>() ? kGpuJacobiOneTeamMaxEntries : std::int64_t(0));
+  one_team_ = lower_.kind() == TriSolveKind::Jacobi && upper_.kind() == TriSolveKind::Jacobi &&
+              lower_.jacobi_sweeps() >= 1 && upper_.jacobi_sweeps() >= 1 && rule_nnz <= max_entries && n > 0;
+  if (one_team_) {
+    using F = Impl::JacobiPairOneTeam<execution_space, typename crs_type::row_map_type, typename crs_type::index_type,
+                                      vector_type, vector_type, const_vector_type, Kokkos::View<double, Device>>;
+    one_team_size_ =
+        std::min(1024, Impl::TeamPolicy<execution_space>(1, 1).team_size_max(F(), Kokkos::ParallelForTag()));
+  }
+}
+
+template <class Scalar, class Device>
+void FactorApply<Scalar, Device>::one_team_apply(const const_vector_type& x, const vector_type& z,
+                                                 const Kokkos::View<double*, Device>& s, int slot, bool dot) {
+  using F = Impl::JacobiPairOneTeam<execution_space, typename crs_type::row_map_type, typename crs_type::index_type,
+                                    vector_type, vector_type, const_vector_type, Kokkos::View<double, Device>>;
+  const auto l = lower_.jacobi_arrays(), u = upper_.jacobi_arrays();
+  F f;
+  f.L = {l.row_map, l.entries, l.values, l.inv_diag, l.work, l.sweeps, l.lower};
+  f.U = {u.row_map, u.entries, u.values, u.inv_diag, u.work, u.sweeps, u.lower};
+  f.b = x;
+  f.d = x;
+  f.w = w_;
+  f.z = z;
+  if (dot) f.out = Kokkos::subview(s, slot);
+  f.n = static_cast<ordinal_t>(x.extent(0));
+  f.dot = dot;
+  Kokkos::parallel_for("AsyncSparse::factor_apply::jacobi_one_team",
+                       Impl::TeamPolicy<execution_space>(Impl::launch_instance<execution_space>(), 1, one_team_size_),
+                       f);
+  lower_.note_replayed_solves(1);
+  upper_.note_replayed_solves(1);
 }
 
 template <class Scalar, class Device>
@@ -129,6 +177,10 @@ void FactorApply<Scalar, Device>::update(const crs_type& L, const crs_type& U, c
 
 template <class Scalar, class Device>
 void FactorApply<Scalar, Device>::apply(const const_vector_type& x, const vector_type& z) {
+  if (one_team_ && x.data() != z.data() && x.extent(0) == w_.extent(0) && z.extent(0) == w_.extent(0)) {
+    one_team_apply(x, z, Kokkos::View<double*, Device>(), 0, false);
+    return;
+  }
   lower_.solve(x, w_);
   upper_.solve(w_, z);
 }
@@ -136,7 +188,13 @@ void FactorApply<Scalar, Device>::apply(const const_vector_type& x, const vector
 template <class Scalar, class Device>
 bool FactorApply<Scalar, Device>::apply_dot(const const_vector_type& x, const vector_type& z,
                                             const Kokkos::View<double*, Device>& s, int slot) {
-  if (!upper_.fuses_dot() || x.data() == z.data()) return false;
+  if (x.data() == z.data()) return false;
+  if (one_team_ && x.extent(0) == w_.extent(0) && z.extent(0) == w_.extent(0)) {
+    Impl::check_scalar_slot("FactorApply::apply_dot", s, slot);
+    one_team_apply(x, z, s, slot, true);
+    return true;
+  }
+  if (!upper_.fuses_dot()) return false;
   Impl::check_scalar_slot("FactorApply::apply_dot", s, slot);  // before the lower solve: nothing done on error
   lower_.solve(x, w_);
   return upper_.solve_dot(w_, z, x, s, slot);
@@ -174,7 +232,10 @@ inline void add_tri_solve_parameters(ParameterSpec& s) {
       .add("tri_solve_stagnation", 0.9,
            "jacobi_adaptive: stop when a check finds the residual above this times the previous check's (> 0)")
       .add("tri_solve_check_interval", 1,
-           "jacobi_adaptive: sweeps between residual checks (>= 1; each is a device-to-host transfer)");
+           "jacobi_adaptive: sweeps between residual checks (>= 1; each is a device-to-host transfer)")
+      .add("tri_solve_one_team_entries", -1,
+           "jacobi with >= 1 sweep in both triangles: both solves in one kernel launch of one team where the larger "
+           "triangle has at most this many entries (-1: auto, 2048 on GPUs and 0 on host backends; 0: never)");
 }
 
 /// Reads the parameters of add_tri_solve_parameters; throws InvalidInput (prefixed with `owner`) for bad values.
@@ -185,6 +246,7 @@ inline TriSolveOptions tri_solve_options_from(const ParameterList& l, const std:
   o.tolerance = l.get("tri_solve_tolerance", 1e-2);
   o.stagnation = l.get("tri_solve_stagnation", 0.9);
   o.check_interval = l.get("tri_solve_check_interval", 1);
+  o.one_team_entries = l.get("tri_solve_one_team_entries", -1);
   if (o.sweeps < -1)
     throw InvalidInput(owner + ": parameter 'tri_solve_sweeps' must be >= 0 (or -1: default), got " +
                        std::to_string(o.sweeps));
@@ -197,6 +259,9 @@ inline TriSolveOptions tri_solve_options_from(const ParameterList& l, const std:
   if (o.check_interval < 1)
     throw InvalidInput(owner + ": parameter 'tri_solve_check_interval' must be >= 1, got " +
                        std::to_string(o.check_interval));
+  if (o.one_team_entries < -1)
+    throw InvalidInput(owner + ": parameter 'tri_solve_one_team_entries' must be >= 0 (or -1: auto), got " +
+                       std::to_string(o.one_team_entries));
   return o;
 }
 
@@ -257,7 +322,8 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
   std::string description() const override {
     const auto& p = handle_.params;
     return name() + "(" + std::to_string(p.sweeps) + " sweeps, " + to_string(p.mode) +
-           Impl::shift_description(handle_.stats()) + ", " + tri_solve_mode() + " tri-solve)";
+           Impl::shift_description(handle_.stats()) + ", " + tri_solve_mode() + " tri-solve" + apply_.launch_note() +
+           ")";
   }
   /// The triangular-solve mode: the resolved one after compute() ("auto: isai"), else the parameter.
   std::string tri_solve_mode() const { return apply_.ready() ? apply_.mode() : to_string(tri_.kind); }

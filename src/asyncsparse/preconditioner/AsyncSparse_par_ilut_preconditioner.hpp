@@ -107,7 +107,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
     return name() + "(" + std::to_string(p.max_steps) + " steps, fill " + fill + ", " + to_string(p.selection) +
            " select, " + to_string(p.mode) + (handle_.stats().ordered ? ", ordered sweeps" : "") +
            Impl::shift_description(handle_.stats(), handle_.stats().shift_initial_only) + ", " + tri_solve_mode() +
-           " tri-solve)";
+           " tri-solve" + apply_.launch_note() + ")";
   }
   /// The triangular-solve mode: the resolved one after compute() ("auto: isai"), else the parameter.
   std::string tri_solve_mode() const { return apply_.ready() ? apply_.mode() : to_string(tri_.kind); }

@@ -105,7 +105,6 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
 
   bool replayable() const override { return computed_ && replayable_impl(); }
   void note_replayed_applications(int count) override {
-    if (count <= 0) return;
     num_apply_ += count;
     note_replays_impl(count);
   }

@@ -137,7 +137,10 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
       params.graph_from_iteration > 0 && M && !diagonal && M->replayable() && GraphReplay<exec>::available();
   const exec inst = replay ? GraphReplay<exec>::instance() : exec();
   std::optional<LaunchInstanceScope<exec>> scope;
-  if (replay) scope.emplace(inst);
+  if (replay) {
+    GraphReplay<exec>::follow_default(inst);  // after r = b - A x and the scalars' initialisation
+    scope.emplace(inst);
+  }
   const V z = M ? work[0] : r;  // without a preconditioner z is r
   const V p[2] = {work[1], work[2]};
   const V q = work[3];
@@ -165,7 +168,7 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
   }
   GraphReplay<exec> graphs[2];  // by the parity of the iteration that launches the work
   bool recording = replay;      // false once a recording failed: every launch as before
-  int replays = 0, recorded = 0;
+  int replays = 0, recordings = 0;  // replays, and recordings tried (each counted one application)
   for (int it = 1; it <= params.max_iterations; ++it) {
     const int cur = (it - 1) % 2, next = it % 2;  // slots of rᵀz_{it-1} and rᵀz_{it}
     const V pk = p[cur];
@@ -179,21 +182,21 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
     }
     sc.post(inst);
     if (it < params.max_iterations) {  // the next iteration's work, launched before the host decides
-      const auto work = [&] {
+      const auto next_work = [&] {
         if (M && !diagonal) precondition_dot(next);
         cg_direction_spmv<Scalar, Device>(A, CV(z), CV(pk), p[next], q, s, next, cur, separate ? -1 : PQ, launch,
                                           team_sums);
         if (separate) dot_into<Scalar, Device>(p[next], q, s, PQ, vlaunch, team_sums);
       };
       if (recording && it >= params.graph_from_iteration && !graphs[next].recorded()) {
-        recording = graphs[next].record(inst, work);  // records only: the replay below runs it
-        recorded += recording ? 1 : 0;
+        recording = graphs[next].record(inst, next_work);  // records only: the replay below runs it
+        ++recordings;
       }
       if (recording && graphs[next].recorded()) {
         graphs[next].replay(inst);
         ++replays;
       } else {
-        work();
+        next_work();
       }
     }
     const double* h = sc.wait();
@@ -202,9 +205,9 @@ void cg_fused(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>&
     if (mon.iteration(it, rel, rel0)) break;
   }
   res.graph_replays = replays;
-  // the host-side counts of an application happen when it is recorded, once per graph (and twice for the one
-  // application whose recording failed, which then ran directly)
-  if (replays > recorded) M->note_replayed_applications(replays - recorded);
+  // an application's host-side counts (getNumApply, the triangular solvers' statistics) happen when it is recorded:
+  // once per recording tried, also one that failed (its work then ran directly and counted again)
+  if (replays != recordings) M->note_replayed_applications(replays - recordings);
   if (replay) inst.fence();
 }
 

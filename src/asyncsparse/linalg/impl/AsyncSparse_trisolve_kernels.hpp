@@ -265,6 +265,79 @@ double jacobi_sweep(const ResolvedLaunch& launch, const RowMap& rm, const Entrie
   return rr;
 }
 
+/// Both triangles' Jacobi solves of z = U^{-1} L^{-1} b in one launch of one team (FactorApply on small triangles:
+/// TriSolveOptions::one_team_entries). The sweeps are those of TriangularSolver::jacobi_solve, in the same order and
+/// into the same vectors (sweep s of k writes x when k - s is even, the solver's work vector otherwise; the first
+/// forms x_0 = D^{-1} b on the fly), one thread per row with its sum in row order; the team's barrier separates the
+/// sweeps, and the lower solve from the upper one. With `dot`, the last sweep of U also sums d·z into `out`.
+/// On a GPU the whole application is one kernel on one multiprocessor instead of a launch per sweep: for small
+/// triangles the sweeps are too short to fill the device, and each launch costs more than the sweep
+/// (perf_tests/results/MEASUREMENTS.md#tri-solve-one-team).
+template <class ExecSpace, class RowMap, class Entries, class Values, class Vec, class CVec, class Out>
+struct JacobiPairOneTeam {
+  using Scalar = typename Vec::non_const_value_type;
+  using member_type = typename Impl::TeamPolicy<ExecSpace>::member_type;
+  struct Tri {
+    RowMap rm;
+    Entries ent;
+    Values val, dinv;
+    Vec work;
+    int sweeps = 0;
+    bool lower = true;
+  };
+  Tri L, U;
+  CVec b, d;
+  Vec w, z;
+  Out out;
+  ordinal_t n = 0;
+  bool dot = false;
+
+  template <class BV, class XIn>
+  KOKKOS_INLINE_FUNCTION Scalar row_value(const Tri& T, const BV& bv, const XIn& xin, bool first, ordinal_t i) const {
+    offset_t beg, end;
+    off_diagonal_range(T.rm, i, T.lower, beg, end);
+    Scalar s = 0;
+    for (offset_t k = beg; k < end; ++k) {
+      const ordinal_t j = T.ent(k);
+      s += T.val(k) * (first ? T.dinv(j) * bv(j) : xin(j));
+    }
+    return T.dinv(i) * (bv(i) - s);
+  }
+  // the k sweeps on T with right-hand side bv into x; returns d·x summed in the last sweep when `with_dot`
+  template <class BV>
+  KOKKOS_INLINE_FUNCTION double solve(const member_type& m, const Tri& T, const BV& bv, const Vec& x,
+                                      bool with_dot) const {
+    const int k = T.sweeps;
+    Vec cur = x;  // the previous sweep's output (not read by the first sweep)
+    double sum = 0;
+    for (int s = 1; s <= k; ++s) {
+      const Vec xout = (k - s) % 2 == 0 ? x : T.work;
+      const bool first = s == 1;
+      if (with_dot && s == k) {
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(m, n),
+            [&](const ordinal_t i, double& acc) {
+              const Scalar xi = row_value(T, bv, cur, first, i);
+              xout(i) = xi;
+              acc += static_cast<double>(d(i)) * static_cast<double>(xi);
+            },
+            sum);
+      } else {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n),
+                             [&](const ordinal_t i) { xout(i) = row_value(T, bv, cur, first, i); });
+      }
+      m.team_barrier();
+      cur = xout;
+    }
+    return sum;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
+    solve(m, L, b, w, false);
+    const double sum = solve(m, U, CVec(w), z, dot);
+    if (dot) Kokkos::single(Kokkos::PerTeam(m), [&]() { out() = sum; });
+  }
+};
+
 /// One sweep of the auto rule's Jacobi probe on T x = 1 (see jacobi_probe): x_out = D^{-1} (1 - N x_in), with
 /// x_in = D^{-1} 1 formed on the fly when First. D = I for a unit-diagonal solve.
 template <class RowMap, class Entries, class Values, class X, bool First>
