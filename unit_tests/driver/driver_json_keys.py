@@ -124,6 +124,14 @@ for _cmd in ("ic", "ilu", "ilut", "ict", "relax", "ir"):
 ADDED["ir"] = ADDED.get("ir", set()) | {"runs[].measuring_steps", "runs[].stagnation_window",
                                         "options.stagnation-checks"}
 
+# Every recorded Krylov result: the iterations replayed as a CUDA graph (SolverResult::graph_replays).
+_GRAPH_REPLAYS = {"solve": {"result.graph_replays"}, "demo": {"runs[].graph_replays"},
+                  "ilut": {p + "graph_replays" for p in ("compare[].", "level0.", "no_preconditioner.",
+                                                         "pattern_study[].", "serial_threshold.", "steps[].solve.")}}
+_GRAPH_REPLAYS["ict"] = _GRAPH_REPLAYS["ilut"]
+for _cmd, _paths in _GRAPH_REPLAYS.items():
+    ADDED.setdefault(_cmd, set()).update(_paths)
+
 # Added to the record of every subcommand: the offset width of the build (32 or 64).
 ADDED_EVERYWHERE = {"offset_bits"}
 
