@@ -169,6 +169,23 @@ TEST(TEST_CATEGORY, jacobi_one_team_apply_matches_the_sweep_launches) {
                InvalidInput);
 }
 
+TEST(TEST_CATEGORY, incomplete_factor_preconditioner_rejects_factors_of_other_sizes) {
+  // L and U of different sizes, or factors of another size than A: InvalidInput at compute(), before any solve
+  const auto A4 = lap2d(4), A5 = lap2d(5);  // 16 and 25 rows
+  const auto L4 = Reference::ic0(A4), L5 = Reference::ic0(A5);
+  const auto A = to_device<Dev>(A4);
+  const Kokkos::View<double*, Dev> no_scaling;
+  IncompleteFactorPreconditioner<double, Dev> mixed(A, to_device<Dev>(L4), to_device<Dev>(Reference::transpose(L5)),
+                                                    false, no_scaling);
+  EXPECT_THROW(mixed.compute(), InvalidInput);
+  IncompleteFactorPreconditioner<double, Dev> other(A, to_device<Dev>(L5), to_device<Dev>(Reference::transpose(L5)),
+                                                    false, no_scaling);
+  EXPECT_THROW(other.compute(), InvalidInput);
+  IncompleteFactorPreconditioner<double, Dev> good(A, to_device<Dev>(L4), to_device<Dev>(Reference::transpose(L4)),
+                                                   false, no_scaling);
+  EXPECT_NO_THROW(good.compute());
+}
+
 TEST(TEST_CATEGORY, jacobi_one_team_is_the_gpu_default_for_small_triangles) {
   const bool gpu = Impl::is_gpu_space<typename Dev::execution_space>();
   for (int m : {20, 40}) {  // triangles of 1,160 and 4,720 entries: below and above kGpuJacobiOneTeamMaxEntries

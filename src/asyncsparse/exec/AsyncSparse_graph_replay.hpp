@@ -4,9 +4,11 @@
 //
 // Why: on a GPU, a Kokkos kernel launch costs the host about 5 us (H200, Kokkos 3.4: the launch call itself, the
 // occupancy and cache-configuration checks, the profiling hooks). A preconditioned CG iteration on a small system
-// is a chain of such launches whose kernels take 2-3 us each on the device, so the host's launching sets the pace
+// is a chain of such launches whose kernels take a few us each on the device, so the host's launching sets the pace
 // (perf_tests/results/MEASUREMENTS.md#graph-replay: the ParIC application on the 128² grid, six launches, took 31.1
-// us of which the host spent 30.9 us launching). A CUDA graph holds the chain; one cudaGraphLaunch replays it.
+// us of which the host spent 30.9 us launching). A CUDA graph holds the chain; one cudaGraphLaunch replays it. A
+// replayed chain still costs about 4 us per dependent kernel on the device (the same measurement: 27.8 us for the
+// replayed iteration's kernels against 33-36 us launched), which then bounds the iteration.
 //
 // How: GraphReplay::record(exec, work) runs `work` — a callable that only enqueues kernels and copies on `exec`
 // (the library's launches reach it through Impl::launch_instance, see LaunchInstanceScope) — under CUDA stream

@@ -276,7 +276,7 @@ class TriangularSolver {
   /// True when solve() and solve_dot() (on distinct b and x) only enqueue kernels on Impl::launch_instance, the same
   /// ones on every call: Jacobi with a fixed sweep count, or Isai without correction steps whose product is the
   /// library's kernel (one thread per row). A Krylov solver may then record a solve in a CUDA graph and replay it
-  /// (Impl::GraphReplay; Preconditioner::replayable); note_replayed_solves counts the replays in stats().
+  /// (Impl::GraphReplay; Preconditioner::replayable); note_external_solves counts the replays in stats().
   bool replayable() const {
     return ready_ && (stats_.kind == TriSolveKind::Jacobi ||
                       (stats_.kind == TriSolveKind::Isai && stats_.sweeps == 0 && isai_launch_.row_per_thread));
@@ -293,7 +293,7 @@ class TriangularSolver {
   JacobiArrays jacobi_arrays() const { return {row_map_, entries_, values_, inv_diag_, work_, stats_.sweeps, lower_}; }
   /// Adds `count` solves run outside solve() / solve_dot() to stats() (solves; Jacobi: their sweeps): replayed from
   /// a recorded graph, or run by FactorApply's one-team launch; negative withdraws counted calls that ran nothing.
-  void note_replayed_solves(int count) {
+  void note_external_solves(int count) {
     stats_.solves += count;
     if (stats_.kind == TriSolveKind::Jacobi) {
       stats_.total_sweeps += static_cast<std::int64_t>(count) * stats_.sweeps;

@@ -65,8 +65,8 @@ class FactorApply {
   bool replayable() const { return ready() && lower_.replayable() && upper_.replayable(); }
   /// Counts `count` applications replayed from a recorded graph in both solvers' statistics.
   void note_replayed_applications(int count) {
-    lower_.note_replayed_solves(count);
-    upper_.note_replayed_solves(count);
+    lower_.note_external_solves(count);
+    upper_.note_external_solves(count);
   }
   /// The resolved mode ("isai", "jacobi(3)", "exact(cusparse)", ...), "auto: " in front when Auto chose it.
   std::string mode() const {
@@ -85,6 +85,14 @@ class FactorApply {
   void set_inverse_scaling(const vector_type& s, ordinal_t n);
 
  private:
+  /// L and U square, with the same number of rows (the application writes the lower solve's result into a work
+  /// vector of L's length that the upper solve reads; the one-team launch sweeps both over the same rows).
+  static void check_factor_sizes(const crs_type& L, const crs_type& U) {
+    if (L.numRows() != L.numCols() || U.numRows() != U.numCols() || L.numRows() != U.numRows())
+      throw InvalidInput("FactorApply: factors of " + std::to_string(L.numRows()) + " x " +
+                         std::to_string(L.numCols()) + " (L) and " + std::to_string(U.numRows()) + " x " +
+                         std::to_string(U.numCols()) + " (U): both must be square, of the same size");
+  }
   /// s: empty (no scaling) or one entry per row.
   static void check_scaling(const vector_type& s, ordinal_t n) {
     if (s.extent(0) != 0 && s.extent(0) != static_cast<std::size_t>(n))
@@ -92,6 +100,9 @@ class FactorApply {
                          std::to_string(n) + " rows");
   }
 
+  using OneTeam =
+      Impl::JacobiPairOneTeam<execution_space, typename crs_type::row_map_type, typename crs_type::index_type,
+                              vector_type, vector_type, const_vector_type, Kokkos::View<double, Device>>;
   // z = U^{-1} L^{-1} x in one launch of one team (Impl::JacobiPairOneTeam); with `dot`, s(slot) = xᵀz
   void one_team_apply(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                       int slot, bool dot);
@@ -106,7 +117,8 @@ class FactorApply {
 template <class Scalar, class Device>
 void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bool unit_lower, const vector_type& s,
                                         const TriSolveOptions& opt) {
-  check_scaling(s, L.numRows());  // before anything of the previous set-up is replaced
+  check_factor_sizes(L, U);  // before anything of the previous set-up is replaced
+  check_scaling(s, L.numRows());
   one_team_ = false;
   // One allocation (Impl::uninitialized_parts) for the inverse scaling, the work vector between the solves (written by
   // the lower solve before the upper one reads it) and both solvers' arrays, sized for the mode each resolves from the
@@ -137,21 +149,16 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
           : (Impl::is_gpu_space<execution_space>() ? kGpuJacobiOneTeamMaxEntries : std::int64_t(0));
   one_team_ = lower_.kind() == TriSolveKind::Jacobi && upper_.kind() == TriSolveKind::Jacobi &&
               lower_.jacobi_sweeps() >= 1 && upper_.jacobi_sweeps() >= 1 && rule_nnz <= max_entries && n > 0;
-  if (one_team_) {
-    using F = Impl::JacobiPairOneTeam<execution_space, typename crs_type::row_map_type, typename crs_type::index_type,
-                                      vector_type, vector_type, const_vector_type, Kokkos::View<double, Device>>;
+  if (one_team_)
     one_team_size_ =
-        std::min(1024, Impl::TeamPolicy<execution_space>(1, 1).team_size_max(F(), Kokkos::ParallelForTag()));
-  }
+        std::min(1024, Impl::TeamPolicy<execution_space>(1, 1).team_size_max(OneTeam(), Kokkos::ParallelForTag()));
 }
 
 template <class Scalar, class Device>
 void FactorApply<Scalar, Device>::one_team_apply(const const_vector_type& x, const vector_type& z,
                                                  const Kokkos::View<double*, Device>& s, int slot, bool dot) {
-  using F = Impl::JacobiPairOneTeam<execution_space, typename crs_type::row_map_type, typename crs_type::index_type,
-                                    vector_type, vector_type, const_vector_type, Kokkos::View<double, Device>>;
   const auto l = lower_.jacobi_arrays(), u = upper_.jacobi_arrays();
-  F f;
+  OneTeam f;
   f.L = {l.row_map, l.entries, l.values, l.inv_diag, l.work, l.sweeps, l.lower};
   f.U = {u.row_map, u.entries, u.values, u.inv_diag, u.work, u.sweeps, u.lower};
   f.b = x;
@@ -164,8 +171,8 @@ void FactorApply<Scalar, Device>::one_team_apply(const const_vector_type& x, con
   Kokkos::parallel_for("AsyncSparse::factor_apply::jacobi_one_team",
                        Impl::TeamPolicy<execution_space>(Impl::launch_instance<execution_space>(), 1, one_team_size_),
                        f);
-  lower_.note_replayed_solves(1);
-  upper_.note_replayed_solves(1);
+  lower_.note_external_solves(1);
+  upper_.note_external_solves(1);
 }
 
 template <class Scalar, class Device>
@@ -433,7 +440,12 @@ class IncompleteFactorPreconditioner final : public PreconditionerBase<Scalar, D
   const std::string& tri_solve_reason() const { return apply_.lower_stats().reason; }
 
  protected:
-  void compute_impl() override { apply_.setup(L_, U_, unit_, s_, kind_, sweeps_); }
+  void compute_impl() override {
+    if (L_.numRows() != this->matrix().numRows())
+      throw InvalidInput(label_ + "::compute: factors of " + std::to_string(L_.numRows()) + " rows for a matrix of " +
+                         std::to_string(this->matrix().numRows()));
+    apply_.setup(L_, U_, unit_, s_, kind_, sweeps_);
+  }
   void apply_impl(const const_vector_type& x, const vector_type& z) override { apply_.apply(x, z); }
   bool replayable_impl() const override { return apply_.replayable(); }
   void note_replays_impl(int count) override { apply_.note_replayed_applications(count); }
