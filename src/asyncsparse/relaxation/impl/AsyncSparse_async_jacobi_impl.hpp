@@ -56,6 +56,7 @@ template <class Scalar, class Device, bool Relaxed, bool Fence, bool Trace>
 struct AsyncRowUpdate {
   static constexpr int kCachedEntries = 8;
   static constexpr bool traced = Trace;
+  static constexpr bool relaxed = Relaxed;
   typename Crs<Scalar, Device>::row_map_type rows;
   typename Crs<Scalar, Device>::index_type cols;
   typename Crs<Scalar, Device>::values_type vals;
@@ -173,29 +174,56 @@ struct AsyncRowUpdate {
   }
 };
 
-/// One update of `row` by one host thread, without trace or lane group: the row loop of the host mappings
-/// (same operation order as the one-lane path of AsyncRowUpdate, so the results are the same bit for bit).
+/// One update of a row by one host thread, without trace or lane group: the row loop of the host mappings (same
+/// operation order as the one-lane path of AsyncRowUpdate, so the results are the same bit for bit). It holds the
+/// Update's arrays as raw pointers and is passed by value into the sweep. Read through the Update by reference, its
+/// fields (and a flag of the sweep) were loaded from memory again after every row — the compiler could not rule out
+/// that the relaxed store of x_i had written them: eight more loads per row of the 5-point Laplacian in a loop bound
+/// by its loads (MEASUREMENTS.md#host-jacobi-registers).
 template <class Update>
-KOKKOS_INLINE_FUNCTION void host_row_update(const Update& u, const ordinal_t row) {
-  using Scalar = typename std::remove_pointer<decltype(u.x)>::type;
-  const offset_t beg = u.rows(row), end = u.rows(row + 1);
-  Scalar r = u.b(row), xi = 0;
-  for (offset_t p = beg; p < end; ++p) {
-    const ordinal_t c = u.cols(p);
-    const Scalar xc = u.load(u.x + c);
-    if (c == row) xi = xc;
-    r -= u.vals(p) * xc;
+struct HostRowUpdate {
+  using Scalar = typename std::remove_pointer<decltype(Update::x)>::type;
+  const offset_t* rows;
+  const ordinal_t* cols;
+  const Scalar* vals;
+  const Scalar* b;
+  const Scalar* diag;
+  Scalar* x;
+  Scalar omega;
+  bool unit_diagonal;
+  KOKKOS_INLINE_FUNCTION explicit HostRowUpdate(const Update& u)
+      : rows(u.rows.data()),
+        cols(u.cols.data()),
+        vals(u.vals.data()),
+        b(u.b.data()),
+        diag(u.diag.data()),
+        x(u.x),
+        omega(u.omega),
+        unit_diagonal(u.unit_diagonal) {}
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const std::int64_t row64) const {
+    const auto row = static_cast<ordinal_t>(row64);
+    const offset_t beg = rows[row], end = rows[row + 1];
+    Scalar r = b[row], xi = 0;
+    for (offset_t p = beg; p < end; ++p) {
+      const ordinal_t c = cols[p];
+      const Scalar xc = Update::relaxed ? load_relaxed(x + c) : x[c];
+      if (c == row) xi = xc;
+      r -= vals[p] * xc;
+    }
+    const Scalar xnew = unit_diagonal ? xi + omega * r : xi + omega * r / diag[row];
+    if (Update::relaxed)
+      store_relaxed(x + row, xnew);
+    else
+      x[row] = xnew;
   }
-  const Scalar xnew = u.unit_diagonal ? xi + u.omega * r : xi + u.omega * r / u.diag(row);
-  u.store(u.x + row, xnew);
-}
+};
 
 /// Calls f(row) for every row of [begin, end) as min(kHostStreams, end - begin) contiguous sub-blocks swept in
 /// lockstep: row k of each sub-block, then row k + 1 of each (the host mappings' row order, StaticBlockBody). The
 /// sub-block bounds are computed once per sweep and the inner loop has a compile-time trip count (the previous form
 /// recomputed two 64-bit divisions per row: 6.2 vs 5.1 ns per row update, gen:lap2d:300, one thread).
 template <class F>
-KOKKOS_INLINE_FUNCTION void interleaved_rows(const std::int64_t begin, const std::int64_t end, const F& f) {
+KOKKOS_INLINE_FUNCTION void interleaved_rows(const std::int64_t begin, const std::int64_t end, const F f) {
   const std::int64_t len = end - begin;
   if (len < kHostStreams) {  // sub-blocks of one row each: row order
     for (std::int64_t row = begin; row < end; ++row) f(row);
@@ -215,13 +243,12 @@ KOKKOS_INLINE_FUNCTION void interleaved_rows(const std::int64_t begin, const std
 template <class Update, class Member>
 KOKKOS_INLINE_FUNCTION void host_sweep_rows(const Update& u, const Member& team, const std::int64_t begin,
                                             const std::int64_t end, const int iter, const std::int64_t worker) {
-  const bool lean = !Update::traced && u.vector_length == 1;
-  interleaved_rows(begin, end, [&](const std::int64_t row) {
-    if (lean)
-      host_row_update(u, static_cast<ordinal_t>(row));
-    else
-      u(team, static_cast<ordinal_t>(row), iter, iter + 1, worker);
-  });
+  if (!Update::traced && u.vector_length == 1) {
+    interleaved_rows(begin, end, HostRowUpdate<Update>(u));
+    return;
+  }
+  interleaved_rows(begin, end,
+                   [&](const std::int64_t row) { u(team, static_cast<ordinal_t>(row), iter, iter + 1, worker); });
 }
 
 /// Static assignment (Algorithm 2 with the update loop of the authors' kernel): lane group = row, which
