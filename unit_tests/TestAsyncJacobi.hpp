@@ -226,6 +226,34 @@ TEST(TEST_CATEGORY, async_jacobi_apply_is_a_fixed_number_of_updates) {
   for (double d : to_std_vector(h.diagonal())) EXPECT_EQ(d, 2.0);
 }
 
+// The default mode, Auto, is the measured rule default_jacobi_mode: Static on host backends, Dynamic on GPUs; the
+// statistics and the preconditioner's description name the mode that ran.
+TEST(TEST_CATEGORY, async_jacobi_auto_mode_runs_the_backend_default) {
+  const JacobiMode expected = on_gpu ? JacobiMode::Dynamic : JacobiMode::Static;
+  EXPECT_EQ(AsyncJacobiParams().mode, JacobiMode::Auto);
+  EXPECT_EQ(default_jacobi_mode<Exec>(), expected);
+  EXPECT_EQ(resolve_jacobi_mode<Exec>(JacobiMode::Auto), expected);
+  for (auto m : {JacobiMode::Sync, JacobiMode::Static, JacobiMode::Dynamic}) EXPECT_EQ(resolve_jacobi_mode<Exec>(m), m);
+  EXPECT_EQ(jacobi_mode_from_string("auto"), JacobiMode::Auto);
+  EXPECT_STREQ(to_string(JacobiMode::Auto), "auto");
+  const auto Ah = scaled(lap2d(20));
+  const auto bh = uniform(Ah.nrows, 5);
+  AsyncJacobiParams p;  // mode left at its default
+  p.updates = 60;
+  const auto a = run(Ah, bh, p);
+  EXPECT_EQ(a.stats.mode, expected);
+  EXPECT_EQ(a.stats.updates_done, 60);
+  EXPECT_LT(a.stats.final_residual, 0.5 * a.stats.initial_residual);
+  // the static host mapping: one row block per thread
+  if (!on_gpu) EXPECT_EQ(a.stats.workers, std::min<std::int64_t>(Exec().concurrency(), Ah.nrows));
+  if (!on_gpu && Exec().concurrency() == 1) {  // one host thread: Gauss-Seidel sweeps, deterministic
+    p.mode = JacobiMode::Static;
+    expect_equal(run(Ah, bh, p).x, a.x, "mode auto against static");
+  }
+  auto M = make_preconditioner<double, Dev>("async_jacobi", to_device<Dev>(Ah));
+  EXPECT_NE(M->description().find(std::string("mode=") + to_string(expected)), std::string::npos) << M->description();
+}
+
 TEST(TEST_CATEGORY, async_jacobi_numeric_on_new_values_equals_symbolic_and_numeric) {
   // a numeric phase on new values (same pattern, other Views) gives bit for bit the iterate of a fresh
   // symbolic + numeric phase (synchronous mode: deterministic)
@@ -788,7 +816,7 @@ TEST(TEST_CATEGORY, async_jacobi_preconditioner) {
                                "AsyncJacobi: unknown parameter 'sweeps'");
   ASYNCSPARSE_EXPECT_THROW_MSG(
       (make_preconditioner<double, Dev>("async_jacobi", A, {{"mode", std::string("chaotic")}})), InvalidInput,
-      "parameter 'mode' = 'chaotic' is not one of: sync static dynamic");
+      "parameter 'mode' = 'chaotic' is not one of: sync static dynamic auto");
   ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"updates", 0}})), InvalidInput,
                                "AsyncJacobi: updates must be >= 1, got 0");
   ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"oversubscription", 17}})),
@@ -978,7 +1006,7 @@ TEST(TEST_CATEGORY, async_jacobi_rejects_bad_input) {
     expect_param_error(p, l0, "async_jacobi_solve: trace max_timestamps must be >= 0, got -5");
   }
   ASYNCSPARSE_EXPECT_THROW_MSG(jacobi_mode_from_string("chaotic"), InvalidInput,
-                               "Jacobi mode 'chaotic' unknown (valid: sync, static, dynamic)");
+                               "Jacobi mode 'chaotic' unknown (valid: sync, static, dynamic, auto)");
   ASYNCSPARSE_EXPECT_THROW_MSG(dynamic_assignment_from_string("random"), InvalidInput,
                                "dynamic assignment 'random' unknown (valid: auto, strided, atomic-counter)");
   ASYNCSPARSE_EXPECT_THROW_MSG(summarize_value_ages(L, std::vector<int>(3, 0), 0, "midway", ConnectionClass::Degree),

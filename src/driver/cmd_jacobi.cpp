@@ -49,7 +49,10 @@ void define(Cli& cli, Options& o) {
       "in (-0.125, 0.125), x0 = 0, omega = 1).");
   add_matrix_argument(cli, o.problem,
                       "Matrix Market file or gen:... spec (the paper: gen:lap2d:300, gen:lap2d:1000, ...)");
-  cli.option("mode", o.mode, "comma-separated variants: sync | static | dynamic");
+  cli.option(
+      "mode", o.mode,
+      "comma-separated variants: sync | static | dynamic | auto (the library's default: static on host backends, "
+      "dynamic on GPUs)");
   cli.option("subwarp", o.subwarp,
              "lanes per row (every mode, the synchronous residual kernel included), 1..32 (-1: 1)");
   cli.option("oscb", o.oscb, "oversubscription of the dynamic mode, 1..16");
@@ -106,7 +109,8 @@ Setup::Setup(const Options& o, Json& rec) {
   if (o.points < 0) throw InvalidInput("jacobi: --points must be >= 0, got " + std::to_string(o.points));
   if (o.runs < 1) throw InvalidInput("jacobi: --runs must be >= 1, got " + std::to_string(o.runs));
   if (o.warmup < 0) throw InvalidInput("jacobi: --warmup must be >= 0, got " + std::to_string(o.warmup));
-  for (const auto& m : split_list(o.mode)) modes.push_back(jacobi_mode_from_string(m));
+  // auto: the library's rule for this build's execution space, named by the mode it picks
+  for (const auto& m : split_list(o.mode)) modes.push_back(resolve_jacobi_mode<ExecSpace>(jacobi_mode_from_string(m)));
   if (modes.empty()) throw InvalidInput("jacobi: --mode is empty");
   if (o.points == 0) {
     counts.push_back(o.updates);

@@ -13,7 +13,8 @@
 // the flexible iteration), never with plain PCG if reproducible convergence matters.
 //
 // Parameters:
-//   mode (string, default "dynamic"): sync | static | dynamic — the Jacobi variant.
+//   mode (string, default "auto"): sync | static | dynamic | auto — the Jacobi variant; auto = static on host
+//   backends, dynamic on GPUs (default_jacobi_mode).
 //   updates (int, default 2): updates per row (>= 1).
 //   omega (double, default 1.0): relaxation factor (> 0).
 //   fence (bool, default true): memory fence after each asynchronous update.
@@ -40,13 +41,15 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
   using B::B;
   std::string name() const override { return "AsyncJacobi"; }
   std::string description() const override {
-    return "AsyncJacobi(mode=" + std::string(to_string(handle_.params.mode)) +
+    return "AsyncJacobi(mode=" +
+           std::string(to_string(resolve_jacobi_mode<typename B::execution_space>(handle_.params.mode))) +
            ", updates=" + std::to_string(handle_.params.updates) + ")";
   }
   const ParameterSpec& parameter_spec() const override {
     static const ParameterSpec spec =
         ParameterSpec()
-            .add("mode", std::string("dynamic"), "Jacobi variant", {"sync", "static", "dynamic"})
+            .add("mode", std::string("auto"), "Jacobi variant (auto: static on host backends, dynamic on GPUs)",
+                 {"sync", "static", "dynamic", "auto"})
             .add("updates", 2, "updates per row per apply (>= 1)")
             .add("omega", 1.0, "relaxation factor (> 0)")
             .add("fence", true, "memory fence after each asynchronous row update")
@@ -64,7 +67,7 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
  protected:
   void set_parameters_impl(const ParameterList& l) override {
     auto& p = handle_.params;
-    p.mode = jacobi_mode_from_string(l.get("mode", "dynamic"));
+    p.mode = jacobi_mode_from_string(l.get("mode", "auto"));
     p.updates = l.get("updates", 2);
     p.omega = l.get("omega", 1.0);
     handle_.launch = launch_config_from_parameters(l, name());

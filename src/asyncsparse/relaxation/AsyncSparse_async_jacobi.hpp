@@ -35,6 +35,8 @@
 //    On host backends oscb > 1 gives each thread several workers that run one after another (there is no
 //    hardware context switching), so oscb = 1 is the meaningful choice there.
 //  * JacobiMode::Sync: the synchronous Algorithm 1 (AsyncSparse_jacobi.hpp), the deterministic mode.
+//  * JacobiMode::Auto (the default): Static on host backends, Dynamic on GPUs (default_jacobi_mode,
+//    AsyncSparse_async_jacobi_handle.hpp, with the measurement behind it).
 //
 // Life cycle (AsyncJacobiHandle):
 //   async_jacobi_symbolic(exec, h, A)   pattern: A square and non-empty, workspace sized for A. Reads nothing of
@@ -107,6 +109,11 @@ template <class ExecSpace, class Scalar, class Device>
 const AsyncJacobiStats& async_jacobi_run(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h,
                                          const AsyncJacobiParams& p, const Kokkos::View<const Scalar*, Device>& b,
                                          const Kokkos::View<Scalar*, Device>& x, const std::string& where) {
+  if (p.mode == JacobiMode::Auto) {
+    AsyncJacobiParams q = p;
+    q.mode = resolve_jacobi_mode<ExecSpace>(p.mode);
+    return async_jacobi_run(exec, h, q, b, x, where);
+  }
   if (p.mode == JacobiMode::Sync) return jacobi_run(exec, h, p, b, x, "async_jacobi", where);
   check_jacobi_params(p, h.launch, where.c_str(), true);
   const double bnorm = jacobi_check_vectors(exec, h, b, x, "async_jacobi", where);

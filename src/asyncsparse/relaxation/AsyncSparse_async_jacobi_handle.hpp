@@ -22,17 +22,36 @@
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/diagnostics/AsyncSparse_update_trace.hpp>
+#include <asyncsparse/exec/AsyncSparse_host_blocks.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 
 namespace AsyncSparse {
 
 /// Which Jacobi variant runs.
 enum class JacobiMode {
-  Sync,    ///< Algorithm 1: residual r = b - A x, global synchronisation, x += omega D^-1 r. Deterministic.
-  Static,  ///< Algorithm 2: one lane group (subwarp) per row, each row updated `updates` times in place. Host
-           ///< backends: one contiguous row block per thread, swept `updates` times (AsyncSparse_async_jacobi.hpp).
-  Dynamic  ///< Algorithm 3: workers = concurrency x oversubscription lane groups cycle over the rows.
+  Sync,     ///< Algorithm 1: residual r = b - A x, global synchronisation, x += omega D^-1 r. Deterministic.
+  Static,   ///< Algorithm 2: one lane group (subwarp) per row, each row updated `updates` times in place. Host
+            ///< backends: one contiguous row block per thread, swept `updates` times (AsyncSparse_async_jacobi.hpp).
+  Dynamic,  ///< Algorithm 3: workers = concurrency x oversubscription lane groups cycle over the rows.
+  Auto      ///< the measured rule default_jacobi_mode: Static on host backends, Dynamic on GPUs.
 };
+
+/// The asynchronous mode JacobiMode::Auto runs on ExecSpace. Host backends: Static, one row block per thread swept in
+/// place (2-core host, gen:lap2d:300 to 1e-6, nine runs: 0.61-0.76x the synchronous time, median 0.70, where the
+/// dynamic mode took 0.56-1.16x, median 0.97 — the same updates, more time per update; as a GMRES preconditioner
+/// fewer iterations; perf_tests/results/MEASUREMENTS.md#jacobi-host-mode). Other backends (GPUs): Dynamic, the
+/// default before this rule. There the static mode reached tolerances faster too, but it updates the resident rows
+/// `updates` times before later thread blocks start, which an apply of many updates in one launch cannot afford;
+/// that section gives the GPU figures.
+template <class ExecSpace>
+constexpr JacobiMode default_jacobi_mode() {
+  return is_host_space<ExecSpace>() ? JacobiMode::Static : JacobiMode::Dynamic;
+}
+/// `m`, with JacobiMode::Auto replaced by default_jacobi_mode<ExecSpace>().
+template <class ExecSpace>
+constexpr JacobiMode resolve_jacobi_mode(JacobiMode m) {
+  return m == JacobiMode::Auto ? default_jacobi_mode<ExecSpace>() : m;
+}
 
 /// How the dynamic mode hands rows to workers (teams of lane groups, rows in blocks of chunk_size). Both
 /// produce the same (row block, update index) pairs: block position g in [0, updates * nb) is row block
@@ -66,15 +85,19 @@ inline const char* to_string(JacobiMode m) {
       return "sync";
     case JacobiMode::Static:
       return "static";
-    default:
+    case JacobiMode::Dynamic:
       return "dynamic";
+    case JacobiMode::Auto:
+      return "auto";
   }
+  return "unknown";
 }
 inline JacobiMode jacobi_mode_from_string(const std::string& s) {
   if (s == "sync") return JacobiMode::Sync;
   if (s == "static") return JacobiMode::Static;
   if (s == "dynamic") return JacobiMode::Dynamic;
-  throw InvalidInput("Jacobi mode '" + s + "' unknown (valid: sync, static, dynamic)");
+  if (s == "auto") return JacobiMode::Auto;
+  throw InvalidInput("Jacobi mode '" + s + "' unknown (valid: sync, static, dynamic, auto)");
 }
 inline const char* to_string(DynamicAssignment a) {
   return a == DynamicAssignment::Auto ? "auto" : a == DynamicAssignment::Strided ? "strided" : "atomic-counter";
@@ -102,8 +125,8 @@ inline const char* to_string(JacobiStatus s) {
 /// Parameters of the (a)synchronous Jacobi iteration.
 struct AsyncJacobiParams {
   /// Variant run by async_jacobi_apply / async_jacobi_solve (jacobi_apply / jacobi_solve always run Sync).
-  /// Default Dynamic.
-  JacobiMode mode = JacobiMode::Dynamic;
+  /// Default Auto: default_jacobi_mode (Static on host backends, Dynamic on GPUs); stats.mode says which ran.
+  JacobiMode mode = JacobiMode::Auto;
   /// Relaxation factor omega (the paper's alpha), finite and > 0. Default 1 (optimal for the scaled
   /// Laplacians, paper sect. IV-A).
   double omega = 1.0;
@@ -145,7 +168,7 @@ struct AsyncJacobiParams {
 
 /// What a run did. Reset by every call.
 struct AsyncJacobiStats {
-  JacobiMode mode = JacobiMode::Dynamic;
+  JacobiMode mode = JacobiMode::Dynamic;  ///< the mode that ran (Auto resolved: never Auto)
   JacobiStatus status = JacobiStatus::UpdatesDone;
   int updates_done = 0;                  ///< updates per row performed (Sync: iterations)
   double initial_residual = 0;           ///< relative residual of the initial guess

@@ -56,7 +56,6 @@ template <class Scalar, class Device, bool Relaxed, bool Fence, bool Trace>
 struct AsyncRowUpdate {
   static constexpr int kCachedEntries = 8;
   static constexpr bool traced = Trace;
-  static constexpr bool relaxed = Relaxed;
   typename Crs<Scalar, Device>::row_map_type rows;
   typename Crs<Scalar, Device>::index_type cols;
   typename Crs<Scalar, Device>::values_type vals;
@@ -67,11 +66,11 @@ struct AsyncRowUpdate {
   bool unit_diagonal;  ///< all a_ii == 1: no diagonal load, no division (x / 1 == x exactly)
   UpdateTraceRecorder<Device> trace;
 
-  KOKKOS_FORCEINLINE_FUNCTION Scalar load(const Scalar* p) const {
+  KOKKOS_FORCEINLINE_FUNCTION static Scalar load(const Scalar* p) {
     if (Relaxed) return load_relaxed(p);
     return *p;
   }
-  KOKKOS_FORCEINLINE_FUNCTION void store(Scalar* p, Scalar v) const {
+  KOKKOS_FORCEINLINE_FUNCTION static void store(Scalar* p, Scalar v) {
     if (Relaxed)
       store_relaxed(p, v);
     else
@@ -162,10 +161,7 @@ struct AsyncRowUpdate {
       // with a unit diagonal the division (by 1, exact) is left out: the paper's x_i += alpha (b_i - A(i,:) x)
       const Scalar xnew = unit ? xi + w * r : xi + w * r / drow;
       Kokkos::single(Kokkos::PerThread(team), [&]() {
-        if (Relaxed)
-          store_relaxed(xp + row, xnew);
-        else
-          xp[row] = xnew;
+        store(xp + row, xnew);
         if (value_age) store_relaxed(count + row, iter + 1);
         if (stamps) trace.stamp_update(row, iter, static_cast<int>(worker));
       });
@@ -206,15 +202,12 @@ struct HostRowUpdate {
     Scalar r = b[row], xi = 0;
     for (offset_t p = beg; p < end; ++p) {
       const ordinal_t c = cols[p];
-      const Scalar xc = Update::relaxed ? load_relaxed(x + c) : x[c];
+      const Scalar xc = Update::load(x + c);
       if (c == row) xi = xc;
       r -= vals[p] * xc;
     }
     const Scalar xnew = unit_diagonal ? xi + omega * r : xi + omega * r / diag[row];
-    if (Update::relaxed)
-      store_relaxed(x + row, xnew);
-    else
-      x[row] = xnew;
+    Update::store(x + row, xnew);
   }
 };
 
