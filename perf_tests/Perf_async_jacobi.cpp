@@ -20,7 +20,9 @@
 //
 // Variants: sync (Algorithm 1), static_sw1 (Algorithm 2, subwarp 1, fence), static_sw1_nofence (no fence,
 // plain loads: the paper's no-fence kernel), static_sw4, dynamic_oscbK (Algorithm 3, K = 1, 4, 8),
-// dynamic_oscb4_atomic (atomic row counter).
+// dynamic_oscb4_atomic (atomic row counter): the paper's kernels, all updates of a run (or between two residual
+// checks) in one launch; default: the library's defaults (JacobiMode::Auto, the launch rule
+// default_max_updates_per_launch, the default launch), what a user who sets nothing gets.
 #include "PerfHelpers.hpp"
 
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
@@ -28,6 +30,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <random>
 
 namespace {
@@ -52,6 +55,7 @@ const std::vector<Variant>& variants() {
       {"dynamic_oscb4", JacobiMode::Dynamic, 1, 4, true, LoadKind::Relaxed, DynamicAssignment::Strided},
       {"dynamic_oscb8", JacobiMode::Dynamic, 1, 8, true, LoadKind::Relaxed, DynamicAssignment::Strided},
       {"dynamic_oscb4_atomic", JacobiMode::Dynamic, 1, 4, true, LoadKind::Relaxed, DynamicAssignment::AtomicCounter},
+      {"default", JacobiMode::Auto, -1, 1, true, LoadKind::Relaxed, DynamicAssignment::Auto},
   };
   return v;
 }
@@ -93,6 +97,8 @@ AsyncJacobiHandle<double, Device> make_handle(const Variant& v) {
   h.params.assignment = v.assignment;
   h.launch.vector_length = v.subwarp;
   h.launch.oversubscription = v.oscb;
+  // the paper's kernels: one launch per run (or per residual check); the default variant: the library's rule
+  if (v.mode != JacobiMode::Auto) h.params.max_updates_per_launch = std::numeric_limits<int>::max();
   return h;
 }
 
@@ -216,12 +222,12 @@ int register_all() {
           ->Unit(benchmark::kMillisecond)
           ->Iterations(5);
     // time to tolerance: every variant, 3 repetitions, on the first (smallest) problem; on the larger ones (tens of
-    // seconds per run at paper scale) one run of the variants the comparison needs: sync, the static kernel with and
-    // without fence, the best dynamic one
+    // seconds per run at paper scale) one run of the variants the comparison needs: sync, the default, the static
+    // kernel with and without fence, the best dynamic one
     const bool first_problem = pn == short_name(problems().front().spec);
     for (const auto& v : variants()) {
       if (!first_problem && v.name != "sync" && v.name != "static_sw1" && v.name != "static_sw1_nofence" &&
-          v.name != "dynamic_oscb8")
+          v.name != "dynamic_oscb8" && v.name != "default")
         continue;
       auto* b = benchmark::RegisterBenchmark(("BM_async_jacobi_time_to_tol/" + pn + "/" + v.name).c_str(),
                                              BM_time_to_tol, p, v)
@@ -234,7 +240,9 @@ int register_all() {
   // value-age logging overhead on the paper's 300^2 grid (64^2 on host backends)
   const Problem tp{paper_scale() ? "gen:lap2d:300" : "gen:lap2d:64", 0, 0, 0};
   for (const auto& v : variants()) {
-    if (v.mode == JacobiMode::Sync || v.name == "static_sw4" || v.name == "dynamic_oscb4_atomic") continue;
+    if (v.mode == JacobiMode::Sync || v.mode == JacobiMode::Auto || v.name == "static_sw4" ||
+        v.name == "dynamic_oscb4_atomic")
+      continue;
     benchmark::RegisterBenchmark(("BM_async_jacobi_trace_overhead/" + short_name(tp.spec) + "/" + v.name).c_str(),
                                  BM_trace_overhead, tp, v)
         ->UseManualTime()

@@ -18,9 +18,12 @@
 //         block_async_per_iteration  async-(5), one parallel region per global iteration (the GPU default)
 //       "loaded": a thread spinning on arithmetic, pinned to the last core, runs for the whole measurement
 //       (PerfHelpers.hpp, CompetingLoad; it stops itself after 10 minutes at the latest).
-//       Counters: seconds, updates (Jacobi: per row; block methods: global iterations x 5 local sweeps), residual,
-//       converged, threads; speedup_vs_sync (idle runs: time of the synchronous method of the same family / time);
-//       slowdown_under_load (loaded runs: time / time of the idle run of the same method, measured just before).
+//       Each benchmark runs the method ASYNCSPARSE_HOST_ASYNC_RUNS times (default 3; each loaded run with a load of
+//       its own) after a short warm-up run, and reports the median run. Counters: runs, seconds (the median),
+//       seconds_min, seconds_max, updates and residual of the median run (Jacobi: updates per row; block methods:
+//       global iterations x 5 local sweeps), converged (every run), threads; speedup_vs_sync (idle: median time of
+//       the synchronous method of the same family / median time); slowdown_under_load (loaded: median time / the
+//       median idle time of the same method, measured just before).
 //
 //   BM_host_factor/<problem>/<kk_spiluk|par_ic_5sweeps|par_ic_5sweeps_static>/<idle|loaded>
 //       The incomplete Cholesky factorization IC(0) of A, idle and under the same competing load: par_ic_5sweeps =
@@ -44,6 +47,7 @@
 #include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 #include <vector>
 
@@ -80,11 +84,12 @@ struct Outcome {
   bool converged = false;
 };
 
-Outcome run_jacobi(System& s, JacobiMode mode) {
+/// `warm_up`: a short run (first touch of the workspace, thread start-up), not to the tolerance.
+Outcome run_jacobi(System& s, JacobiMode mode, bool warm_up) {
   AsyncJacobiHandle<double, HostDevice> h;
   h.params.mode = mode;
-  h.params.updates = 2000000;
-  h.params.tol = kTol;
+  h.params.updates = warm_up ? check_interval() : 2000000;
+  h.params.tol = warm_up ? 0.0 : kTol;
   h.params.check_interval = check_interval();
   HostExec exec;
   Kokkos::deep_copy(exec, s.x, 0.0);
@@ -94,13 +99,13 @@ Outcome run_jacobi(System& s, JacobiMode mode) {
   return {st.total_seconds, st.final_residual, st.updates_done, st.converged()};
 }
 
-Outcome run_block(System& s, bool deterministic, BlockAsyncLaunchMode mode) {
+Outcome run_block(System& s, bool deterministic, BlockAsyncLaunchMode mode, bool warm_up) {
   BlockAsyncParams p;
   p.deterministic = deterministic;
   p.launch_mode = mode;
   p.tol = kTol;
   p.global_iters_per_launch = check_interval() / p.local_iters;  // residual checked every check_interval() updates
-  p.max_global_iters = 1000000;
+  p.max_global_iters = warm_up ? p.global_iters_per_launch : 1000000;
   p.record_history = false;
   BlockAsyncHandle<double, HostDevice> h(p);
   HostExec exec;
@@ -129,18 +134,29 @@ const std::vector<MethodInfo>& methods() {
   return v;
 }
 
-Outcome run(System& s, Method m) {
+Outcome run(System& s, Method m, bool warm_up = false) {
   switch (m) {
-    case Method::JacobiSync: return run_jacobi(s, JacobiMode::Sync);
-    case Method::JacobiStatic: return run_jacobi(s, JacobiMode::Static);
-    case Method::JacobiDynamic: return run_jacobi(s, JacobiMode::Dynamic);
-    case Method::BlockSync: return run_block(s, true, BlockAsyncLaunchMode::PerIteration);
+    case Method::JacobiSync:
+      return run_jacobi(s, JacobiMode::Sync, warm_up);
+    case Method::JacobiStatic:
+      return run_jacobi(s, JacobiMode::Static, warm_up);
+    case Method::JacobiDynamic:
+      return run_jacobi(s, JacobiMode::Dynamic, warm_up);
+    case Method::BlockSync:
+      return run_block(s, true, BlockAsyncLaunchMode::PerIteration, warm_up);
     case Method::BlockAsync:
-      return run_block(s, false, BlockAsyncLaunchMode::Auto);
+      return run_block(s, false, BlockAsyncLaunchMode::Auto, warm_up);
     case Method::BlockAsyncPerIteration:
-      return run_block(s, false, BlockAsyncLaunchMode::PerIteration);
+      return run_block(s, false, BlockAsyncLaunchMode::PerIteration, warm_up);
   }
   return {};
+}
+
+/// Measured runs per benchmark of BM_host_time_to_tol (the median is reported): ASYNCSPARSE_HOST_ASYNC_RUNS, default 3.
+int runs_per_state() {
+  const char* env = std::getenv("ASYNCSPARSE_HOST_ASYNC_RUNS");
+  const int r = env ? std::atoi(env) : 3;
+  return r >= 1 ? r : 3;
 }
 
 /// Idle times measured earlier in this process, by problem and method (the idle benchmark of a method is
@@ -152,26 +168,37 @@ std::map<std::string, double>& idle_times() {
 
 void BM_host_time_to_tol(benchmark::State& state, const std::string& spec, MethodInfo mi, bool loaded) {
   auto& s = get_system(spec);
-  run(s, mi.m);  // warm-up: first touch of the workspace, thread start-up
-  Outcome o;
+  run(s, mi.m, true);  // warm-up: first touch of the workspace, thread start-up
+  std::vector<Outcome> all;
   int core = -1;
   for (auto _ : state) {
-    std::unique_ptr<CompetingLoad> load;
-    if (loaded) load.reset(new CompetingLoad(600.0));
-    o = run(s, mi.m);
-    if (load) {
-      core = load->core();
-      load->stop();
+    all.clear();
+    for (int r = 0; r < runs_per_state(); ++r) {
+      std::unique_ptr<CompetingLoad> load;
+      if (loaded) load.reset(new CompetingLoad(600.0));
+      all.push_back(run(s, mi.m));
+      if (load) {
+        core = load->core();
+        load->stop();
+      }
     }
-    state.SetIterationTime(o.seconds);
+    std::sort(all.begin(), all.end(), [](const Outcome& a, const Outcome& b) { return a.seconds < b.seconds; });
+    state.SetIterationTime(all[all.size() / 2].seconds);
   }
+  if (all.empty()) return;
+  const Outcome& o = all[all.size() / 2];  // the median run by time (an even count: the upper of the middle two)
+  bool converged = true;
+  for (const auto& a : all) converged = converged && a.converged;
   set_matrix_counters(state, s.Ah);
   state.counters["threads"] = HostExec().concurrency();
+  state.counters["runs"] = static_cast<double>(all.size());
   state.counters["seconds"] = o.seconds;
+  state.counters["seconds_min"] = all.front().seconds;
+  state.counters["seconds_max"] = all.back().seconds;
   state.counters["updates"] = static_cast<double>(o.updates);
   state.counters["residual"] = o.residual;
-  state.counters["converged"] = o.converged ? 1 : 0;
-  if (!o.converged) state.SetLabel("not converged");
+  state.counters["converged"] = converged ? 1 : 0;
+  if (!converged) state.SetLabel("not converged");
   const std::string key = spec + "/" + mi.name;
   if (!loaded) {
     idle_times()[key] = o.seconds;

@@ -226,10 +226,10 @@ TEST(TEST_CATEGORY, async_jacobi_apply_is_a_fixed_number_of_updates) {
   for (double d : to_std_vector(h.diagonal())) EXPECT_EQ(d, 2.0);
 }
 
-// The default mode, Auto, is the measured rule default_jacobi_mode: Static on host backends, Dynamic on GPUs; the
-// statistics and the preconditioner's description name the mode that ran.
+// The default mode, Auto, is the measured rule default_jacobi_mode: Static on every backend; the statistics and the
+// preconditioner's description name the mode that ran.
 TEST(TEST_CATEGORY, async_jacobi_auto_mode_runs_the_backend_default) {
-  const JacobiMode expected = on_gpu ? JacobiMode::Dynamic : JacobiMode::Static;
+  const JacobiMode expected = JacobiMode::Static;
   EXPECT_EQ(AsyncJacobiParams().mode, JacobiMode::Auto);
   EXPECT_EQ(default_jacobi_mode<Exec>(), expected);
   EXPECT_EQ(resolve_jacobi_mode<Exec>(JacobiMode::Auto), expected);
@@ -252,6 +252,68 @@ TEST(TEST_CATEGORY, async_jacobi_auto_mode_runs_the_backend_default) {
   }
   auto M = make_preconditioner<double, Dev>("async_jacobi", to_device<Dev>(Ah));
   EXPECT_NE(M->description().find(std::string("mode=") + to_string(expected)), std::string::npos) << M->description();
+}
+
+// AsyncJacobiParams::max_updates_per_launch splits the updates of an apply (and those between two residual checks)
+// into launches of at most that many; 0 is the rule default_max_updates_per_launch, whose bound the statistics name.
+TEST(TEST_CATEGORY, async_jacobi_max_updates_per_launch) {
+  const auto Ah = scaled(lap2d(20));
+  const auto bh = uniform(Ah.nrows, 9);
+  for (auto mode : {JacobiMode::Static, JacobiMode::Dynamic}) {
+    SCOPED_TRACE(to_string(mode));
+    auto p = params(mode, 10);
+    p.max_updates_per_launch = 3;
+    const auto a = run(Ah, bh, p);
+    EXPECT_EQ(a.stats.updates_done, 10);
+    EXPECT_EQ(a.stats.kernel_launches, 4);  // 3 + 3 + 3 + 1
+    EXPECT_EQ(a.stats.max_updates_per_launch, 3);
+    p.updates = 20;
+    p.tol = 1e-30;  // never reached: a check every 5 updates, each in launches of 3 + 2
+    p.check_interval = 5;
+    const auto c = run(Ah, bh, p);
+    EXPECT_EQ(c.stats.updates_done, 20);
+    EXPECT_EQ(c.stats.kernel_launches, 8);
+    p.max_updates_per_launch = std::numeric_limits<int>::max();  // one launch per check
+    const auto e = run(Ah, bh, p);
+    EXPECT_EQ(e.stats.updates_done, 20);
+    EXPECT_EQ(e.stats.kernel_launches, 4);
+    // the rule: no bound for this grid on any backend (every row has a running lane group or thread)
+    p = params(mode, 10);
+    const auto d = run(Ah, bh, p);
+    EXPECT_EQ(d.stats.max_updates_per_launch, 0);
+    EXPECT_EQ(d.stats.kernel_launches, 1);
+    EXPECT_EQ(d.stats.max_updates_per_launch, default_max_updates_per_launch<Exec>(mode, Ah.nrows, d.stats.launch));
+  }
+  // the rule's cases: host backends and the dynamic mode never bound; the static mode on GPUs when the rows
+  // outnumber the lane groups that run at once
+  ResolvedLaunch rl;
+  rl.concurrency = 1000;
+  rl.vector_length = 2;
+  EXPECT_EQ(default_max_updates_per_launch<Exec>(JacobiMode::Dynamic, 1 << 20, rl), 0);
+  EXPECT_EQ(default_max_updates_per_launch<Exec>(JacobiMode::Static, 500, rl), 0);
+  const int gpu_bound = is_host_space<Exec>() ? 0 : kGpuStaticUpdatesPerLaunch;
+  EXPECT_EQ(default_max_updates_per_launch<Exec>(JacobiMode::Static, 501, rl), gpu_bound);
+  rl.max_concurrent_teams = 2;  // persistent teams: 2 teams of 100 lane groups run at once
+  rl.team_size = 100;
+  EXPECT_EQ(default_max_updates_per_launch<Exec>(JacobiMode::Static, 201, rl), gpu_bound);
+  EXPECT_EQ(default_max_updates_per_launch<Exec>(JacobiMode::Static, 200, rl), 0);
+  // launches of 3 updates reach what one launch reaches: bit for bit with one host thread (Gauss-Seidel sweeps in
+  // row order either way), else within the synchronous iteration's residual on hosts (at least as many updates of
+  // each row with newer neighbours); on GPUs, as in the suite's other GPU checks, only convergence
+  auto p = params(JacobiMode::Static, 150);
+  const auto whole = run(Ah, bh, p);
+  p.max_updates_per_launch = 3;
+  const auto split = run(Ah, bh, p);
+  EXPECT_EQ(split.stats.kernel_launches, 50);
+  if (!on_gpu && single_thread()) expect_equal(split.x, whole.x, "launches of 3 updates against one launch");
+  const auto sync = run(Ah, bh, params(JacobiMode::Sync, 150));
+  if (!on_gpu)
+    EXPECT_LT(split.stats.final_residual, 1.5 * sync.stats.final_residual);
+  else
+    EXPECT_LT(split.stats.final_residual, 0.5 * split.stats.initial_residual);
+  p.max_updates_per_launch = -1;
+  ASYNCSPARSE_EXPECT_THROW_MSG(run(Ah, bh, p), InvalidInput,
+                               "async_jacobi_solve: max_updates_per_launch must be >= 0 (0: automatic), got -1");
 }
 
 TEST(TEST_CATEGORY, async_jacobi_numeric_on_new_values_equals_symbolic_and_numeric) {

@@ -33,6 +33,7 @@ struct Options {
   int updates = 1000, points = 10;
   std::string curve = "independent";
   int check_interval = 10, runs = 5, warmup = 1;
+  int max_updates_per_launch = 0;
   double tol = 0, omega = 1;
   std::string scale = "on";
   bool trace = false;
@@ -49,10 +50,8 @@ void define(Cli& cli, Options& o) {
       "in (-0.125, 0.125), x0 = 0, omega = 1).");
   add_matrix_argument(cli, o.problem,
                       "Matrix Market file or gen:... spec (the paper: gen:lap2d:300, gen:lap2d:1000, ...)");
-  cli.option(
-      "mode", o.mode,
-      "comma-separated variants: sync | static | dynamic | auto (the library's default: static on host backends, "
-      "dynamic on GPUs)");
+  cli.option("mode", o.mode,
+             "comma-separated variants: sync | static | dynamic | auto (the library's default rule: static)");
   cli.option("subwarp", o.subwarp,
              "lanes per row (every mode, the synchronous residual kernel included), 1..32 (-1: 1)");
   cli.option("oscb", o.oscb, "oversubscription of the dynamic mode, 1..16");
@@ -68,6 +67,10 @@ void define(Cli& cli, Options& o) {
              "independent (a run per point, the paper's method) | chunked (one run, residual checked every "
              "--check-interval updates) | none (only --tol / --trace)");
   cli.option("check-interval", o.check_interval, "updates between residual checks (--curve chunked, --tol)");
+  cli.option("max-updates-per-launch", o.max_updates_per_launch,
+             "asynchronous modes: most updates per row in one kernel launch (0: the library's rule, printed with "
+             "each variant: at most 10 for the static mode on GPUs when the rows outnumber the resident lane groups; "
+             "the paper's kernels: a value >= --check-interval / --updates)");
   cli.option("runs", o.runs, "measured runs per point (median, quartiles, worst case)");
   cli.option("warmup", o.warmup, "unmeasured runs before each variant");
   cli.option("tol", o.tol, "time-to-tolerance mode: relative residual target (0: off); at most --updates updates");
@@ -109,6 +112,9 @@ Setup::Setup(const Options& o, Json& rec) {
   if (o.points < 0) throw InvalidInput("jacobi: --points must be >= 0, got " + std::to_string(o.points));
   if (o.runs < 1) throw InvalidInput("jacobi: --runs must be >= 1, got " + std::to_string(o.runs));
   if (o.warmup < 0) throw InvalidInput("jacobi: --warmup must be >= 0, got " + std::to_string(o.warmup));
+  if (o.max_updates_per_launch < 0)
+    throw InvalidInput("jacobi: --max-updates-per-launch must be >= 0 (0: the library's rule), got " +
+                       std::to_string(o.max_updates_per_launch));
   // auto: the library's rule for this build's execution space, named by the mode it picks
   for (const auto& m : split_list(o.mode)) modes.push_back(resolve_jacobi_mode<ExecSpace>(jacobi_mode_from_string(m)));
   if (modes.empty()) throw InvalidInput("jacobi: --mode is empty");
@@ -125,6 +131,7 @@ Setup::Setup(const Options& o, Json& rec) {
   base.load_kind = o.plain_loads ? LoadKind::Plain : LoadKind::Relaxed;
   base.assignment = dynamic_assignment_from_string(o.assignment);
   base.check_interval = o.check_interval;
+  base.max_updates_per_launch = o.max_updates_per_launch;
   launch.vector_length = o.subwarp;
   launch.oversubscription = o.oscb;
   launch.team_size = o.team_size;
@@ -364,7 +371,13 @@ class Jacobi : public Command {
       v.record["workers"] = probe.workers;
       v.record["last_run"] = probe;
       v.record["time_per_update_us"] = spread_json(v.last_tpu);
-      std::cout << "\n" << v.name << "  (" << probe.launch.to_string() << ", workers " << probe.workers << ")\n";
+      std::cout << "\n"
+                << v.name << "  (" << probe.launch.to_string() << ", workers " << probe.workers
+                << (mode == JacobiMode::Sync ? std::string()
+                    : probe.max_updates_per_launch > 0
+                        ? ", updates per launch <= " + std::to_string(probe.max_updates_per_launch)
+                        : std::string(", updates per launch unbounded"))
+                << ")\n";
       if (o_.curve != "none") v.curve.print();
       if (mode == JacobiMode::Sync) sync_tpu = v.last_tpu.median;
       summary.row({v.name, std::to_string(probe.workers), std::to_string(probe.launch.vector_length),

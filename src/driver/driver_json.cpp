@@ -121,6 +121,7 @@ void to_json(Json& j, const AsyncJacobiStats& s) {
   j["total_seconds"] = s.total_seconds;
   j["time_per_update"] = s.time_per_update;
   j["kernel_launches"] = s.kernel_launches;
+  j["max_updates_per_launch"] = s.max_updates_per_launch;
   j["workers"] = s.workers;
   if (!s.message.empty()) j["message"] = s.message;
   if (!s.residual_history.empty()) {

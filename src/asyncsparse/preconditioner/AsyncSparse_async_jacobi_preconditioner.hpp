@@ -13,8 +13,8 @@
 // the flexible iteration), never with plain PCG if reproducible convergence matters.
 //
 // Parameters:
-//   mode (string, default "auto"): sync | static | dynamic | auto — the Jacobi variant; auto = static on host
-//   backends, dynamic on GPUs (default_jacobi_mode).
+//   mode (string, default "auto"): sync | static | dynamic | auto — the Jacobi variant; auto = the measured rule
+//   default_jacobi_mode (static on every backend).
 //   updates (int, default 2): updates per row (>= 1).
 //   omega (double, default 1.0): relaxation factor (> 0).
 //   fence (bool, default true): memory fence after each asynchronous update.
@@ -48,7 +48,7 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
   const ParameterSpec& parameter_spec() const override {
     static const ParameterSpec spec =
         ParameterSpec()
-            .add("mode", std::string("auto"), "Jacobi variant (auto: static on host backends, dynamic on GPUs)",
+            .add("mode", std::string("auto"), "Jacobi variant (auto: the rule default_jacobi_mode, static)",
                  {"sync", "static", "dynamic", "auto"})
             .add("updates", 2, "updates per row per apply (>= 1)")
             .add("omega", 1.0, "relaxation factor (> 0)")

@@ -33,19 +33,21 @@ enum class JacobiMode {
   Static,   ///< Algorithm 2: one lane group (subwarp) per row, each row updated `updates` times in place. Host
             ///< backends: one contiguous row block per thread, swept `updates` times (AsyncSparse_async_jacobi.hpp).
   Dynamic,  ///< Algorithm 3: workers = concurrency x oversubscription lane groups cycle over the rows.
-  Auto      ///< the measured rule default_jacobi_mode: Static on host backends, Dynamic on GPUs.
+  Auto      ///< the measured rule default_jacobi_mode: Static on every backend (GPUs: at most
+            ///< default_max_updates_per_launch updates per launch when the rows outnumber the resident lane groups).
 };
 
-/// The asynchronous mode JacobiMode::Auto runs on ExecSpace. Host backends: Static, one row block per thread swept in
-/// place (2-core host, gen:lap2d:300 to 1e-6, nine runs: 0.61-0.76x the synchronous time, median 0.70, where the
-/// dynamic mode took 0.56-1.16x, median 0.97 — the same updates, more time per update; as a GMRES preconditioner
-/// fewer iterations; perf_tests/results/MEASUREMENTS.md#jacobi-host-mode). Other backends (GPUs): Dynamic, the
-/// default before this rule. There the static mode reached tolerances faster too, but it updates the resident rows
-/// `updates` times before later thread blocks start, which an apply of many updates in one launch cannot afford;
-/// that section gives the GPU figures.
+/// The asynchronous mode JacobiMode::Auto runs on ExecSpace: Static on every backend.
+/// Host backends: one row block per thread swept in place (2-core host, gen:lap2d:300 to 1e-6, nine runs: 0.61-0.76x
+/// the synchronous time, median 0.70, where the dynamic mode took 0.56-1.16x, median 0.97 — the same updates, more
+/// time per update; as a GMRES preconditioner fewer iterations; perf_tests/results/MEASUREMENTS.md#jacobi-host-mode).
+/// GPUs: a lane group per row, the updates in launches of at most default_max_updates_per_launch where the rows
+/// outnumber the resident lane groups (H200, to 1e-6 at the default check interval of 10: 0.35-0.41x the time of
+/// synchronous Jacobi on gen:lap2d:300, gen:convdiff2d:300:1 and gen:lap3d7:100, where the dynamic mode took
+/// 0.89-1.72x; MEASUREMENTS.md#jacobi-gpu-mode).
 template <class ExecSpace>
 constexpr JacobiMode default_jacobi_mode() {
-  return is_host_space<ExecSpace>() ? JacobiMode::Static : JacobiMode::Dynamic;
+  return JacobiMode::Static;
 }
 /// `m`, with JacobiMode::Auto replaced by default_jacobi_mode<ExecSpace>().
 template <class ExecSpace>
@@ -125,7 +127,7 @@ inline const char* to_string(JacobiStatus s) {
 /// Parameters of the (a)synchronous Jacobi iteration.
 struct AsyncJacobiParams {
   /// Variant run by async_jacobi_apply / async_jacobi_solve (jacobi_apply / jacobi_solve always run Sync).
-  /// Default Auto: default_jacobi_mode (Static on host backends, Dynamic on GPUs); stats.mode says which ran.
+  /// Default Auto: default_jacobi_mode (Static on every backend); stats.mode says which ran.
   JacobiMode mode = JacobiMode::Auto;
   /// Relaxation factor omega (the paper's alpha), finite and > 0. Default 1 (optimal for the scaled
   /// Laplacians, paper sect. IV-A).
@@ -142,6 +144,13 @@ struct AsyncJacobiParams {
   /// check itself (a residual kernel and a reduction) runs after it on the same execution space instance,
   /// so the asynchronous updates pause while the host reads the residual.
   int check_interval = 10;
+  /// Asynchronous modes (an explicit Static or Dynamic as well as Auto): most updates per row in one kernel launch;
+  /// the updates of an apply (or between two residual checks) go in launches of at most this many (a value >=
+  /// updates, or >= check_interval with checks: one launch per apply or check, the paper's kernels). 0 (default):
+  /// the measured rule default_max_updates_per_launch (stats.max_updates_per_launch says what ran; 0 there: no
+  /// bound; host backends never need one, and their row blocks are rebalanced only after launches of 1 ms or
+  /// more). >= 0.
+  int max_updates_per_launch = 0;
   /// *_solve: record the relative residual, updates done and elapsed time at every check. Default false.
   bool record_history = false;
   /// Report Diverged when the residual exceeds this factor times the initial residual. > 1. Default 1e10.
@@ -182,6 +191,7 @@ struct AsyncJacobiStats {
   double total_seconds = 0;              ///< wall time of the call excluding set-up and the final residual
   double time_per_update = 0;            ///< update_seconds / updates_done (the paper's "time per update")
   int kernel_launches = 0;               ///< update kernels launched
+  int max_updates_per_launch = 0;        ///< the bound that applied (params or the rule; 0: none)
   std::int64_t workers = 0;  ///< lane groups updating rows (Sync, Static on GPUs: rows; Static on host backends:
                              ///< row blocks = threads; Dynamic: teams x team_size)
   DynamicAssignment assignment = DynamicAssignment::Strided;  ///< resolved assignment (Dynamic)

@@ -32,6 +32,9 @@ inline void check_jacobi_params(const AsyncJacobiParams& p, const LaunchConfig& 
     throw InvalidInput(w + ": tol must be finite and >= 0, got " + format_number(p.tol));
   if (p.check_interval < 1)
     throw InvalidInput(w + ": check_interval must be >= 1, got " + std::to_string(p.check_interval));
+  if (p.max_updates_per_launch < 0)
+    throw InvalidInput(w + ": max_updates_per_launch must be >= 0 (0: automatic), got " +
+                       std::to_string(p.max_updates_per_launch));
   if (!p.residual_norms && (p.tol > 0 || p.record_history))
     throw InvalidInput(w + ": residual_norms = false needs tol == 0 and record_history == false");
   if (!(p.divergence_factor > 1.0))
