@@ -16,8 +16,9 @@
 //         block_async      async-(5) with its default launch (Auto: fused on host backends, each thread a range of
 //                          blocks rebalanced between launches, no barrier between global iterations)
 //         block_async_per_iteration  async-(5), one parallel region per global iteration (the GPU default)
-//       "loaded": a thread spinning on arithmetic, pinned to the last core, runs for the whole measurement
-//       (PerfHelpers.hpp, CompetingLoad; it stops itself after 10 minutes at the latest).
+//       "loaded": a thread spinning on arithmetic, pinned to the last core the benchmark's thread may run on (core 0
+//       when OpenMP binds its threads: the master thread's core), runs for the whole measurement (PerfHelpers.hpp,
+//       CompetingLoad; it stops itself after 10 minutes at the latest).
 //       Each benchmark runs the method ASYNCSPARSE_HOST_ASYNC_RUNS times (default 3; each loaded run with a load of
 //       its own) after a short warm-up run, and reports the median run. Counters: runs, seconds (the median),
 //       seconds_min, seconds_max, updates and residual of the median run (Jacobi: updates per row; block methods:

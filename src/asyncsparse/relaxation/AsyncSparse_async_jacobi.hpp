@@ -100,11 +100,11 @@ inline int host_dynamic_chunk(std::int64_t rows, int threads) {
 /// update their rows that many times before the later blocks start (Tsai et al. 2022, Fig. 9), so a bound keeps the
 /// later rows from lagging by a whole launch: kGpuStaticUpdatesPerLaunch. Resident lane groups: concurrency / lanes
 /// per row, or fewer with LaunchConfig::max_concurrent_teams (register limits on occupancy are not modelled: an
-/// upper bound). Measured on an H200 to 1e-6 with residual
-/// checks every 100 updates (MEASUREMENTS.md#jacobi-gpu-mode): on gen:lap3d7:100 (1.0 M rows, 3.7 per resident lane
-/// group) 10 updates per launch reached the tolerance in 0.265 s against 0.352 s unbounded (12,600 against 19,300
-/// updates), on gen:lap3d7:128 (2.1 M rows) in 0.825 against 1.244 s; 25 per launch took 0.263 / 0.847 s, 5 took
-/// 0.304 / 0.919 s. Where every row is resident (gen:lap2d:300) a bound of 10 was 1.18x slower than none.
+/// upper bound). Measured on an H200 to 1e-6 with residual checks every 100 updates
+/// (MEASUREMENTS.md#jacobi-gpu-mode): on gen:lap3d7:100 (1.0 M rows, 3.7 per resident lane group) 10 updates per
+/// launch reached the tolerance in 0.265 s against 0.352 s unbounded (12,600 against 19,300 updates), on
+/// gen:lap3d7:128 (2.1 M rows) in 0.825 against 1.244 s; 25 per launch took 0.263 / 0.847 s, 5 took 0.304 / 0.919 s.
+/// Where every row is resident (gen:lap2d:300) a bound of 10 was 1.18x slower than none.
 constexpr int kGpuStaticUpdatesPerLaunch = 10;
 template <class ExecSpace>
 int default_max_updates_per_launch(JacobiMode mode, std::int64_t rows, const ResolvedLaunch& rl) {
