@@ -132,6 +132,9 @@ _GRAPH_REPLAYS["ict"] = _GRAPH_REPLAYS["ilut"]
 for _cmd, _paths in _GRAPH_REPLAYS.items():
     ADDED.setdefault(_cmd, set()).update(_paths)
 
+# jacobi: the bound on the updates per launch of the asynchronous modes (--max-updates-per-launch, the statistics).
+ADDED["jacobi"] = ADDED["jacobi"] | {"options.max-updates-per-launch", "variants[].last_run.max_updates_per_launch"}
+
 # Added to the record of every subcommand: the offset width of the build (32 or 64).
 ADDED_EVERYWHERE = {"offset_bits"}
 
