@@ -22,9 +22,12 @@
 //       Each benchmark runs the method ASYNCSPARSE_HOST_ASYNC_RUNS times (default 3; each loaded run with a load of
 //       its own) after a short warm-up run, and reports the median run. Counters: runs, seconds (the median),
 //       seconds_min, seconds_max, updates and residual of the median run (Jacobi: updates per row; block methods:
-//       global iterations x 5 local sweeps), converged (every run), threads; speedup_vs_sync (idle: median time of
-//       the synchronous method of the same family / median time); slowdown_under_load (loaded: median time / the
-//       median idle time of the same method, measured just before).
+//       global iterations x 5 local sweeps), converged (every run), threads; slowdown_under_load (loaded: median
+//       time / the median idle time of the same method, measured just before). Idle asynchronous methods run each
+//       of their runs paired with a run of the synchronous method of the same family, right after it (right before
+//       it in odd runs): speedup_vs_sync = the median over the pairs of sync time / async time, with
+//       speedup_vs_sync_min / _max, sync_seconds (the median of the paired synchronous runs) and
+//       speedup_vs_sync_unpaired (the synchronous benchmark's median / this median).
 //
 //   BM_host_factor/<problem>/<kk_spiluk|par_ic_5sweeps|par_ic_5sweeps_static>/<idle|loaded>
 //       The incomplete Cholesky factorization IC(0) of A, idle and under the same competing load: par_ic_5sweeps =
@@ -169,15 +172,28 @@ std::map<std::string, double>& idle_times() {
 
 void BM_host_time_to_tol(benchmark::State& state, const std::string& spec, MethodInfo mi, bool loaded) {
   auto& s = get_system(spec);
+  // idle asynchronous methods: each run is paired with a run of the synchronous method right before or after it
+  const bool paired = !loaded && mi.m != mi.sync;
   run(s, mi.m, true);  // warm-up: first touch of the workspace, thread start-up
+  if (paired) run(s, mi.sync, true);
   std::vector<Outcome> all;
+  std::vector<double> pair_ratios, pair_sync;
   int core = -1;
   for (auto _ : state) {
     all.clear();
+    pair_ratios.clear();
+    pair_sync.clear();
     for (int r = 0; r < runs_per_state(); ++r) {
       std::unique_ptr<CompetingLoad> load;
       if (loaded) load.reset(new CompetingLoad(600.0));
+      // the order alternates (synchronous first in odd runs), so that neither method always runs on a warmer host
+      const double sync_before = paired && r % 2 == 1 ? run(s, mi.sync).seconds : 0;
       all.push_back(run(s, mi.m));
+      if (paired) {
+        const double sync_t = r % 2 == 1 ? sync_before : run(s, mi.sync).seconds;
+        pair_sync.push_back(sync_t);
+        if (all.back().seconds > 0) pair_ratios.push_back(sync_t / all.back().seconds);
+      }
       if (load) {
         core = load->core();
         load->stop();
@@ -203,8 +219,19 @@ void BM_host_time_to_tol(benchmark::State& state, const std::string& spec, Metho
   const std::string key = spec + "/" + mi.name;
   if (!loaded) {
     idle_times()[key] = o.seconds;
-    const auto it = idle_times().find(spec + "/" + methods()[static_cast<int>(mi.sync)].name);
-    if (it != idle_times().end() && o.seconds > 0) state.counters["speedup_vs_sync"] = it->second / o.seconds;
+    if (!pair_ratios.empty()) {
+      // the median of the pairs' ratios: a host whose speed drifts between benchmarks (other tenants of a shared
+      // machine: the synchronous method's median moved from 31.8 s to 43.5 s within an hour on the 2-core host)
+      // shifts both runs of a pair alike
+      std::sort(pair_ratios.begin(), pair_ratios.end());
+      state.counters["speedup_vs_sync"] = median(pair_ratios);
+      state.counters["speedup_vs_sync_min"] = pair_ratios.front();
+      state.counters["speedup_vs_sync_max"] = pair_ratios.back();
+      state.counters["sync_seconds"] = median(pair_sync);
+      const auto it = idle_times().find(spec + "/" + methods()[static_cast<int>(mi.sync)].name);
+      if (it != idle_times().end() && o.seconds > 0)
+        state.counters["speedup_vs_sync_unpaired"] = it->second / o.seconds;
+    }
   } else {
     state.counters["load_core"] = core;
     const auto it = idle_times().find(key);
