@@ -153,7 +153,9 @@ double stream_copy_gbs(std::int64_t n = std::int64_t(1) << 25, int reps = 10) {
 }
 
 /// A competing CPU load for the contention benchmarks: one thread that spins on arithmetic, pinned to the last
-/// core the process may use (Linux; elsewhere unpinned), from construction until stop() or the destructor, and
+/// core of the affinity mask it starts with (Linux; elsewhere unpinned): the creating thread's mask, i.e. the last
+/// core the process may use, or the master thread's own core when OpenMP binds its threads (core 0 with
+/// OMP_PROC_BIND=true OMP_PLACES=threads); from construction until stop() or the destructor, and
 /// never longer than `max_seconds` (it stops itself then, so a benchmark that hangs cannot leave it running).
 class CompetingLoad {
  public:

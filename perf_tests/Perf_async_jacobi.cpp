@@ -8,7 +8,9 @@
 //       scale, 100 small); manual time = the update kernels; counters: time per update (us), residual
 //       after N, GB/s (one read of A and three vector passes per update: an effective rate — the static
 //       mode keeps short rows in registers and reads A once per launch on GPUs; on host backends it sweeps a
-//       block of rows per thread, exec/AsyncSparse_host_blocks.hpp), workers, subwarp.
+//       block of rows per thread, exec/AsyncSparse_host_blocks.hpp), workers, subwarp, team_size,
+//       max_updates_per_launch (the bound that applied, 0: none) and kernel_launches (of the last run; also in
+//       the time-to-tolerance benchmarks).
 //   BM_async_jacobi_time_to_tol/<problem>/<variant>       time until the relative residual <= tol, checked
 //       every `interval` updates (time includes the checks). The baseline is `sync` in the same binary run.
 //       Default tolerances keep the synchronous run to a few seconds on an H100: 1e-6 for 300^2, 100^3 (and
@@ -132,6 +134,9 @@ void set_common(benchmark::State& state, const System& s, const AsyncJacobiStats
   state.counters["workers"] = static_cast<double>(st.workers);
   state.counters["subwarp"] = st.launch.vector_length;
   state.counters["team_size"] = st.launch.team_size;
+  // the bound on the updates per launch that applied (0: none) and the update kernels of the last run
+  state.counters["max_updates_per_launch"] = st.max_updates_per_launch;
+  state.counters["kernel_launches"] = st.kernel_launches;
 }
 
 void BM_time_per_update(benchmark::State& state, Problem p, Variant v) {

@@ -25,9 +25,10 @@
 //       global iterations x 5 local sweeps), converged (every run), threads; slowdown_under_load (loaded: median
 //       time / the median idle time of the same method, measured just before). Idle asynchronous methods run each
 //       of their runs paired with a run of the synchronous method of the same family, right after it (right before
-//       it in odd runs): speedup_vs_sync = the median over the pairs of sync time / async time, with
-//       speedup_vs_sync_min / _max, sync_seconds (the median of the paired synchronous runs) and
-//       speedup_vs_sync_unpaired (the synchronous benchmark's median / this median).
+//       it in the 2nd, 4th, ... pair): speedup_vs_sync = the median over the pairs of sync time / async time, with
+//       speedup_vs_sync_min / _max, sync_seconds (the median of the paired synchronous runs), sync_converged (every
+//       paired synchronous run) and speedup_vs_sync_unpaired (the synchronous benchmark's median / this median).
+//       Each run prints its time (and its paired run's) on stderr.
 //
 //   BM_host_factor/<problem>/<kk_spiluk|par_ic_5sweeps|par_ic_5sweeps_static>/<idle|loaded>
 //       The incomplete Cholesky factorization IC(0) of A, idle and under the same competing load: par_ic_5sweeps =
@@ -42,7 +43,8 @@
 // Problem: gen:lap2d:300 (ASYNCSPARSE_PERF_SCALE=paper) or gen:lap2d:150 (default on host backends, a few
 // seconds per run); ASYNCSPARSE_HOST_ASYNC_PROBLEMS="gen:...;gen:..." replaces the list (e.g. convdiff2d).
 // Run with OMP_NUM_THREADS = the number of cores, e.g.
-//   OMP_NUM_THREADS=2 OMP_PROC_BIND=false ASYNCSPARSE_PERF_SCALE=paper AsyncSparse_Perf_host_async
+//   OMP_NUM_THREADS=2 OMP_PROC_BIND=true OMP_PLACES=threads ASYNCSPARSE_PERF_SCALE=paper AsyncSparse_Perf_host_async
+// (bound threads: unbound, the OS moves them between the cores and the static mapping's rebalanced blocks lose).
 #include "PerfHelpers.hpp"
 
 #include <asyncsparse/factorization/AsyncSparse_cusparse_baseline.hpp>
@@ -51,6 +53,7 @@
 #include <asyncsparse/relaxation/AsyncSparse_block_async.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <vector>
@@ -158,9 +161,18 @@ Outcome run(System& s, Method m, bool warm_up = false) {
 
 /// Measured runs per benchmark of BM_host_time_to_tol (the median is reported): ASYNCSPARSE_HOST_ASYNC_RUNS, default 3.
 int runs_per_state() {
-  const char* env = std::getenv("ASYNCSPARSE_HOST_ASYNC_RUNS");
-  const int r = env ? std::atoi(env) : 3;
-  return r >= 1 ? r : 3;
+  static const int runs = [] {
+    const char* env = std::getenv("ASYNCSPARSE_HOST_ASYNC_RUNS");
+    if (!env) return 3;
+    char* end = nullptr;
+    const long r = std::strtol(env, &end, 10);
+    if (end == env || *end != '\0' || r < 1 || r > 1000) {
+      std::fprintf(stderr, "ASYNCSPARSE_HOST_ASYNC_RUNS='%s' is not an integer in 1..1000; using 3\n", env);
+      return 3;
+    }
+    return static_cast<int>(r);
+  }();
+  return runs;
 }
 
 /// Idle times measured earlier in this process, by problem and method (the idle benchmark of a method is
@@ -178,26 +190,38 @@ void BM_host_time_to_tol(benchmark::State& state, const std::string& spec, Metho
   if (paired) run(s, mi.sync, true);
   std::vector<Outcome> all;
   std::vector<double> pair_ratios, pair_sync;
+  bool sync_converged =
+      true;  // every paired synchronous run (a ratio against a run stopped by its limit means nothing)
   int core = -1;
   for (auto _ : state) {
     all.clear();
     pair_ratios.clear();
     pair_sync.clear();
+    sync_converged = true;
     for (int r = 0; r < runs_per_state(); ++r) {
       std::unique_ptr<CompetingLoad> load;
       if (loaded) load.reset(new CompetingLoad(600.0));
-      // the order alternates (synchronous first in odd runs), so that neither method always runs on a warmer host
-      const double sync_before = paired && r % 2 == 1 ? run(s, mi.sync).seconds : 0;
+      // the order alternates (the synchronous run first in the 2nd, 4th, ... pair: r odd), so that neither method
+      // always runs second
+      Outcome sync_run;
+      if (paired && r % 2 == 1) sync_run = run(s, mi.sync);
       all.push_back(run(s, mi.m));
       if (paired) {
-        const double sync_t = r % 2 == 1 ? sync_before : run(s, mi.sync).seconds;
-        pair_sync.push_back(sync_t);
-        if (all.back().seconds > 0) pair_ratios.push_back(sync_t / all.back().seconds);
+        if (r % 2 == 0) sync_run = run(s, mi.sync);
+        sync_converged = sync_converged && sync_run.converged;
+        pair_sync.push_back(sync_run.seconds);
+        if (all.back().seconds > 0) pair_ratios.push_back(sync_run.seconds / all.back().seconds);
       }
       if (load) {
         core = load->core();
         load->stop();
       }
+      // progress on stderr, one line per run (a run takes up to a minute at paper scale)
+      std::fprintf(stderr, "  %s/%s/%s run %d of %d: %.2f s%s", spec.c_str(), mi.name, loaded ? "loaded" : "idle",
+                   r + 1, runs_per_state(), all.back().seconds, paired ? "" : "\n");
+      if (paired)
+        std::fprintf(stderr, ", %s %.2f s (%s)\n", methods()[static_cast<int>(mi.sync)].name, pair_sync.back(),
+                     r % 2 == 1 ? "before" : "after");
     }
     std::sort(all.begin(), all.end(), [](const Outcome& a, const Outcome& b) { return a.seconds < b.seconds; });
     state.SetIterationTime(all[all.size() / 2].seconds);
@@ -216,6 +240,10 @@ void BM_host_time_to_tol(benchmark::State& state, const std::string& spec, Metho
   state.counters["residual"] = o.residual;
   state.counters["converged"] = converged ? 1 : 0;
   if (!converged) state.SetLabel("not converged");
+  if (paired) {
+    state.counters["sync_converged"] = sync_converged ? 1 : 0;
+    if (!sync_converged) state.SetLabel(converged ? "paired synchronous run not converged" : "not converged");
+  }
   const std::string key = spec + "/" + mi.name;
   if (!loaded) {
     idle_times()[key] = o.seconds;

@@ -284,19 +284,58 @@ TEST(TEST_CATEGORY, async_jacobi_max_updates_per_launch) {
     EXPECT_EQ(d.stats.kernel_launches, 1);
     EXPECT_EQ(d.stats.max_updates_per_launch, default_max_updates_per_launch<Exec>(mode, Ah.nrows, d.stats.launch));
   }
-  // the rule's cases: host backends and the dynamic mode never bound; the static mode on GPUs when the rows
-  // outnumber the lane groups that run at once
+  // the rule's cases (its GPU branch on every backend): host backends and the dynamic mode never bound; the static
+  // mode on GPUs when the rows outnumber the lane groups that run at once; Auto as the mode it resolves to
   ResolvedLaunch rl;
   rl.concurrency = 1000;
   rl.vector_length = 2;
-  EXPECT_EQ(default_max_updates_per_launch<Exec>(JacobiMode::Dynamic, 1 << 20, rl), 0);
-  EXPECT_EQ(default_max_updates_per_launch<Exec>(JacobiMode::Static, 500, rl), 0);
-  const int gpu_bound = is_host_space<Exec>() ? 0 : kGpuStaticUpdatesPerLaunch;
-  EXPECT_EQ(default_max_updates_per_launch<Exec>(JacobiMode::Static, 501, rl), gpu_bound);
-  rl.max_concurrent_teams = 2;  // persistent teams: 2 teams of 100 lane groups run at once
-  rl.team_size = 100;
-  EXPECT_EQ(default_max_updates_per_launch<Exec>(JacobiMode::Static, 201, rl), gpu_bound);
-  EXPECT_EQ(default_max_updates_per_launch<Exec>(JacobiMode::Static, 200, rl), 0);
+  for (bool gpu : {false, true}) {
+    SCOPED_TRACE(gpu ? "GPU" : "host");
+    const int bound = gpu ? kGpuStaticUpdatesPerLaunch : 0;
+    EXPECT_EQ(Impl::max_updates_per_launch_rule(gpu, JacobiMode::Dynamic, 1 << 20, rl), 0);
+    EXPECT_EQ(Impl::max_updates_per_launch_rule(gpu, JacobiMode::Static, 500, rl), 0);
+    EXPECT_EQ(Impl::max_updates_per_launch_rule(gpu, JacobiMode::Static, 501, rl), bound);
+    ResolvedLaunch persistent = rl;  // persistent teams: 2 teams of 100 lane groups run at once
+    persistent.max_concurrent_teams = 2;
+    persistent.team_size = 100;
+    EXPECT_EQ(Impl::max_updates_per_launch_rule(gpu, JacobiMode::Static, 201, persistent), bound);
+    EXPECT_EQ(Impl::max_updates_per_launch_rule(gpu, JacobiMode::Static, 200, persistent), 0);
+  }
+  const int here = is_host_space<Exec>() ? 0 : kGpuStaticUpdatesPerLaunch;
+  EXPECT_EQ(default_max_updates_per_launch<Exec>(JacobiMode::Static, 501, rl), here);
+  EXPECT_EQ(default_max_updates_per_launch<Exec>(JacobiMode::Auto, 501, rl), here);
+  EXPECT_EQ(default_max_updates_per_launch<Exec>(JacobiMode::Dynamic, 501, rl), 0);
+  // where the rule bounds (on GPUs: one resident team of 128 lane groups for the 400 rows), an apply of 25 updates
+  // goes in launches of 10 + 10 + 5 and converges like the others
+  {
+    LaunchConfig one_team;
+    one_team.max_concurrent_teams = 1;
+    Handle h(params(JacobiMode::Auto, 25), one_team);
+    auto A = to_device<Dev>(Ah);
+    auto b = to_device<Dev>(bh);
+    V x("x", Ah.nrows);
+    async_jacobi_symbolic(Exec(), h, A);
+    async_jacobi_numeric(Exec(), h, A);
+    const auto& st = async_jacobi_apply(Exec(), h, b, x);
+    EXPECT_EQ(st.mode, JacobiMode::Static);
+    EXPECT_EQ(st.updates_done, 25);
+    EXPECT_EQ(st.max_updates_per_launch, default_max_updates_per_launch<Exec>(JacobiMode::Auto, Ah.nrows, st.launch));
+    if (!on_gpu) {
+      EXPECT_EQ(st.max_updates_per_launch, 0);
+      EXPECT_EQ(st.kernel_launches, 1);
+    } else {
+      EXPECT_EQ(st.launch.team_size * st.launch.vector_length, 128) << "the GPU default team: 128 threads";
+      EXPECT_EQ(st.max_updates_per_launch, kGpuStaticUpdatesPerLaunch);
+      EXPECT_EQ(st.kernel_launches, 3);
+    }
+    // host: Gauss-Seidel sweeps of the threads' blocks, at least as good as synchronous Jacobi; GPU: one team of
+    // lane groups walks the row blocks (each block its 10 updates before the next), only progress is certain
+    const auto sync = run(Ah, bh, params(JacobiMode::Sync, 25));
+    if (!on_gpu)
+      EXPECT_LT(st.final_residual, 1.5 * sync.stats.final_residual);
+    else
+      EXPECT_LT(st.final_residual, 0.9 * st.initial_residual);
+  }
   // launches of 3 updates reach what one launch reaches: bit for bit with one host thread (Gauss-Seidel sweeps in
   // row order either way), else within the synchronous iteration's residual on hosts (at least as many updates of
   // each row with newer neighbours); on GPUs, as in the suite's other GPU checks, only convergence
@@ -873,6 +912,19 @@ TEST(TEST_CATEGORY, async_jacobi_preconditioner) {
   V z("z", Ah.nrows);
   M1->apply(b, z);
   for (double v : to_std_vector(z)) EXPECT_EQ(v, 0.5 * 1.0 / 4.0);
+  // max_updates_per_launch: an apply's updates in launches of at most that many, named in the description
+  auto ML = make_preconditioner<double, Dev>(
+      "async_jacobi", A, {{"mode", std::string("static")}, {"updates", 5}, {"max_updates_per_launch", 2}});
+  ML->compute();
+  ML->apply(b, z);
+  const auto* aj = dynamic_cast<const AsyncJacobiPreconditioner<double, Dev>*>(ML.get());
+  ASSERT_NE(aj, nullptr);
+  EXPECT_EQ(aj->handle().stats.updates_done, 5);
+  EXPECT_EQ(aj->handle().stats.kernel_launches, 3);  // 2 + 2 + 1
+  EXPECT_EQ(aj->handle().stats.max_updates_per_launch, 2);
+  EXPECT_NE(ML->description().find("max_updates_per_launch=2"), std::string::npos) << ML->description();
+  ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"max_updates_per_launch", -1}})),
+                               InvalidInput, "AsyncJacobi: max_updates_per_launch must be >= 0 (0: automatic), got -1");
 
   ASYNCSPARSE_EXPECT_THROW_MSG((make_preconditioner<double, Dev>("async_jacobi", A, {{"sweeps", 2}})), InvalidInput,
                                "AsyncJacobi: unknown parameter 'sweeps'");

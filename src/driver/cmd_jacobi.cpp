@@ -112,6 +112,10 @@ Setup::Setup(const Options& o, Json& rec) {
   if (o.points < 0) throw InvalidInput("jacobi: --points must be >= 0, got " + std::to_string(o.points));
   if (o.runs < 1) throw InvalidInput("jacobi: --runs must be >= 1, got " + std::to_string(o.runs));
   if (o.warmup < 0) throw InvalidInput("jacobi: --warmup must be >= 0, got " + std::to_string(o.warmup));
+  // (the library reports a negative bound too, under its parameter's name: here the option is named)
+  if (o.max_updates_per_launch < 0)
+    throw InvalidInput("jacobi: --max-updates-per-launch must be >= 0 (0: the library's rule), got " +
+                       std::to_string(o.max_updates_per_launch));
   // auto: the library's rule for this build's execution space, named by the mode it picks
   for (const auto& m : split_list(o.mode)) modes.push_back(resolve_jacobi_mode<ExecSpace>(jacobi_mode_from_string(m)));
   if (modes.empty()) throw InvalidInput("jacobi: --mode is empty");

@@ -19,6 +19,9 @@
 //   omega (double, default 1.0): relaxation factor (> 0).
 //   fence (bool, default true): memory fence after each asynchronous update.
 //   assignment (string, default "auto"): auto | strided | atomic-counter (dynamic mode).
+//   max_updates_per_launch (int, default 0): asynchronous modes, most updates per row in one kernel launch (0: the
+//   measured rule default_max_updates_per_launch — at most 10 for the static mode on GPUs when the rows outnumber
+//   the resident lane groups, no bound elsewhere; a value >= updates: one launch per apply). >= 0.
 //   the launch parameters of exec/AsyncSparse_launch_parameters.hpp, among them vector_length (int, default -1):
 //   lanes per row (the paper's subwarp), 1..32 (-1: 1), and oversubscription (int, default 1): workers per
 //   hardware thread of the dynamic mode, 1..16 (the paper's oscb).
@@ -43,7 +46,11 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
   std::string description() const override {
     return "AsyncJacobi(mode=" +
            std::string(to_string(resolve_jacobi_mode<typename B::execution_space>(handle_.params.mode))) +
-           ", updates=" + std::to_string(handle_.params.updates) + ")";
+           ", updates=" + std::to_string(handle_.params.updates) +
+           (handle_.params.max_updates_per_launch > 0
+                ? ", max_updates_per_launch=" + std::to_string(handle_.params.max_updates_per_launch)
+                : std::string()) +
+           ")";
   }
   const ParameterSpec& parameter_spec() const override {
     static const ParameterSpec spec =
@@ -53,7 +60,10 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
             .add("updates", 2, "updates per row per apply (>= 1)")
             .add("omega", 1.0, "relaxation factor (> 0)")
             .add("fence", true, "memory fence after each asynchronous row update")
-            .add("assignment", std::string("auto"), "dynamic row assignment", {"auto", "strided", "atomic-counter"});
+            .add("assignment", std::string("auto"), "dynamic row assignment", {"auto", "strided", "atomic-counter"})
+            .add("max_updates_per_launch", 0,
+                 "asynchronous modes: most updates per row in one kernel launch (>= 0; 0: the rule "
+                 "default_max_updates_per_launch)");
     // launch: vector_length = lanes per row (1..32), oversubscription of the dynamic mode (1..16)
     static const ParameterSpec with_launch = [] {
       ParameterSpec s = spec;
@@ -73,6 +83,7 @@ class AsyncJacobiPreconditioner final : public PreconditionerBase<Scalar, Device
     handle_.launch = launch_config_from_parameters(l, name());
     p.fence = l.get("fence", true);
     p.assignment = dynamic_assignment_from_string(l.get("assignment", "auto"));
+    p.max_updates_per_launch = l.get("max_updates_per_launch", 0);
     p.residual_norms = false;
     if (p.updates < 1) throw InvalidInput("AsyncJacobi: updates must be >= 1, got " + std::to_string(p.updates));
     Impl::check_jacobi_params(p, handle_.launch, "AsyncJacobi", true);

@@ -44,15 +44,17 @@
 //                                       h.params.
 //   async_jacobi_numeric(exec, h, A)    values: finite entries, every diagonal entry stored and non-zero; the
 //                                       diagonal. A must have the symbolic pattern. Reads nothing of h.params.
-//   async_jacobi_apply(exec, h, b, x)   exactly params.updates updates per row from x, one kernel launch (the
-//                                       smoother / preconditioner use). Reads mode, omega, updates, fence,
-//                                       load_kind, assignment, trace, divergence_factor, residual_norms,
+//   async_jacobi_apply(exec, h, b, x)   exactly params.updates updates per row from x, in one kernel launch or
+//                                       launches of at most max_updates_per_launch (the smoother /
+//                                       preconditioner use). Reads mode, omega, updates, max_updates_per_launch,
+//                                       fence, load_kind, assignment, trace, divergence_factor, residual_norms,
 //                                       throw_on_divergence and h.launch.
 //   async_jacobi_solve(exec, h, b, x)   as async_jacobi_apply, but stops at params.tol (see below); also reads
 //                                       tol, check_interval, record_history.
 //
 // Stop criteria of async_jacobi_solve: `updates` per row; with tol > 0 the host checks the residual every
-// check_interval updates. The updates between two checks are one asynchronous kernel launch; the check (residual kernel
+// check_interval updates. The updates between two checks are one asynchronous kernel launch (or launches of at most
+// max_updates_per_launch, see default_max_updates_per_launch); the check (residual kernel
 // + reduction) follows on the same execution space instance, i.e. the updates pause during a check —
 // checking concurrently on a second instance would leave the checked x a moving target and compete for
 // the same SMs / cores, so the chunked form is used on every backend. Divergence (non-finite residual or
@@ -106,13 +108,21 @@ inline int host_dynamic_chunk(std::int64_t rows, int threads) {
 /// gen:lap3d7:128 (2.1 M rows) in 0.825 against 1.244 s; 25 per launch took 0.263 / 0.847 s, 5 took 0.304 / 0.919 s.
 /// Where every row is resident (gen:lap2d:300) a bound of 10 was 1.18x slower than none.
 constexpr int kGpuStaticUpdatesPerLaunch = 10;
-template <class ExecSpace>
-int default_max_updates_per_launch(JacobiMode mode, std::int64_t rows, const ResolvedLaunch& rl) {
-  if (is_host_space<ExecSpace>() || mode != JacobiMode::Static) return 0;
+namespace Impl {
+/// The rule of default_max_updates_per_launch for a GPU (`gpu`) or host execution space and a resolved mode (not
+/// Auto); independent of the backend, so that host builds test its GPU branch as well.
+inline int max_updates_per_launch_rule(bool gpu, JacobiMode mode, std::int64_t rows, const ResolvedLaunch& rl) {
+  if (!gpu || mode != JacobiMode::Static) return 0;
   std::int64_t resident = rl.concurrency / std::max(1, rl.vector_length);
   if (rl.max_concurrent_teams > 0)
     resident = std::min<std::int64_t>(resident, static_cast<std::int64_t>(rl.max_concurrent_teams) * rl.team_size);
   return rows > resident ? kGpuStaticUpdatesPerLaunch : 0;
+}
+}  // namespace Impl
+/// `mode` may be Auto (resolved with resolve_jacobi_mode, as the runs do).
+template <class ExecSpace>
+int default_max_updates_per_launch(JacobiMode mode, std::int64_t rows, const ResolvedLaunch& rl) {
+  return Impl::max_updates_per_launch_rule(!is_host_space<ExecSpace>(), resolve_jacobi_mode<ExecSpace>(mode), rows, rl);
 }
 
 template <class ExecSpace, class Scalar, class Device>

@@ -140,7 +140,8 @@ struct AsyncJacobiParams {
   /// *_apply (no residual checks there).
   double tol = 0.0;
   /// *_solve: updates per row between residual checks when tol > 0 or record_history. >= 1. Default 10.
-  /// Asynchronous modes: the updates between two checks are one kernel launch, asynchronous inside; the
+  /// Asynchronous modes: the updates between two checks are one kernel launch (or launches of at most
+  /// max_updates_per_launch), asynchronous inside; the
   /// check itself (a residual kernel and a reduction) runs after it on the same execution space instance,
   /// so the asynchronous updates pause while the host reads the residual.
   int check_interval = 10;
