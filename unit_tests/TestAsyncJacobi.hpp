@@ -355,6 +355,61 @@ TEST(TEST_CATEGORY, async_jacobi_max_updates_per_launch) {
                                "async_jacobi_solve: max_updates_per_launch must be >= 0 (0: automatic), got -1");
 }
 
+// AsyncJacobiParams::check_interval = 0 (the default) is the rule: the synchronous mode checks every
+// kFirstCheckInterval updates (deterministic stop points); the asynchronous modes start there and set each next
+// interval with next_check_interval (checks about kCheckTimeShare of the time, at most doubling per check).
+TEST(TEST_CATEGORY, async_jacobi_check_interval_rule) {
+  // the rule's function
+  EXPECT_EQ(next_check_interval(10, 29e-6, 2.1e-6), 20);   // wants 138: at most twice the current interval
+  EXPECT_EQ(next_check_interval(80, 29e-6, 2.1e-6), 138);  // 29 / (0.1 x 2.1) = 138.1
+  EXPECT_EQ(next_check_interval(10, 1e-6, 1e-6), 10);      // a check costs one update: 10 updates = 10 checks
+  EXPECT_EQ(next_check_interval(100, 1e-6, 1e-6), 10);     // and it shrinks back
+  EXPECT_EQ(next_check_interval(10, 1e-9, 1e-6), kFirstCheckInterval);  // never below the first interval
+  EXPECT_EQ(next_check_interval(40, 0.0, 1e-6), 40);                    // no usable time: unchanged
+  EXPECT_EQ(next_check_interval(40, 1e-6, 0.0), 40);
+  EXPECT_EQ(next_check_interval(40, std::numeric_limits<double>::quiet_NaN(), 1e-6), 40);
+  EXPECT_EQ(next_check_interval(40, 1e-6, std::numeric_limits<double>::infinity()), 40);
+  EXPECT_EQ(next_check_interval(1 << 29, 1.0, 1e-12), 1000000000);  // no overflow
+  EXPECT_EQ(AsyncJacobiParams().check_interval, 0);
+
+  const auto Ah = scaled(lap2d(24));
+  const auto bh = uniform(Ah.nrows, 3);
+  auto p = params(JacobiMode::Sync, 100000);
+  p.tol = 1e-6;
+  p.record_history = true;
+  const auto sync = run(Ah, bh, p);
+  ASSERT_TRUE(sync.stats.converged());
+  EXPECT_EQ(sync.stats.check_interval, kFirstCheckInterval);
+  EXPECT_EQ(sync.stats.updates_done % kFirstCheckInterval, 0);
+  EXPECT_EQ(sync.stats.checks, sync.stats.updates_done / kFirstCheckInterval);
+  for (std::size_t k = 1; k < sync.stats.update_history.size(); ++k)
+    EXPECT_EQ(sync.stats.update_history[k] - sync.stats.update_history[k - 1], kFirstCheckInterval);
+  for (auto mode : {JacobiMode::Static, JacobiMode::Dynamic}) {
+    SCOPED_TRACE(to_string(mode));
+    p.mode = mode;
+    const auto a = run(Ah, bh, p);
+    ASSERT_TRUE(a.stats.converged()) << a.stats.message;
+    const auto& u = a.stats.update_history;  // 0, then the updates at each check
+    ASSERT_GE(u.size(), 2u);
+    EXPECT_EQ(static_cast<int>(u.size()) - 1, a.stats.checks);
+    EXPECT_EQ(u[1], kFirstCheckInterval);
+    for (std::size_t k = 2; k < u.size(); ++k) {
+      const int step = u[k] - u[k - 1], before = u[k - 1] - u[k - 2];
+      EXPECT_LE(step, 2 * before) << "check " << k;
+      if (k + 1 < u.size()) EXPECT_GE(step, kFirstCheckInterval) << "check " << k;  // the last may be cut short
+    }
+    EXPECT_EQ(a.stats.check_interval, u.back() - u[u.size() - 2]);
+    EXPECT_LE(a.stats.final_residual, 1e-6);
+    // an explicit interval is kept
+    auto q = p;
+    q.check_interval = 7;
+    const auto f = run(Ah, bh, q);
+    ASSERT_TRUE(f.stats.converged());
+    for (std::size_t k = 1; k + 1 < f.stats.update_history.size(); ++k)
+      EXPECT_EQ(f.stats.update_history[k] - f.stats.update_history[k - 1], 7);
+  }
+}
+
 TEST(TEST_CATEGORY, async_jacobi_numeric_on_new_values_equals_symbolic_and_numeric) {
   // a numeric phase on new values (same pattern, other Views) gives bit for bit the iterate of a fresh
   // symbolic + numeric phase (synchronous mode: deterministic)
@@ -1048,8 +1103,8 @@ TEST(TEST_CATEGORY, async_jacobi_rejects_bad_input) {
     p.tol = std::numeric_limits<double>::quiet_NaN();
     expect_param_error(p, l0, (fn + "tol must be finite and >= 0, got nan").c_str());
     p = params(mode, 5);
-    p.check_interval = 0;
-    expect_param_error(p, l0, (fn + "check_interval must be >= 1, got 0").c_str());
+    p.check_interval = -1;
+    expect_param_error(p, l0, (fn + "check_interval must be >= 0 (0: automatic), got -1").c_str());
     p = params(mode, 5);
     p.divergence_factor = 1;
     expect_param_error(p, l0, (fn + "divergence_factor must be > 1, got 1").c_str());

@@ -122,6 +122,8 @@ void to_json(Json& j, const AsyncJacobiStats& s) {
   j["time_per_update"] = s.time_per_update;
   j["kernel_launches"] = s.kernel_launches;
   j["max_updates_per_launch"] = s.max_updates_per_launch;
+  j["checks"] = s.checks;
+  j["check_interval"] = s.check_interval;
   j["workers"] = s.workers;
   if (!s.message.empty()) j["message"] = s.message;
   if (!s.residual_history.empty()) {

@@ -53,8 +53,10 @@
 //                                       tol, check_interval, record_history.
 //
 // Stop criteria of async_jacobi_solve: `updates` per row; with tol > 0 the host checks the residual every
-// check_interval updates. The updates between two checks are one asynchronous kernel launch (or launches of at most
-// max_updates_per_launch, see default_max_updates_per_launch); the check (residual kernel
+// check_interval updates (0, the default: from kFirstCheckInterval on, adapted after each check so that the checks
+// take about kCheckTimeShare of the time, next_check_interval; the synchronous mode keeps 10). The updates between two
+// checks are one asynchronous kernel launch (or launches of at most max_updates_per_launch, see
+// default_max_updates_per_launch); the check (residual kernel
 // + reduction) follows on the same execution space instance, i.e. the updates pause during a check —
 // checking concurrently on a second instance would leave the checked x a moving target and compete for
 // the same SMs / cores, so the chunked form is used on every backend. Divergence (non-finite residual or
@@ -200,10 +202,13 @@ const AsyncJacobiStats& async_jacobi_run(const ExecSpace& exec, AsyncJacobiHandl
                                   ? p.max_updates_per_launch
                                   : default_max_updates_per_launch<ExecSpace>(p.mode, n, st.launch);
   const int per_launch = st.max_updates_per_launch > 0 ? st.max_updates_per_launch : p.updates;
+  // check_interval 0: the rule, from kFirstCheckInterval on, adapted after each check (next_check_interval)
+  int interval = p.check_interval > 0 ? p.check_interval : kFirstCheckInterval;
   Kokkos::Timer timer;
   while (!stopped && st.updates_done < p.updates) {
     const int first = st.updates_done;
-    const int last = !checks || p.updates - first <= p.check_interval ? p.updates : first + p.check_interval;
+    const int last = !checks || p.updates - first <= interval ? p.updates : first + interval;
+    const double started = timer.seconds();
     for (int u = first; u < last;) {
       const int v = last - u <= per_launch ? last : u + per_launch;  // no overflow for per_launch up to INT_MAX
       dispatch_async_jacobi(exec, p.mode, st.assignment, launcher, st.launch, league, p, A, b, diag, x, h.ws.counter,
@@ -214,9 +219,14 @@ const AsyncJacobiStats& async_jacobi_run(const ExecSpace& exec, AsyncJacobiHandl
     st.updates_done = last;
     if (checks) {
       exec.fence();
+      const double update_time = timer.seconds() - started;
       Kokkos::Timer tc;
       const double res = relative_residual(exec, res_launcher, h, A, b, x, bnorm);
-      st.check_seconds += tc.seconds();
+      const double check_time = tc.seconds();
+      st.check_seconds += check_time;
+      ++st.checks;
+      st.check_interval = last - first;
+      if (p.check_interval == 0) interval = next_check_interval(interval, check_time, update_time / (last - first));
       record(res, last, timer.seconds());
       if (jacobi_diverged(st, res, p.divergence_factor, last)) break;
       if (p.tol > 0 && res <= p.tol) {

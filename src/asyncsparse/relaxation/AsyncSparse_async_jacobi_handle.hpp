@@ -15,6 +15,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -124,6 +126,28 @@ inline const char* to_string(JacobiStatus s) {
   }
 }
 
+/// Updates before the first residual check when AsyncJacobiParams::check_interval is 0 (the rule), and the whole
+/// interval of the synchronous mode then (its stop points stay deterministic): 10, the library's fixed default before.
+constexpr int kFirstCheckInterval = 10;
+/// Share of an asynchronous solve's time the residual checks may take under the rule (check_interval = 0): 0.1.
+/// A check is a residual kernel, a reduction and a read-back that the updates wait for; on a GPU it costs a dozen
+/// updates of a small grid (gen:lap2d:300 on an H200: 29 us against 2.1 us per update of the static mode, so that
+/// checks every 10 updates took 0.73 s of a 0.31 s solve), on a host about one update.
+/// Measured: perf_tests/results/MEASUREMENTS.md#jacobi-check-interval
+constexpr double kCheckTimeShare = 0.1;
+/// The rule's next interval of an asynchronous solve after a check: the updates that take check_seconds /
+/// kCheckTimeShare at the measured seconds_per_update, at most twice the current interval (a long interval can
+/// overshoot the tolerance by up to its length) and at least kFirstCheckInterval; the current interval when a time
+/// is not positive and finite (timer resolution).
+inline int next_check_interval(int current, double check_seconds, double seconds_per_update) {
+  if (!(seconds_per_update > 0) || !(check_seconds > 0) || !std::isfinite(seconds_per_update) ||
+      !std::isfinite(check_seconds))
+    return current;
+  const double want = check_seconds / (kCheckTimeShare * seconds_per_update);
+  const double cap = 2.0 * static_cast<double>(current);
+  return static_cast<int>(std::max<double>(kFirstCheckInterval, std::min(std::min(want, cap), 1.0e9)));
+}
+
 /// Parameters of the (a)synchronous Jacobi iteration.
 struct AsyncJacobiParams {
   /// Variant run by async_jacobi_apply / async_jacobi_solve (jacobi_apply / jacobi_solve always run Sync).
@@ -139,12 +163,14 @@ struct AsyncJacobiParams {
   /// `check_interval` updates. 0 (default): no residual checks; exactly `updates` updates are done. Not read by
   /// *_apply (no residual checks there).
   double tol = 0.0;
-  /// *_solve: updates per row between residual checks when tol > 0 or record_history. >= 1. Default 10.
+  /// *_solve: updates per row between residual checks when tol > 0 or record_history. >= 0. Default 0: the rule —
+  /// the synchronous mode checks every kFirstCheckInterval (10) updates (deterministic stop points); the
+  /// asynchronous modes start at 10 and after each check set the next interval with next_check_interval, so that
+  /// the checks take about kCheckTimeShare of the time (stats.checks, stats.check_interval say what ran).
   /// Asynchronous modes: the updates between two checks are one kernel launch (or launches of at most
-  /// max_updates_per_launch), asynchronous inside; the
-  /// check itself (a residual kernel and a reduction) runs after it on the same execution space instance,
-  /// so the asynchronous updates pause while the host reads the residual.
-  int check_interval = 10;
+  /// max_updates_per_launch), asynchronous inside; the check itself (a residual kernel and a reduction) runs after
+  /// it on the same execution space instance, so the asynchronous updates pause while the host reads the residual.
+  int check_interval = 0;
   /// Asynchronous modes (an explicit Static or Dynamic as well as Auto): most updates per row in one kernel launch;
   /// the updates of an apply (or between two residual checks) go in launches of at most this many (a value >=
   /// updates, or >= check_interval with checks: one launch per apply or check, the paper's kernels). 0 (default):
@@ -192,6 +218,8 @@ struct AsyncJacobiStats {
   double total_seconds = 0;              ///< wall time of the call excluding set-up and the final residual
   double time_per_update = 0;            ///< update_seconds / updates_done (the paper's "time per update")
   int kernel_launches = 0;               ///< update kernels launched
+  int checks = 0;                        ///< residual checks between updates (*_solve with tol > 0 or history)
+  int check_interval = 0;                ///< updates before the last check (0: no check; with the rule: where it ended)
   int max_updates_per_launch = 0;        ///< the bound that applied (params or the rule; 0: none)
   std::int64_t workers = 0;  ///< lane groups updating rows (Sync, Static on GPUs: rows; Static on host backends:
                              ///< row blocks = threads; Dynamic: teams x team_size)

@@ -30,8 +30,8 @@ inline void check_jacobi_params(const AsyncJacobiParams& p, const LaunchConfig& 
   if (p.updates < 0) throw InvalidInput(w + ": updates must be >= 0, got " + std::to_string(p.updates));
   if (!(p.tol >= 0.0) || !std::isfinite(p.tol))
     throw InvalidInput(w + ": tol must be finite and >= 0, got " + format_number(p.tol));
-  if (p.check_interval < 1)
-    throw InvalidInput(w + ": check_interval must be >= 1, got " + std::to_string(p.check_interval));
+  if (p.check_interval < 0)
+    throw InvalidInput(w + ": check_interval must be >= 0 (0: automatic), got " + std::to_string(p.check_interval));
   if (p.max_updates_per_launch < 0)
     throw InvalidInput(w + ": max_updates_per_launch must be >= 0 (0: automatic), got " +
                        std::to_string(p.max_updates_per_launch));
