@@ -362,7 +362,7 @@ TEST(TEST_CATEGORY, async_jacobi_check_interval_rule) {
   // the rule's function
   EXPECT_EQ(next_check_interval(10, 29e-6, 2.1e-6), 20);   // wants 138: at most twice the current interval
   EXPECT_EQ(next_check_interval(80, 29e-6, 2.1e-6), 138);  // 29 / (0.1 x 2.1) = 138.1
-  EXPECT_EQ(next_check_interval(10, 1e-6, 1e-6), 10);      // a check costs one update: 10 updates = 10 checks
+  EXPECT_EQ(next_check_interval(10, 1e-6, 1e-6), 10);      // a check costs one update: one check per 10 updates
   EXPECT_EQ(next_check_interval(100, 1e-6, 1e-6), 10);     // and it shrinks back
   EXPECT_EQ(next_check_interval(10, 1e-9, 1e-6), kFirstCheckInterval);  // never below the first interval
   EXPECT_EQ(next_check_interval(40, 0.0, 1e-6), 40);                    // no usable time: unchanged
@@ -400,6 +400,13 @@ TEST(TEST_CATEGORY, async_jacobi_check_interval_rule) {
     }
     EXPECT_EQ(a.stats.check_interval, u.back() - u[u.size() - 2]);
     EXPECT_LE(a.stats.final_residual, 1e-6);
+    // on a GPU a check (kernel, reduction, read-back) costs many updates of this small grid: the intervals grow (on
+    // host backends it costs about one update and the rule keeps 10)
+    if (Impl::is_gpu_space<typename Dev::execution_space>()) {
+      int longest = 0;
+      for (std::size_t k = 1; k < u.size(); ++k) longest = std::max(longest, u[k] - u[k - 1]);
+      EXPECT_GE(longest, 4 * kFirstCheckInterval);
+    }
     // an explicit interval is kept
     auto q = p;
     q.check_interval = 7;

@@ -65,14 +65,15 @@ void define(Cli& cli, Options& o) {
   cli.option("points", o.points, "curve points: independent runs at updates*k/points, k = 1..points (0: one point)");
   cli.choice("curve", o.curve, {"independent", "chunked", "none"},
              "independent (a run per point, the paper's method) | chunked (one run, residual checked every "
-             "--check-interval updates) | none (only --tol / --trace)");
+             "--check-interval updates, every 10 with 0) | none (only --tol / --trace)");
   cli.option("check-interval", o.check_interval,
-             "updates between residual checks (--curve chunked, --tol; 0: the library's rule, sync every 10, the "
-             "asynchronous modes adapted so that the checks take about 10% of the time)");
+             "updates between residual checks (--curve chunked, --tol; 0: with --tol the library's rule, sync every "
+             "10, the asynchronous modes adapted so that the checks take about 10% of the update time; the chunked "
+             "curve every 10)");
   cli.option("max-updates-per-launch", o.max_updates_per_launch,
              "asynchronous modes: most updates per row in one kernel launch (0: the library's rule, printed with "
              "each variant: at most 10 for the static mode on GPUs when the rows outnumber the resident lane groups; "
-             "the paper's kernels: a value >= --check-interval / --updates)");
+             "the paper's kernels: a value >= --updates, or >= a fixed --check-interval)");
   cli.option("runs", o.runs, "measured runs per point (median, quartiles, worst case)");
   cli.option("warmup", o.warmup, "unmeasured runs before each variant");
   cli.option("tol", o.tol, "time-to-tolerance mode: relative residual target (0: off); at most --updates updates");
@@ -208,8 +209,9 @@ void curve_independent(Setup& s, const Options& o, Variant& v) {
   v.record["curve"] = jc;
 }
 
-/// Residual vs updates: one run per repetition, checked every --check-interval updates; histories aligned by
-/// index.
+/// Residual vs updates: one run per repetition, checked every --check-interval updates (0: every
+/// kFirstCheckInterval: the curve needs the same points in every run, which the rule's adapted intervals would not
+/// give); histories aligned by index.
 void curve_chunked(Setup& s, const Options& o, Variant& v) {
   std::vector<std::vector<double>> res_by_check, t_by_check;
   std::vector<int> upd;
@@ -219,7 +221,9 @@ void curve_chunked(Setup& s, const Options& o, Variant& v) {
     prog.update(r);
     v.p.updates = o.updates;
     v.p.record_history = true;
+    v.p.check_interval = o.check_interval > 0 ? o.check_interval : kFirstCheckInterval;
     const auto st = run_once(s, v.p);
+    v.p.check_interval = o.check_interval;
     if (st.update_history.size() > upd.size()) upd = st.update_history;
     res_by_check.resize(std::max(res_by_check.size(), st.residual_history.size()));
     t_by_check.resize(res_by_check.size());
@@ -279,7 +283,7 @@ double time_to_tol(Setup& s, const Options& o, Variant& v, double sync_ttt, Tabl
                                  {"seconds", spread_json(st)},
                                  {"update_seconds", spread_json(stu)},
                                  {"checks", spread_json(sc)},
-                                 {"last_check_interval", spread_json(si)},
+                                 {"check_interval", spread_json(si)},
                                  {"status", status}};
   return st.median;
 }

@@ -135,7 +135,7 @@ for _cmd, _paths in _GRAPH_REPLAYS.items():
 # jacobi: the bound on the updates per launch of the asynchronous modes (--max-updates-per-launch, the statistics).
 ADDED["jacobi"] = ADDED["jacobi"] | {"options.max-updates-per-launch", "variants[].last_run.max_updates_per_launch"}
 # jacobi: the residual checks of a run (the rule of check_interval = 0 adapts the asynchronous modes' interval).
-_CHECKS = ["variants[].time_to_tol.checks", "variants[].time_to_tol.last_check_interval"]
+_CHECKS = ["variants[].time_to_tol.checks", "variants[].time_to_tol.check_interval"]
 ADDED["jacobi"] = ADDED["jacobi"] | {"variants[].last_run.checks", "variants[].last_run.check_interval"} | \
     set(_CHECKS) | _with(_CHECKS, _SUMMARY)
 

@@ -44,7 +44,7 @@ enum class JacobiMode {
 /// the synchronous time, median 0.70, where the dynamic mode took 0.56-1.16x, median 0.97 — the same updates, more
 /// time per update; as a GMRES preconditioner fewer iterations; perf_tests/results/MEASUREMENTS.md#jacobi-host-mode).
 /// GPUs: a lane group per row, the updates in launches of at most default_max_updates_per_launch where the rows
-/// outnumber the resident lane groups (H200, to 1e-6 at the default check interval of 10: 0.35-0.41x the time of
+/// outnumber the resident lane groups (H200, to 1e-6 with a check every 10 updates: 0.35-0.41x the time of
 /// synchronous Jacobi on gen:lap2d:300, gen:convdiff2d:300:1 and gen:lap3d7:100, where the dynamic mode took
 /// 0.89-1.72x; MEASUREMENTS.md#jacobi-gpu-mode).
 template <class ExecSpace>
@@ -129,11 +129,11 @@ inline const char* to_string(JacobiStatus s) {
 /// Updates before the first residual check when AsyncJacobiParams::check_interval is 0 (the rule), and the whole
 /// interval of the synchronous mode then (its stop points stay deterministic): 10, the library's fixed default before.
 constexpr int kFirstCheckInterval = 10;
-/// Share of an asynchronous solve's time the residual checks may take under the rule (check_interval = 0): 0.1.
-/// A check is a residual kernel, a reduction and a read-back that the updates wait for; on a GPU it costs a dozen
-/// updates of a small grid (gen:lap2d:300 on an H200: 29 us against 2.1 us per update of the static mode, so that
-/// checks every 10 updates took 0.73 s of a 0.31 s solve), on a host about one update.
-/// Measured: perf_tests/results/MEASUREMENTS.md#jacobi-check-interval
+/// Time of the residual checks under the rule (check_interval = 0), as a share of the update time between them: 0.1
+/// (about 9 % of a solve). A check is a residual kernel, a reduction and a read-back that the updates wait for; on a
+/// GPU it costs a dozen updates of a small grid (gen:lap2d:300 on an H200: 29 us against 2.1 us per update of the
+/// static mode: to 1e-6 in 0.73 s with a check every 10 updates, 0.31 s with one every 100), on a host about one
+/// update (the rule then keeps 10). Measured: perf_tests/results/MEASUREMENTS.md#jacobi-check-interval
 constexpr double kCheckTimeShare = 0.1;
 /// The rule's next interval of an asynchronous solve after a check: the updates that take check_seconds /
 /// kCheckTimeShare at the measured seconds_per_update, at most twice the current interval (a long interval can
@@ -173,7 +173,8 @@ struct AsyncJacobiParams {
   int check_interval = 0;
   /// Asynchronous modes (an explicit Static or Dynamic as well as Auto): most updates per row in one kernel launch;
   /// the updates of an apply (or between two residual checks) go in launches of at most this many (a value >=
-  /// updates, or >= check_interval with checks: one launch per apply or check, the paper's kernels). 0 (default):
+  /// updates, or >= a fixed check_interval with checks: one launch per apply or check, the paper's kernels; under
+  /// the check-interval rule the intervals grow, up to 1e9). 0 (default):
   /// the measured rule default_max_updates_per_launch (stats.max_updates_per_launch says what ran; 0 there: no
   /// bound; host backends never need one, and their row blocks are rebalanced only after launches of 1 ms or
   /// more). >= 0.

@@ -21,7 +21,8 @@
 //                                 and h.launch.
 //   jacobi_solve(exec, h, b, x)   as jacobi_apply, but stops at params.tol: the residual norm is formed from
 //                                 the r the next iteration computes anyway, every params.check_interval
-//                                 iterations; also reads tol, check_interval, record_history.
+//                                 iterations (0: kFirstCheckInterval, 10); also reads tol, check_interval,
+//                                 record_history.
 // Both stop on divergence (non-finite residual, or growth beyond divergence_factor).
 #pragma once
 
@@ -151,8 +152,8 @@ const AsyncJacobiStats& jacobi_apply(const ExecSpace& exec, AsyncJacobiHandle<Sc
 }
 
 /// Synchronous Jacobi from the given x until ||b - A x|| / ||b|| <= params.tol (checked every check_interval
-/// iterations; tol = 0: exactly params.updates iterations), at most params.updates iterations (params.mode is not
-/// read). Errors as jacobi_apply.
+/// iterations, 0: kFirstCheckInterval; tol = 0: exactly params.updates iterations), at most params.updates iterations
+/// (params.mode is not read). Errors as jacobi_apply.
 template <class ExecSpace, class Scalar, class Device>
 const AsyncJacobiStats& jacobi_solve(const ExecSpace& exec, AsyncJacobiHandle<Scalar, Device>& h,
                                      const typename AsyncJacobiHandle<Scalar, Device>::const_vector_type& b,
