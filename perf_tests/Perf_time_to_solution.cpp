@@ -18,8 +18,10 @@
 //   none                   no preconditioner
 //   diagonal               point Jacobi (make_preconditioner("jacobi"))
 //   par_ic / par_ilu       make_preconditioner("par_ic" / "par_ilu", A) with no parameters: what a user gets
-//   par_ic_exact, _jacobi, _jacobi1, _jacobi2, _isai, _isai1 (par_ilu_* alike)   tri_solve=exact | jacobi (3, 1, 2
-//                          sweeps) | isai | isai with one correction step; a parameter
+//   par_ic_exact, _jacobi, _jacobi1, _jacobi2, _isai, _isai1, _isai_p1, _isai_p2 (par_ilu_* alike)   tri_solve=
+//                          exact | jacobi (3, 1, 2 sweeps) | isai (the pattern by isai_power_rule) | isai with one
+//                          correction step | isai on T's own pattern | on the pattern of |T|^2
+//                          (tri_solve_isai_power=1, 2); a parameter
 //                          the build does not know makes the benchmark skip itself with the message
 //   par_ic_one_team, par_ic_launches (par_ilu_* alike)   the default mode with both Jacobi solves in one launch
 //                          of one team at any size (tri_solve_one_team_entries=1e9) | never (0)
@@ -136,6 +138,10 @@ bool factory_method(const std::string& method, std::string& factory, std::string
       {"par_ic_isai", {"par_ic", "tri_solve=isai"}},
       {"par_ilu_isai", {"par_ilu", "tri_solve=isai"}},
       {"par_ic_isai1", {"par_ic", "tri_solve=isai,tri_solve_sweeps=1"}},
+      {"par_ic_isai_p1", {"par_ic", "tri_solve=isai,tri_solve_isai_power=1"}},
+      {"par_ilu_isai_p1", {"par_ilu", "tri_solve=isai,tri_solve_isai_power=1"}},
+      {"par_ic_isai_p2", {"par_ic", "tri_solve=isai,tri_solve_isai_power=2"}},
+      {"par_ilu_isai_p2", {"par_ilu", "tri_solve=isai,tri_solve_isai_power=2"}},
       {"par_ic_one_team", {"par_ic", "tri_solve_one_team_entries=1000000000"}},
       {"par_ilu_one_team", {"par_ilu", "tri_solve_one_team_entries=1000000000"}},
       {"par_ic_launches", {"par_ic", "tri_solve_one_team_entries=0"}},
@@ -343,8 +349,8 @@ std::vector<std::string> methods(bool spd) {
   for (const std::string s :
        {std::string("none"), std::string("diagonal"), "par_" + f, "par_" + f + "_exact", "par_" + f + "_jacobi",
         "par_" + f + "_jacobi1", "par_" + f + "_jacobi2", "par_" + f + "_isai", "par_" + f + "_isai1",
-        "par_" + f + "_one_team", "par_" + f + "_launches", std::string(spd ? "par_ict" : "par_ilut"),
-        std::string(spd ? "par_ict_5steps" : "par_ilut_5steps")})
+        "par_" + f + "_isai_p1", "par_" + f + "_isai_p2", "par_" + f + "_one_team", "par_" + f + "_launches",
+        std::string(spd ? "par_ict" : "par_ilut"), std::string(spd ? "par_ict_5steps" : "par_ilut_5steps")})
     m.push_back(s);
   return m;
 }

@@ -1644,8 +1644,11 @@ TEST(TEST_CATEGORY, par_ic_tri_solve_modes_in_pcg) {
        "jacobi_adaptive(<=10) tri-solve"},
       {PL{{"tri_solve", std::string("jacobi_adaptive")}, {"tri_solve_sweeps", 40}, {"tri_solve_check_interval", 2}},
        "jacobi_adaptive(<=40) tri-solve"},
-      {PL{{"tri_solve", std::string("isai")}}, "isai tri-solve"},
-      {PL{{"tri_solve", std::string("isai")}, {"tri_solve_sweeps", 2}}, "isai+2 tri-solve"},
+      {PL{{"tri_solve", std::string("isai")}, {"tri_solve_isai_power", 1}}, "isai tri-solve"},
+      {PL{{"tri_solve", std::string("isai")}, {"tri_solve_sweeps", 2}, {"tri_solve_isai_power", 1}},
+       "isai+2 tri-solve"},
+      {PL{{"tri_solve", std::string("isai")}}, "isai^2 tri-solve"},  // the rule's pattern for the 5-point grid
+      {PL{{"tri_solve", std::string("isai")}, {"tri_solve_isai_power", 3}}, "isai^3 tri-solve"},
       {PL{}, "auto: "},
   };
   for (const auto& m : modes) {

@@ -78,10 +78,12 @@ TEST(TEST_CATEGORY, setup_paths_trisolve_reports_structure_before_values) {
                                "breakdown at row 1: zero diagonal");
 }
 
+// Isai on T's own pattern, whose values the storage holds (an extended pattern's values are allocated with it).
 TriSolveOptions options(TriSolveKind kind, int sweeps) {
   TriSolveOptions o;
   o.kind = kind;
   o.sweeps = sweeps;
+  o.isai_power = 1;
   return o;
 }
 
@@ -210,7 +212,8 @@ TEST(TEST_CATEGORY, setup_paths_preconditioner_modes_from_one_allocation) {
       ASSERT_NE(pp, nullptr);
       const auto F = par_ilu_factors(Exec(), pp->handle());
       const auto& ls = pp->lower_solve_stats();
-      const auto o = options(ls.kind, ls.sweeps);
+      auto o = options(ls.kind, ls.sweeps);
+      o.isai_power = ls.isai_power;  // the pattern the rule gave the preconditioner's ISAI
       TriangularSolver<double, Dev> lower, upper;
       const V s = pp->handle().scaling();
       V inv_s("inv_s", Ah.nrows);

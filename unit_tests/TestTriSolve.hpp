@@ -361,10 +361,12 @@ std::vector<double> solve_opts(const CsrHost<double>& T, bool lower, bool unit, 
   return to_std_vector(x);
 }
 
+// Isai on T's own pattern (isai_power 1; the extended patterns of the rule: TestIsaiPower.hpp).
 TriSolveOptions opts(TriSolveKind k, int sweeps = -1) {
   TriSolveOptions o;
   o.kind = k;
   o.sweeps = sweeps;
+  o.isai_power = 1;
   return o;
 }
 

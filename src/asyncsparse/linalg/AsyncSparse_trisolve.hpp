@@ -96,6 +96,11 @@ struct TriSolveOptions {
   /// x = M b (>= 0). Exact: unused. Default -1: the rule's count for Auto, else kDefaultJacobiSweeps (3),
   /// kDefaultAdaptiveMaxSweeps (10), kDefaultIsaiCorrectionSteps (0).
   int sweeps = -1;
+  /// Isai: M's pattern is that of |T|^isai_power (1: T's own; 2: row i the union of the rows of T that row i of T
+  /// meets; up to kMaxIsaiPower). A larger pattern approximates T^{-1} better (fewer Krylov iterations) for a product
+  /// with more entries (Impl::isai_pattern_power; rows of the pattern extended at most
+  /// Impl::kIsaiPowerMaxRowEntries entries long). 0 (default): isai_power_rule (2 for short rows, else 1).
+  int isai_power = 0;
   /// JacobiAdaptive: stop once ||b - T x_j|| <= tolerance * ||b - T x_0|| (> 0, default 1e-2).
   double tolerance = 1e-2;
   /// JacobiAdaptive: stop when a check finds the residual above stagnation times its previous check's (> 0,
@@ -118,6 +123,8 @@ struct TriSolveStats {
   TriSolveKind kind = TriSolveKind::Exact;                ///< resolved mode (never Auto)
   ExactAlgorithm exact_algorithm = ExactAlgorithm::Auto;  ///< Exact: the algorithm used
   int sweeps = 0;                                         ///< resolved sweep count (see TriSolveOptions::sweeps)
+  int isai_power = 1;                                     ///< Isai: the pattern's power (TriSolveOptions::isai_power)
+  std::int64_t isai_nnz = 0;                              ///< Isai: entries of M
   std::string reason;                                     ///< why Auto chose this mode ("" when not Auto)
   double jacobi_probe = -1;                               ///< Jacobi probe given to the rule (-1: not measured)
   std::int64_t solves = 0;                                ///< solve() calls since setup
@@ -138,7 +145,10 @@ struct TriSolveStats {
         std::snprintf(buf, sizeof buf, "jacobi_adaptive(<=%d)", sweeps);
         break;
       case TriSolveKind::Isai:
-        std::snprintf(buf, sizeof buf, sweeps > 0 ? "isai+%d" : "isai", sweeps);
+        if (isai_power > 1)
+          std::snprintf(buf, sizeof buf, sweeps > 0 ? "isai^%d+%d" : "isai^%d", isai_power, sweeps);
+        else
+          std::snprintf(buf, sizeof buf, sweeps > 0 ? "isai+%d" : "isai", sweeps);
         break;
       default:
         std::snprintf(buf, sizeof buf, "exact(%s)", to_string(exact_algorithm));
@@ -311,11 +321,13 @@ class TriangularSolver {
   ordinal_t num_rows() const { return n_; }
   const TriSolveStats& stats() const { return stats_; }
   const TriSolveOptions& options() const { return opt_; }
-  /// The ISAI M (T's pattern) after setup() of an Isai solver, scalings included; else an empty matrix.
+  /// The ISAI M (the pattern of |T|^isai_power) after setup() of an Isai solver, scalings included; else an empty
+  /// matrix.
   crs_type isai_matrix() const {
     if (stats_.kind != TriSolveKind::Isai || !ready_) return crs_type();
+    const bool own = isai_row_map_.extent(0) == 0;
     return crs_type("AsyncSparse::trisolve::isai", n_, n_, static_cast<offset_t>(isai_values_.extent(0)), isai_values_,
-                    row_map_, entries_);
+                    own ? row_map_ : isai_row_map_, own ? entries_ : isai_entries_);
   }
 
   /// True when T has the pattern given to setup() (Impl::same_graph).
@@ -331,6 +343,9 @@ class TriangularSolver {
     if (!(o.stagnation > 0)) throw InvalidInput(w + "stagnation must be > 0, got " + std::to_string(o.stagnation));
     if (o.check_interval < 1)
       throw InvalidInput(w + "check_interval must be >= 1, got " + std::to_string(o.check_interval));
+    if (o.isai_power < 0 || o.isai_power > kMaxIsaiPower)
+      throw InvalidInput(w + "isai_power must be between 0 (the rule) and " + std::to_string(kMaxIsaiPower) + ", got " +
+                         std::to_string(o.isai_power));
   }
 
   void resolve_mode(const crs_type& T, const TriSolveRuleInputs* rule_inputs) {
@@ -364,8 +379,21 @@ class TriangularSolver {
     Impl::tri_load_values<execution_space>(row_map_, entries_, n_, lower_, unit_, T.values, values_, inv_diag_, r, c,
                                            where, check_structure);
     if (stats_.kind == TriSolveKind::Isai) {
-      const std::int64_t bad =
-          Impl::isai_compute<execution_space>(row_map_, entries_, values_, inv_diag_, n_, lower_, isai_values_);
+      if (stats_.isai_power > 1 && isai_row_map_.extent(0) == 0) {  // setup(): the extended pattern, once
+        typename crs_type::row_map_type rm = row_map_;
+        typename crs_type::index_type en = entries_;
+        for (int k = 2; k <= stats_.isai_power; ++k) {
+          const auto next = Impl::isai_pattern_power<execution_space>(row_map_, entries_, rm, en, n_);
+          rm = next.first;
+          en = next.second;
+        }
+        isai_row_map_ = rm;
+        isai_entries_ = en;
+        isai_values_ = vector_type(Impl::uninitialized("AsyncSparse::trisolve::isai_values"), en.extent(0));
+      }
+      stats_.isai_nnz = static_cast<std::int64_t>(isai_values_.extent(0));
+      const std::int64_t bad = Impl::isai_compute<execution_space>(row_map_, entries_, values_, inv_diag_, n_, lower_,
+                                                                   isai_values_, isai_row_map_, isai_entries_);
       if (bad >= 0) throw BreakdownError(where, bad, "non-finite ISAI row (overflow in its local triangular system)");
     }
   }
@@ -492,6 +520,9 @@ class TriangularSolver {
   typename crs_type::row_map_type row_map_;
   typename crs_type::index_type entries_;
   vector_type values_, inv_diag_, work_, rhs_copy_, isai_values_;
+  // the pattern of |T|^isai_power of an Isai solver with isai_power > 1 (empty: M has T's pattern)
+  typename crs_type::row_map_type isai_row_map_;
+  typename crs_type::index_type isai_entries_;
   ResolvedLaunch launch_;
   // the product of Isai solves (row_per_thread: the library's kernel, else KK's); for Jacobi its conditions only
   Impl::SpmvLaunch isai_launch_;
@@ -524,10 +555,16 @@ void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool
   // T's structure is checked by load() below, in the pass that loads the values (resolve_mode's Jacobi probe
   // tolerates any structure; nothing else reads T before).
   resolve_mode(T, rule_inputs);
+  stats_.isai_power = stats_.kind != TriSolveKind::Isai ? 1
+                      : opt.isai_power > 0              ? opt.isai_power
+                                                        : isai_power_rule(n_, static_cast<std::int64_t>(T.nnz()));
+  isai_row_map_ = {};
+  isai_entries_ = {};
   // Every mode writes the work vector before reading it. The values, inverse diagonal, work vector and ISAI values
-  // share one allocation (Impl::uninitialized_parts), or `storage`.
-  const auto sizes =
-      array_sizes(stats_.kind, stats_.sweeps, static_cast<std::size_t>(n_), static_cast<std::size_t>(T.nnz()));
+  // share one allocation (Impl::uninitialized_parts), or `storage` (ISAI values on an extended pattern: their own,
+  // made by load() with the pattern).
+  auto sizes = array_sizes(stats_.kind, stats_.sweeps, static_cast<std::size_t>(n_), static_cast<std::size_t>(T.nnz()));
+  if (stats_.isai_power > 1) sizes[3] = 0;
   const auto parts = storage.extent(0) >= Impl::parts_extent(sizes)
                          ? Impl::parts_of(storage, sizes)
                          : Impl::uninitialized_parts<vector_type, 4>("AsyncSparse::trisolve::arrays", sizes);
@@ -542,6 +579,8 @@ void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool
                      ? Impl::spmv_launch<execution_space>(n_, T.nnz())
                      : Impl::SpmvLaunch();
   load(T, row_scale, col_scale, "TriangularSolver::setup", true);
+  if (stats_.isai_power > 1)  // the product of the extended pattern
+    isai_launch_ = Impl::spmv_launch<execution_space>(n_, static_cast<std::int64_t>(isai_values_.extent(0)));
   setup_exact();
   ready_ = true;
   execution_space().fence();

@@ -84,6 +84,18 @@ struct TriSolveChoice {
 constexpr int kDefaultJacobiSweeps = 3;         ///< "jacobi": the setting measured best on the 2D Laplacian
 constexpr int kDefaultAdaptiveMaxSweeps = 10;   ///< "jacobi_adaptive": upper bound on the sweeps
 constexpr int kDefaultIsaiCorrectionSteps = 0;  ///< "isai": plain x = M b
+/// Largest TriSolveOptions::isai_power (the pattern of |T|^k for the ISAI).
+constexpr int kMaxIsaiPower = 3;
+/// Largest average of stored entries per row (diagonal included) of a triangle whose ISAI the rule
+/// isai_power_rule puts on the pattern of |T|^2: the lower triangle of the 5-point Laplacian (3 per row) takes about a
+/// quarter fewer PCG iterations (474 -> 360 on the 512^2 grid) for a product of 6 entries per row instead of 3; longer
+/// rows give much longer products. Measured: perf_tests/results/MEASUREMENTS.md#isai-power
+constexpr double kIsaiPower2MaxAvgNnz = 4.0;
+/// The rule behind TriSolveOptions::isai_power = 0 (the default): 2 for a triangle of n rows and nnz stored entries
+/// with at most kIsaiPower2MaxAvgNnz entries per row on average, else 1.
+inline int isai_power_rule(std::int64_t n, std::int64_t nnz) {
+  return n > 0 && static_cast<double>(nnz) <= kIsaiPower2MaxAvgNnz * static_cast<double>(n) ? 2 : 1;
+}
 /// Correction steps when the auto rule picks ISAI on a GPU. With the fused CG (one CG iteration 1.33x one spmv on
 /// an H200) plain ISAI reached 1e-6 sooner than ISAI with one step x += M (b - T x) on both Laplacians (L2D 165 ms,
 /// 870 iterations, against 176 ms, 565 iterations; L3D 20.9 ms against 23.4 ms): the step costs a residual and a

@@ -234,6 +234,10 @@ inline void add_tri_solve_parameters(ParameterSpec& s) {
       .add("tri_solve_sweeps", -1,
            "jacobi: sweeps per solve (>= 0); jacobi_adaptive: maximum sweeps (>= 1); isai: correction steps "
            "x += M (b - T x) (>= 0); -1: default (jacobi 3, jacobi_adaptive 10, isai 0; auto: the rule's)")
+      .add("tri_solve_isai_power", 0,
+           "isai: the pattern of the approximate inverses is that of |T|^k (1: the triangle's own; 2: each row the "
+           "union of the rows its entries meet; at most 3): fewer Krylov iterations for larger products; 0: the rule "
+           "isai_power_rule (2 for triangles of at most 4 entries per row on average, else 1)")
       .add("tri_solve_tolerance", 1e-2,
            "jacobi_adaptive: stop once the triangular residual is this fraction of that of x0 = D^-1 b (> 0)")
       .add("tri_solve_stagnation", 0.9,
@@ -254,6 +258,7 @@ inline TriSolveOptions tri_solve_options_from(const ParameterList& l, const std:
   o.stagnation = l.get("tri_solve_stagnation", 0.9);
   o.check_interval = l.get("tri_solve_check_interval", 1);
   o.one_team_entries = l.get("tri_solve_one_team_entries", -1);
+  o.isai_power = l.get("tri_solve_isai_power", 0);
   if (o.sweeps < -1)
     throw InvalidInput(owner + ": parameter 'tri_solve_sweeps' must be >= 0 (or -1: default), got " +
                        std::to_string(o.sweeps));
@@ -266,6 +271,9 @@ inline TriSolveOptions tri_solve_options_from(const ParameterList& l, const std:
   if (o.check_interval < 1)
     throw InvalidInput(owner + ": parameter 'tri_solve_check_interval' must be >= 1, got " +
                        std::to_string(o.check_interval));
+  if (o.isai_power < 0 || o.isai_power > kMaxIsaiPower)
+    throw InvalidInput(owner + ": parameter 'tri_solve_isai_power' must be between 0 (the rule) and " +
+                       std::to_string(kMaxIsaiPower) + ", got " + std::to_string(o.isai_power));
   if (o.one_team_entries < -1)
     throw InvalidInput(owner + ": parameter 'tri_solve_one_team_entries' must be >= 0 (or -1: auto), got " +
                        std::to_string(o.one_team_entries));

@@ -432,6 +432,85 @@ void tri_residual(const RowMap& rm, const Entries& ent, const Values& val, ordin
       });
 }
 
+/// Most entries a row of the pattern may hold when isai_pattern_power forms the next power from it (the merge keeps a
+/// cursor per entry).
+constexpr int kIsaiPowerMaxRowEntries = 64;
+
+/// Row i of isai_pattern_power's product: the union of the rows j of T (rm, ent) for j in row i of P (prm, pent),
+/// walked in increasing column order with a cursor per row (at most kIsaiPowerMaxRowEntries); writes the columns
+/// from out(first) on when `out` is not empty. Returns their count.
+template <class RowMap, class Entries, class Ordinals>
+struct IsaiPatternMerge {
+  RowMap rm;
+  Entries ent;
+  RowMap prm;
+  Entries pent;
+  KOKKOS_INLINE_FUNCTION offset_t operator()(const ordinal_t i, const Ordinals& out, const offset_t first) const {
+    offset_t cur[kIsaiPowerMaxRowEntries], last[kIsaiPowerMaxRowEntries];
+    const offset_t pb = prm(i), pe = prm(i + 1);
+    const int m = static_cast<int>(pe - pb);
+    for (int q = 0; q < m; ++q) {
+      const ordinal_t j = pent(pb + q);
+      cur[q] = rm(j);
+      last[q] = rm(j + 1);
+    }
+    offset_t count = 0;
+    while (true) {
+      ordinal_t c = -1;
+      for (int q = 0; q < m; ++q)
+        if (cur[q] < last[q] && (c < 0 || ent(cur[q]) < c)) c = ent(cur[q]);
+      if (c < 0) return count;
+      for (int q = 0; q < m; ++q)
+        if (cur[q] < last[q] && ent(cur[q]) == c) ++cur[q];
+      if (out.extent(0) > 0) out(first + count) = c;
+      ++count;
+    }
+  }
+};
+
+/// The pattern of |T| |P| restricted to what it is (row i: the union of the rows j of T for j in row i of P, sorted),
+/// for a triangle T (rm, ent) and a pattern P (prm, pent) of the same triangle that holds T's pattern. Two passes, one
+/// thread per row (count, then fill after a scan), each a merge of P's row's rows of T by cursors. Throws InvalidInput
+/// when a row of P holds more than kIsaiPowerMaxRowEntries entries.
+template <class ExecSpace, class RowMap, class Entries>
+std::pair<typename RowMap::non_const_type, typename Entries::non_const_type> isai_pattern_power(
+    const RowMap& rm, const Entries& ent, const RowMap& prm, const Entries& pent, ordinal_t n) {
+  using Offsets = typename RowMap::non_const_type;
+  using Ordinals = typename Entries::non_const_type;
+  const Offsets out_rm(uninitialized("AsyncSparse::trisolve::isai_row_map"), static_cast<std::size_t>(n) + 1);
+  std::int64_t too_long = -1;
+  const IsaiPatternMerge<RowMap, Entries, Ordinals> merge{rm, ent, prm, pent};
+  Kokkos::parallel_reduce(
+      "AsyncSparse::trisolve::isai_pattern_count", Impl::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& bad) {
+        if (prm(i + 1) - prm(i) > kIsaiPowerMaxRowEntries) {
+          if (i > bad) bad = i;
+          out_rm(i + 1) = 0;
+          return;
+        }
+        out_rm(i + 1) = merge(i, Ordinals(), 0);  // counts only
+      },
+      Kokkos::Max<std::int64_t>(too_long));
+  if (too_long >= 0)
+    throw InvalidInput("TriangularSolver::setup: isai_power > 1 needs rows of at most " +
+                       std::to_string(kIsaiPowerMaxRowEntries) + " entries in the pattern it extends, row " +
+                       std::to_string(too_long) + " has more");
+  offset_t total = 0;
+  Kokkos::parallel_scan(
+      "AsyncSparse::trisolve::isai_pattern_scan", Impl::RangePolicy<ExecSpace>(0, n + 1),
+      KOKKOS_LAMBDA(const ordinal_t i, offset_t& acc, const bool final) {
+        const offset_t c = i == 0 ? 0 : out_rm(i);
+        acc += c;
+        if (final) out_rm(i) = acc;
+      },
+      total);
+  const Ordinals out_ent(uninitialized("AsyncSparse::trisolve::isai_entries"), static_cast<std::size_t>(total));
+  Kokkos::parallel_for(
+      "AsyncSparse::trisolve::isai_pattern_fill", Impl::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const ordinal_t i) { merge(i, out_ent, out_rm(i)); });
+  return {out_rm, out_ent};
+}
+
 /// ISAI of a triangle T (values `val`, inverse diagonal `dinv`) on T's own pattern: for every row i, with J the
 /// sorted columns of row i of T, the row M(i, J) solves M(i, J) T(J, J) = e_i^T restricted to J (Anzt, Huckle,
 /// Bräckle & Dongarra 2018), i.e. the triangular system T(J, J)^T m = e_i: upper triangular with its unknown for
@@ -440,23 +519,27 @@ void tri_residual(const RowMap& rm, const Entries& ent, const Values& val, ordin
 /// known, the entries of row J_q of T that fall in J are merged against J and m_q times each is subtracted from
 /// the right-hand side still to be solved. The partial sums live in M's own values, so no dense block is formed
 /// and rows of any length are handled; the work of row i is the sum over q of |row J_q of T| + |J|.
+/// With M's pattern given (mrm, ment: a pattern of the same triangle holding T's, e.g. isai_pattern_power's), J is
+/// the row of that pattern instead (the ISAI on an extended pattern; the merges then run against M's columns).
 /// Returns the first row with a non-finite result, or -1.
 template <class ExecSpace, class RowMap, class Entries, class Values, class MValues>
 std::int64_t isai_compute(const RowMap& rm, const Entries& ent, const Values& val, const Values& dinv, ordinal_t n,
-                          bool lower, const MValues& mv) {
+                          bool lower, const MValues& mv, const RowMap& mrm_in = {}, const Entries& ment_in = {}) {
   using Scalar = typename MValues::non_const_value_type;
   std::int64_t bad = std::numeric_limits<std::int64_t>::max();
+  const RowMap mrm = mrm_in.extent(0) > 0 ? mrm_in : rm;
+  const Entries ment = mrm_in.extent(0) > 0 ? ment_in : ent;
   Kokkos::parallel_reduce(
       "AsyncSparse::trisolve::isai", Impl::RangePolicy<ExecSpace>(0, n),
       KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& first_bad) {
-        const offset_t beg = rm(i), end = rm(i + 1);
+        const offset_t beg = mrm(i), end = mrm(i + 1);
         const offset_t len = end - beg;
         for (offset_t p = beg; p < end; ++p) mv(p) = Scalar(0);
         mv(lower ? end - 1 : beg) = Scalar(1);
         bool finite = true;
         for (offset_t step = 0; step < len; ++step) {
           const offset_t q = lower ? end - 1 - step : beg + step;  // position of the unknown solved now
-          const ordinal_t jq = ent(q);
+          const ordinal_t jq = ment(q);
           const Scalar mq = mv(q) * dinv(jq);
           mv(q) = mq;
           finite = finite && is_finite(mq);
@@ -466,7 +549,7 @@ std::int64_t isai_compute(const RowMap& rm, const Entries& ent, const Values& va
           offset_t p = lower ? beg : q + 1;
           const offset_t p_end = lower ? q : end;
           while (a < a_end && p < p_end) {
-            const ordinal_t ca = ent(a), cp = ent(p);
+            const ordinal_t ca = ent(a), cp = ment(p);
             if (ca == cp) {
               mv(p) -= val(a) * mq;
               ++a;

@@ -1,0 +1,232 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// ISAI on the pattern of |T|^k (TriSolveOptions::isai_power, the preconditioners' tri_solve_isai_power):
+// Impl::isai_pattern_power, Impl::isai_compute on a pattern of its own, known inverses, bad input.
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
+#include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
+#include <asyncsparse/solvers/AsyncSparse_cg.hpp>
+#include <support/TestHelpers.hpp>
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace test_isai_power {
+using namespace AsyncSparse;
+using Dev = TEST_DEVICE;
+using V = Kokkos::View<double*, Dev>;
+
+TriSolveOptions isai(int power) {
+  TriSolveOptions o;
+  o.kind = TriSolveKind::Isai;
+  o.isai_power = power;
+  return o;
+}
+
+/// The pattern of |T|^k on the host: row i the union of the rows of T^(k-1)'s pattern's columns' rows of T.
+std::vector<std::set<int>> host_power_pattern(const CsrHost<double>& T, int k) {
+  std::vector<std::set<int>> P(T.nrows);
+  for (int i = 0; i < T.nrows; ++i)
+    for (int p = T.row_ptr[i]; p < T.row_ptr[i + 1]; ++p) P[i].insert(T.col_idx[p]);
+  for (int step = 2; step <= k; ++step) {
+    std::vector<std::set<int>> Q(T.nrows);
+    for (int i = 0; i < T.nrows; ++i)
+      for (int j : P[i])
+        for (int p = T.row_ptr[j]; p < T.row_ptr[j + 1]; ++p) Q[i].insert(T.col_idx[p]);
+    P = Q;
+  }
+  return P;
+}
+
+/// max over (i, j) in the pattern of M of |(M T)(i, j) - delta_ij|: the ISAI conditions on M's own pattern.
+double defect_on_own_pattern(const CsrHost<double>& M, const CsrHost<double>& T) {
+  double worst = 0;
+  std::vector<double> row(T.ncols, 0.0);
+  for (int i = 0; i < M.nrows; ++i) {
+    for (int k = M.row_ptr[i]; k < M.row_ptr[i + 1]; ++k) {
+      const int j = M.col_idx[k];
+      for (int l = T.row_ptr[j]; l < T.row_ptr[j + 1]; ++l) row[T.col_idx[l]] += M.values[k] * T.values[l];
+    }
+    for (int k = M.row_ptr[i]; k < M.row_ptr[i + 1]; ++k) {
+      const int j = M.col_idx[k];
+      worst = std::max(worst, std::abs(row[j] - (j == i ? 1.0 : 0.0)));
+    }
+    std::fill(row.begin(), row.end(), 0.0);
+  }
+  return worst;
+}
+
+/// ||b - T M b||_2 / ||b||_2 for b = ones: how well M inverts T.
+double apply_defect(const CsrHost<double>& M, const CsrHost<double>& T) {
+  const int n = T.nrows;
+  std::vector<double> y(n, 0.0), r(n, 1.0);
+  for (int i = 0; i < n; ++i)
+    for (int k = M.row_ptr[i]; k < M.row_ptr[i + 1]; ++k) y[i] += M.values[k];
+  double rr = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int k = T.row_ptr[i]; k < T.row_ptr[i + 1]; ++k) r[i] -= T.values[k] * y[T.col_idx[k]];
+    rr += r[i] * r[i];
+  }
+  return std::sqrt(rr / n);
+}
+
+TEST(TEST_CATEGORY, isai_power_pattern_and_conditions) {
+  // IC(0) of the 5-point Laplacian and its transpose: M's pattern is that of |T|^k, the ISAI conditions hold on it,
+  // and a larger pattern inverts T better
+  const auto L = Reference::ic0(lap2d(16));
+  const auto U = Reference::transpose(L);
+  for (const bool lower : {true, false}) {
+    const auto& T = lower ? L : U;
+    double previous = 1e300;
+    for (int k = 1; k <= kMaxIsaiPower; ++k) {
+      SCOPED_TRACE(std::string(lower ? "lower" : "upper") + " power " + std::to_string(k));
+      TriangularSolver<double, Dev> S;
+      S.setup(to_device<Dev>(T), lower, false, isai(k));
+      EXPECT_EQ(S.stats().isai_power, k);
+      EXPECT_EQ(S.stats().mode(), k == 1 ? std::string("isai") : "isai^" + std::to_string(k));
+      const auto M = to_host(S.isai_matrix());
+      const auto P = host_power_pattern(T, k);
+      ASSERT_EQ(M.nrows, T.nrows);
+      EXPECT_EQ(S.stats().isai_nnz, static_cast<std::int64_t>(M.col_idx.size()));
+      for (int i = 0; i < M.nrows; ++i) {
+        const std::vector<int> cols(M.col_idx.begin() + M.row_ptr[i], M.col_idx.begin() + M.row_ptr[i + 1]);
+        ASSERT_EQ(cols, std::vector<int>(P[i].begin(), P[i].end())) << "row " << i;  // sorted, no duplicates
+      }
+      EXPECT_LT(defect_on_own_pattern(M, T), 1e-12);
+      const double d = apply_defect(M, T);
+      EXPECT_LT(d, previous);
+      previous = d;
+      // the solve is the product with M
+      V b("b", T.nrows), x("x", T.nrows);
+      Kokkos::deep_copy(b, 1.0);
+      S.solve(b, x);
+      std::vector<double> y(T.nrows, 0.0);
+      for (int i = 0; i < M.nrows; ++i)
+        for (int p = M.row_ptr[i]; p < M.row_ptr[i + 1]; ++p) y[i] += M.values[p];
+      const auto xs = to_std_vector(x);
+      for (int i = 0; i < T.nrows; ++i) EXPECT_NEAR(xs[i], y[i], 1e-13 * std::abs(y[i]) + 1e-15) << i;
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, isai_power_rule) {
+  // 0 (the default): 2 for triangles of at most kIsaiPower2MaxAvgNnz entries per row on average, else 1
+  EXPECT_EQ(TriSolveOptions().isai_power, 0);
+  EXPECT_EQ(isai_power_rule(1000, 3000), 2);
+  EXPECT_EQ(isai_power_rule(1000, 4000), 2);
+  EXPECT_EQ(isai_power_rule(1000, 4001), 1);
+  EXPECT_EQ(isai_power_rule(0, 0), 1);
+  const auto L2 = Reference::ic0(lap2d(10));   // 3 per row (fewer at the edges)
+  const auto L3 = Reference::ic0(lap3d27(5));  // 14 per row in the interior
+  for (const auto* T : {&L2, &L3}) {
+    TriangularSolver<double, Dev> S;
+    S.setup(to_device<Dev>(*T), true, false, isai(0));
+    EXPECT_EQ(S.stats().isai_power, T == &L2 ? 2 : 1);
+    EXPECT_EQ(S.stats().isai_power, isai_power_rule(T->nrows, static_cast<std::int64_t>(T->col_idx.size())));
+  }
+  TriangularSolver<double, Dev> J;  // other modes: 1 (unused)
+  TriSolveOptions o;
+  o.kind = TriSolveKind::Jacobi;
+  J.setup(to_device<Dev>(L2), true, false, o);
+  EXPECT_EQ(J.stats().isai_power, 1);
+}
+
+TEST(TEST_CATEGORY, isai_power_known_inverse_of_a_bidiagonal) {
+  // lower bidiagonal T (d_i = 2 + i/10, subdiagonal 0.7): on the pattern {i-k+1, ..., i} the ISAI is T^{-1}
+  // itself, T^{-1}(i, i-m) = (-0.7)^m / (d_i d_{i-1} ... d_{i-m})
+  const int n = 30;
+  std::vector<int> r, c;
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) r.push_back(i), c.push_back(i - 1), v.push_back(0.7);
+    r.push_back(i), c.push_back(i), v.push_back(2.0 + 0.1 * i);
+  }
+  const auto B = csr_from_triplets(n, n, r, c, v);
+  const auto d = [](int i) { return 2.0 + 0.1 * i; };
+  for (int k : {2, 3}) {
+    TriangularSolver<double, Dev> S;
+    S.setup(to_device<Dev>(B), true, false, isai(k));
+    const auto M = to_host(S.isai_matrix());
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(M.row_ptr[i + 1] - M.row_ptr[i], std::min(i, k) + 1) << "row " << i;
+      for (int p = M.row_ptr[i]; p < M.row_ptr[i + 1]; ++p) {
+        const int m = i - M.col_idx[p];
+        double expect = std::pow(-0.7, m);
+        for (int q = 0; q <= m; ++q) expect /= d(i - q);
+        EXPECT_NEAR(M.values[p], expect, 1e-15) << i << " " << M.col_idx[p];
+      }
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, isai_power_update_values_and_bad_input) {
+  const auto L = Reference::ic0(lap2d(12));
+  TriangularSolver<double, Dev> S;
+  S.setup(to_device<Dev>(L), true, false, isai(2));
+  // new values on the same pattern: M recomputed on the kept extended pattern, as a fresh setup gives it
+  auto L2 = L;
+  for (auto& x : L2.values) x *= 1.5;
+  const auto L2d = to_device<Dev>(L2);
+  S.update_values(L2d);
+  TriangularSolver<double, Dev> F;
+  F.setup(L2d, true, false, isai(2));
+  EXPECT_EQ(to_host(S.isai_matrix()).values, to_host(F.isai_matrix()).values);
+  EXPECT_EQ(to_host(S.isai_matrix()).col_idx, to_host(F.isai_matrix()).col_idx);
+
+  // the power out of range
+  for (int k : {-1, kMaxIsaiPower + 1}) {
+    TriangularSolver<double, Dev> T;
+    ASYNCSPARSE_EXPECT_THROW_MSG(T.setup(to_device<Dev>(L), true, false, isai(k)), InvalidInput,
+                                 "isai_power must be between 0 (the rule) and 3, got " + std::to_string(k));
+  }
+  const auto A = to_device<Dev>(lap2d(8));
+  ASYNCSPARSE_EXPECT_THROW_MSG(
+      (make_preconditioner<double, Dev>("par_ic", A, parse_parameter_string("tri_solve=isai,tri_solve_isai_power=4"))),
+      InvalidInput, "parameter 'tri_solve_isai_power' must be between 0 (the rule) and 3, got 4");
+  // a row too long to extend: a dense lower triangle of 70 rows
+  std::vector<int> r, c;
+  std::vector<double> v;
+  for (int i = 0; i < 70; ++i)
+    for (int j = 0; j <= i; ++j) r.push_back(i), c.push_back(j), v.push_back(i == j ? 100.0 : 0.01);
+  const auto D = to_device<Dev>(csr_from_triplets(70, 70, r, c, v));
+  TriangularSolver<double, Dev> T;
+  ASYNCSPARSE_EXPECT_THROW_MSG(T.setup(D, true, false, isai(2)), InvalidInput,
+                               "isai_power > 1 needs rows of at most 64 entries in the pattern it extends, row 69");
+  T.setup(D, true, false, isai(1));  // its own pattern needs no extension
+  EXPECT_TRUE(T.is_setup());
+}
+
+TEST(TEST_CATEGORY, isai_power_fewer_pcg_iterations) {
+  // ParIc (deterministic sweeps) with ISAI solves on the pattern of |L|^2 and |L|^3: fewer PCG iterations to 1e-8 than
+  // on L's own pattern, and not fewer than with exact triangular solves
+  const auto A = to_device<Dev>(lap2d(48));
+  const int n = A.numRows();
+  V b("b", n);
+  Kokkos::deep_copy(b, 1.0);
+  SolverParams sp;
+  sp.tol = 1e-8;
+  auto iterations = [&](const std::string& params) {
+    auto M = make_preconditioner<double, Dev>("par_ic", A, parse_parameter_string("mode=deterministic," + params));
+    M->compute();
+    V x("x", n);
+    const auto r = cg<double, Dev>(A, b, x, M.get(), sp);
+    EXPECT_TRUE(r.converged()) << params << ": " << r.message;
+    return r.iterations;
+  };
+  const int p1 = iterations("tri_solve=isai,tri_solve_isai_power=1");
+  const int p2 = iterations("tri_solve=isai,tri_solve_isai_power=2");
+  EXPECT_EQ(iterations("tri_solve=isai"), p2);  // the rule's choice on the 5-point grid
+  const int p3 = iterations("tri_solve=isai,tri_solve_isai_power=3"), exact = iterations("tri_solve=exact");
+  EXPECT_LT(p2, p1);
+  EXPECT_LT(p3, p2);
+  EXPECT_GE(p3, exact);
+  auto M =
+      make_preconditioner<double, Dev>("par_ic", A, parse_parameter_string("tri_solve=isai,tri_solve_isai_power=2"));
+  M->compute();
+  EXPECT_NE(M->description().find("isai^2 tri-solve"), std::string::npos) << M->description();
+}
+
+}  // namespace test_isai_power
