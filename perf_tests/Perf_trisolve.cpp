@@ -101,12 +101,14 @@ ModeSpec mode_spec(const std::string& mode) {
     o.kind = TriSolveKind::Jacobi;
     o.sweeps = std::stoi(mode.substr(6));
     m.passes = std::max(1, o.sweeps);
-  } else if (mode == "isai") {
+  } else if (mode == "isai") {  // on T's own pattern, as measured before isai_power_rule
     o.kind = TriSolveKind::Isai;
     o.sweeps = 0;
+    o.isai_power = 1;
   } else if (mode == "isai+1") {
     o.kind = TriSolveKind::Isai;
     o.sweeps = 1;
+    o.isai_power = 1;
     m.passes = 3;
   } else {
     o.kind = TriSolveKind::Auto;

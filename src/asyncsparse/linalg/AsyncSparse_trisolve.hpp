@@ -30,13 +30,15 @@
 //    needed count varies or is unknown. When the last sweep lands in the work vector, one copy follows. The
 //    number of sweeps can differ between solves, so the preconditioner is not exactly the same linear operator
 //    each time (it is, up to the tolerance).
-//  * Isai: x = M b, M the incomplete sparse approximate inverse of T on T's own pattern (Anzt, Huckle, Bräckle &
-//    Dongarra, Parallel Computing 2018): row i of M solves M(i, J) T(J, J) = e_i^T on J = the columns of row i
-//    (Impl::isai_compute; no row-length limit). Setup: one kernel per set of values. Solve: one product, on GPUs
+//  * Isai: x = M b, M the incomplete sparse approximate inverse of T (Anzt, Huckle, Bräckle & Dongarra, Parallel
+//    Computing 2018) on the pattern of |T|^k (TriSolveOptions::isai_power; the default rule isai_power_rule takes
+//    k = 2 for short rows, else T's own pattern; rows longer than Impl::kIsaiPowerMaxRowEntries keep their own):
+//    row i of M solves M(i, J) T(J, J) = e_i^T on J = the columns of row i of that pattern (Impl::isai_compute; no
+//    row-length limit; Impl::isai_pattern_power forms the pattern once at setup). Setup: one kernel per set of values. Solve: one product, on GPUs
 //    for rows of up to Impl::kRowSpmvMaxAvgNnz entries on average the library's row-per-thread kernel
 //    (Impl::spmv_dot; solve_dot() then also reduces dᵀx in the same pass, which a preconditioned Krylov solver
 //    uses for rᵀz, up to Impl::kFusedReductionMaxRows rows), else Kokkos-Kernels' spmv; with `sweeps` = s > 0, s
-//    correction steps x += M (b - T x) follow (two passes each). M is exact when T^{-1} has T's pattern.
+//    correction steps x += M (b - T x) follow (two passes each). M is exact when T^{-1} has M's pattern.
 //  * Auto: resolved at setup by choose_tri_solve() (AsyncSparse_trisolve_rule.hpp); stats().reason says why.
 //
 // Input checks: setup() throws InvalidInput for a non-square matrix, a row whose diagonal is not stored at the
@@ -134,7 +136,7 @@ struct TriSolveStats {
   double last_relative_residual = -1;                     ///< JacobiAdaptive: ||r_j|| / ||r_0|| at the last check
   double setup_seconds = 0;                               ///< setup() or update_values() time, fenced
 
-  /// "jacobi(3)", "jacobi_adaptive(<=10, tol 1e-02)", "isai", "isai+2", "exact(cusparse)".
+  /// "jacobi(3)", "jacobi_adaptive(<=10, tol 1e-02)", "isai", "isai+2", "isai^2" (pattern of |T|^2), "exact(cusparse)".
   std::string mode() const {
     char buf[96];
     switch (kind) {

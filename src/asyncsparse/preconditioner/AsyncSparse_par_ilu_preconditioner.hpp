@@ -130,8 +130,15 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   TriSolveRuleInputs in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, rule_nnz, false);
   using solver = TriangularSolver<Scalar, Device>;
   const TriSolveChoice c = solver::resolve_kind(opt, in);
+  // one ISAI pattern power for both triangles, from the facts the mode was chosen on (isai_power_rule); an extended
+  // pattern's values are allocated with the pattern, not here
+  TriSolveOptions o = opt;
+  if (c.kind == TriSolveKind::Isai && o.isai_power == 0)
+    o.isai_power = isai_power_rule(static_cast<std::int64_t>(n), rule_nnz);
   auto part = [&](const crs_type& T) {
-    return Impl::parts_extent(solver::array_sizes(c.kind, c.sweeps, n, static_cast<std::size_t>(T.nnz())));
+    auto sz = solver::array_sizes(c.kind, c.sweeps, n, static_cast<std::size_t>(T.nnz()));
+    if (c.kind == TriSolveKind::Isai && o.isai_power > 1) sz[3] = 0;
+    return Impl::parts_extent(sz);
   };
   const std::array<std::size_t, 4> sizes = {s.extent(0) == n ? n : 0, n, part(L), part(U)};
   const auto v = Impl::uninitialized_parts<vector_type, 4>("AsyncSparse::factor_apply::arrays", sizes);
@@ -140,8 +147,8 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   if (opt.kind == TriSolveKind::Auto)
     in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, rule_nnz, true, v[2]);
   set_inverse_scaling(s, L.numRows());
-  lower_.setup(L, true, unit_lower, opt, inv_s_, const_vector_type(), &in, v[2]);
-  upper_.setup(U, false, false, opt, const_vector_type(), inv_s_, &in, v[3]);
+  lower_.setup(L, true, unit_lower, o, inv_s_, const_vector_type(), &in, v[2]);
+  upper_.setup(U, false, false, o, const_vector_type(), inv_s_, &in, v[3]);
   // both solves in one launch of one team where the triangles are small (TriSolveOptions::one_team_entries)
   const std::int64_t max_entries =
       opt.one_team_entries >= 0

@@ -432,13 +432,13 @@ void tri_residual(const RowMap& rm, const Entries& ent, const Values& val, ordin
       });
 }
 
-/// Most entries a row of the pattern may hold when isai_pattern_power forms the next power from it (the merge keeps a
-/// cursor per entry).
+/// Most entries a row of the pattern may hold for isai_pattern_power to extend it (the merge keeps a cursor per
+/// entry); a longer row keeps its pattern.
 constexpr int kIsaiPowerMaxRowEntries = 64;
 
 /// Row i of isai_pattern_power's product: the union of the rows j of T (rm, ent) for j in row i of P (prm, pent),
-/// walked in increasing column order with a cursor per row (at most kIsaiPowerMaxRowEntries); writes the columns
-/// from out(first) on when `out` is not empty. Returns their count.
+/// walked in increasing column order with a cursor per row; a row of P of more than kIsaiPowerMaxRowEntries entries
+/// is copied as it is. Writes the columns from out(first) on when `out` is not empty. Returns their count.
 template <class RowMap, class Entries, class Ordinals>
 struct IsaiPatternMerge {
   RowMap rm;
@@ -446,8 +446,13 @@ struct IsaiPatternMerge {
   RowMap prm;
   Entries pent;
   KOKKOS_INLINE_FUNCTION offset_t operator()(const ordinal_t i, const Ordinals& out, const offset_t first) const {
-    offset_t cur[kIsaiPowerMaxRowEntries], last[kIsaiPowerMaxRowEntries];
     const offset_t pb = prm(i), pe = prm(i + 1);
+    if (pe - pb > kIsaiPowerMaxRowEntries) {  // too long to extend: its own pattern (ISAI is valid on any)
+      if (out.extent(0) > 0)
+        for (offset_t p = pb; p < pe; ++p) out(first + (p - pb)) = pent(p);
+      return pe - pb;
+    }
+    offset_t cur[kIsaiPowerMaxRowEntries], last[kIsaiPowerMaxRowEntries];
     const int m = static_cast<int>(pe - pb);
     for (int q = 0; q < m; ++q) {
       const ordinal_t j = pent(pb + q);
@@ -468,42 +473,37 @@ struct IsaiPatternMerge {
   }
 };
 
-/// The pattern of |T| |P| restricted to what it is (row i: the union of the rows j of T for j in row i of P, sorted),
-/// for a triangle T (rm, ent) and a pattern P (prm, pent) of the same triangle that holds T's pattern. Two passes, one
-/// thread per row (count, then fill after a scan), each a merge of P's row's rows of T by cursors. Throws InvalidInput
-/// when a row of P holds more than kIsaiPowerMaxRowEntries entries.
+/// The pattern of |T| |P| (row i: the union of the rows j of T for j in row i of P, sorted; rows of P longer than
+/// kIsaiPowerMaxRowEntries kept as they are), for a triangle T (rm, ent) and a pattern P (prm, pent) of the same
+/// triangle that holds T's pattern. Two passes, one thread per row (count, then fill after a scan). Throws
+/// InvalidInput when the pattern has more entries than the offset type holds.
 template <class ExecSpace, class RowMap, class Entries>
 std::pair<typename RowMap::non_const_type, typename Entries::non_const_type> isai_pattern_power(
     const RowMap& rm, const Entries& ent, const RowMap& prm, const Entries& pent, ordinal_t n) {
   using Offsets = typename RowMap::non_const_type;
   using Ordinals = typename Entries::non_const_type;
   const Offsets out_rm(uninitialized("AsyncSparse::trisolve::isai_row_map"), static_cast<std::size_t>(n) + 1);
-  std::int64_t too_long = -1;
   const IsaiPatternMerge<RowMap, Entries, Ordinals> merge{rm, ent, prm, pent};
-  Kokkos::parallel_reduce(
+  Kokkos::parallel_for(
       "AsyncSparse::trisolve::isai_pattern_count", Impl::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& bad) {
-        if (prm(i + 1) - prm(i) > kIsaiPowerMaxRowEntries) {
-          if (i > bad) bad = i;
-          out_rm(i + 1) = 0;
-          return;
-        }
-        out_rm(i + 1) = merge(i, Ordinals(), 0);  // counts only
-      },
-      Kokkos::Max<std::int64_t>(too_long));
-  if (too_long >= 0)
-    throw InvalidInput("TriangularSolver::setup: isai_power > 1 needs rows of at most " +
-                       std::to_string(kIsaiPowerMaxRowEntries) + " entries in the pattern it extends, row " +
-                       std::to_string(too_long) + " has more");
-  offset_t total = 0;
+      KOKKOS_LAMBDA(const ordinal_t i) { out_rm(i + 1) = merge(i, Ordinals(), 0); });  // counts only
+  // the total in 64 bits: |T|^k can outgrow the offset type where T fits
+  std::int64_t total = 0;
+  Kokkos::parallel_reduce(
+      "AsyncSparse::trisolve::isai_pattern_total", Impl::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& acc) { acc += static_cast<std::int64_t>(out_rm(i + 1)); },
+      total);
+  if (total > static_cast<std::int64_t>(std::numeric_limits<offset_t>::max()))
+    throw InvalidInput("TriangularSolver::setup: the ISAI pattern of isai_power > 1 has " + std::to_string(total) +
+                       " entries, more than the offset type holds (" +
+                       std::to_string(std::numeric_limits<offset_t>::max()) + "); use isai_power 1");
   Kokkos::parallel_scan(
       "AsyncSparse::trisolve::isai_pattern_scan", Impl::RangePolicy<ExecSpace>(0, n + 1),
       KOKKOS_LAMBDA(const ordinal_t i, offset_t& acc, const bool final) {
         const offset_t c = i == 0 ? 0 : out_rm(i);
         acc += c;
         if (final) out_rm(i) = acc;
-      },
-      total);
+      });
   const Ordinals out_ent(uninitialized("AsyncSparse::trisolve::isai_entries"), static_cast<std::size_t>(total));
   Kokkos::parallel_for(
       "AsyncSparse::trisolve::isai_pattern_fill", Impl::RangePolicy<ExecSpace>(0, n),
@@ -511,7 +511,7 @@ std::pair<typename RowMap::non_const_type, typename Entries::non_const_type> isa
   return {out_rm, out_ent};
 }
 
-/// ISAI of a triangle T (values `val`, inverse diagonal `dinv`) on T's own pattern: for every row i, with J the
+/// ISAI of a triangle T (values `val`, inverse diagonal `dinv`) on T's own pattern (or on M's, below): for every row i, with J the
 /// sorted columns of row i of T, the row M(i, J) solves M(i, J) T(J, J) = e_i^T restricted to J (Anzt, Huckle,
 /// Bräckle & Dongarra 2018), i.e. the triangular system T(J, J)^T m = e_i: upper triangular with its unknown for
 /// column i last when T is lower (back substitution), lower triangular with i first when T is upper (forward
