@@ -34,8 +34,8 @@
 //    Computing 2018) on the pattern of |T|^k (TriSolveOptions::isai_power; the default rule isai_power_rule takes
 //    k = 2 for short rows, else T's own pattern; rows longer than Impl::kIsaiPowerMaxRowEntries keep their own):
 //    row i of M solves M(i, J) T(J, J) = e_i^T on J = the columns of row i of that pattern (Impl::isai_compute; no
-//    row-length limit; Impl::isai_pattern_power forms the pattern once at setup). Setup: one kernel per set of values. Solve: one product, on GPUs
-//    for rows of up to Impl::kRowSpmvMaxAvgNnz entries on average the library's row-per-thread kernel
+//    row-length limit; Impl::isai_pattern_power forms the pattern once at setup). Setup: one kernel per set of
+//    values. Solve: one product, on GPUs for rows of up to Impl::kRowSpmvMaxAvgNnz entries on average the library's row-per-thread kernel
 //    (Impl::spmv_dot; solve_dot() then also reduces dᵀx in the same pass, which a preconditioned Krylov solver
 //    uses for rᵀz, up to Impl::kFusedReductionMaxRows rows), else Kokkos-Kernels' spmv; with `sweeps` = s > 0, s
 //    correction steps x += M (b - T x) follow (two passes each). M is exact when T^{-1} has M's pattern.
@@ -248,11 +248,13 @@ class TriangularSolver {
     return c;
   }
   /// Entries of the arrays setup() allocates for a triangle of n rows and nnz entries in mode `kind` with `sweeps`:
-  /// values, inverse diagonal, work vector (the Jacobi modes and ISAI with correction steps), ISAI values.
-  static std::array<std::size_t, 4> array_sizes(TriSolveKind kind, int sweeps, std::size_t n, std::size_t nnz) {
+  /// values, inverse diagonal, work vector (the Jacobi modes and ISAI with correction steps), ISAI values (none for an
+  /// ISAI on an extended pattern, isai_power > 1: those are allocated with the pattern).
+  static std::array<std::size_t, 4> array_sizes(TriSolveKind kind, int sweeps, std::size_t n, std::size_t nnz,
+                                                int isai_power = 1) {
     const bool jacobi = kind == TriSolveKind::Jacobi || kind == TriSolveKind::JacobiAdaptive;
     const bool work = jacobi || (kind == TriSolveKind::Isai && sweeps > 0);
-    return {nnz, n, work ? n : 0, kind == TriSolveKind::Isai ? nnz : 0};
+    return {nnz, n, work ? n : 0, kind == TriSolveKind::Isai && isai_power <= 1 ? nnz : 0};
   }
 
   /// Compatibility form: mode and sweep count only.
@@ -565,8 +567,8 @@ void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool
   // Every mode writes the work vector before reading it. The values, inverse diagonal, work vector and ISAI values
   // share one allocation (Impl::uninitialized_parts), or `storage` (ISAI values on an extended pattern: their own,
   // made by load() with the pattern).
-  auto sizes = array_sizes(stats_.kind, stats_.sweeps, static_cast<std::size_t>(n_), static_cast<std::size_t>(T.nnz()));
-  if (stats_.isai_power > 1) sizes[3] = 0;
+  const auto sizes = array_sizes(stats_.kind, stats_.sweeps, static_cast<std::size_t>(n_),
+                                 static_cast<std::size_t>(T.nnz()), stats_.isai_power);
   const auto parts = storage.extent(0) >= Impl::parts_extent(sizes)
                          ? Impl::parts_of(storage, sizes)
                          : Impl::uninitialized_parts<vector_type, 4>("AsyncSparse::trisolve::arrays", sizes);

@@ -136,9 +136,8 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   if (c.kind == TriSolveKind::Isai && o.isai_power == 0)
     o.isai_power = isai_power_rule(static_cast<std::int64_t>(n), rule_nnz);
   auto part = [&](const crs_type& T) {
-    auto sz = solver::array_sizes(c.kind, c.sweeps, n, static_cast<std::size_t>(T.nnz()));
-    if (c.kind == TriSolveKind::Isai && o.isai_power > 1) sz[3] = 0;
-    return Impl::parts_extent(sz);
+    return Impl::parts_extent(
+        solver::array_sizes(c.kind, c.sweeps, n, static_cast<std::size_t>(T.nnz()), o.isai_power));
   };
   const std::array<std::size_t, 4> sizes = {s.extent(0) == n ? n : 0, n, part(L), part(U)};
   const auto v = Impl::uninitialized_parts<vector_type, 4>("AsyncSparse::factor_apply::arrays", sizes);

@@ -484,14 +484,15 @@ std::pair<typename RowMap::non_const_type, typename Entries::non_const_type> isa
   using Ordinals = typename Entries::non_const_type;
   const Offsets out_rm(uninitialized("AsyncSparse::trisolve::isai_row_map"), static_cast<std::size_t>(n) + 1);
   const IsaiPatternMerge<RowMap, Entries, Ordinals> merge{rm, ent, prm, pent};
-  Kokkos::parallel_for(
-      "AsyncSparse::trisolve::isai_pattern_count", Impl::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(const ordinal_t i) { out_rm(i + 1) = merge(i, Ordinals(), 0); });  // counts only
-  // the total in 64 bits: |T|^k can outgrow the offset type where T fits
+  // the counts, and their total in 64 bits (|T|^k can outgrow the offset type where T fits)
   std::int64_t total = 0;
   Kokkos::parallel_reduce(
-      "AsyncSparse::trisolve::isai_pattern_total", Impl::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& acc) { acc += static_cast<std::int64_t>(out_rm(i + 1)); },
+      "AsyncSparse::trisolve::isai_pattern_count", Impl::RangePolicy<ExecSpace>(0, n),
+      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& acc) {
+        const offset_t c = merge(i, Ordinals(), 0);  // counts only
+        out_rm(i + 1) = c;
+        acc += static_cast<std::int64_t>(c);
+      },
       total);
   if (total > static_cast<std::int64_t>(std::numeric_limits<offset_t>::max()))
     throw InvalidInput("TriangularSolver::setup: the ISAI pattern of isai_power > 1 has " + std::to_string(total) +
