@@ -25,14 +25,17 @@
 //                          the build does not know makes the benchmark skip itself with the message
 //   par_ic_one_team, par_ic_launches (par_ilu_* alike)   the default mode with both Jacobi solves in one launch
 //                          of one team at any size (tri_solve_one_team_entries=1e9) | never (0)
+//   par_ic_exact_launches (par_ilu_* alike)   tri_solve=exact without the one-team solve (cuSPARSE SpSV on CUDA,
+//                          tri_solve_one_team_entries=0): par_ic_exact takes one team where the triangles fit
 //   par_ict / par_ilut     make_preconditioner("par_ict" / "par_ilut", A), defaults (steps until the ILU residual
 //                          stagnates, at most 30)
 //   par_ict_5steps / par_ilut_5steps   the same with exactly 5 steps (steps=5, stagnation_tolerance=0: the
 //                          default before the stagnation rule)
 //   kk_spiluk              Kokkos-Kernels spiluk(0) (symbolic + numeric) and the exact triangular solves of
-//                          IncompleteFactorPreconditioner (TriSolveKind::Exact)
-//   cusparse_ic / _ilu     (CUDA) cuSPARSE csric02 / csrilu02 (analysis + factorization) and the exact triangular
-//                          solves of IncompleteFactorPreconditioner (TriSolveKind::Exact)
+//                          IncompleteFactorPreconditioner (TriSolveKind::Exact without the one-team solve:
+//                          cuSPARSE SpSV on CUDA, serial substitution on host backends)
+//   cusparse_ic / _ilu     (CUDA) cuSPARSE csric02 / csrilu02 (analysis + factorization) and cuSPARSE SpSV
+//                          (IncompleteFactorPreconditioner, ExactAlgorithm::Cusparse): the exact pipeline
 // The exact baselines factor A itself (IC(0)/ILU(0) commute with the diagonal scaling the ParIC sweeps use).
 // Their set-up time is the factorization (symbolic, analysis, numeric) plus the preconditioner's compute() (the
 // triangular solves' analysis); creating the cuSPARSE handle and converting the factors to AsyncSparse's CSR
@@ -121,6 +124,15 @@ std::map<std::string, std::map<std::string, Outcome>>& outcomes() {
 /// A preconditioner ready to apply, or nullptr for "none".
 using PrecPtr = std::unique_ptr<Preconditioner<double, Device>>;
 
+/// The exact triangular solves of the baselines: `a` (Auto: the library's choice without the one-team solve).
+TriSolveOptions baseline_exact(ExactAlgorithm a) {
+  TriSolveOptions o;
+  o.kind = TriSolveKind::Exact;
+  o.exact_algorithm = a;
+  o.one_team_entries = 0;
+  return o;
+}
+
 /// Method name → (factory name, parameter string) of the AsyncSparse preconditioners.
 bool factory_method(const std::string& method, std::string& factory, std::string& params) {
   static const std::map<std::string, std::pair<std::string, std::string>> table = {
@@ -129,6 +141,8 @@ bool factory_method(const std::string& method, std::string& factory, std::string
       {"par_ilu", {"par_ilu", ""}},
       {"par_ic_exact", {"par_ic", "tri_solve=exact"}},
       {"par_ilu_exact", {"par_ilu", "tri_solve=exact"}},
+      {"par_ic_exact_launches", {"par_ic", "tri_solve=exact,tri_solve_one_team_entries=0"}},
+      {"par_ilu_exact_launches", {"par_ilu", "tri_solve=exact,tri_solve_one_team_entries=0"}},
       {"par_ic_jacobi", {"par_ic", "tri_solve=jacobi,tri_solve_sweeps=3"}},
       {"par_ilu_jacobi", {"par_ilu", "tri_solve=jacobi,tri_solve_sweeps=3"}},
       {"par_ic_jacobi1", {"par_ic", "tri_solve=jacobi,tri_solve_sweeps=1"}},
@@ -191,7 +205,7 @@ PrecPtr build(const std::string& method, const CrsD& A, bool spd, double& second
       kk.symbolic(A, 0);
       kk.numeric(A);
       M.reset(new IncompleteFactorPreconditioner<double, Device>(A, kk.L(), kk.U(), true, no_scaling,
-                                                                 TriSolveKind::Exact, 5, "kk_spiluk"));
+                                                                 baseline_exact(ExactAlgorithm::Auto), "kk_spiluk"));
       M->compute();
     });
     return M;
@@ -203,8 +217,8 @@ PrecPtr build(const std::string& method, const CrsD& A, bool spd, double& second
     cf.setup(A, ic);  // handle, descriptor, buffer: not timed
     const double factor_seconds = cf.factor();
     const auto L = cf.L(), U = cf.U();  // layout conversion: not timed
-    PrecPtr M(
-        new IncompleteFactorPreconditioner<double, Device>(A, L, U, !ic, no_scaling, TriSolveKind::Exact, 5, method));
+    PrecPtr M(new IncompleteFactorPreconditioner<double, Device>(A, L, U, !ic, no_scaling,
+                                                                 baseline_exact(ExactAlgorithm::Cusparse), method));
     seconds = factor_seconds + timed([&] { M->compute(); });
     return M;
   }
@@ -347,10 +361,11 @@ std::vector<std::string> methods(bool spd) {
   m.push_back("cusparse_" + f);
 #endif
   for (const std::string s :
-       {std::string("none"), std::string("diagonal"), "par_" + f, "par_" + f + "_exact", "par_" + f + "_jacobi",
-        "par_" + f + "_jacobi1", "par_" + f + "_jacobi2", "par_" + f + "_isai", "par_" + f + "_isai1",
-        "par_" + f + "_isai_p1", "par_" + f + "_isai_p2", "par_" + f + "_one_team", "par_" + f + "_launches",
-        std::string(spd ? "par_ict" : "par_ilut"), std::string(spd ? "par_ict_5steps" : "par_ilut_5steps")})
+       {std::string("none"), std::string("diagonal"), "par_" + f, "par_" + f + "_exact", "par_" + f + "_exact_launches",
+        "par_" + f + "_jacobi", "par_" + f + "_jacobi1", "par_" + f + "_jacobi2", "par_" + f + "_isai",
+        "par_" + f + "_isai1", "par_" + f + "_isai_p1", "par_" + f + "_isai_p2", "par_" + f + "_one_team",
+        "par_" + f + "_launches", std::string(spd ? "par_ict" : "par_ilut"),
+        std::string(spd ? "par_ict_5steps" : "par_ilut_5steps")})
     m.push_back(s);
   return m;
 }

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Triangular solves of the incomplete-factorization preconditioners (AsyncSparse_trisolve.hpp): the time of one
 // lower + one upper solve with the IC(0) factors of the scaled matrix (L2D, L3D and shared SPD matrices) in each
-// mode — exact (cuSPARSE SpSV on CUDA, serial substitution on host backends; Kokkos-Kernels level sets as
+// mode — exact (GPUs: one team for triangles that fit its scratch memory, else cuSPARSE SpSV on CUDA; serial
+// substitution on host backends; Kokkos-Kernels level sets as
 // "exact_levelset"), Jacobi with 1–3 sweeps, adaptive Jacobi, ISAI with 0 or 1 correction step — against one
 // Kokkos-Kernels spmv of A measured in the same run (counter x_spmv = time / spmv time). Counters: setup_ms (the
 // solver's setup: checks, value copy, ISAI / level sets / cuSPARSE analysis), sweeps (Jacobi modes, per solve),
@@ -269,7 +270,8 @@ void BM_pcg_par_ic(benchmark::State& state, const std::string& name, const std::
 }
 
 const std::vector<std::string>& problems() {
-  static const std::vector<std::string> v = {"L2D", "L3D", "bodyy6", "bcsstk16"};
+  // the last four: triangles small enough for the one-team exact solve on GPUs
+  static const std::vector<std::string> v = {"L2D", "L3D", "bodyy6", "bcsstk16", "1138_bus", "494_bus", "nos5", "nos7"};
   return v;
 }
 const std::vector<std::string>& modes() {

@@ -214,6 +214,7 @@ TEST(TEST_CATEGORY, setup_paths_preconditioner_modes_from_one_allocation) {
       const auto& ls = pp->lower_solve_stats();
       auto o = options(ls.kind, ls.sweeps);
       o.isai_power = ls.isai_power;  // the pattern the rule gave the preconditioner's ISAI
+      o.one_team_entries = 0;        // as the preconditioner (its exact solves: the same algorithm)
       TriangularSolver<double, Dev> lower, upper;
       const V s = pp->handle().scaling();
       V inv_s("inv_s", Ah.nrows);

@@ -10,11 +10,14 @@
 // (U S^{-1})^{-1} (S^{-1} L)^{-1}, needs no vector scaling passes. The modes (TriSolveKind,
 // AsyncSparse_trisolve_rule.hpp) are:
 //
-//  * Exact: the exact solution. ExactAlgorithm::Auto runs cuSPARSE SpSV on CUDA (float/double; analysis once per
-//    pattern, values updated without a new analysis), Kokkos-Kernels sptrsv with level sets (algorithm
-//    SEQLVLSCHD_TP1, one launch per level) on other GPUs, and plain forward / backward substitution in one thread
-//    on host backends, where the per-level synchronisation of a level-set solve dominates (a 2D Laplacian of
-//    1024^2 rows has 2047 levels of ~500 rows). set_exact_algorithm() / TriSolveOptions choose explicitly.
+//  * Exact: the exact solution. ExactAlgorithm::Auto runs, on GPUs, the level sets of a triangle small enough for
+//    one team's scratch memory in one launch of one team (ExactAlgorithm::OneTeam,
+//    Impl::ExactOneTeam: a team barrier per level instead of a launch or a device-wide wait; level sets found once
+//    per pattern), else cuSPARSE SpSV on CUDA (float/double; analysis once per pattern, values updated without a
+//    new analysis) and Kokkos-Kernels sptrsv with level sets (algorithm SEQLVLSCHD_TP1, one launch per level) on
+//    other GPUs; plain forward / backward substitution in one thread on host backends, where the per-level
+//    synchronisation of a level-set solve dominates (a 2D Laplacian of 1024^2 rows has 2047 levels of ~500 rows).
+//    set_exact_algorithm() / TriSolveOptions choose explicitly.
 //  * Jacobi: k Jacobi sweeps x_{j+1} = D^{-1} (b - (T - D) x_j) from x_0 = D^{-1} b, the iterative triangular
 //    solve of Chow & Patel (SISC 2015, sect. 4) and Anzt, Chow & Dongarra (Euro-Par 2015). D^{-1}(T - D) is
 //    nilpotent, so n sweeps give the exact solution; a few usually make as good a preconditioner. Fused: one
@@ -35,10 +38,10 @@
 //    k = 2 for short rows, else T's own pattern; rows longer than Impl::kIsaiPowerMaxRowEntries keep their own):
 //    row i of M solves M(i, J) T(J, J) = e_i^T on J = the columns of row i of that pattern (Impl::isai_compute; no
 //    row-length limit; Impl::isai_pattern_power forms the pattern once at setup). Setup: one kernel per set of
-//    values. Solve: one product, on GPUs for rows of up to Impl::kRowSpmvMaxAvgNnz entries on average the library's row-per-thread kernel
-//    (Impl::spmv_dot; solve_dot() then also reduces dᵀx in the same pass, which a preconditioned Krylov solver
-//    uses for rᵀz, up to Impl::kFusedReductionMaxRows rows), else Kokkos-Kernels' spmv; with `sweeps` = s > 0, s
-//    correction steps x += M (b - T x) follow (two passes each). M is exact when T^{-1} has M's pattern.
+//    values. Solve: one product, on GPUs for rows of up to Impl::kRowSpmvMaxAvgNnz entries on average the library's
+//    row-per-thread kernel (Impl::spmv_dot; solve_dot() then also reduces dᵀx in the same pass, which a preconditioned
+//    Krylov solver uses for rᵀz, up to Impl::kFusedReductionMaxRows rows), else Kokkos-Kernels' spmv; with `sweeps` = s
+//    > 0, s correction steps x += M (b - T x) follow (two passes each). M is exact when T^{-1} has M's pattern.
 //  * Auto: resolved at setup by choose_tri_solve() (AsyncSparse_trisolve_rule.hpp); stats().reason says why.
 //
 // Input checks: setup() throws InvalidInput for a non-square matrix, a row whose diagonal is not stored at the
@@ -70,12 +73,15 @@
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve_rule.hpp>
 #include <asyncsparse/linalg/impl/AsyncSparse_trisolve_kernels.hpp>
+#include <asyncsparse/linalg/impl/AsyncSparse_trisolve_one_team.hpp>
 
 namespace AsyncSparse {
 
-/// Algorithm of an exact solve: Auto (cuSPARSE on CUDA, level sets on other GPUs, serial substitution on host
-/// backends), Kokkos-Kernels level sets, serial substitution (one thread), or cuSPARSE SpSV (CUDA builds only).
-enum class ExactAlgorithm { Auto, LevelSet, Serial, Cusparse };
+/// Algorithm of an exact solve: Auto (GPUs: one team for a triangle that fits its scratch memory, else cuSPARSE on
+/// CUDA and level sets on other GPUs; host backends: serial substitution), Kokkos-Kernels level sets, serial
+/// substitution (one thread), cuSPARSE SpSV (CUDA builds only), or level sets in one launch of one team (triangles
+/// whose arrays fit one team's scratch memory: Impl::exact_one_team_fits).
+enum class ExactAlgorithm { Auto, LevelSet, Serial, Cusparse, OneTeam };
 
 inline const char* to_string(ExactAlgorithm a) {
   switch (a) {
@@ -85,6 +91,8 @@ inline const char* to_string(ExactAlgorithm a) {
       return "serial";
     case ExactAlgorithm::Cusparse:
       return "cusparse";
+    case ExactAlgorithm::OneTeam:
+      return "one-team";
     default:
       return "auto";
   }
@@ -112,11 +120,13 @@ struct TriSolveOptions {
   int check_interval = 1;
   /// Exact: algorithm (default Auto).
   ExactAlgorithm exact_algorithm = ExactAlgorithm::Auto;
-  /// Jacobi solves of both triangles with at least one sweep each, in an incomplete-factorization preconditioner
-  /// (FactorApply: ParIc, ParIlu, ParIct, ParIlut): one kernel launch of one team runs the application when the
-  /// larger triangle has at most this many stored entries (Impl::JacobiPairOneTeam: one multiprocessor sweeps them
-  /// all, so the bound is on the data of a sweep). -1 (default): kGpuJacobiOneTeamMaxEntries on GPUs, 0 on host
-  /// backends; 0: never.
+  /// One launch of one team for small triangles. Jacobi solves of both triangles with at least one sweep each, in
+  /// an incomplete-factorization preconditioner (FactorApply: ParIc, ParIlu, ParIct, ParIlut): one launch runs the
+  /// application when the larger triangle has at most this many stored entries (Impl::JacobiPairOneTeam: one
+  /// multiprocessor sweeps them all, so the bound is on the data of a sweep). Exact solves with ExactAlgorithm::Auto:
+  /// ExactAlgorithm::OneTeam for a triangle of at most this many entries whose arrays fit one team's scratch memory
+  /// (FactorApply: both triangles in one launch when both do). -1 (default): on GPUs kGpuJacobiOneTeamMaxEntries for
+  /// Jacobi and any size that fits for exact solves, on host backends never; 0: never.
   std::int64_t one_team_entries = -1;
 };
 
@@ -135,8 +145,10 @@ struct TriSolveStats {
   std::int64_t checks = 0;                                ///< JacobiAdaptive: residual checks since setup
   double last_relative_residual = -1;                     ///< JacobiAdaptive: ||r_j|| / ||r_0|| at the last check
   double setup_seconds = 0;                               ///< setup() or update_values() time, fenced
+  int levels = 0;  ///< Exact with ExactAlgorithm::OneTeam: levels of the triangle's dependency graph
 
-  /// "jacobi(3)", "jacobi_adaptive(<=10, tol 1e-02)", "isai", "isai+2", "isai^2" (pattern of |T|^2), "exact(cusparse)".
+  /// "jacobi(3)", "jacobi_adaptive(<=10, tol 1e-02)", "isai", "isai+2", "isai^2" (pattern of |T|^2), "exact(cusparse)",
+  /// "exact(one-team)".
   std::string mode() const {
     char buf[96];
     switch (kind) {
@@ -288,13 +300,40 @@ class TriangularSolver {
                  const Kokkos::View<double*, Device>& s, int slot);
 
   /// True when solve() and solve_dot() (on distinct b and x) only enqueue kernels on Impl::launch_instance, the same
-  /// ones on every call: Jacobi with a fixed sweep count, or Isai without correction steps whose product is the
-  /// library's kernel (one thread per row). A Krylov solver may then record a solve in a CUDA graph and replay it
-  /// (Impl::GraphReplay; Preconditioner::replayable); note_external_solves counts the replays in stats().
+  /// ones on every call: Jacobi with a fixed sweep count, Exact in one team (ExactAlgorithm::OneTeam), or Isai
+  /// without correction steps whose product is the library's kernel (one thread per row). A Krylov solver may then
+  /// record a solve in a CUDA graph and replay it (Impl::GraphReplay; Preconditioner::replayable); note_external_solves
+  /// counts the replays in stats().
   bool replayable() const {
-    return ready_ && (stats_.kind == TriSolveKind::Jacobi ||
+    return ready_ && (stats_.kind == TriSolveKind::Jacobi || exact_one_team() ||
                       (stats_.kind == TriSolveKind::Isai && stats_.sweeps == 0 && isai_launch_.row_per_thread));
   }
+  /// Exact solves in one launch of one team (ExactAlgorithm::OneTeam), after setup().
+  bool exact_one_team() const {
+    return ready_ && stats_.kind == TriSolveKind::Exact && stats_.exact_algorithm == ExactAlgorithm::OneTeam;
+  }
+  /// The arrays of a one-team exact solver (exact_one_team()), the scalings folded into the values: FactorApply
+  /// runs both triangles' solves in one launch from them.
+  struct ExactOneTeamArrays {
+    typename crs_type::row_map_type row_map;
+    typename crs_type::index_type entries;
+    vector_type values, inv_diag;
+    Kokkos::View<int*, Device> level_sets;  // Impl::exact_level_sets
+    int levels = 0;
+    bool lower = true;
+    std::int64_t offdiag = 0;  // off-diagonal entries
+  };
+  ExactOneTeamArrays exact_one_team_arrays() const {
+    return {row_map_,    entries_,
+            values_,     inv_diag_,
+            level_sets_, stats_.levels,
+            lower_,      static_cast<std::int64_t>(values_.extent(0)) - static_cast<std::int64_t>(n_)};
+  }
+  /// The one-team functor of a single triangle or a pair (FactorApply), its triangles filled from `a` (and `b`).
+  template <class CVec, class Vec, class Out>
+  using ExactOneTeamFunctor =
+      Impl::ExactOneTeam<execution_space, typename crs_type::row_map_type, typename crs_type::index_type, vector_type,
+                         Kokkos::View<int*, Device>, CVec, Vec, Out>;
   /// The arrays of a Jacobi solver, the scalings folded into the values (FactorApply's one-team launch runs both
   /// triangles' sweeps from them); `work` is the solver's second iterate (read and written from two sweeps on).
   struct JacobiArrays {
@@ -352,6 +391,24 @@ class TriangularSolver {
                          std::to_string(o.isai_power));
   }
 
+  /// The algorithm ExactAlgorithm::Auto takes when one team does not: cuSPARSE (CUDA; its solve runs on 32-bit
+  /// offsets here, row_map_as_int, so a factor with more entries takes the level sets), Kokkos-Kernels' level sets
+  /// on other GPUs, serial substitution on host backends.
+  static ExactAlgorithm exact_fallback(std::int64_t nnz) {
+    return cusparse_spsv_supports<Scalar, Device>() && nnz <= INT_MAX
+               ? ExactAlgorithm::Cusparse
+               : (Impl::is_gpu_space<execution_space>() ? ExactAlgorithm::LevelSet : ExactAlgorithm::Serial);
+  }
+  InvalidInput one_team_too_large(std::int64_t offdiag, std::int64_t levels) const {
+    return InvalidInput(
+        "TriangularSolver::setup: exact algorithm 'one-team' needs a triangle whose arrays fit one team's scratch "
+        "memory (" +
+        std::to_string(Impl::TeamPolicy<execution_space>::scratch_size_max(0)) + " bytes); " + std::to_string(n_) +
+        " rows, " + std::to_string(offdiag) + " off-diagonal entries and " + std::to_string(levels) +
+        " level(s) need at least " +
+        std::to_string(Impl::exact_one_team_scratch_bytes<execution_space, Scalar>(n_, offdiag, levels)));
+  }
+
   void resolve_mode(const crs_type& T, const TriSolveRuleInputs* rule_inputs) {
     stats_ = TriSolveStats();
     TriSolveRuleInputs in;
@@ -365,11 +422,18 @@ class TriangularSolver {
     stats_.reason = c.reason;
     const ExactAlgorithm requested = exact_override_ != ExactAlgorithm::Auto ? exact_override_ : opt_.exact_algorithm;
     ExactAlgorithm a = requested;
+    const auto nnz = static_cast<std::int64_t>(T.nnz());
+    const bool fits =
+        stats_.kind == TriSolveKind::Exact && Impl::exact_one_team_fits<execution_space, Scalar>(n_, nnz - n_);
+    // One team where the triangle fits its scratch memory (GPUs by default; TriSolveOptions::one_team_entries);
     // cuSPARSE's solve runs on 32-bit offsets here (row_map_as_int): a factor with more entries takes the level sets.
-    if (a == ExactAlgorithm::Auto)
-      a = cusparse_spsv_supports<Scalar, Device>() && static_cast<std::int64_t>(T.nnz()) <= INT_MAX
-              ? ExactAlgorithm::Cusparse
-              : (Impl::is_gpu_space<execution_space>() ? ExactAlgorithm::LevelSet : ExactAlgorithm::Serial);
+    const std::int64_t one_team_max = opt_.one_team_entries >= 0
+                                          ? opt_.one_team_entries
+                                          : (Impl::is_gpu_space<execution_space>() ? nnz : std::int64_t(0));
+    if (a == ExactAlgorithm::Auto) a = fits && nnz <= one_team_max ? ExactAlgorithm::OneTeam : exact_fallback(nnz);
+    if (a == ExactAlgorithm::OneTeam && stats_.kind == TriSolveKind::Exact && !fits && n_ > 0)
+      throw one_team_too_large(nnz - n_, 1);
+    exact_auto_ = requested == ExactAlgorithm::Auto;
     if (a == ExactAlgorithm::Cusparse && !cusparse_spsv_supports<Scalar, Device>())
       throw InvalidInput(
           "TriangularSolver::setup: exact algorithm 'cusparse' needs a CUDA build with cuSPARSE and "
@@ -407,7 +471,22 @@ class TriangularSolver {
 #if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
     spsv_.reset();
 #endif
+    level_sets_ = {};
     if (stats_.kind != TriSolveKind::Exact || n_ == 0) return;
+    if (stats_.exact_algorithm == ExactAlgorithm::OneTeam) {
+      int levels = 0;
+      auto sets = Impl::exact_level_sets<Device>(row_map_, entries_, n_, lower_, levels);
+      const std::int64_t offdiag = static_cast<std::int64_t>(values_.extent(0)) - n_;
+      if (Impl::exact_one_team_fits<execution_space, Scalar>(n_, offdiag, levels)) {
+        level_sets_ = sets;
+        stats_.levels = levels;
+        one_team_size_ = Impl::exact_one_team_size<execution_space>(exact_one_team_functor({}, {}));
+        return;
+      }
+      if (!exact_auto_) throw one_team_too_large(offdiag, levels);
+      // Auto: the level sets do not fit beside the triangle; the algorithm Auto takes for larger triangles
+      stats_.exact_algorithm = exact_fallback(static_cast<std::int64_t>(values_.extent(0)));
+    }
     if (stats_.exact_algorithm == ExactAlgorithm::LevelSet) {
       kh_ = std::make_shared<handle_type>();
       kh_->create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n_, lower_);
@@ -427,7 +506,24 @@ class TriangularSolver {
 #endif
   }
 
+  ExactOneTeamFunctor<const_vector_type, vector_type, Kokkos::View<double, Device>> exact_one_team_functor(
+      const const_vector_type& b, const vector_type& x) const {
+    ExactOneTeamFunctor<const_vector_type, vector_type, Kokkos::View<double, Device>> f;
+    const auto a = exact_one_team_arrays();
+    f.tri[0] = {a.row_map, a.entries, a.values, a.inv_diag, a.level_sets, a.levels, a.lower};
+    f.b = b;
+    f.x = x;
+    f.n = n_;
+    f.max_offdiag = a.offdiag;
+    f.max_levels = a.levels;
+    return f;
+  }
+
   void exact_solve(const const_vector_type& b, const vector_type& x) {
+    if (stats_.exact_algorithm == ExactAlgorithm::OneTeam) {
+      Impl::exact_one_team_launch<execution_space>(exact_one_team_functor(b, x), one_team_size_);
+      return;
+    }
 #if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
     if (spsv_) {
       spsv_->solve(b.data(), x.data());
@@ -531,6 +627,9 @@ class TriangularSolver {
   // the product of Isai solves (row_per_thread: the library's kernel, else KK's); for Jacobi its conditions only
   Impl::SpmvLaunch isai_launch_;
   std::shared_ptr<handle_type> kh_;
+  Kokkos::View<int*, Device> level_sets_;  // ExactAlgorithm::OneTeam: Impl::exact_level_sets
+  bool exact_auto_ = true;                 // the exact algorithm was asked as Auto (setup_exact may fall back)
+  int one_team_size_ = 1;                  // ExactAlgorithm::OneTeam: the launch's team size
 #if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
   std::shared_ptr<CusparseSpsv<Scalar>> spsv_;
   Kokkos::View<const int*, Device> row_map32_;  // row_map_ as the 32-bit offsets spsv_ takes
@@ -616,7 +715,9 @@ void TriangularSolver<Scalar, Device>::solve(const const_vector_type& b, const v
   ++stats_.solves;
   if (n_ == 0) return;
   const_vector_type rhs = b;
-  if (b.data() == x.data()) {  // keep the right-hand side: every mode reads it while writing x
+  // keep the right-hand side: every mode reads it while writing x, but the one-team exact solve, which reads it into
+  // scratch memory first
+  if (b.data() == x.data() && !exact_one_team()) {
     if (rhs_copy_.extent(0) != static_cast<std::size_t>(n_)) rhs_copy_ = vector_type("AsyncSparse::trisolve::rhs", n_);
     Kokkos::deep_copy(rhs_copy_, b);
     rhs = rhs_copy_;

@@ -148,8 +148,10 @@ inline bool tri_solve_rule_probes_jacobi(bool gpu, std::int64_t n, std::int64_t 
 /// threads, and they also cost Krylov iterations. With kHostIterativeMinThreads threads or more ISAI is chosen.
 ///
 /// GPU backends: an exact solve is a chain of dependent steps, one per level of the dependency graph, each
-/// taking a synchronisation (a device-wide wait in cuSPARSE; a kernel launch per level in Kokkos-Kernels), while an
-/// iterative solve takes a fixed number of fully parallel passes over the triangle. So:
+/// taking a synchronisation (a device-wide wait in cuSPARSE; a kernel launch per level in Kokkos-Kernels; a team
+/// barrier in the one-team solve of triangles small enough for one team's scratch memory, ExactAlgorithm::OneTeam,
+/// which the exact mode then takes), while an iterative solve takes a fixed number of fully parallel passes over
+/// the triangle. So:
 ///  - ISAI when the triangle is large (at least kGpuIsaiMinNnz entries) and its rows short (at most
 ///    kGpuIsaiMaxAvgRowNnz on average): a pass then costs memory bandwidth, not launch latency, and ISAI makes one
 ///    pass per solve where Jacobi(k) makes k; its preconditioner is weaker (it equals the inverse on T's pattern
@@ -196,8 +198,9 @@ inline TriSolveChoice choose_tri_solve(const TriSolveRuleInputs& in) {
     if (c.sweeps > 0) c.reason += "(" + std::to_string(c.sweeps) + " correction steps)";
   } else if (slow_jacobi) {
     c.kind = TriSolveKind::Exact;
-    c.reason = facts() + ": jacobi sweeps converge slowly -> exact" +
-               (in.cusparse ? " (cuSPARSE SpSV)" : " (level sets)");
+    c.reason =
+        facts() + ": jacobi sweeps converge slowly -> exact" +
+        (in.cusparse ? " (one team where it fits, else cuSPARSE SpSV)" : " (one team where it fits, else level sets)");
   } else {
     c.kind = TriSolveKind::Jacobi;
     const bool fast = in.jacobi_probe >= 0 && in.jacobi_probe <= kGpuJacobiOneSweepProbeMax;

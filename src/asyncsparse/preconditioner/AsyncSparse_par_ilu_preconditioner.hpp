@@ -71,12 +71,14 @@ class FactorApply {
   /// The resolved mode ("isai", "jacobi(3)", "exact(cusparse)", ...), "auto: " in front when Auto chose it.
   std::string mode() const {
     if (!ready()) return "";
-    return (lower_.stats().reason.empty() ? "" : "auto: ") + lower_.stats().mode();
+    const std::string l = lower_.stats().mode(), u = upper_.stats().mode();
+    return (lower_.stats().reason.empty() ? "" : "auto: ") + l + (u != l ? " / " + u : "");
   }
   /// " in one launch" when both solves run in one launch of one team (TriSolveOptions::one_team_entries), else "":
   /// the preconditioners' descriptions put it after "<mode> tri-solve".
   std::string launch_note() const { return one_team_ ? " in one launch" : ""; }
-  /// Both Jacobi solves run in one launch of one team (TriSolveOptions::one_team_entries).
+  /// Both solves (Jacobi, or exact with ExactAlgorithm::OneTeam) run in one launch of one team
+  /// (TriSolveOptions::one_team_entries).
   bool one_team() const { return one_team_; }
   const TriSolveStats& lower_stats() const { return lower_.stats(); }
   const TriSolveStats& upper_stats() const { return upper_.stats(); }
@@ -103,13 +105,18 @@ class FactorApply {
   using OneTeam =
       Impl::JacobiPairOneTeam<execution_space, typename crs_type::row_map_type, typename crs_type::index_type,
                               vector_type, vector_type, const_vector_type, Kokkos::View<double, Device>>;
-  // z = U^{-1} L^{-1} x in one launch of one team (Impl::JacobiPairOneTeam); with `dot`, s(slot) = xᵀz
+  using ExactPair =
+      typename TriangularSolver<Scalar, Device>::template ExactOneTeamFunctor<const_vector_type, vector_type,
+                                                                              Kokkos::View<double, Device>>;
+  // z = U^{-1} L^{-1} x in one launch of one team (Impl::JacobiPairOneTeam, or Impl::ExactOneTeam when both solvers
+  // are exact one-team solvers); with `dot`, s(slot) = xᵀz
   void one_team_apply(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                       int slot, bool dot);
+  ExactPair exact_pair(const const_vector_type& x, const vector_type& z) const;
 
   TriangularSolver<Scalar, Device> lower_, upper_;
   vector_type inv_s_, w_;
-  bool one_team_ = false;
+  bool one_team_ = false, exact_one_team_ = false;
   int one_team_size_ = 1;
 };
 
@@ -124,7 +131,8 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   // the lower solve before the upper one reads it) and both solvers' arrays, sized for the mode each resolves from the
   // rule's facts without the Jacobi probe. The probe can only turn that mode (jacobi) into exact, which needs less,
   // or into jacobi with one sweep, which needs the same (TriangularSolver::array_sizes); it runs first, its two
-  // iterates in the lower solver's part, which the lower solver overwrites when it loads its values.
+  // iterates in the lower solver's part, which the lower solver overwrites when it loads its values. (Exact solvers
+  // in one team allocate their level sets themselves.)
   const auto n = static_cast<std::size_t>(L.numRows());
   const std::int64_t rule_nnz = std::max<std::int64_t>(L.nnz(), U.nnz());
   TriSolveRuleInputs in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, rule_nnz, false);
@@ -158,11 +166,49 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   if (one_team_)
     one_team_size_ =
         std::min(1024, Impl::TeamPolicy<execution_space>(1, 1).team_size_max(OneTeam(), Kokkos::ParallelForTag()));
+  // exact solvers that each chose one team (TriangularSolver, ExactAlgorithm::Auto with one_team_entries): both in
+  // one launch
+  exact_one_team_ = lower_.exact_one_team() && upper_.exact_one_team() && n > 0;
+  if (exact_one_team_) {  // the pair's scratch: the larger triangle's entries and levels
+    const auto l = lower_.exact_one_team_arrays(), u = upper_.exact_one_team_arrays();
+    exact_one_team_ = Impl::exact_one_team_fits<execution_space, Scalar>(
+        static_cast<std::int64_t>(n), std::max(l.offdiag, u.offdiag), std::max(l.levels, u.levels));
+  }
+  if (exact_one_team_) {
+    one_team_ = true;
+    one_team_size_ = Impl::exact_one_team_size<execution_space>(exact_pair(const_vector_type(), vector_type()));
+  }
+}
+
+template <class Scalar, class Device>
+typename FactorApply<Scalar, Device>::ExactPair FactorApply<Scalar, Device>::exact_pair(const const_vector_type& x,
+                                                                                        const vector_type& z) const {
+  const auto l = lower_.exact_one_team_arrays(), u = upper_.exact_one_team_arrays();
+  ExactPair f;
+  f.tri[0] = {l.row_map, l.entries, l.values, l.inv_diag, l.level_sets, l.levels, l.lower};
+  f.tri[1] = {u.row_map, u.entries, u.values, u.inv_diag, u.level_sets, u.levels, u.lower};
+  f.count = 2;
+  f.b = x;
+  f.d = x;
+  f.x = z;
+  f.n = lower_.num_rows();
+  f.max_offdiag = std::max(l.offdiag, u.offdiag);
+  f.max_levels = std::max(l.levels, u.levels);
+  return f;
 }
 
 template <class Scalar, class Device>
 void FactorApply<Scalar, Device>::one_team_apply(const const_vector_type& x, const vector_type& z,
                                                  const Kokkos::View<double*, Device>& s, int slot, bool dot) {
+  if (exact_one_team_) {
+    ExactPair f = exact_pair(x, z);
+    if (dot) f.out = Kokkos::subview(s, slot);
+    f.dot = dot;
+    Impl::exact_one_team_launch<execution_space>(f, one_team_size_);
+    lower_.note_external_solves(1);
+    upper_.note_external_solves(1);
+    return;
+  }
   const auto l = lower_.jacobi_arrays(), u = upper_.jacobi_arrays();
   OneTeam f;
   f.L = {l.row_map, l.entries, l.values, l.inv_diag, l.work, l.sweeps, l.lower};
@@ -190,7 +236,9 @@ void FactorApply<Scalar, Device>::update(const crs_type& L, const crs_type& U, c
 
 template <class Scalar, class Device>
 void FactorApply<Scalar, Device>::apply(const const_vector_type& x, const vector_type& z) {
-  if (one_team_ && x.data() != z.data() && x.extent(0) == w_.extent(0) && z.extent(0) == w_.extent(0)) {
+  // the exact pair reads x into scratch memory before it writes z: x and z may alias
+  if (one_team_ && (exact_one_team_ || x.data() != z.data()) && x.extent(0) == w_.extent(0) &&
+      z.extent(0) == w_.extent(0)) {
     one_team_apply(x, z, Kokkos::View<double*, Device>(), 0, false);
     return;
   }
@@ -232,8 +280,8 @@ void FactorApply<Scalar, Device>::set_inverse_scaling(const vector_type& s, ordi
 inline void add_tri_solve_parameters(ParameterSpec& s) {
   s.add("tri_solve", std::string("auto"),
         "triangular solves in apply: auto (choose_tri_solve: exact on host backends; isai, jacobi or exact on GPUs "
-        "by size and a Jacobi probe) | exact (cuSPARSE SpSV on CUDA, serial substitution on host, KK level sets on "
-        "HIP) | "
+        "by size and a Jacobi probe) | exact (GPUs: level sets in one launch of one team for triangles that fit its "
+        "scratch memory, else cuSPARSE SpSV on CUDA, KK level sets on HIP; serial substitution on host) | "
         "jacobi (tri_solve_sweeps Jacobi sweeps) | jacobi_adaptive (sweeps until the triangular residual drops by "
         "tri_solve_tolerance or stagnates) | isai (one spmv with the incomplete sparse approximate inverse)",
         tri_solve_kind_names())
@@ -252,7 +300,9 @@ inline void add_tri_solve_parameters(ParameterSpec& s) {
            "jacobi_adaptive: sweeps between residual checks (>= 1; each is a device-to-host transfer)")
       .add("tri_solve_one_team_entries", -1,
            "jacobi with >= 1 sweep in both triangles: both solves in one kernel launch of one team where the larger "
-           "triangle has at most this many entries (-1: auto, 2048 on GPUs and 0 on host backends; 0: never)");
+           "triangle has at most this many entries; exact: a triangle of at most this many entries whose arrays fit "
+           "one team's scratch memory is solved by level sets in one launch of one team, both in one launch when both "
+           "are (-1: auto, on GPUs 2048 for jacobi and whatever fits for exact, on host backends never; 0: never)");
 }
 
 /// Reads the parameters of add_tri_solve_parameters; throws InvalidInput (prefixed with `owner`) for bad values.
@@ -441,7 +491,12 @@ class IncompleteFactorPreconditioner final : public PreconditionerBase<Scalar, D
   IncompleteFactorPreconditioner(const matrix_type& A, const matrix_type& L, const matrix_type& U, bool unit_lower,
                                  const vector_type& s, TriSolveKind kind = TriSolveKind::Exact, int sweeps = 5,
                                  std::string label = "factors")
-      : B(A), L_(L), U_(U), s_(s), unit_(unit_lower), kind_(kind), sweeps_(sweeps), label_(std::move(label)) {}
+      : IncompleteFactorPreconditioner(A, L, U, unit_lower, s, tri_options(kind, sweeps), std::move(label)) {}
+  /// The same with all triangular-solve options (e.g. TriSolveOptions::exact_algorithm: a baseline pinned to
+  /// cuSPARSE SpSV).
+  IncompleteFactorPreconditioner(const matrix_type& A, const matrix_type& L, const matrix_type& U, bool unit_lower,
+                                 const vector_type& s, const TriSolveOptions& tri, std::string label)
+      : B(A), L_(L), U_(U), s_(s), unit_(unit_lower), tri_(tri), label_(std::move(label)) {}
 
   std::string name() const override { return label_; }
   const ParameterSpec& parameter_spec() const override {
@@ -458,7 +513,7 @@ class IncompleteFactorPreconditioner final : public PreconditionerBase<Scalar, D
     if (L_.numRows() != this->matrix().numRows())
       throw InvalidInput(label_ + "::compute: factors of " + std::to_string(L_.numRows()) + " rows for a matrix of " +
                          std::to_string(this->matrix().numRows()));
-    apply_.setup(L_, U_, unit_, s_, kind_, sweeps_);
+    apply_.setup(L_, U_, unit_, s_, tri_);
   }
   void apply_impl(const const_vector_type& x, const vector_type& z) override { apply_.apply(x, z); }
   bool replayable_impl() const override { return apply_.replayable(); }
@@ -471,9 +526,15 @@ class IncompleteFactorPreconditioner final : public PreconditionerBase<Scalar, D
  private:
   matrix_type L_, U_;
   vector_type s_;
+  static TriSolveOptions tri_options(TriSolveKind kind, int sweeps) {
+    TriSolveOptions o;
+    o.kind = kind;
+    o.sweeps = sweeps;
+    return o;
+  }
+
   bool unit_;
-  TriSolveKind kind_;
-  int sweeps_;
+  TriSolveOptions tri_;
   std::string label_;
   Impl::FactorApply<Scalar, Device> apply_;
 };
