@@ -8,6 +8,8 @@
 // Kokkos-Kernels spmv of A measured in the same run (counter x_spmv = time / spmv time). Counters: setup_ms (the
 // solver's setup: checks, value copy, ISAI / level sets / cuSPARSE analysis), sweeps (Jacobi modes, per solve),
 // GB/s (bytes of the two triangles read by one solve: passes x (values + indices) + vectors).
+// BM_exact_one_team/<matrix>/<team> times both solves in one launch of one team (ExactAlgorithm::OneTeam, the
+// matrices that fit) with `team` threads (0: the default), counters us_per_level and x_spmv.
 // On CUDA builds, BM_cusparse_spsv_* times cuSPARSE SpSV alone: the analysis of both triangles, and a solve of
 // both with the analysis reused.
 // BM_pcg_par_ic runs what a user waits for: ParIc setup (5 sweeps) + PCG to relative residual 1e-6 (b = ones,
@@ -151,6 +153,42 @@ void BM_trisolve(benchmark::State& state, const std::string& name, const std::st
   state.counters["sweeps"] = lower.stats().last_sweeps;
   if (m.passes > 0) state.counters["GB/s"] = 2.0 * m.passes * spmv_bytes(n, p.L.nnz()) * 1e-9 / t;
   state.SetLabel(lower.stats().mode());
+}
+
+// Launch study of the one-team exact solve (ExactAlgorithm::OneTeam): one lower and one upper solve in one launch,
+// as FactorApply runs them, with `team` threads (0: Impl::exact_one_team_size, the default).
+void BM_exact_one_team(benchmark::State& state, const std::string& name, int team) {
+  using Solver = TriangularSolver<double, Device>;
+  const auto& p = problem(name);
+  if (!p.ic0_exists) {
+    state.SkipWithError("IC(0) does not exist for this matrix");
+    return;
+  }
+  Solver lower, upper;
+  try {
+    TriSolveOptions o;
+    o.kind = TriSolveKind::Exact;
+    o.exact_algorithm = ExactAlgorithm::OneTeam;
+    lower.setup(p.L, true, false, o);
+    upper.setup(p.U, false, false, o);
+  } catch (const Error& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  const ordinal_t n = p.L.numRows();
+  Vec b("b", n), x("x", n);
+  Kokkos::deep_copy(b, 1.0);
+  const auto f = Solver::exact_one_team_functor(lower, &upper, b, x);
+  const int size = team > 0 ? team : Impl::exact_one_team_size<Device::execution_space>(f);
+  auto apply = [&] { Impl::exact_one_team_launch<Device::execution_space>(f, size); };
+  apply();
+  const double t = run_timed(state, apply);
+  state.counters["n"] = n;
+  state.counters["team"] = size;
+  state.counters["levels"] = lower.stats().levels + upper.stats().levels;
+  state.counters["spmv_us"] = 1e6 * p.spmv;
+  state.counters["x_spmv"] = t / p.spmv;
+  state.counters["us_per_level"] = 1e6 * t / std::max(1, lower.stats().levels + upper.stats().levels);
 }
 
 #if ASYNCSPARSE_HAVE_CUSPARSE
@@ -302,6 +340,11 @@ int register_all() {
         ->Unit(benchmark::kMicrosecond);
     for (const auto& m : modes())
       benchmark::RegisterBenchmark(("BM_trisolve/" + p + "/" + m).c_str(), BM_trisolve, p, m)
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+    for (int team : {0, 32, 64, 128, 256, 512, 1024})
+      benchmark::RegisterBenchmark(("BM_exact_one_team/" + p + "/" + std::to_string(team)).c_str(), BM_exact_one_team,
+                                   p, team)
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
 #if ASYNCSPARSE_HAVE_CUSPARSE

@@ -150,16 +150,7 @@ TEST(TEST_CATEGORY, exact_one_team_update_values_and_deterministic) {
   V x1("x1", A.nrows), x2("x2", A.nrows);
   S.solve(to_device<Dev>(b), x1);
   // the same bits with a team of one thread (each row's sum in stored order, whoever computes it)
-  using F = TriangularSolver<double, Dev>::ExactOneTeamFunctor<Kokkos::View<const double*, Dev>, V,
-                                                               Kokkos::View<double, Dev>>;
-  const auto a = S.exact_one_team_arrays();
-  F f;
-  f.tri[0] = {a.row_map, a.entries, a.values, a.inv_diag, a.level_sets, a.levels, a.lower};
-  f.b = to_device<Dev>(b);
-  f.x = x2;
-  f.n = A.nrows;
-  f.max_offdiag = a.offdiag;
-  f.max_levels = a.levels;
+  auto f = TriangularSolver<double, Dev>::exact_one_team_functor(S, nullptr, to_device<Dev>(b), x2);
   Impl::exact_one_team_launch<Exec>(f, 1);
   EXPECT_EQ(to_std_vector(x1), to_std_vector(x2));
   EXPECT_GT(Impl::exact_one_team_size<Exec>(f), Impl::is_gpu_space<Exec>() ? 32 : 0);

@@ -329,11 +329,35 @@ class TriangularSolver {
             level_sets_, stats_.levels,
             lower_,      static_cast<std::int64_t>(values_.extent(0)) - static_cast<std::int64_t>(n_)};
   }
-  /// The one-team functor of a single triangle or a pair (FactorApply), its triangles filled from `a` (and `b`).
+  /// The one-team functor of a single triangle or a pair (FactorApply).
   template <class CVec, class Vec, class Out>
   using ExactOneTeamFunctor =
       Impl::ExactOneTeam<execution_space, typename crs_type::row_map_type, typename crs_type::index_type, vector_type,
                          Kokkos::View<int*, Device>, CVec, Vec, Out>;
+  using ExactOneTeamSolve = ExactOneTeamFunctor<const_vector_type, vector_type, Kokkos::View<double, Device>>;
+  /// The one-team functor x = first^{-1} b, or x = second^{-1} first^{-1} b when `second` is given, from the arrays of
+  /// one-team exact solvers (exact_one_team_arrays; both of n rows); its `out` and `dot` unset. A single solver's
+  /// solve and FactorApply's pair launch run it with Impl::exact_one_team_launch.
+  static ExactOneTeamSolve exact_one_team_functor(const TriangularSolver& first, const TriangularSolver* second,
+                                                  const const_vector_type& b, const vector_type& x) {
+    ExactOneTeamSolve f;
+    const auto a = first.exact_one_team_arrays();
+    f.tri[0] = {a.row_map, a.entries, a.values, a.inv_diag, a.level_sets, a.levels, a.lower};
+    f.max_offdiag = a.offdiag;
+    f.max_levels = a.levels;
+    if (second) {
+      const auto u = second->exact_one_team_arrays();
+      f.tri[1] = {u.row_map, u.entries, u.values, u.inv_diag, u.level_sets, u.levels, u.lower};
+      f.count = 2;
+      f.max_offdiag = std::max(f.max_offdiag, u.offdiag);
+      f.max_levels = std::max(f.max_levels, u.levels);
+    }
+    f.b = b;
+    f.d = b;
+    f.x = x;
+    f.n = first.num_rows();
+    return f;
+  }
   /// The arrays of a Jacobi solver, the scalings folded into the values (FactorApply's one-team launch runs both
   /// triangles' sweeps from them); `work` is the solver's second iterate (read and written from two sweeps on).
   struct JacobiArrays {
@@ -480,7 +504,7 @@ class TriangularSolver {
       if (Impl::exact_one_team_fits<execution_space, Scalar>(n_, offdiag, levels)) {
         level_sets_ = sets;
         stats_.levels = levels;
-        one_team_size_ = Impl::exact_one_team_size<execution_space>(exact_one_team_functor({}, {}));
+        one_team_size_ = Impl::exact_one_team_size<execution_space>(exact_one_team_functor(*this, nullptr, {}, {}));
         return;
       }
       if (!exact_auto_) throw one_team_too_large(offdiag, levels);
@@ -506,22 +530,9 @@ class TriangularSolver {
 #endif
   }
 
-  ExactOneTeamFunctor<const_vector_type, vector_type, Kokkos::View<double, Device>> exact_one_team_functor(
-      const const_vector_type& b, const vector_type& x) const {
-    ExactOneTeamFunctor<const_vector_type, vector_type, Kokkos::View<double, Device>> f;
-    const auto a = exact_one_team_arrays();
-    f.tri[0] = {a.row_map, a.entries, a.values, a.inv_diag, a.level_sets, a.levels, a.lower};
-    f.b = b;
-    f.x = x;
-    f.n = n_;
-    f.max_offdiag = a.offdiag;
-    f.max_levels = a.levels;
-    return f;
-  }
-
   void exact_solve(const const_vector_type& b, const vector_type& x) {
     if (stats_.exact_algorithm == ExactAlgorithm::OneTeam) {
-      Impl::exact_one_team_launch<execution_space>(exact_one_team_functor(b, x), one_team_size_);
+      Impl::exact_one_team_launch<execution_space>(exact_one_team_functor(*this, nullptr, b, x), one_team_size_);
       return;
     }
 #if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)

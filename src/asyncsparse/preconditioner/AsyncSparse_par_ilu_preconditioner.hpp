@@ -105,14 +105,14 @@ class FactorApply {
   using OneTeam =
       Impl::JacobiPairOneTeam<execution_space, typename crs_type::row_map_type, typename crs_type::index_type,
                               vector_type, vector_type, const_vector_type, Kokkos::View<double, Device>>;
-  using ExactPair =
-      typename TriangularSolver<Scalar, Device>::template ExactOneTeamFunctor<const_vector_type, vector_type,
-                                                                              Kokkos::View<double, Device>>;
+  using ExactPair = typename TriangularSolver<Scalar, Device>::ExactOneTeamSolve;
   // z = U^{-1} L^{-1} x in one launch of one team (Impl::JacobiPairOneTeam, or Impl::ExactOneTeam when both solvers
   // are exact one-team solvers); with `dot`, s(slot) = xᵀz
   void one_team_apply(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                       int slot, bool dot);
-  ExactPair exact_pair(const const_vector_type& x, const vector_type& z) const;
+  ExactPair exact_pair(const const_vector_type& x, const vector_type& z) const {
+    return TriangularSolver<Scalar, Device>::exact_one_team_functor(lower_, &upper_, x, z);
+  }
 
   TriangularSolver<Scalar, Device> lower_, upper_;
   vector_type inv_s_, w_;
@@ -178,23 +178,6 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
     one_team_ = true;
     one_team_size_ = Impl::exact_one_team_size<execution_space>(exact_pair(const_vector_type(), vector_type()));
   }
-}
-
-template <class Scalar, class Device>
-typename FactorApply<Scalar, Device>::ExactPair FactorApply<Scalar, Device>::exact_pair(const const_vector_type& x,
-                                                                                        const vector_type& z) const {
-  const auto l = lower_.exact_one_team_arrays(), u = upper_.exact_one_team_arrays();
-  ExactPair f;
-  f.tri[0] = {l.row_map, l.entries, l.values, l.inv_diag, l.level_sets, l.levels, l.lower};
-  f.tri[1] = {u.row_map, u.entries, u.values, u.inv_diag, u.level_sets, u.levels, u.lower};
-  f.count = 2;
-  f.b = x;
-  f.d = x;
-  f.x = z;
-  f.n = lower_.num_rows();
-  f.max_offdiag = std::max(l.offdiag, u.offdiag);
-  f.max_levels = std::max(l.levels, u.levels);
-  return f;
 }
 
 template <class Scalar, class Device>
