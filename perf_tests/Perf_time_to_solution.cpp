@@ -24,7 +24,8 @@
 //                          (tri_solve_isai_power=1, 2); a parameter
 //                          the build does not know makes the benchmark skip itself with the message
 //   par_ic_one_team, par_ic_launches (par_ilu_* alike)   the default mode with both Jacobi solves in one launch
-//                          of one team at any size (tri_solve_one_team_entries=1e9) | never (0)
+//                          of one team at any size (tri_solve_one_team_entries=1e9) | never (0); the bound also
+//                          gates the one-team exact solve (with 0, 1138_bus and 494_bus solve by cuSPARSE SpSV)
 //   par_ic_exact_launches (par_ilu_* alike)   tri_solve=exact without the one-team solve (cuSPARSE SpSV on CUDA,
 //                          tri_solve_one_team_entries=0): par_ic_exact takes one team where the triangles fit
 //   par_ict / par_ilut     make_preconditioner("par_ict" / "par_ilut", A), defaults (steps until the ILU residual

@@ -9,7 +9,8 @@
 // solver's setup: checks, value copy, ISAI / level sets / cuSPARSE analysis), sweeps (Jacobi modes, per solve),
 // GB/s (bytes of the two triangles read by one solve: passes x (values + indices) + vectors).
 // BM_exact_one_team/<matrix>/<team> times both solves in one launch of one team (ExactAlgorithm::OneTeam, the
-// matrices that fit) with `team` threads (0: the default), counters us_per_level and x_spmv.
+// matrices that fit) with `team` threads (0: the default; sizes the backend does not allow are skipped), counters
+// n, team, levels (of both triangles), spmv_us, x_spmv and us_per_level.
 // On CUDA builds, BM_cusparse_spsv_* times cuSPARSE SpSV alone: the analysis of both triangles, and a solve of
 // both with the analysis reused.
 // BM_pcg_par_ic runs what a user waits for: ParIc setup (5 sweeps) + PCG to relative residual 1e-6 (b = ones,
@@ -179,7 +180,14 @@ void BM_exact_one_team(benchmark::State& state, const std::string& name, int tea
   Vec b("b", n), x("x", n);
   Kokkos::deep_copy(b, 1.0);
   const auto f = Solver::exact_one_team_functor(lower, &upper, b, x);
-  const int size = team > 0 ? team : Impl::exact_one_team_size<Device::execution_space>(f);
+  const int largest = Impl::exact_one_team_size<Device::execution_space>(f);
+  if (team > largest) {
+    state.SkipWithError(("team of " + std::to_string(team) + " threads: more than the backend allows here (" +
+                         std::to_string(largest) + ")")
+                            .c_str());
+    return;
+  }
+  const int size = team > 0 ? team : largest;
   auto apply = [&] { Impl::exact_one_team_launch<Device::execution_space>(f, size); };
   apply();
   const double t = run_timed(state, apply);

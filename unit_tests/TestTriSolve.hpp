@@ -49,7 +49,7 @@ TEST(TEST_CATEGORY, trisolve_exact_matches_reference) {
   const auto L = Reference::ic0(A);
   auto L2 = F.L;  // the unit-diagonal solve ignores the stored diagonal value
   for (int i = 0; i < L2.nrows; ++i) L2.values[L2.row_ptr[i + 1] - 1] = 7.0;
-  for (auto alg : {ExactAlgorithm::LevelSet, ExactAlgorithm::Serial, ExactAlgorithm::Auto}) {
+  for (auto alg : {ExactAlgorithm::LevelSet, ExactAlgorithm::Serial, ExactAlgorithm::Auto, ExactAlgorithm::OneTeam}) {
     const auto E = TriSolveKind::Exact;
     EXPECT_LT(max_diff(solve(F.L, true, true, E, 0, b, alg), Reference::lower_solve(F.L, b, true)), 1e-12);
     EXPECT_LT(max_diff(solve(F.U, false, false, E, 0, b, alg), Reference::upper_solve(F.U, b)), 1e-12);

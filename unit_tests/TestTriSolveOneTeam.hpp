@@ -202,8 +202,9 @@ TEST(TEST_CATEGORY, exact_one_team_pair_matches_the_separate_solves) {
 
 TEST(TEST_CATEGORY, exact_one_team_pair_of_unequal_triangles) {
   // L and U with different entry and level counts: the pair's scratch memory is sized by the larger of each
-  const auto L = random_lower(300, 2), U = Reference::transpose(random_lower(300, 6));
-  ASSERT_NE(host_levels(L, true), host_levels(U, false));
+  // L: the most levels (a chain), the fewest entries; U: more entries, fewer levels
+  const auto L = chain(300), U = Reference::transpose(random_lower(300, 6));
+  ASSERT_GT(host_levels(L, true), host_levels(U, false));
   ASSERT_LT(L.nnz(), U.nnz());
   TriSolveOptions o;
   o.kind = TriSolveKind::Exact;
@@ -225,7 +226,7 @@ TEST(TEST_CATEGORY, exact_one_team_is_the_gpu_default_for_small_triangles) {
     const auto Ah = lap2d(m);
     const auto L = Reference::ic0(Ah);
     const bool fits = Impl::exact_one_team_fits<typename Dev::execution_space, double>(L.nrows, L.nnz() - L.nrows);
-    if (m == 20) EXPECT_TRUE(fits);  // about 17 KB; every backend's team scratch holds at least 32 KB
+    if (m == 20) EXPECT_TRUE(fits);  // about 16 KB; every backend's team scratch holds at least 32 KB
     TriangularSolver<double, Dev> S;
     S.setup(to_device<Dev>(L), true, false, TriSolveKind::Exact);
     EXPECT_EQ(S.exact_one_team(), gpu && fits) << S.stats().mode();
@@ -239,12 +240,24 @@ TEST(TEST_CATEGORY, exact_one_team_is_the_gpu_default_for_small_triangles) {
     o.one_team_entries = L.nnz() - 1;
     S.setup(to_device<Dev>(L), true, false, o);
     EXPECT_FALSE(S.exact_one_team()) << S.stats().mode();
+    // exactly the triangle's entries: one team on every backend where it fits
+    o.one_team_entries = L.nnz();
+    S.setup(to_device<Dev>(L), true, false, o);
+    EXPECT_EQ(S.exact_one_team(), fits) << S.stats().mode();
   }
 }
 
 TEST(TEST_CATEGORY, exact_one_team_bad_input) {
-  // a triangle too large for one team's scratch memory, asked for explicitly: InvalidInput naming the sizes
-  const auto L = Reference::ic0(lap2d(40));
+  // a triangle too large for one team's scratch memory (the first grid whose IC(0) factor does not fit this
+  // backend's), asked for explicitly: InvalidInput naming the sizes
+  using Exec = typename Dev::execution_space;
+  int m = 10;
+  for (; m < 1000; m += 5) {
+    const std::int64_t n = std::int64_t(m) * m, offdiag = 2 * std::int64_t(m - 1) * m;
+    if (!Impl::exact_one_team_fits<Exec, double>(n, offdiag)) break;
+  }
+  ASSERT_LT(m, 1000);
+  const auto L = Reference::ic0(lap2d(m));
   TriangularSolver<double, Dev> S;
   S.set_exact_algorithm(ExactAlgorithm::OneTeam);
   try {
@@ -252,7 +265,7 @@ TEST(TEST_CATEGORY, exact_one_team_bad_input) {
     ADD_FAILURE() << "no exception";
   } catch (const InvalidInput& e) {
     EXPECT_NE(std::string(e.what()).find("scratch memory"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("1600 rows"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(std::to_string(m * m) + " rows"), std::string::npos) << e.what();
   }
   // a zero diagonal: BreakdownError with the row, as for every exact algorithm
   auto Z = Reference::ic0(lap2d(6));
@@ -263,6 +276,12 @@ TEST(TEST_CATEGORY, exact_one_team_bad_input) {
   } catch (const BreakdownError& e) {
     EXPECT_NE(std::string(e.what()).find("row 7"), std::string::npos) << e.what();
   }
+  // the one-team functor of a solver that is not a one-team exact solver: InvalidInput, no launch
+  TriangularSolver<double, Dev> serial;
+  serial.set_exact_algorithm(ExactAlgorithm::Serial);
+  serial.setup(to_device<Dev>(Reference::ic0(lap2d(6))), true, false, TriSolveKind::Exact);
+  EXPECT_THROW((TriangularSolver<double, Dev>::exact_one_team_functor(serial, nullptr, V("b", 36), V("x", 36))),
+               InvalidInput);
   // a non-finite off-diagonal value: InvalidInput
   auto N = Reference::ic0(lap2d(6));
   N.values[N.row_ptr[8] - 2] = std::nan("");
@@ -274,8 +293,10 @@ TEST(TEST_CATEGORY, exact_one_team_level_sets_that_do_not_fit) {
   // backend's scratch size): explicit OneTeam throws naming the levels, Auto falls back to the other algorithm
   using Exec = typename Dev::execution_space;
   int n = 8;
-  while (!(Impl::exact_one_team_fits<Exec, double>(n, n - 1) && !Impl::exact_one_team_fits<Exec, double>(n, n - 1, n)))
+  while (n < (1 << 20) &&
+         !(Impl::exact_one_team_fits<Exec, double>(n, n - 1) && !Impl::exact_one_team_fits<Exec, double>(n, n - 1, n)))
     n += 8;
+  ASSERT_LT(n, 1 << 20);
   const auto C = chain(n);
   TriangularSolver<double, Dev> S;
   S.set_exact_algorithm(ExactAlgorithm::OneTeam);

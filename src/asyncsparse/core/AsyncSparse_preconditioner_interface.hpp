@@ -60,8 +60,8 @@ class Preconditioner {
   /// instance Impl::launch_instance names (no host synchronisation, no allocation), the same launches on every call
   /// with the same arguments: a Krylov solver may then record one application in a CUDA graph and replay it
   /// (Impl::GraphReplay, SolverParams::graph_from_iteration) and report the replays through
-  /// note_replayed_applications. False, the default (ParIc / ParIlu / ParIct / ParIlut with Jacobi or one-product
-  /// ISAI triangular solves say true).
+  /// note_replayed_applications. False, the default (ParIc / ParIlu / ParIct / ParIlut with Jacobi, one-product
+  /// ISAI or one-team exact triangular solves say true).
   virtual bool replayable() const { return false; }
   /// Counts `count` applications that a solver replayed from a recorded graph (see replayable()) in getNumApply
   /// and the preconditioner's own statistics; negative to withdraw the counts of calls made while recording that

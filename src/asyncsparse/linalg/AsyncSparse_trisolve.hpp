@@ -336,10 +336,17 @@ class TriangularSolver {
                          Kokkos::View<int*, Device>, CVec, Vec, Out>;
   using ExactOneTeamSolve = ExactOneTeamFunctor<const_vector_type, vector_type, Kokkos::View<double, Device>>;
   /// The one-team functor x = first^{-1} b, or x = second^{-1} first^{-1} b when `second` is given, from the arrays of
-  /// one-team exact solvers (exact_one_team_arrays; both of n rows); its `out` and `dot` unset. A single solver's
-  /// solve and FactorApply's pair launch run it with Impl::exact_one_team_launch.
+  /// one-team exact solvers (exact_one_team_arrays; both of n rows, else InvalidInput); its `out` and `dot` unset. A
+  /// single solver's solve and FactorApply's pair launch run it with Impl::exact_one_team_launch.
   static ExactOneTeamSolve exact_one_team_functor(const TriangularSolver& first, const TriangularSolver* second,
                                                   const const_vector_type& b, const vector_type& x) {
+    for (const TriangularSolver* s : {&first, second})
+      if (s && (s->stats_.exact_algorithm != ExactAlgorithm::OneTeam || s->level_sets_.extent(0) == 0))
+        throw InvalidInput("TriangularSolver::exact_one_team_functor: the solver is not a one-team exact solver (" +
+                           s->stats_.mode() + ")");
+    if (second && second->num_rows() != first.num_rows())
+      throw InvalidInput("TriangularSolver::exact_one_team_functor: triangles of " + std::to_string(first.num_rows()) +
+                         " and " + std::to_string(second->num_rows()) + " rows");
     ExactOneTeamSolve f;
     const auto a = first.exact_one_team_arrays();
     f.tri[0] = {a.row_map, a.entries, a.values, a.inv_diag, a.level_sets, a.levels, a.lower};

@@ -31,7 +31,7 @@
 //    those of the last accepted iteration, as in the textbook loop. Vectors read or written per
 //    iteration without a preconditioner: 10 (plus A), against 17 for the one-call-per-operation loop.
 //    On CUDA, with a preconditioner whose application can be replayed (Preconditioner::replayable: ParIc / ParIlu /
-//    ParIct / ParIlut with Jacobi or one-product ISAI solves), the work launched after the update — the
+//    ParIct / ParIlut with Jacobi, one-product ISAI or one-team exact solves), the work launched after the update — the
 //    preconditioner (up to six sweeps) and the next product — is recorded in a CUDA graph once per parity of p from
 //    iteration SolverParams::graph_from_iteration on and replayed with one launch (Impl::GraphReplay): on small
 //    systems the host's ~5 us per Kokkos launch, not the device, set the pace of that chain. The loop then runs on

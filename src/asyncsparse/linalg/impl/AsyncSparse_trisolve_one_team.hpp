@@ -9,10 +9,10 @@
 // for the whole solve, so a level costs a few scratch-memory loads and a barrier instead of a kernel launch or a
 // device-wide wait (cuSPARSE SpSV and Kokkos-Kernels' level sets pay one of those per level). On a GPU one team
 // runs on one multiprocessor: the algorithm is for triangles whose arrays fit into its scratch memory (a few
-// thousand entries), where one launch costs more than all levels together. Both triangles of an incomplete
-// factorization (z = U^{-1} L^{-1} b, FactorApply) run in the same launch, one after the other, the solution of the
-// first staying in scratch memory as the right-hand side of the second. Measured against cuSPARSE SpSV:
-// perf_tests/results/MEASUREMENTS.md#exact-one-team.
+// thousand entries), where a launch or a device-wide wait per level costs more than the whole one-team solve. Both
+// triangles of an incomplete factorization (z = U^{-1} L^{-1} b, FactorApply) run in the same launch, one after the
+// other, the solution of the first staying in scratch memory as the right-hand side of the second. Measured against
+// cuSPARSE SpSV: perf_tests/results/MEASUREMENTS.md#exact-one-team.
 //
 // Each row's sum runs over its entries in stored order, x_i = D_i^{-1} b_i - sum_j (D_i^{-1} T_ij) x_j, so x does
 // not depend on the team size or on which thread takes which row (deterministic; a fused dot product d·x is a team
@@ -185,9 +185,8 @@ int exact_one_team_size(const F& f) {
 template <class ExecSpace, class F>
 void exact_one_team_launch(const F& f, int team_size) {
   if (f.n == 0) return;
-  Impl::TeamPolicy<ExecSpace> policy(Impl::launch_instance<ExecSpace>(), 1, 1);
-  policy = Impl::TeamPolicy<ExecSpace>(Impl::launch_instance<ExecSpace>(), 1, team_size)
-               .set_scratch_size(0, Kokkos::PerTeam(f.scratch_bytes()));
+  const auto policy = Impl::TeamPolicy<ExecSpace>(Impl::launch_instance<ExecSpace>(), 1, team_size)
+                          .set_scratch_size(0, Kokkos::PerTeam(f.scratch_bytes()));
   Kokkos::parallel_for("AsyncSparse::trisolve::exact_one_team", policy, f);
 }
 
