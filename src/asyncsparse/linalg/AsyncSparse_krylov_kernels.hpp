@@ -46,6 +46,7 @@
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
+#include <asyncsparse/core/AsyncSparse_row_launch.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 
@@ -83,18 +84,12 @@ std::int64_t resident_league_size(std::int64_t chunks, int team_size, int vector
 }
 
 /// Lanes per row of the lane-group CRS kernel on a GPU (LaunchConfig::vector_length = -1; rows longer than
-/// kRowSpmvMaxAvgNnz on average, else one thread per row): the largest power of two at most
-/// avg / kSpmvEntriesPerLane, between 1 and 32. Measured on an H200 (krylov_spmv/<m>/asyncsparse_dot_vl<k> of
+/// kRowSpmvMaxAvgNnz on average, else one thread per row): row_lanes, the largest power of two at most avg / 2 (two
+/// entries per lane), between 1 and 32. Measured on an H200 (krylov_spmv/<m>/asyncsparse_dot_vl<k> of
 /// AsyncSparse_Perf_krylov, perf_tests/results/MEASUREMENTS.md#spmv-lanes): 4.996 entries per row (L2D) ran
 /// fastest with 2 lanes (59.8 µs; 1 lane 62.6, 4 lanes 75.6), 26.2 per row (L3D) with 8 (65.2 µs; 4 lanes 77.0,
 /// 16 lanes 73.2). The generic rule of the launch layer (the power of two nearest the average) took 4 and 32.
-constexpr double kSpmvEntriesPerLane = 2.0;
-
-inline int spmv_vector_length(double avg_nnz_per_row) {
-  int v = 1;
-  while (v < 32 && 2.0 * v * kSpmvEntriesPerLane <= avg_nnz_per_row) v *= 2;
-  return v;
-}
+inline int spmv_vector_length(double avg_nnz_per_row) { return row_lanes(avg_nnz_per_row); }
 
 /// Largest average entries per row for which the GPU product kernels take one thread per row (a range launch)
 /// when the caller leaves vector_length, team_size and chunk_size of the LaunchConfig at -1. Measured on an H100

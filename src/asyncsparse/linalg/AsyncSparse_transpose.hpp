@@ -14,10 +14,12 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
+#include <asyncsparse/core/AsyncSparse_row_launch.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>  // Impl::is_gpu_space
 
@@ -82,26 +84,44 @@ KOKKOS_INLINE_FUNCTION void sort_keys(Key* keys, std::int64_t len) {
   sort_pairs(keys, NoCarry(), len);
 }
 
-/// GPU part of sort_rows: a 32-lane vector per row loads the row into scratch memory and writes each entry to its
-/// rank (the number of smaller keys in the row, plus the number of equal keys before it, so that equal keys, e.g.
-/// the duplicate entries of a matrix, keep distinct places). Rows longer than `cap`: one lane's heap sort in place.
+/// GPU part of sort_rows: a group of vector lanes per row loads the row into scratch memory and writes each entry to
+/// its rank (the number of smaller keys in the row, plus the number of equal keys before it, so that equal keys,
+/// e.g. the duplicate entries of a matrix, keep distinct places). Rows longer than `cap`: one lane's heap sort in
+/// place. Lanes per row: row_lanes of the average row (a fixed 32 left 31 of 32 lanes idle on the rows of 3 entries
+/// of a 5-point grid's triangle: 269 us for the transpose of L of the 1024^2 grid on an H200, 1.7x its own
+/// scatter); kRankSortTeamThreads threads per team, the scratch (kRankSortScratchBytes per team) shared out among the
+/// team's rows, at most 256 entries per row (MEASUREMENTS.md#row-launch).
+constexpr int kRankSortTeamThreads = 128;
+constexpr std::size_t kRankSortScratchBytes = 16384;
+
 template <class ExecSpace, class Ptr, class Keys, class Carry>
 struct RankSortRows {
   using member_type = typename Impl::TeamPolicy<ExecSpace>::member_type;
   using Key = typename Keys::non_const_value_type;
   using Val = typename Carry::non_const_value_type;
-  static constexpr int cap = 256;
-  static constexpr int rows_per_team = 4;
-  static constexpr std::size_t bytes_per_row = cap * (sizeof(Key) + sizeof(Val));
 
   std::int64_t n;
   Ptr ptr;
   Keys keys;
   Carry carry;
+  int rows_per_team;
+  std::int64_t cap;  ///< entries per row in scratch, a multiple of 8 (the values after the keys stay aligned)
+
+  std::size_t bytes_per_row() const { return static_cast<std::size_t>(cap) * (sizeof(Key) + sizeof(Val)); }
+
+  /// The launch for rows of `avg_row` entries on average: lanes, rows per team, scratch entries per row.
+  static RankSortRows make(std::int64_t n, const Ptr& ptr, const Keys& keys, const Carry& carry, double avg_row,
+                           int& lanes) {
+    lanes = row_lanes(avg_row);
+    const int rows = kRankSortTeamThreads / lanes;
+    const std::int64_t fit = static_cast<std::int64_t>(kRankSortScratchBytes / (rows * (sizeof(Key) + sizeof(Val))));
+    return RankSortRows{n, ptr, keys, carry, rows, std::min<std::int64_t>(256, fit / 8 * 8)};
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& t) const {
-    char* base = static_cast<char*>(t.team_scratch(0).get_shmem(rows_per_team * bytes_per_row)) +
-                 static_cast<std::size_t>(t.team_rank()) * bytes_per_row;
+    const std::size_t row_bytes = static_cast<std::size_t>(cap) * (sizeof(Key) + sizeof(Val));
+    char* base = static_cast<char*>(t.team_scratch(0).get_shmem(rows_per_team * row_bytes)) +
+                 static_cast<std::size_t>(t.team_rank()) * row_bytes;
     Key* k = reinterpret_cast<Key*>(base);
     Val* v = reinterpret_cast<Val*>(base + cap * sizeof(Key));
     const std::int64_t j = static_cast<std::int64_t>(t.league_rank()) * rows_per_team + t.team_rank();
@@ -135,10 +155,14 @@ template <class ExecSpace, class Ptr, class Keys, class Carry>
 void sort_rows(const ExecSpace& exec, std::int64_t n, const Ptr& ptr, const Keys& keys, const Carry& carry) {
   if constexpr (is_gpu_space<ExecSpace>()) {
     using F = RankSortRows<ExecSpace, Ptr, Keys, Carry>;
-    const int league = static_cast<int>((n + F::rows_per_team - 1) / F::rows_per_team);
-    Impl::TeamPolicy<ExecSpace> policy(exec, league, F::rows_per_team, 32);
-    policy = policy.set_scratch_size(0, Kokkos::PerTeam(F::rows_per_team * F::bytes_per_row));
-    Kokkos::parallel_for("AsyncSparse::transpose::sort_rows", policy, F{n, ptr, keys, carry});
+    if (n <= 0) return;
+    int lanes = 1;
+    const double avg = static_cast<double>(keys.extent(0)) / static_cast<double>(n);
+    const F f = F::make(n, ptr, keys, carry, avg, lanes);
+    const int league = static_cast<int>((n + f.rows_per_team - 1) / f.rows_per_team);
+    Impl::TeamPolicy<ExecSpace> policy(exec, league, f.rows_per_team, lanes);
+    policy = policy.set_scratch_size(0, Kokkos::PerTeam(f.rows_per_team * f.bytes_per_row()));
+    Kokkos::parallel_for("AsyncSparse::transpose::sort_rows", policy, f);
     return;
   }
   Kokkos::parallel_for(
@@ -168,13 +192,14 @@ void transpose_pattern(const ExecSpace& exec, ordinal_t m, ordinal_t n, offset_t
   // column, carrying the source index. Columns are unique, so the result does not depend on the scatter order.
   Kokkos::deep_copy(exec, next,
                     Kokkos::subview(tp, Kokkos::make_pair(static_cast<std::size_t>(0), static_cast<std::size_t>(n))));
-  Kokkos::parallel_for(
-      "AsyncSparse::transpose::scatter", Impl::RangePolicy<ExecSpace>(exec, 0, m), KOKKOS_LAMBDA(const ordinal_t i) {
-        for (offset_t k = rm(i); k < rm(i + 1); ++k) {
+  parallel_for_rows(
+      "AsyncSparse::transpose::scatter", exec, m, static_cast<std::int64_t>(nnz),
+      KOKKOS_LAMBDA(const RowMember<ExecSpace>& r, const ordinal_t i) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(r, rm(i), rm(i + 1)), [&](const offset_t k) {
           const offset_t p = Kokkos::atomic_fetch_add(&next(ent(k)), offset_t(1));
           tent(p) = i;
           map(p) = k;
-        }
+        });
       });
   sort_rows(exec, n, tp, tent, map);
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
+#include <asyncsparse/core/AsyncSparse_row_launch.hpp>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -68,8 +69,8 @@ struct ScaleDiagonalFunctor {
   }
 };
 
-/// Value pass, one row per work item: out_k = (s_i a_k) s_j. In place (out == in) is safe: entry k is
-/// read and written by the same work item only.
+/// Value pass, one row per group of lanes (parallel_for_rows): out_k = (s_i a_k) s_j. In place (out == in) is
+/// safe: entry k is read and written by the same lane only.
 template <class RowMap, class Entries, class InValues, class OutValues, class SView>
 struct ScaleValuesFunctor {
   RowMap row_map;
@@ -78,14 +79,17 @@ struct ScaleValuesFunctor {
   OutValues out;
   SView s;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i) const {
+  template <class Member>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& m, const ordinal_t i) const {
     int count = 0;
-    for (auto k = row_map(i); k < row_map(i + 1); ++k) count += entries(k) == i ? 1 : 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(m, row_map(i), row_map(i + 1)),
+        [&](const offset_t k, int& c) { c += entries(k) == i ? 1 : 0; }, count);
     const auto si = s(i);
-    for (auto k = row_map(i); k < row_map(i + 1); ++k) {
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, row_map(i), row_map(i + 1)), [&](const offset_t k) {
       const ordinal_t j = entries(k);
       out(k) = scaled_entry(in(k), i, j, si, s(j), count == 1);
-    }
+    });
   }
 };
 
@@ -96,10 +100,9 @@ void scale_values(const ExecSpace& exec, const CrsType& A_in, const CrsType& A_o
   using RowMap = decltype(A_in.graph.row_map);
   using Entries = decltype(A_in.graph.entries);
   using Values = typename CrsType::values_type;
-  Kokkos::parallel_for("AsyncSparse::scale_unit_diagonal::values",
-                       Impl::RangePolicy<ExecSpace, Kokkos::IndexType<ordinal_t>>(exec, 0, A_in.numRows()),
-                       ScaleValuesFunctor<RowMap, Entries, Values, Values, SView>{
-                           A_in.graph.row_map, A_in.graph.entries, A_in.values, A_out.values, s});
+  parallel_for_rows("AsyncSparse::scale_unit_diagonal::values", exec, A_in.numRows(), A_in.nnz(),
+                    ScaleValuesFunctor<RowMap, Entries, Values, Values, SView>{A_in.graph.row_map, A_in.graph.entries,
+                                                                               A_in.values, A_out.values, s});
 }
 
 template <class SView, class XView, class YView>

@@ -21,6 +21,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
+#include <asyncsparse/core/AsyncSparse_row_launch.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_sweep.hpp>  // allocate_breakdown_words
@@ -80,20 +81,22 @@ bool par_ilu_device_checks(const ExecSpace& exec, const Mat& A, bool ic, const D
 }
 
 /// IC's task list (the entries of L in storage order) and symmetry pairs (the strictly lower entries of A, rows
-/// ascending: positions of a_ij and a_ji) into the State `s`, whose L pattern is l_rp / A's columns up to diag.
+/// ascending: positions of a_ij and a_ji) into the State `s`, whose L pattern is l_rp / A's columns up to diag. A
+/// row per group of vector lanes, its entries across the lanes.
 template <class ExecSpace, class RowMap, class Entries, class Diag, class LRowMap, class State>
-void par_ic_device_tasks(const ExecSpace& exec, ordinal_t n, const RowMap& rm, const Entries& ent, const Diag& diag,
-                         const LRowMap& l_rp, const State& s) {
+void par_ic_device_tasks(const ExecSpace& exec, const RowLaunch& launch, ordinal_t n, const RowMap& rm,
+                         const Entries& ent, const Diag& diag, const LRowMap& l_rp, const State& s) {
   auto t_row = s.task_row;
   auto t_col = s.task_col;
   auto t_dst = s.task_dst;
   auto t_src = s.task_src;
   auto lo = s.sym_lower;
   auto up = s.sym_upper;
-  Kokkos::parallel_for(
-      "AsyncSparse::par_ilu::ic_tasks", Impl::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+  parallel_for_rows(
+      "AsyncSparse::par_ilu::ic_tasks", exec, launch, n,
+      KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const ordinal_t i) {
         const offset_t beg = rm(i), d = diag(i), l0 = l_rp(i);
-        for (offset_t k = beg; k <= d; ++k) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, beg, d + 1), [&](const offset_t k) {
           const offset_t t = l0 + k - beg;
           t_row(t) = i;
           t_col(t) = ent(k);
@@ -103,6 +106,29 @@ void par_ic_device_tasks(const ExecSpace& exec, ordinal_t n, const RowMap& rm, c
             lo(t - i) = k;
             up(t - i) = find_sorted(rm, ent, ent(k), i);
           }
+        });
+      });
+}
+
+/// The pattern of L (row i of A up to its diagonal: l_ci from l_rp) and, ILU, of U by rows (u_rp, u_ci: row i of A
+/// from its diagonal on) and the row of each entry of A (s_row). A row per group of vector lanes.
+template <class ExecSpace, class RowMap, class Entries, class Diag, class LRowMap, class LEnt, class URowMap,
+          class UEnt, class SRow>
+void par_ilu_device_patterns(const ExecSpace& exec, const RowLaunch& launch, ordinal_t n, bool ic, const RowMap& rm,
+                             const Entries& ent, const Diag& diag, const LRowMap& l_rp, const LEnt& l_ci,
+                             const URowMap& u_rp, const UEnt& u_ci, const SRow& s_row) {
+  parallel_for_rows(
+      "AsyncSparse::par_ilu::L_fill", exec, launch, n, KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const ordinal_t i) {
+        const offset_t beg = rm(i), d = diag(i), l0 = l_rp(i), end = rm(i + 1);
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, beg, d + 1),
+                             [&](const offset_t k) { l_ci(l0 + k - beg) = ent(k); });
+        if (!ic) {
+          const offset_t u0 = beg - l0 + i;  // entries of U in rows < i: (rm(i) - l_rp(i)) strictly upper + i diagonals
+          Kokkos::single(Kokkos::PerThread(m), [&]() { u_rp(i + 1) = u0 + end - d; });
+          Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, beg, end), [&](const offset_t k) {
+            s_row(k) = i;
+            if (k >= d) u_ci(u0 + k - d) = ent(k);
+          });
         }
       });
 }
@@ -183,17 +209,8 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
     next = tmp_offs[3];
     Kokkos::deep_copy(exec, u_rp, offset_t(0));
   }
-  Kokkos::parallel_for(
-      "AsyncSparse::par_ilu::L_fill", Impl::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
-        const offset_t beg = rm(i), d = diag(i), l0 = l_rp(i);
-        for (offset_t k = beg; k <= d; ++k) l_ci(l0 + k - beg) = ent(k);
-        if (!ic) {
-          const offset_t u0 = beg - l0 + i;  // entries of U in rows < i: (rm(i) - l_rp(i)) strictly upper + i diagonals
-          u_rp(i + 1) = u0 + rm(i + 1) - d;
-          for (offset_t k = d; k < rm(i + 1); ++k) u_ci(u0 + k - d) = ent(k);
-          for (offset_t k = beg; k < rm(i + 1); ++k) s_row(k) = i;
-        }
-      });
+  const RowLaunch launch = row_launch<ExecSpace>(n, double(nnz) / double(n));
+  par_ilu_device_patterns(exec, launch, n, ic, rm, ent, diag, l_rp, l_ci, u_rp, u_ci, s_row);
 
   auto& st = h.state();
   typename handle_type::State s;
@@ -215,7 +232,7 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
     // Tasks: the entries of L in storage order. Symmetry pairs: the strictly lower entries of A, rows ascending.
     s.sym_lower = offs[2];
     s.sym_upper = offs[3];
-    par_ic_device_tasks(exec, n, rm, ent, diag, l_rp, s);
+    par_ic_device_tasks(exec, launch, n, rm, ent, diag, l_rp, s);
   } else {
     // Ut = transpose of U's pattern; position of each U entry in Ut by inverting the transpose's gather map. The
     // pattern alone is transposed: U has no values yet (transposing a matrix with placeholder values read

@@ -1,0 +1,102 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Row launches (core/AsyncSparse_row_launch.hpp): every entry of every row handled once by its row's lanes, the lane
+// rule; and the transpose's row sort with rows longer than its scratch.
+#include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/core/AsyncSparse_row_launch.hpp>
+#include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
+#include <support/TestHelpers.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace test_row_launch {
+using namespace AsyncSparse;
+using Exec = TEST_EXECSPACE;
+using Dev = TEST_DEVICE;
+
+/// A pattern of `n` rows with irregular lengths (0 to 70, some rows empty) and column `dense_col` in every row.
+CsrHost<double> irregular(ordinal_t n, ordinal_t dense_col, unsigned seed) {
+  std::mt19937 g(seed);
+  std::uniform_int_distribution<int> len(0, 70), col(0, n - 1);
+  CsrHost<double> A(n, n);
+  A.row_ptr.assign(1, 0);
+  for (ordinal_t i = 0; i < n; ++i) {
+    std::vector<ordinal_t> c{dense_col};
+    const int l = i % 17 == 5 ? 0 : len(g);
+    for (int k = 0; k < l; ++k) c.push_back(col(g));
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    for (const ordinal_t j : c) {
+      A.col_idx.push_back(j);
+      A.values.push_back(1.0 + 0.001 * i + 0.5 * j);
+    }
+    A.row_ptr.push_back(static_cast<offset_t>(A.col_idx.size()));
+  }
+  return A;
+}
+
+// (device lambdas live in free functions: CUDA forbids them inside a TEST body)
+/// hits(k) += 1 for every entry k by its row's lanes; first(i) = the row's length by one lane (single).
+void run_rows(const Crs<double, Dev>& A, Kokkos::View<int*, Dev> hits, Kokkos::View<offset_t*, Dev> first) {
+  auto rm = A.graph.row_map;
+  const ordinal_t n = A.numRows();
+  Impl::parallel_for_rows(
+      "test::rows", Exec(), n, A.nnz(), KOKKOS_LAMBDA(const Impl::RowMember<Exec>& m, const ordinal_t i) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, rm(i), rm(i + 1)),
+                             [&](const offset_t k) { Kokkos::atomic_add(&hits(k), 1); });
+        Kokkos::single(Kokkos::PerThread(m), [&]() { first(i) = rm(i + 1) - rm(i); });
+      });
+}
+
+TEST(TEST_CATEGORY, row_launch_handles_every_entry_once) {
+  for (const ordinal_t n : {1, 7, 300, 1029}) {
+    SCOPED_TRACE(n);
+    auto H = irregular(n, n - 1, 11u + static_cast<unsigned>(n));
+    const auto A = to_device<Dev>(H);
+    Kokkos::View<int*, Dev> hits("hits", static_cast<std::size_t>(A.nnz()));
+    Kokkos::View<offset_t*, Dev> first("first", static_cast<std::size_t>(n));
+    run_rows(A, hits, first);
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hits);
+    const auto f = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), first);
+    for (std::size_t k = 0; k < h.extent(0); ++k) ASSERT_EQ(h(k), 1) << "entry " << k;
+    for (ordinal_t i = 0; i < n; ++i) {
+      const offset_t len = H.row_ptr[i + 1] - H.row_ptr[i];
+      ASSERT_EQ(f(i), len) << "row " << i;
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, row_launch_lanes_rule) {
+  EXPECT_EQ(Impl::row_lanes(1.0), 1);
+  EXPECT_EQ(Impl::row_lanes(3.0), 1);
+  EXPECT_EQ(Impl::row_lanes(4.0), 2);
+  EXPECT_EQ(Impl::row_lanes(5.0), 2);
+  EXPECT_EQ(Impl::row_lanes(13.6), 4);
+  EXPECT_EQ(Impl::row_lanes(26.2), 8);
+  EXPECT_EQ(Impl::row_lanes(64.0), 32);
+  EXPECT_EQ(Impl::row_lanes(1000.0), 32);
+  const auto l = Impl::row_launch<Exec>(1000, 27.0);
+  EXPECT_GE(l.league * l.rows_per_team, 1000);
+  EXPECT_LT((l.league - 1) * l.rows_per_team, 1000);
+  EXPECT_EQ(Impl::row_launch<Exec>(0, 27.0).league, 0);
+}
+
+// The transpose's rows are sorted in scratch memory up to a capacity that depends on the lanes (GPUs); longer rows
+// take the fallback sort. Column n - 1 is in every row: that row of the transpose holds n entries, beyond any
+// capacity; the others are short or empty.
+TEST(TEST_CATEGORY, transpose_sorts_rows_longer_than_the_scratch) {
+  for (const ordinal_t n : {300, 700}) {
+    SCOPED_TRACE(n);
+    const auto H = irregular(n, n - 1, 5u);
+    const auto T = to_host(transpose(to_device<Dev>(H)));
+    const auto R = Reference::transpose(H);
+    EXPECT_EQ(T.row_ptr, R.row_ptr);
+    EXPECT_EQ(T.col_idx, R.col_idx);
+    EXPECT_EQ(T.values, R.values);
+  }
+}
+
+}  // namespace test_row_launch
