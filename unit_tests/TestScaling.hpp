@@ -17,7 +17,7 @@ namespace test_scaling {
 
 using namespace AsyncSparse;
 
-/// Unsymmetric random matrix with some negative diagonal entries and unsorted rows / a duplicate.
+/// Unsymmetric random matrix with some negative diagonal entries and an unsorted row.
 CsrHost<double> scaling_test_matrix() {
   auto A = random_diag_dominant(200, 6, 21, /*symmetric=*/false, 1.5);
   for (ordinal_t i = 0; i < A.nrows; i += 3) A.values[find_entry(A, i, i)] *= -1.0;
@@ -101,10 +101,23 @@ TEST(TEST_CATEGORY, scaling_host_errors) {
   ASYNCSPARSE_EXPECT_THROW_MSG(scale_unit_diagonal(bad), InvalidInput, "scale_unit_diagonal: row 0 has column index 3");
 }
 
+/// Copy of A whose row r stores its diagonal twice: a_rr split into two entries of half its value (rows of many
+/// entries: the GPU value pass counts the copies across a row's lanes).
+CsrHost<double> with_split_diagonal(const CsrHost<double>& A, ordinal_t r) {
+  CsrHost<double> B = A;
+  const offset_t k = find_entry(B, r, r);
+  B.values[k] *= 0.5;
+  B.col_idx.insert(B.col_idx.begin() + B.row_ptr[r + 1], r);
+  B.values.insert(B.values.begin() + B.row_ptr[r + 1], B.values[k]);
+  for (ordinal_t i = r + 1; i <= B.nrows; ++i) ++B.row_ptr[i];
+  return B;
+}
+
 TEST(TEST_CATEGORY, scaling_device_equals_host) {
   using Matrix = Crs<double, TEST_DEVICE>;
   TEST_EXECSPACE exec;
-  for (const auto& A : {scaling_test_matrix(), lap3d27(5), aniso2d(9, 1e-3, 30.0), trefethen(100)}) {
+  for (const auto& A : {scaling_test_matrix(), lap3d27(5), with_split_diagonal(lap3d27(5), 62), aniso2d(9, 1e-3, 30.0),
+                        trefethen(100)}) {
     const auto ref = scale_unit_diagonal(A);
     Matrix Ad = to_device<TEST_DEVICE>(A);
 

@@ -22,6 +22,10 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <type_traits>
+
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
+
 namespace AsyncSparse {
 namespace Impl {
 
@@ -34,6 +38,18 @@ using RangePolicy = Kokkos::RangePolicy<Traits..., LightWeightLaunch>;
 /// Kokkos::TeamPolicy with the light-weight launch hint (see the header comment).
 template <class... Traits>
 using TeamPolicy = Kokkos::TeamPolicy<Traits..., LightWeightLaunch>;
+
+/// True for the GPU execution spaces (CUDA, HIP), whose kernels take the GPU launch defaults.
+template <class ExecSpace>
+constexpr bool is_gpu_space() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (std::is_same<ExecSpace, Kokkos::Cuda>::value) return true;
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if (std::is_same<ExecSpace, Compat::HIP>::value) return true;
+#endif
+  return false;
+}
 
 template <class ExecSpace>
 struct LaunchInstanceSlot {

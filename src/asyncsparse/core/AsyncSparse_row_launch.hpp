@@ -8,18 +8,18 @@
 // CUDA; NVIDIA H200, Nsight Compute on the default ParIC set-up of the 27-point 64^3 Laplacian: the task list 520 us,
 // the scaling pass 529 us, where one spmv takes about 70 us; perf_tests/results/MEASUREMENTS.md#row-launch).
 // parallel_for_rows runs each row on one thread's vector lanes (GPUs: row_lanes of the average row length,
-// kRowLaunchGpuTeamThreads threads per team; host backends: one lane, kRowLaunchHostRowsPerTeam rows per team), the
-// row's entries across the lanes (Kokkos::ThreadVectorRange): 79 and 132 us for those two passes.
+// kRowLaunchGpuTeamThreads threads per team; host backends: one lane, rows in chunks of up to
+// kRowLaunchHostRowsPerTeam per team), the row's entries across the lanes (Kokkos::ThreadVectorRange): 134 and 81 us
+// for those two passes in the same call as 532 and 549 us before.
 //
-// Reductions stay range reductions: Kokkos 3.4's team reduction on CUDA ran the set-up's row checks 1.6-3.3x slower
-// than the range reduction it would replace (MEASUREMENTS.md#row-launch).
+// Reductions stay range reductions: Kokkos 3.4's team reduction on CUDA ran the set-up's reducing passes 1.5-3.3x
+// slower on the large grids than the range reductions (MEASUREMENTS.md#row-launch).
 //
-// The body is called as body(member, i), i a std::int64_t (a body may take an ordinal_t for a row), by every lane of
-// row i's thread; stores that every lane would repeat go through Kokkos::single(Kokkos::PerThread(member), ...).
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -42,11 +42,12 @@ inline int row_lanes(double avg_row) {
 /// Threads per team of a row launch on GPUs (rows per team = this / lanes). 128 threads per team as the sweep kernels'
 /// row launches (kParIluRowGpuTeamThreads); not studied separately.
 constexpr int kRowLaunchGpuTeamThreads = 128;
-/// Rows per team (one thread) of a row launch on host backends.
+/// Most rows per team (one thread) of a row launch on host backends; fewer where that leaves under four teams per
+/// thread, so that small matrices still give every thread work (2 threads measured, MEASUREMENTS.md#row-launch).
 constexpr int kRowLaunchHostRowsPerTeam = 256;
 
 /// The shape of a row launch: `lanes` per row, `team_size` threads per team, `rows_per_team` rows per team
-/// (GPUs: one per thread; host backends: kRowLaunchHostRowsPerTeam for the one thread), `league` teams.
+/// (GPUs: one per thread; host backends: up to kRowLaunchHostRowsPerTeam for the one thread), `league` teams.
 struct RowLaunch {
   int lanes = 1;
   int team_size = 1;
@@ -54,19 +55,17 @@ struct RowLaunch {
   std::int64_t league = 0;
 };
 
-template <class ExecSpace>
-constexpr bool host_space_launch() {
-  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-}
-
 /// The row launch of `rows` work items whose rows hold `avg_row` entries on average.
 template <class ExecSpace>
 RowLaunch row_launch(std::int64_t rows, double avg_row) {
   RowLaunch l;
-  const bool host = host_space_launch<ExecSpace>();
-  l.lanes = host ? 1 : row_lanes(avg_row);
-  l.team_size = host ? 1 : kRowLaunchGpuTeamThreads / l.lanes;
-  l.rows_per_team = host ? kRowLaunchHostRowsPerTeam : l.team_size;
+  const bool gpu = is_gpu_space<ExecSpace>();
+  l.lanes = gpu ? row_lanes(avg_row) : 1;
+  l.team_size = gpu ? kRowLaunchGpuTeamThreads / l.lanes : 1;
+  const std::int64_t host_rows = rows / (4 * static_cast<std::int64_t>(ExecSpace().concurrency()));
+  l.rows_per_team =
+      gpu ? l.team_size
+          : static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(kRowLaunchHostRowsPerTeam, host_rows)));
   l.league = rows > 0 ? (rows + l.rows_per_team - 1) / l.rows_per_team : 0;
   return l;
 }

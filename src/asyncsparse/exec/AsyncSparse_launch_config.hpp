@@ -31,8 +31,9 @@
 #include <string>
 #include <vector>
 
-#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
+#include <asyncsparse/core/AsyncSparse_policies.hpp>  // Impl::is_gpu_space
 
 namespace AsyncSparse {
 
@@ -203,16 +204,6 @@ struct ResolvedLaunch {
 };
 
 namespace Impl {
-template <class ExecSpace>
-constexpr bool is_gpu_space() {
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (std::is_same<ExecSpace, Kokkos::Cuda>::value) return true;
-#endif
-#if defined(KOKKOS_ENABLE_HIP)
-  if (std::is_same<ExecSpace, Compat::HIP>::value) return true;
-#endif
-  return false;
-}
 inline int pow2_near(double x, int cap) {
   int v = 1;
   while (v * 2 <= cap && v * 2 <= x * 1.5) v *= 2;  // nearest power of two not exceeding ~1.5 x

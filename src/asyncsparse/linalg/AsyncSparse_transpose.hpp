@@ -86,12 +86,12 @@ KOKKOS_INLINE_FUNCTION void sort_keys(Key* keys, std::int64_t len) {
 
 /// GPU part of sort_rows: a group of vector lanes per row loads the row into scratch memory and writes each entry to
 /// its rank (the number of smaller keys in the row, plus the number of equal keys before it, so that equal keys,
-/// e.g. the duplicate entries of a matrix, keep distinct places). Rows longer than `cap`: one lane's heap sort in
-/// place. Lanes per row: row_lanes of the average row (a fixed 32 left 31 of 32 lanes idle on the rows of 3 entries
-/// of a 5-point grid's triangle: 269 us for the transpose of L of the 1024^2 grid on an H200, 1.7x its own
-/// scatter); kRankSortTeamThreads threads per team, the scratch (kRankSortScratchBytes per team) shared out among the
-/// team's rows, at most 256 entries per row (MEASUREMENTS.md#row-launch).
-constexpr int kRankSortTeamThreads = 128;
+/// e.g. the duplicate entries of a matrix, keep distinct places). Rows longer than `cap`: one lane's sort_pairs in
+/// place. The launch is row_launch's (row_lanes of the average row, 128 threads per team; a fixed 32 lanes left 31 of
+/// 32 idle on the rows of 3 entries of a 5-point grid's triangle: 270 us for the transpose of L of the 1024^2 grid on
+/// an H200, 6x its scatter); the team's kRankSortScratchBytes of scratch are shared out among its rows, `cap` entries
+/// each, at most 256: about 4x (32-bit offsets) or 2.5x (64-bit) the average row, e.g. 16 / 8 entries with one lane,
+/// 64 / 40 with four, 256 / 168 with sixteen (MEASUREMENTS.md#row-launch).
 constexpr std::size_t kRankSortScratchBytes = 16384;
 
 template <class ExecSpace, class Ptr, class Keys, class Carry>
@@ -107,19 +107,19 @@ struct RankSortRows {
   int rows_per_team;
   std::int64_t cap;  ///< entries per row in scratch, a multiple of 8 (the values after the keys stay aligned)
 
-  std::size_t bytes_per_row() const { return static_cast<std::size_t>(cap) * (sizeof(Key) + sizeof(Val)); }
+  KOKKOS_INLINE_FUNCTION std::size_t bytes_per_row() const {
+    return static_cast<std::size_t>(cap) * (sizeof(Key) + sizeof(Val));
+  }
 
-  /// The launch for rows of `avg_row` entries on average: lanes, rows per team, scratch entries per row.
-  static RankSortRows make(std::int64_t n, const Ptr& ptr, const Keys& keys, const Carry& carry, double avg_row,
-                           int& lanes) {
-    lanes = row_lanes(avg_row);
-    const int rows = kRankSortTeamThreads / lanes;
-    const std::int64_t fit = static_cast<std::int64_t>(kRankSortScratchBytes / (rows * (sizeof(Key) + sizeof(Val))));
-    return RankSortRows{n, ptr, keys, carry, rows, std::min<std::int64_t>(256, fit / 8 * 8)};
+  /// Scratch entries per row for `rows` rows per team: kRankSortScratchBytes shared out, a multiple of 8 (at least
+  /// 8), at most 256.
+  static std::int64_t capacity(int rows) {
+    const auto fit = static_cast<std::int64_t>(kRankSortScratchBytes / (rows * (sizeof(Key) + sizeof(Val))));
+    return std::max<std::int64_t>(8, std::min<std::int64_t>(256, fit / 8 * 8));
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& t) const {
-    const std::size_t row_bytes = static_cast<std::size_t>(cap) * (sizeof(Key) + sizeof(Val));
+    const std::size_t row_bytes = bytes_per_row();
     char* base = static_cast<char*>(t.team_scratch(0).get_shmem(rows_per_team * row_bytes)) +
                  static_cast<std::size_t>(t.team_rank()) * row_bytes;
     Key* k = reinterpret_cast<Key*>(base);
@@ -149,19 +149,19 @@ struct RankSortRows {
 };
 
 /// Sorts each row [ptr(j), ptr(j + 1)), j < n, of `keys` ascending and applies the same moves to `carry` (the order
-/// of equal keys is unspecified). Host: one thread per row (sort_pairs); GPU: RankSortRows (a thread per row sorting
-/// in global memory took 12 ms of each 59 ms ParILUT step on the 27-point 64^3 Laplacian on an H100).
+/// of equal keys is unspecified); the rows hold `entries` entries in all. Host: one thread per row (sort_pairs); GPU:
+/// RankSortRows (a thread per row sorting in global memory took 12 ms of each 59 ms ParILUT step on the 27-point 64^3
+/// Laplacian on an H100).
 template <class ExecSpace, class Ptr, class Keys, class Carry>
-void sort_rows(const ExecSpace& exec, std::int64_t n, const Ptr& ptr, const Keys& keys, const Carry& carry) {
+void sort_rows(const ExecSpace& exec, std::int64_t n, const Ptr& ptr, const Keys& keys, const Carry& carry,
+               std::int64_t entries) {
   if constexpr (is_gpu_space<ExecSpace>()) {
     using F = RankSortRows<ExecSpace, Ptr, Keys, Carry>;
     if (n <= 0) return;
-    int lanes = 1;
-    const double avg = static_cast<double>(keys.extent(0)) / static_cast<double>(n);
-    const F f = F::make(n, ptr, keys, carry, avg, lanes);
-    const int league = static_cast<int>((n + f.rows_per_team - 1) / f.rows_per_team);
-    Impl::TeamPolicy<ExecSpace> policy(exec, league, f.rows_per_team, lanes);
-    policy = policy.set_scratch_size(0, Kokkos::PerTeam(f.rows_per_team * f.bytes_per_row()));
+    const RowLaunch l = row_launch<ExecSpace>(n, static_cast<double>(entries) / static_cast<double>(n));
+    const F f{n, ptr, keys, carry, l.rows_per_team, F::capacity(l.rows_per_team)};
+    Impl::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(l.league), l.team_size, l.lanes);
+    policy = policy.set_scratch_size(0, Kokkos::PerTeam(l.rows_per_team * f.bytes_per_row()));
     Kokkos::parallel_for("AsyncSparse::transpose::sort_rows", policy, f);
     return;
   }
@@ -201,7 +201,7 @@ void transpose_pattern(const ExecSpace& exec, ordinal_t m, ordinal_t n, offset_t
           map(p) = k;
         });
       });
-  sort_rows(exec, n, tp, tent, map);
+  sort_rows(exec, n, tp, tent, map, static_cast<std::int64_t>(nnz));
 }
 
 /// transpose_pattern with its work space allocated here.

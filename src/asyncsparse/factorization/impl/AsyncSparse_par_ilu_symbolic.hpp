@@ -209,7 +209,8 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
     next = tmp_offs[3];
     Kokkos::deep_copy(exec, u_rp, offset_t(0));
   }
-  const RowLaunch launch = row_launch<ExecSpace>(n, double(nnz) / double(n));
+  // Lanes by the entries a row walks: IC, its part in L; ILU, the whole row of A.
+  const RowLaunch launch = row_launch<ExecSpace>(n, double(ic ? nnz_L : nnz) / double(n));
   par_ilu_device_patterns(exec, launch, n, ic, rm, ent, diag, l_rp, l_ci, u_rp, u_ci, s_row);
 
   auto& st = h.state();
