@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Kokkos Tools library: a host timeline of every event (no synchronization added): kernel launches (begin/end of the
-// call), deep copies, fences, allocations, deallocations, regions. Written to $KTL_OUT at finalize, only the events
-// from the push of region $KTL_REGION's instance $KTL_INSTANCE (default 3) to the push of the next instance.
+// Kokkos Tools library: a host timeline of every event (no synchronization added unless $KTL_FENCE is set): kernel
+// launches (begin/end of the call), deep copies, fences, allocations, deallocations, regions. Written to $KTL_OUT at
+// finalize, only the events from the push of region $KTL_REGION's instance $KTL_INSTANCE (default 3) to the push of the
+// next instance.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -17,8 +18,11 @@ struct ToolSettings {
   bool requires_global_fencing;
   bool padding[255];
 };
-// no fence around each kernel: the timeline shows the host's own waits
-extern "C" void kokkosp_request_tool_settings(const uint32_t, ToolSettings* s) { s->requires_global_fencing = false; }
+// no fence around each kernel (the timeline shows the host's own waits), unless $KTL_FENCE is set: then Kokkos
+// fences after every kernel and each kernel's end shows when the device finished it
+extern "C" void kokkosp_request_tool_settings(const uint32_t, ToolSettings* s) {
+  s->requires_global_fencing = getenv("KTL_FENCE") != nullptr;
+}
 struct Ev {
   double t;
   int depth;
