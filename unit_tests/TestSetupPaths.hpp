@@ -87,6 +87,88 @@ TriSolveOptions options(TriSolveKind kind, int sweeps) {
   return o;
 }
 
+// A lower bidiagonal of n rows (diagonal 1, subdiagonal 0.5) with the diagonal `d` in the rows `rows`.
+CsrHost<double> bidiagonal_with(int n, double d, const std::vector<int>& rows) {
+  std::vector<ordinal_t> r, c;
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) {
+    if (i > 0) {
+      r.push_back(i);
+      c.push_back(i - 1);
+      v.push_back(0.5);
+    }
+    r.push_back(i);
+    c.push_back(i);
+    v.push_back(1.0);
+  }
+  auto B = csr_from_triplets<double>(n, n, r, c, v);
+  for (const int i : rows) B.values[B.row_ptr[i + 1] - 1] = d;
+  return B;
+}
+
+// The checking passes run over the whole grid and lower one verdict word to the smallest key they find: among many
+// bad rows, found concurrently, the first is reported; a pass that found a problem leaves the word ready, so the
+// next pass on good values passes (the numeric checks, the triangle's loading, ISAI).
+TEST(TEST_CATEGORY, setup_paths_checks_report_the_first_of_many_bad_rows_and_recover) {
+  const auto Ah = lap2d(80);  // 6,400 rows: many teams
+  const auto A = to_device<Dev>(Ah);
+  for (const auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
+    ParIluHandle<double, Dev> h(kind);
+    h.params.sweeps = 1;
+    par_ilu_symbolic(Exec(), h, A);
+    auto Hb = Ah;
+    for (const int row : {5000, 1234, 6399, 2500, 1235})
+      Hb.values[Hb.row_ptr[row] + 1] = std::numeric_limits<double>::quiet_NaN();
+    auto Ab = to_device<Dev>(Hb);
+    Ab = Crs<double, Dev>("Ab", A.numRows(), A.numCols(), Ab.nnz(), Ab.values, A.graph.row_map, A.graph.entries);
+    ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Ab), InvalidInput, "row 1234 has a non-finite value");
+    EXPECT_NO_THROW(par_ilu_numeric(Exec(), h, A));
+    EXPECT_TRUE(h.state().numeric);
+    EXPECT_EQ(h.stats().sweeps, 1);
+  }
+  // a triangle: zero diagonals in three rows, then good values
+  const int n = 5000;
+  TriangularSolver<double, Dev> S;
+  TriSolveOptions o;
+  o.kind = TriSolveKind::Isai;
+  o.sweeps = 0;      // x = M b
+  o.isai_power = 1;  // M on T's own pattern
+  ASYNCSPARSE_EXPECT_THROW_MSG(S.setup(to_device<Dev>(bidiagonal_with(n, 0.0, {4000, 777, 3000})), true, false, o),
+                               BreakdownError, "breakdown at row 777: zero diagonal");
+  S.setup(to_device<Dev>(bidiagonal_with(n, 1.0, {})), true, false, o);
+  ASYNCSPARSE_EXPECT_THROW_MSG(S.update_values(to_device<Dev>(bidiagonal_with(n, 0.0, {4000, 777, 3000}))),
+                               BreakdownError, "breakdown at row 777: zero diagonal");
+  // ISAI rows that overflow: row i's entry -l / (d_i d_{i-1}) with both diagonals 1e-200 (rows 901 and 2001)
+  ASYNCSPARSE_EXPECT_THROW_MSG(S.update_values(to_device<Dev>(bidiagonal_with(n, 1e-200, {2000, 2001, 900, 901}))),
+                               BreakdownError, "breakdown at row 901: non-finite ISAI row");
+  // good values load and apply
+  const auto G = bidiagonal_with(n, 1.0, {});
+  EXPECT_NO_THROW(S.update_values(to_device<Dev>(G)));
+  std::vector<double> b(n);
+  for (int i = 0; i < n; ++i) b[i] = i > 0 ? 1.5 : 1.0;
+  V bd("b", n), xd("x", n);
+  Kokkos::deep_copy(bd, Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(b.data(), n));
+  S.solve(bd, xd);
+  // M on L's pattern: M(i, i) = 1, M(i, i - 1) = -0.5, so x_0 = 1, x_1 = 1.5 - 0.5 = 1, x_i = 1.5 - 0.75 = 0.75,
+  // in the rows that were bad before too
+  const auto x = to_std_vector(xd);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(x[i], i < 2 ? 1.0 : 0.75) << "row " << i;
+  // IC: several asymmetric pairs, the first (in row order) reported; then the handle takes good values
+  ParIluHandle<double, Dev> h(ParIluKind::Ic);
+  par_ilu_symbolic(Exec(), h, A);
+  auto Hs = Ah;
+  for (const int row : {3000, 1000, 4321}) {
+    const auto k = Hs.row_ptr[row];  // its first entry, left of the diagonal
+    ASSERT_LT(Hs.col_idx[k], row);
+    Hs.values[k] *= 1.5;
+  }
+  auto As = to_device<Dev>(Hs);
+  As = Crs<double, Dev>("As", A.numRows(), A.numCols(), As.nnz(), As.values, A.graph.row_map, A.graph.entries);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, As), InvalidInput,
+                               "a(1000, " + std::to_string(Ah.col_idx[Ah.row_ptr[1000]]) + ") differs");
+  EXPECT_NO_THROW(par_ilu_numeric(Exec(), h, A));
+}
+
 TEST(TEST_CATEGORY, setup_paths_trisolve_storage_given_or_too_small) {
   const auto L = Reference::ic0(lap2d(7));
   const auto Ld = to_device<Dev>(L);

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AsyncSparse — launches of kernels that handle one row of a CRS matrix per work item and store per entry (set-up
-// passes: task lists, the pattern of L, scaling, the transpose's scatter).
+// passes: task lists, the pattern of L, scaling, the transpose's scatter) or check it (the symbolic and numeric checks,
+// the triangular solvers' loading), and the verdict words the checking passes report into.
 //
 // A row walked by one thread of a range launch reads and writes its entries 32 rows per warp instruction on GPUs: each
 // store of a warp touches 32 sectors, and passes that store every entry ran at the L2's or DRAM's limit (Kokkos 3.4 on
@@ -12,8 +13,11 @@
 // kRowLaunchHostRowsPerTeam per team), the row's entries across the lanes (Kokkos::ThreadVectorRange): 134 and 81 us
 // for those two passes in the same call as 532 and 549 us before.
 //
-// Reductions stay range reductions: Kokkos 3.4's team reduction on CUDA ran the set-up's reducing passes 1.5-3.3x
-// slower on the large grids than the range reductions (MEASUREMENTS.md#row-launch).
+// Checking passes are not Kokkos reductions: Kokkos 3.4 runs a range reduction on CUDA in at most 256 blocks of 256
+// threads (Nsight Compute: 18 % achieved occupancy for the numeric checks of the 27-point grid's set-up), and its team
+// reduction ran those passes 1.5-3.3x slower still on the large grids. They run as parallel_for over the whole grid
+// (at most a reduction across a row's lanes) and report the smallest key of the problems they find into a verdict word
+// (report_verdict, take_verdict), which a pass touches only on a problem (MEASUREMENTS.md#row-launch).
 //
 #pragma once
 
@@ -101,6 +105,38 @@ void parallel_for_rows(const std::string& name, const ExecSpace& exec, std::int6
                        const Body& body) {
   const double avg = rows > 0 ? static_cast<double>(entries) / static_cast<double>(rows) : 1.0;
   parallel_for_rows(name, exec, row_launch<ExecSpace>(rows, avg), rows, body);
+}
+
+/// A checking pass's verdict: the smallest key of the problems it found (each pass defines its keys, e.g. 8 * row +
+/// code), kNoVerdict for none. The word lives in an allocation its owner makes anyway (a handle's breakdown words, a
+/// solver's arrays: a device allocation costs about 50 us on an H200, MEASUREMENTS.md#setup-latency) and holds
+/// kNoVerdict between passes, so a pass that finds nothing neither initializes nor resets it.
+using verdict_t = unsigned long long;
+constexpr verdict_t kNoVerdict = ~0ull;
+
+/// True when `p` may hold a verdict word.
+inline bool verdict_aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % alignof(verdict_t) == 0; }
+
+/// Lowers the verdict word `w` to `key` (relaxed atomic minimum). The word only decreases, so a key not below a
+/// plain read of it is dropped without the atomic: a matrix bad everywhere (all NaN, IC given a nonsymmetric one)
+/// does not queue millions of atomics on one address. (A stale read only lets an atomic through.)
+KOKKOS_FORCEINLINE_FUNCTION void report_verdict(verdict_t* w, verdict_t key) {
+  if (key < *static_cast<volatile verdict_t*>(w)) Kokkos::atomic_fetch_min(w, key);
+}
+
+/// The verdict of the passes queued on `exec` before (a wait and a transfer), the word reset to kNoVerdict when it
+/// holds a problem.
+template <class ExecSpace, class Word>
+verdict_t take_verdict(const ExecSpace& exec, const Word& w) {
+  verdict_t v = kNoVerdict;
+  Kokkos::View<verdict_t, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(&v);
+  Kokkos::deep_copy(exec, host, w);
+  exec.fence();
+  if (v != kNoVerdict) {
+    Kokkos::deep_copy(exec, w, kNoVerdict);
+    exec.fence();
+  }
+  return v;
 }
 
 }  // namespace Impl

@@ -59,6 +59,7 @@
 #include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
+#include <asyncsparse/core/AsyncSparse_row_launch.hpp>
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/core/AsyncSparse_validation.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
@@ -85,9 +86,9 @@ namespace Impl {
 /// Device checks of new values on the symbolic pattern: finite values, a non-zero (IC: positive) diagonal,
 /// symmetry within a relative 1e-12 for IC. Throws InvalidInput naming `where` and the first bad row. With a
 /// non-empty `s` (one entry per row) the same pass stores the unit-diagonal scaling s_i = 1 / sqrt(|a_ii|) of
-/// every row it passes (scale_unit_diagonal's diagonal pass). The row checks, the symmetry of the entry pairs and
-/// the scaling are one reduction, so the numeric phase waits for the device once before its sweeps instead of
-/// three times (a wait costs about 20 us on an H200: MEASUREMENTS.md#setup-latency).
+/// every row whose diagonal passes (scale_unit_diagonal's diagonal pass). A row per group of vector lanes, then the
+/// entry pairs (IC) over the whole grid, both reporting into the handle's first breakdown word (a verdict word:
+/// report_verdict; no reduction, one wait for both).
 template <class ExecSpace, class Handle, class Mat, class SView>
 void check_values(const ExecSpace& exec, const Handle& h, const Mat& A, const std::string& where, const SView& s) {
   const auto& st = h.state();
@@ -103,40 +104,44 @@ void check_values(const ExecSpace& exec, const Handle& h, const Mat& A, const st
   const std::int64_t pairs = ic ? static_cast<std::int64_t>(lo.extent(0)) : 0;
   // Keys, minimised: 8 * row + code for a row (codes 1 non-finite value, 2 missing diagonal, 3 zero diagonal,
   // 4 non-positive diagonal (IC)), then 8 * n + t for an asymmetric pair t: a bad row is reported before asymmetry.
-  const std::int64_t none = std::numeric_limits<std::int64_t>::max(), pair_key = 8 * static_cast<std::int64_t>(n);
-  std::int64_t bad = none;
-  Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilu::check_values", Impl::RangePolicy<ExecSpace>(exec, 0, std::max<std::int64_t>(n, pairs)),
-      KOKKOS_LAMBDA(const std::int64_t t, std::int64_t& b) {
-        if (t < n) {
-          const auto i = static_cast<ordinal_t>(t);
-          int code = 0;
-          bool has_diag = false;
-          Scalar d = 0;
-          for (offset_t k = rm(i); k < rm(i + 1); ++k) {
-            if (!is_finite(val(k))) code = 1;
-            if (ent(k) == i) {
-              has_diag = true;
-              d = val(k);
-            }
-          }
-          if (code == 0) code = !has_diag ? 2 : d == Scalar(0) ? 3 : (ic && !(d > Scalar(0))) ? 4 : 0;
-          if (code) {
-            const std::int64_t key = 8 * t + code;
-            if (key < b) b = key;
-          } else if (scale) {
-            s(i) = inv_sqrt_abs(d);
-          }
-        }
-        if (t < pairs) {
+  const std::int64_t pair_key = 8 * static_cast<std::int64_t>(n);
+  static_assert(kNoVerdict == kNoBreakdown, "the breakdown words hold kNoVerdict between passes");
+  verdict_t* const word = st.breakdown_words.data();
+  parallel_for_rows(
+      "AsyncSparse::par_ilu::check_values", exec, n, static_cast<std::int64_t>(A.nnz()),
+      KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const std::int64_t t) {
+        const auto i = static_cast<ordinal_t>(t);
+        int diagonals = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(m, rm(i), rm(i + 1)),
+            [&](const offset_t k, int& found) {
+              const Scalar v = val(k);
+              if (!is_finite(v)) report_verdict(word, verdict_t(8 * t + 1));
+              if (ent(k) != i) return;
+              ++found;
+              if (v == Scalar(0))
+                report_verdict(word, verdict_t(8 * t + 3));
+              else if (ic && !(v > Scalar(0)))
+                report_verdict(word, verdict_t(8 * t + 4));
+              else if (scale && is_finite(v))
+                s(i) = inv_sqrt_abs(v);
+            },
+            diagonals);
+        if (diagonals == 0) Kokkos::single(Kokkos::PerThread(m), [&]() { report_verdict(word, verdict_t(8 * t + 2)); });
+      });
+  if (pairs > 0)
+    Kokkos::parallel_for(
+        "AsyncSparse::par_ilu::check_pairs", Impl::RangePolicy<ExecSpace>(exec, 0, pairs),
+        KOKKOS_LAMBDA(const std::int64_t t) {
           const Scalar x = val(lo(t)), y = val(up(t));
           const Scalar ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
           const Scalar diff = x - y < 0 ? y - x : x - y;
-          if (diff > Scalar(1e-12) * (ax > ay ? ax : ay) && pair_key + t < b) b = pair_key + t;
-        }
-      },
-      Kokkos::Min<std::int64_t>(bad));
-  if (bad == none) return;
+          if (diff > Scalar(1e-12) * (ax > ay ? ax : ay)) report_verdict(word, verdict_t(pair_key + t));
+        });
+  const verdict_t v = take_verdict(
+      exec, Kokkos::View<verdict_t, typename std::decay_t<decltype(st.breakdown_words)>::device_type>(word));
+  if (v == kNoVerdict) return;
+  const auto bad = static_cast<std::int64_t>(v);
   if (bad < pair_key) {
     const std::int64_t row = bad / 8;
     const int code = static_cast<int>(bad % 8);

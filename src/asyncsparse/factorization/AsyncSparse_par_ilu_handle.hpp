@@ -243,7 +243,9 @@ class ParIluHandle {
     crs_values a_scaled;                                   ///< S A S on A's pattern
     value_view s, s_factors;                               ///< current scaling; scaling of the stored factors
     /// The sweep kernels' breakdown words (min of 4 * row + problem over skipped updates, kNoBreakdown when none):
-    /// one per sweep of a batch (Impl::sweep_batch; one_sweep: a batch of one).
+    /// one per sweep of a batch (Impl::sweep_batch; one_sweep: a batch of one). They hold kNoBreakdown between
+    /// operations (whoever reads a problem resets them): the symbolic phase's checks and the numeric phase's value
+    /// checks use the first as their verdict word before any sweep (Impl::report_verdict).
     Kokkos::View<unsigned long long*, Device> breakdown_words;
     Kokkos::View<offset_t*, Device> u_map, lt_map;  ///< gather maps of U = transpose(Ut), Lᵀ = transpose(L)
     crs_type U, Lt;

@@ -21,7 +21,6 @@
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_row_launch.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
-#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>  // Impl::is_gpu_space
 
 namespace AsyncSparse {
 

@@ -228,8 +228,7 @@ class TriangularSolver {
              const const_vector_type& row_scale = {}, const const_vector_type& col_scale = {},
              const TriSolveRuleInputs* rule_inputs = nullptr, const vector_type& storage = {});
 
-  /// The mode, sweep count and (Auto) the rule's reason setup() resolves from `opt` (`in`: the rule's facts, read
-  /// when opt.kind is Auto).
+  /// The mode, sweep count and (Auto) the rule's reason setup() resolves from `opt` (`in`: the rule's facts, Auto).
   static TriSolveChoice resolve_kind(const TriSolveOptions& opt, const TriSolveRuleInputs& in) {
     TriSolveChoice c;
     if (opt.kind == TriSolveKind::Auto) {
@@ -261,13 +260,15 @@ class TriangularSolver {
   }
   /// Entries of the arrays setup() allocates for a triangle of n rows and nnz entries in mode `kind` with `sweeps`:
   /// values, inverse diagonal, work vector (the Jacobi modes and ISAI with correction steps), ISAI values (none for an
-  /// ISAI on an extended pattern, isai_power > 1: those are allocated with the pattern).
-  static std::array<std::size_t, 4> array_sizes(TriSolveKind kind, int sweeps, std::size_t n, std::size_t nnz,
+  /// ISAI on an extended pattern, isai_power > 1: allocated with the pattern), the loading's verdict word.
+  static std::array<std::size_t, 5> array_sizes(TriSolveKind kind, int sweeps, std::size_t n, std::size_t nnz,
                                                 int isai_power = 1) {
     const bool jacobi = kind == TriSolveKind::Jacobi || kind == TriSolveKind::JacobiAdaptive;
     const bool work = jacobi || (kind == TriSolveKind::Isai && sweeps > 0);
-    return {nnz, n, work ? n : 0, kind == TriSolveKind::Isai && isai_power <= 1 ? nnz : 0};
+    return {nnz, n, work ? n : 0, kind == TriSolveKind::Isai && isai_power <= 1 ? nnz : 0, kVerdictEntries};
   }
+  /// Entries of the value type that hold the verdict word (only ever accessed as an Impl::verdict_t).
+  static constexpr std::size_t kVerdictEntries = (sizeof(Impl::verdict_t) + sizeof(Scalar) - 1) / sizeof(Scalar);
 
   /// Compatibility form: mode and sweep count only.
   void setup(const crs_type& T, bool lower, bool unit_diagonal, TriSolveKind kind, int sweeps = 5) {
@@ -277,8 +278,7 @@ class TriangularSolver {
     setup(T, lower, unit_diagonal, o);
   }
 
-  /// New values for the pattern given to setup() (numeric phase only: level sets / cuSPARSE analysis / the mode
-  /// chosen by Auto are kept), with new scalings.
+  /// New values and scalings for the pattern given to setup() (level sets, cuSPARSE analysis, Auto's mode kept).
   void update_values(const crs_type& T, const const_vector_type& row_scale = {},
                      const const_vector_type& col_scale = {});
 
@@ -312,8 +312,7 @@ class TriangularSolver {
   bool exact_one_team() const {
     return ready_ && stats_.kind == TriSolveKind::Exact && stats_.exact_algorithm == ExactAlgorithm::OneTeam;
   }
-  /// The arrays of a one-team exact solver (exact_one_team()), the scalings folded into the values: FactorApply
-  /// runs both triangles' solves in one launch from them.
+  /// The arrays of a one-team exact solver (exact_one_team()), scalings folded in: FactorApply's one launch.
   struct ExactOneTeamArrays {
     typename crs_type::row_map_type row_map;
     typename crs_type::index_type entries;
@@ -395,8 +394,7 @@ class TriangularSolver {
   ordinal_t num_rows() const { return n_; }
   const TriSolveStats& stats() const { return stats_; }
   const TriSolveOptions& options() const { return opt_; }
-  /// The ISAI M (the pattern of |T|^isai_power) after setup() of an Isai solver, scalings included; else an empty
-  /// matrix.
+  /// The ISAI M (pattern of |T|^isai_power) after setup() of an Isai solver, scalings included; else empty.
   crs_type isai_matrix() const {
     if (stats_.kind != TriSolveKind::Isai || !ready_) return crs_type();
     const bool own = isai_row_map_.extent(0) == 0;
@@ -476,7 +474,9 @@ class TriangularSolver {
   void load(const crs_type& T, const const_vector_type& r, const const_vector_type& c, const std::string& where,
             bool check_structure = false) {
     Impl::tri_load_values<execution_space>(row_map_, entries_, n_, lower_, unit_, T.values, values_, inv_diag_, r, c,
-                                           where, check_structure);
+                                           where, check_structure, verdict_.data());
+    // before ISAI, which reads T's structure (checked at setup()); refused values leave M as it was
+    Impl::tri_throw_verdict(Impl::take_verdict(execution_space(), verdict_), where, n_, lower_);
     if (stats_.kind == TriSolveKind::Isai) {
       if (stats_.isai_power > 1 && isai_row_map_.extent(0) == 0) {  // setup(): the extended pattern, once
         typename crs_type::row_map_type rm = row_map_;
@@ -491,9 +491,9 @@ class TriangularSolver {
         isai_values_ = vector_type(Impl::uninitialized("AsyncSparse::trisolve::isai_values"), en.extent(0));
       }
       stats_.isai_nnz = static_cast<std::int64_t>(isai_values_.extent(0));
-      const std::int64_t bad = Impl::isai_compute<execution_space>(row_map_, entries_, values_, inv_diag_, n_, lower_,
-                                                                   isai_values_, isai_row_map_, isai_entries_);
-      if (bad >= 0) throw BreakdownError(where, bad, "non-finite ISAI row (overflow in its local triangular system)");
+      Impl::isai_compute<execution_space>(row_map_, entries_, values_, inv_diag_, n_, lower_, isai_values_,
+                                          verdict_.data(), isai_row_map_, isai_entries_);
+      Impl::tri_throw_verdict(Impl::take_verdict(execution_space(), verdict_), where, n_, lower_);
     }
   }
 
@@ -638,6 +638,8 @@ class TriangularSolver {
   typename crs_type::row_map_type row_map_;
   typename crs_type::index_type entries_;
   vector_type values_, inv_diag_, work_, rhs_copy_, isai_values_;
+  /// The loading passes' verdict word (Impl::report_verdict; kNoVerdict between loads), in the arrays' allocation.
+  Kokkos::View<Impl::verdict_t, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> verdict_;
   // the pattern of |T|^isai_power of an Isai solver with isai_power > 1 (empty: M has T's pattern)
   typename crs_type::row_map_type isai_row_map_;
   typename crs_type::index_type isai_entries_;
@@ -686,13 +688,15 @@ void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool
   // made by load() with the pattern).
   const auto sizes = array_sizes(stats_.kind, stats_.sweeps, static_cast<std::size_t>(n_),
                                  static_cast<std::size_t>(T.nnz()), stats_.isai_power);
-  const auto parts = storage.extent(0) >= Impl::parts_extent(sizes)
-                         ? Impl::parts_of(storage, sizes)
-                         : Impl::uninitialized_parts<vector_type, 4>("AsyncSparse::trisolve::arrays", sizes);
+  const bool given = storage.extent(0) >= Impl::parts_extent(sizes) && Impl::verdict_aligned(storage.data());
+  const auto parts = given ? Impl::parts_of(storage, sizes)
+                           : Impl::uninitialized_parts<vector_type, 5>("AsyncSparse::trisolve::arrays", sizes);
   values_ = parts[0];
   inv_diag_ = parts[1];
   work_ = sizes[2] > 0 ? parts[2] : vector_type();
   isai_values_ = sizes[3] > 0 ? parts[3] : vector_type();
+  verdict_ = decltype(verdict_)(reinterpret_cast<Impl::verdict_t*>(parts[4].data()));
+  Kokkos::deep_copy(execution_space(), verdict_, Impl::kNoVerdict);
   launch_ = resolve_launch_config<execution_space>(
       LaunchConfig{}, n_, n_ > 0 ? static_cast<double>(T.nnz() - n_) / static_cast<double>(n_) : 1.0);
   // the product of Isai solves; for Jacobi the shape whose conditions decide whether the last sweep sums (fuses_dot)

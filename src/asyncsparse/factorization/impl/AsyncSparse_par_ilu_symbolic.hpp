@@ -32,52 +32,51 @@ namespace AsyncSparse {
 namespace Impl {
 
 /// True when A passes every check of the symbolic phase (see the header comment); diag(i) receives the position
-/// of a_ii.
-template <class ExecSpace, class Mat, class DiagView>
-bool par_ilu_device_checks(const ExecSpace& exec, const Mat& A, bool ic, const DiagView& diag) {
+/// of a_ii. A row per group of vector lanes, the row's entries across the lanes, each reporting a problem into the
+/// verdict word `word` (holding kNoVerdict; report_verdict: the whole grid runs, no reduction).
+template <class ExecSpace, class Mat, class DiagView, class Word>
+bool par_ilu_device_checks(const ExecSpace& exec, const Mat& A, bool ic, const DiagView& diag, const Word& word) {
   using Scalar = typename Mat::non_const_value_type;
   const ordinal_t n = A.numRows();
   auto rm = A.graph.row_map;
   auto ent = A.graph.entries;
   auto val = A.values;
-  std::int64_t bad = 0;
-  Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilu::symbolic_checks", Impl::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& b) {
+  verdict_t* const w = word.data();
+  parallel_for_rows(
+      "AsyncSparse::par_ilu::symbolic_checks", exec, n, static_cast<std::int64_t>(A.nnz()),
+      KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const ordinal_t i) {
         const offset_t beg = rm(i), end = rm(i + 1);
-        offset_t d = -1;
         if (end < beg) {
-          ++b;
+          Kokkos::single(Kokkos::PerThread(m), [&]() { report_verdict(w, 1); });
           return;
         }
-        for (offset_t k = beg; k < end; ++k) {
-          const ordinal_t j = ent(k);
-          const Scalar v = val(k);
-          if (j < 0 || j >= n || (k > beg && j <= ent(k - 1)) || !(v - v == Scalar(0))) {
-            ++b;
-            return;
-          }
-          if (j == i) d = k;
-          if (ic && j < i) {  // a_ji stored and equal within the host path's relative tolerance
-            const offset_t q = find_sorted(rm, ent, j, i);
-            if (q < 0) {
-              ++b;
-              return;
-            }
-            const Scalar y = val(q);
-            const Scalar ax = v < 0 ? -v : v, ay = y < 0 ? -y : y;
-            const Scalar diff = v - y < 0 ? y - v : v - y;
-            if (diff > Scalar(1e-12) * (ax > ay ? ax : ay)) {
-              ++b;
-              return;
-            }
-          }
-        }
-        diag(i) = d;
-        if (d < 0 || (ic ? !(val(d) > Scalar(0)) : val(d) == Scalar(0))) ++b;
-      },
-      bad);
-  return bad == 0;
+        offset_t d = -1;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(m, beg, end),
+            [&](const offset_t k, offset_t& dk) {
+              const ordinal_t j = ent(k);
+              const Scalar v = val(k);
+              bool bad = j < 0 || j >= n || (k > beg && j <= ent(k - 1)) || !(v - v == Scalar(0));
+              if (j == i && k > dk) dk = k;
+              if (!bad && ic && j < i) {  // a_ji stored and equal within the host path's relative tolerance
+                const offset_t q = find_sorted(rm, ent, j, i);
+                bad = q < 0;
+                if (!bad) {
+                  const Scalar y = val(q);
+                  const Scalar ax = v < 0 ? -v : v, ay = y < 0 ? -y : y;
+                  const Scalar diff = v - y < 0 ? y - v : v - y;
+                  bad = diff > Scalar(1e-12) * (ax > ay ? ax : ay);
+                }
+              }
+              if (bad) report_verdict(w, 1);
+            },
+            Kokkos::Max<offset_t>(d));
+        Kokkos::single(Kokkos::PerThread(m), [&]() {
+          diag(i) = d;
+          if (d < 0 || (ic ? !(val(d) > Scalar(0)) : val(d) == Scalar(0))) report_verdict(w, 1);
+        });
+      });
+  return take_verdict(exec, word) == kNoVerdict;
 }
 
 /// IC's task list (the entries of L in storage order) and symmetry pairs (the strictly lower entries of A, rows
@@ -151,7 +150,10 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   const auto head = uninitialized_parts<offsets, 2>("AsyncSparse::par_ilu::L_row_map_diag",
                                                     {static_cast<std::size_t>(n) + 1, static_cast<std::size_t>(n)});
   const offsets diag = head[1];
-  if (!par_ilu_device_checks(exec, A, ic, diag)) return false;
+  // The breakdown words first: the checks report into the first (a verdict word).
+  typename handle_type::State s;
+  allocate_breakdown_words(exec, s);
+  if (!par_ilu_device_checks(exec, A, ic, diag, Kokkos::subview(s.breakdown_words, 0))) return false;
   auto rm = A.graph.row_map;
   auto ent = A.graph.entries;
 
@@ -209,12 +211,12 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
     next = tmp_offs[3];
     Kokkos::deep_copy(exec, u_rp, offset_t(0));
   }
-  // Lanes by the entries a row walks: IC, its part in L; ILU, the whole row of A.
-  const RowLaunch launch = row_launch<ExecSpace>(n, double(ic ? nnz_L : nnz) / double(n));
+  // Lanes by A's average row, for IC too: L's (about half of it) gave narrower lane groups whose stores measured
+  // slower (H200, L3D task list 179 against 134 us; MEASUREMENTS.md#row-launch).
+  const RowLaunch launch = row_launch<ExecSpace>(n, double(nnz) / double(n));
   par_ilu_device_patterns(exec, launch, n, ic, rm, ent, diag, l_rp, l_ci, u_rp, u_ci, s_row);
 
   auto& st = h.state();
-  typename handle_type::State s;
   s.kind = h.params.kind;
   s.n = n;
   s.nnz_A = nnz;
@@ -264,7 +266,6 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   s.a_scaled = vals[3];
   s.s = vals[4];
   s.s_factors = vals[5];
-  allocate_breakdown_words(exec, s);
   s.symbolic = true;
   exec.fence();
   st = s;

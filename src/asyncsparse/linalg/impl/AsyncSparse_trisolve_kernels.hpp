@@ -20,6 +20,7 @@
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
+#include <asyncsparse/core/AsyncSparse_row_launch.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
@@ -64,66 +65,76 @@ inline InvalidInput tri_structure_error(const std::string& where, bool lower, st
   return InvalidInput(where + ": " + tri + " triangular matrix, row " + std::to_string(row) + ": " + what);
 }
 
-/// dst = diag(r) src diag(c) on the triangle's pattern (r, c: empty = identity), with the diagonal of src taken as
-/// 1 when `unit`; dinv(i) = 1 / dst_ii. Throws InvalidInput for a non-finite off-diagonal value and
-/// BreakdownError (with the row) for a zero or non-finite diagonal, checked on the unscaled values. With
-/// `check_structure` the same pass first checks each row's structure (tri_row_structure) and throws InvalidInput
-/// for the first bad row before any value problem; a bad row's values are not loaded. (One reduction: a set-up
-/// waits for the device once per triangle instead of twice, about 20 us each on an H200,
-/// MEASUREMENTS.md#setup-latency.)
-template <class ExecSpace, class RowMap, class Entries, class Src, class Dst, class Scale>
-void tri_load_values(const RowMap& rm, const Entries& ent, ordinal_t n, bool lower, bool unit, const Src& src,
-                     const Dst& dst, const Dst& dinv, const Scale& r, const Scale& c, const std::string& where,
-                     bool check_structure = false) {
-  using Scalar = typename Dst::non_const_value_type;
-  const bool has_r = r.extent(0) > 0, has_c = c.extent(0) > 0;
-  if ((has_r && r.extent(0) != static_cast<std::size_t>(n)) || (has_c && c.extent(0) != static_cast<std::size_t>(n)))
-    throw InvalidInput(where + ": scaling vector length does not match the matrix (" + std::to_string(n) + ")");
-  // Keys, minimised: 4 * row + code for a structure problem (check_structure), 4 * (n + row) + code for a value
-  // problem (codes 1 zero diagonal, 2 non-finite diagonal, 3 non-finite off-diagonal).
-  const std::int64_t none = std::numeric_limits<std::int64_t>::max(), value_key = 4 * static_cast<std::int64_t>(n);
-  std::int64_t bad = none;
-  Kokkos::parallel_reduce(
-      "AsyncSparse::trisolve::load_values", Impl::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& b) {
-        if (check_structure) {
-          const int sc = tri_row_structure(rm, ent, n, lower, i);
-          if (sc) {
-            const std::int64_t key = 4 * static_cast<std::int64_t>(i) + sc;
-            if (key < b) b = key;
-            return;
-          }
-        }
-        const offset_t beg = rm(i), end = rm(i + 1);
-        const offset_t dpos = lower ? end - 1 : beg;
-        const Scalar ri = has_r ? r(i) : Scalar(1);
-        int code = 0;
-        for (offset_t k = beg; k < end; ++k) {
-          if (k == dpos) continue;
-          const Scalar v = src(k);
-          if (!is_finite(v)) code = 3;
-          dst(k) = has_c ? (ri * v) * c(ent(k)) : ri * v;
-        }
-        const Scalar d = unit ? Scalar(1) : src(dpos);
-        if (!is_finite(d))
-          code = 2;
-        else if (d == Scalar(0))
-          code = 1;
-        const Scalar ds = has_c ? (ri * d) * c(i) : ri * d;
-        dst(dpos) = ds;
-        dinv(i) = code == 0 ? Scalar(1) / ds : Scalar(0);
-        if (code) {
-          const std::int64_t key = value_key + 4 * static_cast<std::int64_t>(i) + code;
-          if (key < b) b = key;
-        }
-      },
-      Kokkos::Min<std::int64_t>(bad));
-  if (bad == none) return;
+/// Verdict keys of a triangle's set-up passes (minimised in a verdict word, report_verdict): 4 * row + code for a
+/// structure problem (tri_row_structure), 4 * (n + row) + code for a value problem (codes 1 zero diagonal, 2
+/// non-finite diagonal, 3 non-finite off-diagonal), 8 * n + row for a non-finite ISAI row: the first structure
+/// problem before any value problem, and a value problem before the ISAI rows it spoils.
+inline std::int64_t tri_isai_key(ordinal_t n, ordinal_t row) { return 8 * static_cast<std::int64_t>(n) + row; }
+
+/// Throws the error of verdict `v` (kNoVerdict: none) of a triangle of n rows: InvalidInput for a structure problem
+/// or a non-finite off-diagonal value, BreakdownError (with the row) for a zero or non-finite diagonal or ISAI row.
+inline void tri_throw_verdict(verdict_t v, const std::string& where, ordinal_t n, bool lower) {
+  if (v == kNoVerdict) return;
+  const auto bad = static_cast<std::int64_t>(v);
+  const std::int64_t value_key = 4 * static_cast<std::int64_t>(n);
   if (bad < value_key) throw tri_structure_error(where, lower, bad / 4, static_cast<int>(bad % 4));
+  if (bad >= tri_isai_key(n, 0))
+    throw BreakdownError(where, bad - tri_isai_key(n, 0),
+                         "non-finite ISAI row (overflow in its local triangular system)");
   const std::int64_t row = (bad - value_key) / 4;
   const int code = static_cast<int>(bad % 4);
   if (code == 3) throw InvalidInput(where + ": non-finite off-diagonal value in row " + std::to_string(row));
   throw BreakdownError(where, row, code == 1 ? "zero diagonal entry" : "non-finite diagonal entry");
+}
+
+/// dst = diag(r) src diag(c) on the triangle's pattern (r, c: empty = identity), with the diagonal of src taken as
+/// 1 when `unit`; dinv(i) = 1 / dst_ii. Reports into the verdict word `word` (tri_throw_verdict's keys) a non-finite
+/// value and a zero or non-finite diagonal, checked on the unscaled values. With `check_structure` the same pass
+/// first checks each row's structure (tri_row_structure) and reports the first bad row before any value problem; a
+/// bad row's values are not loaded. A row per group of vector lanes (parallel_for_rows), no wait: the caller takes
+/// the verdict (take_verdict; TriangularSolver::load).
+template <class ExecSpace, class RowMap, class Entries, class Src, class Dst, class Scale>
+void tri_load_values(const RowMap& rm, const Entries& ent, ordinal_t n, bool lower, bool unit, const Src& src,
+                     const Dst& dst, const Dst& dinv, const Scale& r, const Scale& c, const std::string& where,
+                     bool check_structure, verdict_t* word) {
+  using Scalar = typename Dst::non_const_value_type;
+  const bool has_r = r.extent(0) > 0, has_c = c.extent(0) > 0;
+  if ((has_r && r.extent(0) != static_cast<std::size_t>(n)) || (has_c && c.extent(0) != static_cast<std::size_t>(n)))
+    throw InvalidInput(where + ": scaling vector length does not match the matrix (" + std::to_string(n) + ")");
+  const std::int64_t value_key = 4 * static_cast<std::int64_t>(n);
+  const std::int64_t entries = n > 0 ? static_cast<std::int64_t>(src.extent(0)) : 0;
+  parallel_for_rows(
+      "AsyncSparse::trisolve::load_values", ExecSpace(), n, entries,
+      KOKKOS_LAMBDA(const RowMember<ExecSpace>& m, const ordinal_t i) {
+        int sc = 0;
+        if (check_structure)
+          Kokkos::single(
+              Kokkos::PerThread(m),
+              [&](int& code) {
+                code = tri_row_structure(rm, ent, n, lower, i);
+                if (code) report_verdict(word, verdict_t(4 * static_cast<std::int64_t>(i) + code));
+              },
+              sc);
+        if (sc) return;
+        const offset_t beg = rm(i), end = rm(i + 1);
+        const offset_t dpos = lower ? end - 1 : beg;
+        const Scalar ri = has_r ? r(i) : Scalar(1);
+        const std::int64_t key = value_key + 4 * static_cast<std::int64_t>(i);
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, beg, end), [&](const offset_t k) {
+          if (k == dpos) return;
+          const Scalar v = src(k);
+          if (!is_finite(v)) report_verdict(word, verdict_t(key + 3));
+          dst(k) = has_c ? (ri * v) * c(ent(k)) : ri * v;
+        });
+        Kokkos::single(Kokkos::PerThread(m), [&]() {
+          const Scalar d = unit ? Scalar(1) : src(dpos);
+          const int code = !is_finite(d) ? 2 : d == Scalar(0) ? 1 : 0;
+          const Scalar ds = has_c ? (ri * d) * c(i) : ri * d;
+          dst(dpos) = ds;
+          dinv(i) = code == 0 ? Scalar(1) / ds : Scalar(0);
+          if (code) report_verdict(word, verdict_t(key + code));
+        });
+      });
 }
 
 /// Forward / backward substitution by one thread of the execution space.
@@ -512,60 +523,96 @@ std::pair<typename RowMap::non_const_type, typename Entries::non_const_type> isa
   return {out_rm, out_ent};
 }
 
-/// ISAI of a triangle T (values `val`, inverse diagonal `dinv`) on T's own pattern (or on M's, below): for every row i, with J the
-/// sorted columns of row i of T, the row M(i, J) solves M(i, J) T(J, J) = e_i^T restricted to J (Anzt, Huckle,
-/// Bräckle & Dongarra 2018), i.e. the triangular system T(J, J)^T m = e_i: upper triangular with its unknown for
-/// column i last when T is lower (back substitution), lower triangular with i first when T is upper (forward
+/// ISAI of a triangle T (values `val`, inverse diagonal `dinv`) on T's own pattern (or on M's, below): for every row i,
+/// with J the sorted columns of row i of T, the row M(i, J) solves M(i, J) T(J, J) = e_i^T restricted to J (Anzt,
+/// Huckle, Bräckle & Dongarra 2018), i.e. the triangular system T(J, J)^T m = e_i: upper triangular with its unknown
+/// for column i last when T is lower (back substitution), lower triangular with i first when T is upper (forward
 /// substitution). The substitution runs by columns of T(J, J)^T, i.e. by rows of T: once m_q (column J_q) is
 /// known, the entries of row J_q of T that fall in J are merged against J and m_q times each is subtracted from
 /// the right-hand side still to be solved. The partial sums live in M's own values, so no dense block is formed
 /// and rows of any length are handled; the work of row i is the sum over q of |row J_q of T| + |J|.
 /// With M's pattern given (mrm, ment: a pattern of the same triangle holding T's, e.g. isai_pattern_power's), J is
 /// the row of that pattern instead (the ISAI on an extended pattern; the merges then run against M's columns).
-/// Returns the first row with a non-finite result, or -1.
+/// A row with a non-finite result is reported into the verdict word `word` (key tri_isai_key). One thread per row, no
+/// wait. On GPUs a row's partial sums live in team scratch memory (kIsaiScratchEntries per row; longer rows in M's
+/// values): in M's values in global memory, each row's some 14^2 read-modify-writes (27-point grid) thrash the L1
+/// once every row has a thread (1,948 us on an H200 for L3D's triangle, against 755 us when a range reduction kept
+/// 65,536 threads in flight; MEASUREMENTS.md#row-launch).
+template <class RowMap, class Entries, class Values, class Scalar>
+KOKKOS_INLINE_FUNCTION bool isai_row(const RowMap& rm, const Entries& ent, const Values& val, const Values& dinv,
+                                     bool lower, const RowMap& mrm, const Entries& ment, ordinal_t i, Scalar* w) {
+  const offset_t beg = mrm(i), end = mrm(i + 1);
+  const offset_t len = end - beg;
+  for (offset_t p = 0; p < len; ++p) w[p] = Scalar(0);
+  w[lower ? len - 1 : 0] = Scalar(1);
+  bool finite = true;
+  for (offset_t step = 0; step < len; ++step) {
+    const offset_t q = lower ? end - 1 - step : beg + step;  // position of the unknown solved now
+    const ordinal_t jq = ment(q);
+    const Scalar mq = w[q - beg] * dinv(jq);
+    w[q - beg] = mq;
+    finite = finite && is_finite(mq);
+    // Merge the off-diagonal entries of row jq of T with the still-unsolved part of J.
+    offset_t a, a_end;
+    off_diagonal_range(rm, jq, lower, a, a_end);
+    offset_t p = lower ? beg : q + 1;
+    const offset_t p_end = lower ? q : end;
+    while (a < a_end && p < p_end) {
+      const ordinal_t ca = ent(a), cp = ment(p);
+      if (ca == cp) {
+        w[p - beg] -= val(a) * mq;
+        ++a;
+        ++p;
+      } else if (ca < cp) {
+        ++a;
+      } else {
+        ++p;
+      }
+    }
+  }
+  return finite;
+}
+
+/// Rows (threads) per team and entries per row of the GPU form of isai_compute (team scratch: 16 KB per team for
+/// double); not studied separately.
+constexpr int kIsaiScratchRows = 64;
+constexpr int kIsaiScratchEntries = 32;
+
 template <class ExecSpace, class RowMap, class Entries, class Values, class MValues>
-std::int64_t isai_compute(const RowMap& rm, const Entries& ent, const Values& val, const Values& dinv, ordinal_t n,
-                          bool lower, const MValues& mv, const RowMap& mrm_in = {}, const Entries& ment_in = {}) {
+void isai_compute(const RowMap& rm, const Entries& ent, const Values& val, const Values& dinv, ordinal_t n, bool lower,
+                  const MValues& mv, verdict_t* word, const RowMap& mrm_in = {}, const Entries& ment_in = {}) {
   using Scalar = typename MValues::non_const_value_type;
-  std::int64_t bad = std::numeric_limits<std::int64_t>::max();
+  const std::int64_t key0 = tri_isai_key(n, 0);
   const RowMap mrm = mrm_in.extent(0) > 0 ? mrm_in : rm;
   const Entries ment = mrm_in.extent(0) > 0 ? ment_in : ent;
-  Kokkos::parallel_reduce(
-      "AsyncSparse::trisolve::isai", Impl::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& first_bad) {
-        const offset_t beg = mrm(i), end = mrm(i + 1);
-        const offset_t len = end - beg;
-        for (offset_t p = beg; p < end; ++p) mv(p) = Scalar(0);
-        mv(lower ? end - 1 : beg) = Scalar(1);
-        bool finite = true;
-        for (offset_t step = 0; step < len; ++step) {
-          const offset_t q = lower ? end - 1 - step : beg + step;  // position of the unknown solved now
-          const ordinal_t jq = ment(q);
-          const Scalar mq = mv(q) * dinv(jq);
-          mv(q) = mq;
-          finite = finite && is_finite(mq);
-          // Merge the off-diagonal entries of row jq of T with the still-unsolved part of J.
-          offset_t a, a_end;
-          off_diagonal_range(rm, jq, lower, a, a_end);
-          offset_t p = lower ? beg : q + 1;
-          const offset_t p_end = lower ? q : end;
-          while (a < a_end && p < p_end) {
-            const ordinal_t ca = ent(a), cp = ment(p);
-            if (ca == cp) {
-              mv(p) -= val(a) * mq;
-              ++a;
-              ++p;
-            } else if (ca < cp) {
-              ++a;
-            } else {
-              ++p;
-            }
-          }
-        }
-        if (!finite && i < first_bad) first_bad = i;
-      },
-      Kokkos::Min<std::int64_t>(bad));
-  return bad == std::numeric_limits<std::int64_t>::max() ? -1 : bad;
+  if (!is_gpu_space<ExecSpace>()) {
+    Kokkos::parallel_for(
+        "AsyncSparse::trisolve::isai", Impl::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+          if (!isai_row(rm, ent, val, dinv, lower, mrm, ment, i, mv.data() + mrm(i)))
+            report_verdict(word, verdict_t(key0 + i));
+        });
+    return;
+  }
+  using Policy = TeamPolicy<ExecSpace>;
+  using Shared =
+      Kokkos::View<Scalar*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  constexpr int rows = kIsaiScratchRows, cap = kIsaiScratchEntries;
+  const int league = static_cast<int>((static_cast<std::int64_t>(n) + rows - 1) / rows);
+  if (league == 0) return;
+  Kokkos::parallel_for(
+      "AsyncSparse::trisolve::isai",
+      Policy(league, rows, 1).set_scratch_size(0, Kokkos::PerTeam(Shared::shmem_size(rows * cap))),
+      KOKKOS_LAMBDA(const typename Policy::member_type& m) {
+        const Shared sh(m.team_scratch(0), rows * cap);  // by every thread, before any returns
+        const std::int64_t row = static_cast<std::int64_t>(m.league_rank()) * rows + m.team_rank();
+        if (row >= n) return;
+        const auto i = static_cast<ordinal_t>(row);
+        const offset_t beg = mrm(i), len = mrm(i + 1) - beg;
+        Scalar* const w = len <= cap ? sh.data() + m.team_rank() * cap : mv.data() + beg;
+        if (!isai_row(rm, ent, val, dinv, lower, mrm, ment, i, w)) report_verdict(word, verdict_t(key0 + i));
+        if (len <= cap)
+          for (offset_t p = 0; p < len; ++p) mv(beg + p) = w[p];
+      });
 }
 
 }  // namespace Impl
