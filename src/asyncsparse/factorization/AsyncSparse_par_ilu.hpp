@@ -138,8 +138,7 @@ void check_values(const ExecSpace& exec, const Handle& h, const Mat& A, const st
           const Scalar diff = x - y < 0 ? y - x : x - y;
           if (diff > Scalar(1e-12) * (ax > ay ? ax : ay)) report_verdict(word, verdict_t(pair_key + t));
         });
-  const verdict_t v = take_verdict(
-      exec, Kokkos::View<verdict_t, typename std::decay_t<decltype(st.breakdown_words)>::device_type>(word));
+  const verdict_t v = take_verdict(exec, Kokkos::subview(st.breakdown_words, 0));
   if (v == kNoVerdict) return;
   const auto bad = static_cast<std::int64_t>(v);
   if (bad < pair_key) {
