@@ -134,6 +134,22 @@ TEST(TEST_CATEGORY, isai_power_rule) {
   EXPECT_EQ(J.stats().isai_power, 1);
 }
 
+TEST(TEST_CATEGORY, isai_lanes_rule) {
+  // GPU set-up lanes per row: the largest power of two up to half the average off-diagonal count, doubled while
+  // n x lanes is below half the device's threads, at most 32 (the matrices of MEASUREMENTS.md on an H200's 270,336)
+  const std::int64_t h200 = 132 * 2048;
+  EXPECT_EQ(Impl::isai_lanes(262144, 12.6, h200), 4);   // L3D
+  EXPECT_EQ(Impl::isai_lanes(1048576, 2.0, h200), 1);   // L2D
+  EXPECT_EQ(Impl::isai_lanes(4884, 29.2, h200), 32);    // bcsstk16
+  EXPECT_EQ(Impl::isai_lanes(19366, 3.0, h200), 8);     // bodyy6
+  EXPECT_EQ(Impl::isai_lanes(9604, 3.9, h200), 16);     // fv1
+  EXPECT_EQ(Impl::isai_lanes(1000000, 7.99, h200), 2);  // 4 lanes from 8 off-diagonal entries on
+  EXPECT_EQ(Impl::isai_lanes(1000000, 8.0, h200), 4);
+  EXPECT_EQ(Impl::isai_lanes(1000000, 1000.0, h200), 32);
+  EXPECT_EQ(Impl::isai_lanes(0, 0.0, h200), 32);
+  EXPECT_EQ(Impl::isai_lanes(1000000, 0.0, 1), 1);
+}
+
 TEST(TEST_CATEGORY, isai_power_known_inverse_of_a_bidiagonal) {
   // lower bidiagonal T (d_i = 2 + i/10, subdiagonal 0.7): on the pattern {i-k+1, ..., i} the ISAI is T^{-1}
   // itself, T^{-1}(i, i-m) = (-0.7)^m / (d_i d_{i-1} ... d_{i-m})

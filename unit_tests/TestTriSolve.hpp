@@ -486,10 +486,10 @@ TEST(TEST_CATEGORY, isai_known_inverses) {
     EXPECT_LT(max_diff(x, apply_host(M, rhs(40))), 1e-15);
     EXPECT_GT(max_diff(x, Reference::lower_solve(B, rhs(40), false)), 1e-3);  // an approximation, not T^{-1}
   }
-  // "arrow" triangles (first column + diagonal, and its transpose with a dense first row of 50 > 32 entries):
-  // the inverse has the triangle's pattern, so ISAI is the exact inverse
+  // "arrow" triangles (first column + diagonal, and its transpose with a dense first row longer than the rows the GPU
+  // form stages in scratch): the inverse has the triangle's pattern, so ISAI is the exact inverse
   {
-    const int n = 50;
+    const int n = Impl::kIsaiScratchEntries + 30;
     std::vector<int> r, c;
     std::vector<double> v;
     for (int i = 0; i < n; ++i) {

@@ -38,10 +38,10 @@
 //    k = 2 for short rows, else T's own pattern; rows longer than Impl::kIsaiPowerMaxRowEntries keep their own):
 //    row i of M solves M(i, J) T(J, J) = e_i^T on J = the columns of row i of that pattern (Impl::isai_compute; no
 //    row-length limit; Impl::isai_pattern_power forms the pattern once at setup). Setup: one kernel per set of
-//    values. Solve: one product, on GPUs for rows of up to Impl::kRowSpmvMaxAvgNnz entries on average the library's
-//    row-per-thread kernel (Impl::spmv_dot; solve_dot() then also reduces dᵀx in the same pass, which a preconditioned
-//    Krylov solver uses for rᵀz, up to Impl::kFusedReductionMaxRows rows), else Kokkos-Kernels' spmv; with `sweeps` = s
-//    > 0, s correction steps x += M (b - T x) follow (two passes each). M is exact when T^{-1} has M's pattern.
+//    values (GPUs: a row per group of lanes, Impl::isai_lanes). Solve: one product, on GPUs for rows of up to
+//    Impl::kRowSpmvMaxAvgNnz entries on average the row-per-thread kernel (Impl::spmv_dot; solve_dot() also reduces
+//    dᵀx in that pass, a Krylov solver's rᵀz, up to Impl::kFusedReductionMaxRows rows), else Kokkos-Kernels' spmv;
+//    with `sweeps` = s > 0, s steps x += M (b - T x) follow (two passes each). M is exact when T^{-1} has M's pattern.
 //  * Auto: resolved at setup by choose_tri_solve() (AsyncSparse_trisolve_rule.hpp); stats().reason says why.
 //
 // Input checks: setup() throws InvalidInput for a non-square matrix, a row whose diagonal is not stored at the

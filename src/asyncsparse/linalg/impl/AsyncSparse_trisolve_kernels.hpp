@@ -533,11 +533,9 @@ std::pair<typename RowMap::non_const_type, typename Entries::non_const_type> isa
 /// and rows of any length are handled; the work of row i is the sum over q of |row J_q of T| + |J|.
 /// With M's pattern given (mrm, ment: a pattern of the same triangle holding T's, e.g. isai_pattern_power's), J is
 /// the row of that pattern instead (the ISAI on an extended pattern; the merges then run against M's columns).
-/// A row with a non-finite result is reported into the verdict word `word` (key tri_isai_key). One thread per row, no
-/// wait. On GPUs a row's partial sums live in team scratch memory (kIsaiScratchEntries per row; longer rows in M's
-/// values): in M's values in global memory, each row's some 14^2 read-modify-writes (27-point grid) thrash the L1
-/// once every row has a thread (1,948 us on an H200 for L3D's triangle, against 755 us when a range reduction kept
-/// 65,536 threads in flight; MEASUREMENTS.md#row-launch).
+/// A row with a non-finite result is reported into the verdict word `word` (key tri_isai_key). Host backends: one
+/// thread per row, no wait. GPUs: isai_compute_lanes (a row per group of lanes), which calls this only for rows
+/// longer than it stages in team scratch.
 template <class RowMap, class Entries, class Values, class Scalar>
 KOKKOS_INLINE_FUNCTION bool isai_row(const RowMap& rm, const Entries& ent, const Values& val, const Values& dinv,
                                      bool lower, const RowMap& mrm, const Entries& ment, ordinal_t i, Scalar* w) {
@@ -573,45 +571,145 @@ KOKKOS_INLINE_FUNCTION bool isai_row(const RowMap& rm, const Entries& ent, const
   return finite;
 }
 
-/// Rows (threads) per team and entries per row of the GPU form of isai_compute (team scratch: 16 KB per team for
-/// double); not studied separately.
-constexpr int kIsaiScratchRows = 64;
-constexpr int kIsaiScratchEntries = 32;
+/// Threads per team of the GPU form of isai_compute (rows per team = this / lanes), the longest row of M it stages
+/// in team scratch (longer rows: isai_row on one lane, their partial sums in M's values) and its scratch per team.
+constexpr int kIsaiTeamThreads = 128;
+constexpr int kIsaiScratchEntries = 64;
+constexpr std::size_t kIsaiScratchBytes = 24576;
+
+/// Lanes per row of the GPU form of isai_compute, for a triangle of n rows with `avg_off` off-diagonal entries per
+/// row on average on a device that runs `concurrency` threads at once: the largest power of two up to avg_off / 2
+/// (each lane takes two or more of a step's entries), raised until the rows' lanes fill half the device (small
+/// triangles: more rows in flight), at most 32. Measured on an H200 (MEASUREMENTS.md#isai-set-up-on-gpus).
+inline int isai_lanes(ordinal_t n, double avg_off, std::int64_t concurrency) {
+  int v = 1;
+  while (v < 32 && 4.0 * v <= avg_off) v *= 2;
+  while (v < 32 && 2 * static_cast<std::int64_t>(n) * v < concurrency) v *= 2;
+  return v;
+}
+
+/// The GPU form of isai_compute: a row per group of `lanes` vector lanes. The row's columns J, their inverse
+/// diagonals and the off-diagonal ranges of the rows J of T are staged in team scratch first (loads for every
+/// position in flight at once), with the partial sums; each step of the substitution (one unknown m_q) then runs
+/// the off-diagonal entries of row J_q of T across the lanes (coalesced reads), each lane finding its column in J by
+/// bisection and updating that partial sum (distinct columns: no two lanes update one sum), a team barrier between
+/// steps. The team's rows take as many steps as its longest staged row. Staged: rows of up to twice M's average
+/// length (a power of two, 8 to kIsaiScratchEntries) as far as kIsaiScratchBytes allow; longer rows run isai_row on
+/// one lane, their partial sums in M's values. One thread per row instead (the partial sums in team scratch, 64 rows
+/// of 32 entries per team) took twice as long for L3D's triangles and nine times for bcsstk16's on an H200.
+template <class ExecSpace, class RowMap, class Entries, class Values, class MValues>
+void isai_compute_lanes(const RowMap& rm, const Entries& ent, const Values& val, const Values& dinv, ordinal_t n,
+                        bool lower, const MValues& mv, verdict_t* word, const RowMap& mrm, const Entries& ment,
+                        int lanes) {
+  using Scalar = typename MValues::non_const_value_type;
+  using Policy = TeamPolicy<ExecSpace>;
+  using Space = typename ExecSpace::scratch_memory_space;
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  using SharedValues = Kokkos::View<Scalar*, Space, Unmanaged>;
+  using SharedColumns = Kokkos::View<ordinal_t*, Space, Unmanaged>;
+  using SharedOffsets = Kokkos::View<offset_t*, Space, Unmanaged>;
+  const std::int64_t key0 = tri_isai_key(n, 0);
+  const int rows = std::max(1, kIsaiTeamThreads / lanes);
+  constexpr std::size_t per_entry = 2 * sizeof(Scalar) + 2 * sizeof(ordinal_t) + sizeof(offset_t);
+  // staged: rows up to twice M's average (a power of two, 8 to kIsaiScratchEntries), within the team's scratch
+  const double avg_m = n > 0 ? static_cast<double>(ment.extent(0)) / static_cast<double>(n) : 1.0;
+  int want = 8;
+  while (want < kIsaiScratchEntries && want < 2.0 * avg_m) want *= 2;
+  const int cap =
+      static_cast<int>(std::min<std::size_t>(want, kIsaiScratchBytes / (static_cast<std::size_t>(rows) * per_entry)));
+  const int league = static_cast<int>((static_cast<std::int64_t>(n) + rows - 1) / rows);
+  if (league == 0) return;
+  const int all = rows * cap;
+  const std::size_t bytes =
+      2 * SharedValues::shmem_size(all) + 2 * SharedColumns::shmem_size(all) + SharedOffsets::shmem_size(all);
+  Kokkos::parallel_for(
+      "AsyncSparse::trisolve::isai", Policy(league, rows, lanes).set_scratch_size(0, Kokkos::PerTeam(bytes)),
+      KOKKOS_LAMBDA(const typename Policy::member_type& m) {
+        const SharedValues w_all(m.team_scratch(0), all), d_all(m.team_scratch(0), all);
+        const SharedColumns J_all(m.team_scratch(0), all), C_all(m.team_scratch(0), all);
+        const SharedOffsets A_all(m.team_scratch(0), all);
+        const std::int64_t first = static_cast<std::int64_t>(m.league_rank()) * rows;
+        const int t = m.team_rank();
+        const bool live = first + t < n;
+        const auto i = static_cast<ordinal_t>(live ? first + t : 0);
+        const offset_t beg = live ? mrm(i) : 0;
+        const int len = live ? static_cast<int>(mrm(i + 1) - beg) : 0;
+        const int steps = len <= cap ? len : 0;  // staged rows
+        Scalar* const w = w_all.data() + t * cap;
+        Scalar* const d = d_all.data() + t * cap;  // inverse diagonals of the rows J
+        ordinal_t* const J = J_all.data() + t * cap;
+        ordinal_t* const C = C_all.data() + t * cap;  // off-diagonal entries of the rows J
+        offset_t* const A = A_all.data() + t * cap;   // where they start
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, steps), [&](const int p) {
+          const ordinal_t j = ment(beg + p);
+          offset_t a0, a1;
+          off_diagonal_range(rm, j, lower, a0, a1);
+          w[p] = p == (lower ? steps - 1 : 0) ? Scalar(1) : Scalar(0);
+          J[p] = j;
+          d[p] = dinv(j);
+          A[p] = a0;
+          C[p] = static_cast<ordinal_t>(a1 - a0);
+        });
+        int team_steps = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(m, rows),
+            [&](const int r, int& mx) {
+              if (first + r < n) {
+                const auto k = static_cast<int>(mrm(first + r + 1) - mrm(first + r));
+                if (k <= cap && k > mx) mx = k;
+              }
+            },
+            Kokkos::Max<int>(team_steps));
+        m.team_barrier();
+        bool finite = true;
+        for (int s = 0; s < team_steps; ++s) {
+          if (s < steps) {
+            const int q = lower ? steps - 1 - s : s;  // position of the unknown solved now
+            const Scalar mq = w[q] * d[q];
+            finite = finite && is_finite(mq);
+            Kokkos::single(Kokkos::PerThread(m), [&]() { mv(beg + q) = mq; });
+            const offset_t a0 = A[q];
+            const int lo = lower ? 0 : q + 1, hi = lower ? q : steps;
+            Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, static_cast<int>(C[q])), [&](const int k) {
+              const ordinal_t c = ent(a0 + k);
+              const Scalar v = val(a0 + k);
+              int a = lo, b = hi;  // the first position in [lo, hi) whose column is not below c
+              while (a < b) {
+                const int mid = (a + b) / 2;
+                if (J[mid] < c)
+                  a = mid + 1;
+                else
+                  b = mid;
+              }
+              if (a < hi && J[a] == c) w[a] -= v * mq;
+            });
+          }
+          m.team_barrier();
+        }
+        Kokkos::single(Kokkos::PerThread(m), [&]() {
+          if (live && steps == 0 && len > 0)
+            finite = isai_row(rm, ent, val, dinv, lower, mrm, ment, i, mv.data() + beg);
+          if (!finite) report_verdict(word, verdict_t(key0 + i));
+        });
+      });
+}
 
 template <class ExecSpace, class RowMap, class Entries, class Values, class MValues>
 void isai_compute(const RowMap& rm, const Entries& ent, const Values& val, const Values& dinv, ordinal_t n, bool lower,
                   const MValues& mv, verdict_t* word, const RowMap& mrm_in = {}, const Entries& ment_in = {}) {
-  using Scalar = typename MValues::non_const_value_type;
   const std::int64_t key0 = tri_isai_key(n, 0);
   const RowMap mrm = mrm_in.extent(0) > 0 ? mrm_in : rm;
   const Entries ment = mrm_in.extent(0) > 0 ? ment_in : ent;
-  if (!is_gpu_space<ExecSpace>()) {
-    Kokkos::parallel_for(
-        "AsyncSparse::trisolve::isai", Impl::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const ordinal_t i) {
-          if (!isai_row(rm, ent, val, dinv, lower, mrm, ment, i, mv.data() + mrm(i)))
-            report_verdict(word, verdict_t(key0 + i));
-        });
+  if (is_gpu_space<ExecSpace>()) {
+    const double avg_off = n > 0 ? static_cast<double>(ent.extent(0)) / static_cast<double>(n) - 1.0 : 0.0;
+    const int lanes = isai_lanes(n, avg_off, static_cast<std::int64_t>(ExecSpace().concurrency()));
+    isai_compute_lanes<ExecSpace>(rm, ent, val, dinv, n, lower, mv, word, mrm, ment, lanes);
     return;
   }
-  using Policy = TeamPolicy<ExecSpace>;
-  using Shared =
-      Kokkos::View<Scalar*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  constexpr int rows = kIsaiScratchRows, cap = kIsaiScratchEntries;
-  const int league = static_cast<int>((static_cast<std::int64_t>(n) + rows - 1) / rows);
-  if (league == 0) return;
   Kokkos::parallel_for(
-      "AsyncSparse::trisolve::isai",
-      Policy(league, rows, 1).set_scratch_size(0, Kokkos::PerTeam(Shared::shmem_size(rows * cap))),
-      KOKKOS_LAMBDA(const typename Policy::member_type& m) {
-        const Shared sh(m.team_scratch(0), rows * cap);  // by every thread, before any returns
-        const std::int64_t row = static_cast<std::int64_t>(m.league_rank()) * rows + m.team_rank();
-        if (row >= n) return;
-        const auto i = static_cast<ordinal_t>(row);
-        const offset_t beg = mrm(i), len = mrm(i + 1) - beg;
-        Scalar* const w = len <= cap ? sh.data() + m.team_rank() * cap : mv.data() + beg;
-        if (!isai_row(rm, ent, val, dinv, lower, mrm, ment, i, w)) report_verdict(word, verdict_t(key0 + i));
-        if (len <= cap)
-          for (offset_t p = 0; p < len; ++p) mv(beg + p) = w[p];
+      "AsyncSparse::trisolve::isai", Impl::RangePolicy<ExecSpace>(0, n), KOKKOS_LAMBDA(const ordinal_t i) {
+        if (!isai_row(rm, ent, val, dinv, lower, mrm, ment, i, mv.data() + mrm(i)))
+          report_verdict(word, verdict_t(key0 + i));
       });
 }
 
