@@ -578,12 +578,12 @@ constexpr int kIsaiScratchEntries = 64;
 constexpr std::size_t kIsaiScratchBytes = 24576;
 
 /// Lanes per row of the GPU form of isai_compute, for a triangle of n rows with `avg_off` off-diagonal entries per
-/// row on average on a device that runs `concurrency` threads at once: the largest power of two up to avg_off / 2
-/// (each lane takes two or more of a step's entries), raised until the rows' lanes fill half the device (small
-/// triangles: more rows in flight), at most 32. Measured on an H200 (MEASUREMENTS.md#isai-set-up-on-gpus).
+/// row on average on a device that runs `concurrency` threads at once: row_lanes(avg_off) (the largest power of two
+/// up to avg_off / 2: each lane takes two or more of a step's entries), raised until the rows' lanes fill half the
+/// device (small triangles: more rows in flight), at most 32. Measured on an H200
+/// (MEASUREMENTS.md#isai-set-up-on-gpus).
 inline int isai_lanes(ordinal_t n, double avg_off, std::int64_t concurrency) {
-  int v = 1;
-  while (v < 32 && 4.0 * v <= avg_off) v *= 2;
+  int v = row_lanes(avg_off);
   while (v < 32 && 2 * static_cast<std::int64_t>(n) * v < concurrency) v *= 2;
   return v;
 }
