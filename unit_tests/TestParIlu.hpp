@@ -583,24 +583,29 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   EXPECT_EQ(Impl::list_gather_group(199, 100, true), 1);
   EXPECT_EQ(Impl::list_gather_group(0, 0, true), 1);
   // The rule itself at the measured cases (270,336 resident threads on an H100 and an H200; rows, tasks, entries per
-  // row, IC or ILU): 5-point 1024^2 -> row_merge (reordered tasks: list), 27-point 64^3 -> list, bcsstk16 IC -> entry
-  // (147,631 tasks), ILU -> list (290,378 tasks); host backends -> row_merge for row-major tasks, else entry; explicit
-  // launches -> entry; the bounds of each branch.
+  // row, IC or ILU): 5-point 1024^2 -> row_merge (reordered tasks: list), 27-point 64^3 -> list, bcsstk16 IC -> list
+  // (147,631 tasks x 30.2 entries per row), ILU -> list (290,378 tasks); host backends -> row_merge for row-major
+  // tasks, else entry; explicit launches -> entry; the bounds of each branch.
   using Impl::auto_sweep_kernel;
   const std::int64_t h100 = 270336;
   const bool ic = true, ilu = false;
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 1048576, 3143680, 3.0, h100, ic), SweepKernel::RowMerge);
   EXPECT_EQ(auto_sweep_kernel(true, true, false, 1048576, 3143680, 3.0, h100, ic), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 262144, 3560572, 13.6, h100, ic), SweepKernel::List);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 147631, 30.2, h100, ic), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 147631, 30.2, h100, ic), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 290378, 30.2, h100, ilu), SweepKernel::List);
-  // IC's list from 1.5 tasks per resident thread (27-point 28^3: 286,660 tasks -> entry; 32^3: 431,676 -> list),
-  // ILU's from 1 (27-point 24^3: 343,000 -> list)
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 21952, 286660, 13.1, h100, ic), SweepKernel::Entry);
+  // IC's list from 1.5 tasks per resident thread or from 10 x the resident threads in tasks x entries per row
+  // (27-point 24^3: 178,412 tasks x 12.9 -> entry; 28^3: 286,660 x 13.1 -> list; 32^3: 431,676 x 13.2 -> list;
+  // bcsstk14: 32,630 x 18.1 -> entry), ILU's from 1 task per resident thread (27-point 24^3: 343,000 -> list)
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 13824, 178412, 12.9, h100, ic), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 21952, 286660, 13.1, h100, ic), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 32768, 431676, 13.2, h100, ic), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1806, 32630, 18.1, h100, ic), SweepKernel::Entry);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 13824, 343000, 13.0, h100, ilu), SweepKernel::List);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, 3 * h100 / 2, 13.0, h100, ic), SweepKernel::List);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, 3 * h100 / 2 - 1, 13.0, h100, ic), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, 3 * h100 / 2, 2.0, h100, ic), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, 3 * h100 / 2 - 1, 2.0, h100, ic), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, h100 / 2, 20.0, h100, ic), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, h100 / 2 - 1, 20.0, h100, ic), SweepKernel::Entry);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, h100, 13.0, h100, ilu), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(false, true, true, 1048576, 3143680, 3.0, 2, ic), SweepKernel::RowMerge);
   EXPECT_EQ(auto_sweep_kernel(false, true, false, 1048576, 3143680, 3.0, 2, ic), SweepKernel::Entry);

@@ -136,12 +136,19 @@ constexpr double kParIluRowMaxAvgRow = 4.0;
 /// 5 sweeps; `BM_par_ic_factorization_{entry,list}` on an H200, 270,336 resident threads) on the 27-point grids:
 /// 24^3 (0.66 tasks per thread) entry 320 / 347 us against list 362 / 412, 28^3 (1.06) 431 / 452 / 470 against
 /// 459 / 518 / 578, 32^3 (1.60) 566 / 554 against 502 / 495, 36^3 (2.29) 740 / 730 against 577 / 561, and the list
-/// ahead by more up to 64^3 (13.2): an IC task has half an ILU task's products, so its lists repay their build later.
-/// (ILU was ahead with lists from 1.07: bcsstk16 892 against 786 us, 24^3 at 1.27 586 against 473.) Not captured:
-/// bcsstk16 IC (0.55 tasks per thread, 30 entries per row: long merges) was 4-11 % faster with the lists in five of
-/// six calls and even in one; the rule keeps it on the entry kernel.
+/// ahead by more up to 64^3 (13.2): an IC task has half an ILU task's products, so its lists repay their build
+/// later. (ILU was ahead with lists from 1.07: bcsstk16 892 against 786 us, 24^3 at 1.27 586 against 473.)
+/// Rows of many entries reach the list kernel earlier: kParIcListMinMergePerThread.
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#setup-latency
 constexpr double kParIcListMinTasksPerThread = 1.5;
+
+/// IC's list kernel also from this much merge work per resident thread, tasks x average entries per row of L (an
+/// entry sweep merges index lists as long as the rows; the lists leave only the products): since the list kernel
+/// reads through L1 and loads four products at a time, a one-time numeric phase with the lists is faster than with
+/// the entry kernel on bcsstk16 (0.55 tasks per thread, 30 entries per row: 16.5) and on the 27-point 28^3 grid
+/// (1.06 tasks per thread, 13.9), slower on 24^3 (8.5); H200, 2026-12-03.
+/// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ic-list-merge-work
+constexpr double kParIcListMinMergePerThread = 10.0;
 
 struct SweepKernelChoice {
   SweepKernel kernel = SweepKernel::Entry;
@@ -160,14 +167,14 @@ struct SweepKernelChoice {
 ///    70.9 us against the row kernel's 86.3 and the entry kernel's 165.5, ILU 105.6 against 110.1 and 456.1;
 ///    MEASUREMENTS.md#par-ilu-row-kernel; the row kernel was the rule's choice here before 2026-11-28);
 ///  - List when the tasks alone fill the device (ILU: tasks >= its resident threads; IC: tasks >=
-///    kParIcListMinTasksPerThread x the resident threads; longer rows or fewer of them: the 27-point 64^3 Laplacian),
-///    one thread per unknown over its product list; par_ilu_numeric falls back to Entry where the lists would be too
-///    large;
+///    kParIcListMinTasksPerThread x the resident threads; longer rows or fewer of them: the 27-point 64^3 Laplacian)
+///    or, IC, when the merges are long (tasks x avg_row >= kParIcListMinMergePerThread x the resident threads:
+///    bcsstk16), one thread per unknown over its product list; par_ilu_numeric falls back to Entry where the lists
+///    would be too large;
 ///  - Entry otherwise: on smaller matrices the set-up is latency-bound and building the lists (two allocations, two
-///    passes and a scan that returns their size: 85-200 us for the small shared matrices on an H200, bcsstk16 IC
-///    198 us) costs about what five sweeps save (bcsstk16 IC: the one-time factorization within 10 % either way;
-///    MEASUREMENTS.md#setup-latency); explicit `list` is the faster sweep there when the pattern serves many numeric
-///    phases;
+///    passes and a scan that returns their size: 85-200 us for the small shared matrices on an H200) costs more
+///    than five sweeps save (MEASUREMENTS.md#setup-latency); explicit `list` is the faster sweep there when the
+///    pattern serves many numeric phases;
 /// on host backends RowMerge for row-major tasks (a thread runs its rows in order, the pivot of the row just finished
 /// carried in a register: on 2 cores an IC sweep of the 5-point 1024^2 Laplacian 1.7x faster, the other matrices
 /// measured 0.82-1.07x the entry kernel's time per sweep, the same residual after 5 sweeps;
@@ -182,8 +189,11 @@ inline SweepKernel auto_sweep_kernel(bool gpu, bool default_launch, bool row_maj
   if (!default_launch) return SweepKernel::Entry;
   if (!gpu) return row_major ? SweepKernel::RowMerge : SweepKernel::Entry;
   if (row_major && rows >= 3 * concurrency && avg_row <= kParIluRowMaxAvgRow) return SweepKernel::RowMerge;
-  const double min_tasks = (ic ? kParIcListMinTasksPerThread : 1.0) * static_cast<double>(concurrency);
-  return static_cast<double>(tasks) >= min_tasks ? SweepKernel::List : SweepKernel::Entry;
+  const auto threads = static_cast<double>(concurrency);
+  const double t = static_cast<double>(tasks);
+  const bool fill = t >= (ic ? kParIcListMinTasksPerThread : 1.0) * threads;
+  const bool long_merges = ic && t * avg_row >= kParIcListMinMergePerThread * threads;
+  return fill || long_merges ? SweepKernel::List : SweepKernel::Entry;
 }
 
 /// Params::sweep_kernel resolved: explicit, or Auto by auto_sweep_kernel, with the rule's quantities for the record.
@@ -213,14 +223,16 @@ SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
              (c.kernel == SweepKernel::RowMerge ? "" : " (row_merge needs row-major tasks and the default launch)");
     return c;
   }
-  char buf[280];
+  char merge[64];
+  std::snprintf(merge, sizeof merge, " or %gx tasks x entries per row", kParIcListMinMergePerThread);
+  char buf[340];
   std::snprintf(
       buf, sizeof buf,
       "auto: GPU, %s tasks, %s launch, %lld rows and %lld tasks vs %lld resident threads, %.1f entries per row "
-      "(row_merge kernel from 3x rows and at most %.0f per row, list kernel from %gx tasks)",
+      "(row_merge kernel from 3x rows and at most %.0f per row, list kernel from %gx tasks%s)",
       row_major ? "row-major" : "reordered", default_launch ? "default" : "explicit", static_cast<long long>(rows),
       static_cast<long long>(tasks), static_cast<long long>(concurrency), c.avg_row, kParIluRowMaxAvgRow,
-      ilu ? 1.0 : kParIcListMinTasksPerThread);
+      ilu ? 1.0 : kParIcListMinTasksPerThread, ilu ? "" : merge);
   c.rule = buf;
   return c;
 }
