@@ -594,18 +594,18 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 262144, 3560572, 13.6, h100, ic), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 147631, 30.2, h100, ic), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 290378, 30.2, h100, ilu), SweepKernel::List);
-  // IC's list from 1.5 tasks per resident thread or from 10 x the resident threads in tasks x entries per row
-  // (27-point 24^3: 178,412 tasks x 12.9 -> entry; 28^3: 286,660 x 13.1 -> list; 32^3: 431,676 x 13.2 -> list;
+  // IC's list from 1.5 tasks per resident thread or from 15 x the resident threads in tasks x entries per row
+  // (27-point 28^3: 286,660 tasks x 13.1 -> entry; 30^3: 354,236 x 13.1 -> list; 32^3: 431,676 x 13.2 -> list;
   // bcsstk14: 32,630 x 18.1 -> entry), ILU's from 1 task per resident thread (27-point 24^3: 343,000 -> list)
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 13824, 178412, 12.9, h100, ic), SweepKernel::Entry);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 21952, 286660, 13.1, h100, ic), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 21952, 286660, 13.1, h100, ic), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 27000, 354236, 13.1, h100, ic), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 32768, 431676, 13.2, h100, ic), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 1806, 32630, 18.1, h100, ic), SweepKernel::Entry);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 13824, 343000, 13.0, h100, ilu), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, 3 * h100 / 2, 2.0, h100, ic), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, 3 * h100 / 2 - 1, 2.0, h100, ic), SweepKernel::Entry);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, h100 / 2, 20.0, h100, ic), SweepKernel::List);
-  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, h100 / 2 - 1, 20.0, h100, ic), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, h100 / 2, 30.0, h100, ic), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, h100 / 2 - 1, 30.0, h100, ic), SweepKernel::Entry);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, h100, 13.0, h100, ilu), SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(false, true, true, 1048576, 3143680, 3.0, 2, ic), SweepKernel::RowMerge);
   EXPECT_EQ(auto_sweep_kernel(false, true, false, 1048576, 3143680, 3.0, 2, ic), SweepKernel::Entry);

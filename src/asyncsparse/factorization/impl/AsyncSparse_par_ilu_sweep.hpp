@@ -143,12 +143,14 @@ constexpr double kParIluRowMaxAvgRow = 4.0;
 constexpr double kParIcListMinTasksPerThread = 1.5;
 
 /// IC's list kernel also from this much merge work per resident thread, tasks x average entries per row of L (an
-/// entry sweep merges index lists as long as the rows; the lists leave only the products): since the list kernel
-/// reads through L1 and loads four products at a time, a one-time numeric phase with the lists is faster than with
-/// the entry kernel on bcsstk16 (0.55 tasks per thread, 30 entries per row: 16.5) and on the 27-point 28^3 grid
-/// (1.06 tasks per thread, 13.9), slower on 24^3 (8.5); H200, 2026-12-03.
+/// entry sweep merges index lists as long as the rows; the lists leave only the products). A one-time numeric
+/// phase with the lists against the entry kernel on two H200 machines (2026-12-03): bcsstk16 (0.55 tasks per
+/// thread, 30 entries per row: merge work 16.5) 0.80x / 1.01x, 27-point 30^3 (17.2) 0.83x / 1.15x, 28^3 (13.9)
+/// 0.86x / 1.23x, 26^3 (11.0) - / 1.35x, 24^3 (8.5) 1.06x / 1.30x: the build of the lists (two allocations, a
+/// read-back) costs twice as much on the second machine. From 15 the lists lose at most 15 % there, and the sweeps
+/// themselves are 2.3-2.9x faster (every later numeric phase on the pattern reuses the lists).
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ic-list-merge-work
-constexpr double kParIcListMinMergePerThread = 10.0;
+constexpr double kParIcListMinMergePerThread = 15.0;
 
 struct SweepKernelChoice {
   SweepKernel kernel = SweepKernel::Entry;
@@ -169,8 +171,8 @@ struct SweepKernelChoice {
 ///  - List when the tasks alone fill the device (ILU: tasks >= its resident threads; IC: tasks >=
 ///    kParIcListMinTasksPerThread x the resident threads; longer rows or fewer of them: the 27-point 64^3 Laplacian)
 ///    or, IC, when the merges are long (tasks x avg_row >= kParIcListMinMergePerThread x the resident threads:
-///    bcsstk16), one thread per unknown over its product list; par_ilu_numeric falls back to Entry where the lists
-///    would be too large;
+///    bcsstk16, the 27-point 30^3 grid), one thread per unknown over its product list; par_ilu_numeric falls back to
+///    Entry where the lists would be too large;
 ///  - Entry otherwise: on smaller matrices the set-up is latency-bound and building the lists (two allocations, two
 ///    passes and a scan that returns their size: 85-200 us for the small shared matrices on an H200) costs more
 ///    than five sweeps save (MEASUREMENTS.md#setup-latency); explicit `list` is the faster sweep there when the
