@@ -148,7 +148,7 @@ constexpr double kParIcListMinTasksPerThread = 1.5;
 /// thread, 30 entries per row: merge work 16.5) 0.80x / 1.01x, 27-point 30^3 (17.2) 0.83x / 1.15x, 28^3 (13.9)
 /// 0.86x / 1.23x, 26^3 (11.0) - / 1.35x, 24^3 (8.5) 1.06x / 1.30x: the build of the lists (two allocations, a
 /// read-back) costs twice as much on the second machine. From 15 the lists lose at most 15 % there, and the sweeps
-/// themselves are 2.3-2.9x faster (every later numeric phase on the pattern reuses the lists).
+/// themselves are 2.5-3.2x faster (every later numeric phase on the pattern reuses the lists).
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ic-list-merge-work
 constexpr double kParIcListMinMergePerThread = 15.0;
 
