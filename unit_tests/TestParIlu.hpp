@@ -564,6 +564,27 @@ TEST(TEST_CATEGORY, par_ilu_list_kernel_lanes_converge_to_exact_factors) {
   }
 }
 
+/// With `kernel` in `mode`, the numeric phase reports the breakdown at row 1 of a matrix made for it (IC(0): the
+/// non-positive pivot l_11^2 = 1 - 2^2; ILU(0) of the singular [[1, 1], [1, 1]]: the zero pivot u_11), and the factors
+/// stay finite.
+void expect_breakdown_at_row_1(SweepKernel kernel, SweepMode mode) {
+  const auto A = csr_from_triplets<double>(3, 3, {0, 0, 1, 1, 1, 2, 2}, {0, 1, 0, 1, 2, 1, 2},
+                                           {1.0, 2.0, 2.0, 1.0, 0.5, 0.5, 1.0});
+  const auto B = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1.0, 1.0, 1.0, 1.0});
+  for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
+    const bool ic = kind == ParIluKind::Ic;
+    Handle h(kind);
+    h.params.mode = mode;
+    h.params.sweep_kernel = kernel;
+    const auto Md = to_device<Dev>(ic ? A : B);
+    par_ilu_symbolic(Exec(), h, Md);
+    ASYNCSPARSE_EXPECT_THROW_MSG(
+        par_ilu_numeric(Exec(), h, Md), BreakdownError,
+        ic ? "par_ic: breakdown at row 1: non-positive pivot" : "par_ilu: breakdown at row 1: zero pivot");
+    for (double v : to_host(ic ? h.L() : h.U_columns()).values) EXPECT_TRUE(std::isfinite(v)) << to_string(kernel);
+  }
+}
+
 // The rule behind SweepKernel::Auto and the launches of the row and list kernels; their refusals and breakdown
 // reports.
 TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
@@ -727,28 +748,67 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   EXPECT_EQ(sweep_kernel_from_string("row_merge"), SweepKernel::RowMerge);
   EXPECT_EQ(sweep_kernel_from_string(to_string(SweepKernel::RowMerge)), SweepKernel::RowMerge);
   ASYNCSPARSE_EXPECT_THROW_MSG(sweep_kernel_from_string("rows"), InvalidInput,
-                               "valid: auto, entry, list, row, row_merge");
+                               "valid: auto, entry, list, row, row_merge, row_team");
   // breakdowns are reported as by the entry kernel (row and problem), by the three kernels in both modes; the factors
   // stay finite
   // row 2 of A divides by row 1's pivot, whose update is skipped (the row-merge kernel then carries nothing)
-  const auto A = csr_from_triplets<double>(3, 3, {0, 0, 1, 1, 1, 2, 2}, {0, 1, 0, 1, 2, 1, 2},
-                                           {1.0, 2.0, 2.0, 1.0, 0.5, 0.5, 1.0});
-  const auto B = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1.0, 1.0, 1.0, 1.0});
   for (auto kernel : {SweepKernel::Row, SweepKernel::List, SweepKernel::RowMerge})
-    for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
-      for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
-        const bool ic = kind == ParIluKind::Ic;
-        Handle h(kind);
-        h.params.mode = mode;
-        h.params.sweep_kernel = kernel;
-        const auto Md = to_device<Dev>(ic ? A : B);
-        par_ilu_symbolic(Exec(), h, Md);
-        ASYNCSPARSE_EXPECT_THROW_MSG(
-            par_ilu_numeric(Exec(), h, Md), BreakdownError,
-            ic ? "par_ic: breakdown at row 1: non-positive pivot" : "par_ilu: breakdown at row 1: zero pivot");
-        for (double v : to_host(ic ? h.L() : h.U_columns()).values) EXPECT_TRUE(std::isfinite(v));
+    for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) expect_breakdown_at_row_1(kernel, mode);
+}
+
+// The row-team kernel (SweepKernel::RowTeam: rows staged in team memory, lanes over the other operand) reaches the
+// exact IC(0) / ILU(0) with the default launch and, on GPUs, with 32-thread teams of 2 lanes per thread (8 rows per
+// team); it builds no product lists. Asynchronous mode only: the deterministic mode and a later deterministic
+// par_ilu_sweep are refused with InvalidInput; breakdowns are reported as by the other kernels.
+TEST(TEST_CATEGORY, par_ilu_row_team_kernel_converges_to_exact_factors) {
+  const bool gpu = Impl::is_gpu_space<Exec>();
+  const std::vector<std::pair<ParIluKind, CsrHost<double>>> cases = {
+      {ParIluKind::Ic, lap3d27(8)},
+      {ParIluKind::Ilu, lap3d27(6)},
+      {ParIluKind::Ilu, random_diag_dominant(400, 7, 5, false, 1.1)}};
+  for (const auto& [kind, A] : cases)
+    for (int lanes : {1, 2}) {
+      if (lanes > 1 && !gpu) continue;
+      const bool ic = kind == ParIluKind::Ic;
+      const std::string what =
+          std::string(to_string(kind)) + " n=" + std::to_string(A.nrows) + ", " + std::to_string(lanes) + " lanes";
+      Handle h(kind);
+      h.params.sweep_kernel = SweepKernel::RowTeam;
+      h.params.sweeps = 300;
+      h.params.tolerance = 1e-12;
+      if (lanes > 1) {
+        h.launch.team_size = 32;
+        h.launch.vector_length = lanes;
       }
+      const auto Ad = to_device<Dev>(A);
+      par_ilu_symbolic(Exec(), h, Ad);
+      par_ilu_numeric(Exec(), h, Ad);
+      EXPECT_EQ(h.stats().sweep_kernel, SweepKernel::RowTeam) << what;
+      EXPECT_EQ(h.stats().sweep_products, 0) << what;
+      EXPECT_NE(h.stats().sweep_kernel_rule.find("rows per team: "), std::string::npos) << h.stats().sweep_kernel_rule;
+      EXPECT_EQ(h.state().pair_ptr.extent(0), 0u) << what;
+      EXPECT_EQ(h.stats().launch.work_items, std::int64_t(A.nrows)) << what;
+      EXPECT_EQ(h.state().row_team_threads, gpu ? Impl::kParIluRowTeamGpuThreadsPerRow : 1) << what;
+      EXPECT_EQ(h.state().row_team_rows * h.state().row_team_threads, h.stats().launch.team_size) << what;
+      EXPECT_TRUE(h.stats().converged) << what;
+      const auto F = par_ilu_unscaled_factors(Exec(), h);
+      const auto R = ic ? Reference::IluFactors{Reference::ic0(A), CsrHost<double>()} : Reference::ilu0(A);
+      EXPECT_LE(max_difference(to_host(F.L), R.L).first, 1e-9) << what << ", L";
+      if (!ic) EXPECT_LE(max_difference(to_host(F.U), R.U).first, 1e-9) << what << ", U";
+      h.params.mode = SweepMode::Deterministic;  // a later sweep in the other mode is refused (as for every kernel)
+      ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_sweep(Exec(), h, 1), InvalidInput, "mode changed to deterministic");
     }
+  Handle h(ParIluKind::Ilu);
+  h.params.sweep_kernel = SweepKernel::RowTeam;
+  h.params.mode = SweepMode::Deterministic;
+  const auto Ad = to_device<Dev>(nonsymmetric(6));
+  par_ilu_symbolic(Exec(), h, Ad);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, Ad), InvalidInput,
+                               "par_ilu_numeric: the row_team sweep kernel runs asynchronous sweeps only");
+  EXPECT_EQ(sweep_kernel_from_string("row_team"), SweepKernel::RowTeam);
+  EXPECT_EQ(sweep_kernel_from_string(to_string(SweepKernel::RowTeam)), SweepKernel::RowTeam);
+  // breakdowns: reported as by the other kernels
+  expect_breakdown_at_row_1(SweepKernel::RowTeam, SweepMode::Async);
 }
 
 /// Whether the Jacobi-style (deterministic) IC sweeps reach the nonlinear residual 1e-10 on A in 200 sweeps.

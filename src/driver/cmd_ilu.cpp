@@ -41,11 +41,12 @@ void define(Cli& cli, Options& o, bool ic) {
   cli.option("ordering-seed", o.ordering_seed, "seed of the random task-list ordering");
   cli.option("fill-level", o.fill_level, "level of fill k of the pattern (ILU(k) / IC(k))");
   cli.launch_options(o.launch);
-  cli.choice("sweep-kernel", o.sweep_kernel, {"auto", "entry", "list", "row", "row_merge"},
+  cli.choice("sweep-kernel", o.sweep_kernel, {"auto", "entry", "list", "row", "row_merge", "row_team"},
              "kernel of the sweeps: auto (the measured rule), entry (one thread per unknown, merging index lists), "
              "list (--vector-length lanes per unknown over its product list), row (vector lanes per row; "
-             "--team-size / --vector-length then count rows) or row_merge (one thread per row, merging index "
-             "lists; --team-size counts rows)");
+             "--team-size / --vector-length then count rows), row_merge (one thread per row, merging index "
+             "lists; --team-size counts rows) or row_team (rows staged in team memory, a thread per unknown, no "
+             "product lists; asynchronous mode only; --team-size threads per team)");
   cli.option("runs", o.runs,
              "asynchronous runs (median [quartiles] and worst case over them; the block-order seed is --seed + run)");
   cli.option("guard-tol", o.guard_tol,

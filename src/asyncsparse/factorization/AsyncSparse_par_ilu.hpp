@@ -554,6 +554,9 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   SweepKernel chosen = kernel.kernel;
   std::string rule = kernel.rule;
   std::int64_t products = 0;
+  if (chosen == SweepKernel::RowTeam && h.params.mode != SweepMode::Async)
+    throw InvalidInput(where + ": the row_team sweep kernel runs asynchronous sweeps only; the deterministic mode " +
+                       "takes the entry, list, row or row_merge kernel");
   if (sweeps_by_rows(chosen)) Impl::row_sweep_values(exec, h);
   if (uses_product_lists(chosen)) {
     const bool automatic = h.params.sweep_kernel == SweepKernel::Auto;
@@ -576,6 +579,7 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
     throw InvalidInput(where + ": LaunchConfig::team_size " + std::to_string(launch.team_size) +
                        " exceeds the threads of " + ExecSpace::name() + " (" + std::to_string(launch.concurrency) +
                        ")");
+  if (chosen == SweepKernel::RowTeam) rule += "; " + Impl::prepare_row_team(exec, h, launch);
   stats.sweep_kernel = chosen;
   stats.sweep_kernel_rule = rule;
   stats.sweep_products = uses_product_lists(chosen) ? products : 0;

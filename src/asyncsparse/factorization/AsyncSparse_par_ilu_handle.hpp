@@ -39,11 +39,12 @@ enum class SweepMode {
 inline const char* to_string(SweepMode m) { return m == SweepMode::Async ? "async" : "deterministic"; }
 /// Which kernel runs a sweep (Params::sweep_kernel).
 enum class SweepKernel {
-  Auto,     ///< the measured rule Impl::choose_sweep_kernel
-  Entry,    ///< one thread per unknown, in task-list order, merging two index lists (the paper's kernel)
-  List,     ///< the entry kernel over each unknown's product list (vector lanes per unknown)
-  Row,      ///< one group of vector lanes per row, its unknowns left to right (ParIluRowSweepFunctor)
-  RowMerge  ///< one thread per row, its unknowns left to right, merging index lists (ParIluRowMergeSweepFunctor)
+  Auto,      ///< the measured rule Impl::choose_sweep_kernel
+  Entry,     ///< one thread per unknown, in task-list order, merging two index lists (the paper's kernel)
+  List,      ///< the entry kernel over each unknown's product list (vector lanes per unknown)
+  Row,       ///< one group of vector lanes per row, its unknowns left to right (ParIluRowSweepFunctor)
+  RowMerge,  ///< one thread per row, its unknowns left to right, merging index lists (ParIluRowMergeSweepFunctor)
+  RowTeam    ///< rows staged in team memory, a thread per unknown (ParIluRowTeamSweepFunctor; asynchronous mode only)
 };
 
 inline const char* to_string(SweepKernel k) {
@@ -58,12 +59,16 @@ inline const char* to_string(SweepKernel k) {
       return "row";
     case SweepKernel::RowMerge:
       return "row_merge";
+    case SweepKernel::RowTeam:
+      return "row_team";
   }
   return "unknown";
 }
 
-/// Whether a sweep kernel's work units are rows (the row and row-merge kernels; the others' are the tasks).
-constexpr bool sweeps_by_rows(SweepKernel k) { return k == SweepKernel::Row || k == SweepKernel::RowMerge; }
+/// Whether a sweep kernel's work units are rows (the row, row-merge and row-team kernels; the others' are the tasks).
+constexpr bool sweeps_by_rows(SweepKernel k) {
+  return k == SweepKernel::Row || k == SweepKernel::RowMerge || k == SweepKernel::RowTeam;
+}
 /// Whether a sweep kernel sums over product lists built once per pattern (the row and list kernels).
 constexpr bool uses_product_lists(SweepKernel k) { return k == SweepKernel::Row || k == SweepKernel::List; }
 
@@ -73,7 +78,8 @@ inline SweepKernel sweep_kernel_from_string(const std::string& s) {
   if (s == "list") return SweepKernel::List;
   if (s == "row") return SweepKernel::Row;
   if (s == "row_merge") return SweepKernel::RowMerge;
-  throw InvalidInput("sweep kernel '" + s + "' unknown (valid: auto, entry, list, row, row_merge)");
+  if (s == "row_team") return SweepKernel::RowTeam;
+  throw InvalidInput("sweep kernel '" + s + "' unknown (valid: auto, entry, list, row, row_merge, row_team)");
 }
 
 inline SweepMode sweep_mode_from_string(const std::string& s) {
@@ -170,7 +176,9 @@ class ParIluHandle {
     /// product list, built once per pattern: vector_length lanes per unknown), Row (vector lanes per row, the
     /// unknowns of a row left to right, the task-list order not used; the LaunchConfig then counts rows: team_size
     /// rows per team, vector_length lanes per row), RowMerge (one thread per row, its unknowns left to right, each
-    /// sum by merging index lists as Entry does: no product lists; the LaunchConfig counts rows, one lane) or Auto
+    /// sum by merging index lists as Entry does: no product lists; the LaunchConfig counts rows, one lane), RowTeam
+    /// (rows staged in team memory, each unknown summed by a thread's lanes over the other operand's row: no product
+    /// lists; asynchronous mode only, InvalidInput otherwise; see ParIluHandle::launch) or Auto
     /// (Impl::choose_sweep_kernel, a rule measured per backend and matrix size; Stats::sweep_kernel says which ran).
     /// Read by par_ilu_numeric. Default Auto.
     SweepKernel sweep_kernel = SweepKernel::Auto;
@@ -253,6 +261,9 @@ class ParIluHandle {
     SweepKernel kernel = SweepKernel::Entry;  ///< the kernel the sweeps run (Params::sweep_kernel resolved)
     value_view a_l, a_u;                      ///< Row: scaled a_ij per L entry and per Ut entry (ILU)
     int gather_group = 1;                     ///< List: Stats::sweep_gather_group
+    /// RowTeam: the longest row of L and Ut, rows per team, threads per row, and the scratch level of the staged rows
+    /// (Impl::prepare_row_team, every numeric phase that runs the kernel)
+    int row_team_max_row = 0, row_team_rows = 1, row_team_threads = 1, row_team_scratch_level = 0;
     /// List, Row: the product list of every unknown (Impl::SweepPairsFunctor), built at the first numeric phase
     /// that needs it after par_ilu_symbolic; empty otherwise.
     Kokkos::View<offset_t*, Device> pair_ptr, pair_x, pair_y;
@@ -270,7 +281,9 @@ class ParIluHandle {
   /// and 64 threads per team (Impl::kParIluListGpuTeamThreads), the row kernel counts rows: Impl::row_sweep_lanes
   /// lanes per row, 128 threads per team, and the row-merge kernel counts rows with one lane each (a vector_length > 1
   /// is refused): on GPUs 128 rows per team, on host backends chunks of about Impl::kParIluHostChunkUnknowns
-  /// unknowns (the host default for row-major tasks).
+  /// unknowns (the host default for row-major tasks). The row-team kernel takes team_size threads per team (GPU
+  /// default 128), Impl::kParIluRowTeamGpuThreadsPerRow of them per row (host backends: one), vector_length lanes per
+  /// thread (default one); chunk_size, max_concurrent_teams and block_order do not apply to it.
   LaunchConfig launch;
 
   const Stats& stats() const { return stats_; }

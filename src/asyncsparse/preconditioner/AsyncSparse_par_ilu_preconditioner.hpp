@@ -348,8 +348,9 @@ inline const ParameterSpec& par_ilu_parameter_spec() {
         .add("sweep_kernel", std::string("auto"),
              "kernel of the sweeps: auto (the measured rule choose_sweep_kernel) | entry (one thread per unknown, "
              "merging index lists) | list (lanes per unknown over its product list) | row (vector lanes per row) | "
-             "row_merge (one thread per row, merging index lists)",
-             {"auto", "entry", "list", "row", "row_merge"});
+             "row_merge (one thread per row, merging index lists) | row_team (rows staged in team memory, a thread "
+             "per unknown, no product lists; asynchronous mode only)",
+             {"auto", "entry", "list", "row", "row_merge", "row_team"});
     add_tri_solve_parameters(s);
     return add_launch_parameters(s);  // of the sweeps (the defaults of the sweep kernel: ParIluHandle::launch)
   }();

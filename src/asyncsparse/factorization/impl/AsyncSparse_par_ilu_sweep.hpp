@@ -26,6 +26,7 @@
 #include <asyncsparse/factorization/AsyncSparse_par_ilu_handle.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_kernels.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_row_merge.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_row_team.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
@@ -108,15 +109,24 @@ inline int list_gather_group(std::int64_t products, std::int64_t unknowns, bool 
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#host-row-merge
 constexpr double kParIluHostChunkUnknowns = 1024.0;
 
+/// Row-team kernel (SweepKernel::RowTeam) on GPUs: threads per team (LaunchConfig::team_size = -1) and team threads
+/// per row. Measured on an H200 (27-point 64^3 grid, one ILU sweep; rows per team x threads per row x lanes): 1 x 32 x
+/// 2 1,613 us, 4 x 32 x 1 1,011, 8 x 16 x 1 674, 16 x 8 x 1 582, 32 x 4 x 1 547 (the list kernel 534), 32 x 8 x 1 635;
+/// IC 16 x 8 289, 32 x 4 295. A GPU keeps at most 32 teams per SM: the rows in flight decide.
+/// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#row-team-probe
+constexpr int kParIluRowTeamGpuTeamThreads = 128;
+constexpr int kParIluRowTeamGpuThreadsPerRow = 4;
+
 inline LaunchDefaults sweep_launch_defaults(const std::string& where, SweepKernel kernel, int lanes,
                                             double tasks_per_row = 1.0) {
   LaunchDefaults d;
   if (kernel == SweepKernel::RowMerge)
     d.host_chunk_size =
         static_cast<int>(std::max(1.0, std::round(kParIluHostChunkUnknowns / std::max(tasks_per_row, 1.0))));
-  d.gpu_team_threads = sweeps_by_rows(kernel)        ? kParIluRowGpuTeamThreads
-                       : kernel == SweepKernel::List ? kParIluListGpuTeamThreads
-                                                     : kParIluGpuTeamSize;
+  d.gpu_team_threads = kernel == SweepKernel::RowTeam ? kParIluRowTeamGpuTeamThreads
+                       : sweeps_by_rows(kernel)       ? kParIluRowGpuTeamThreads
+                       : kernel == SweepKernel::List  ? kParIluListGpuTeamThreads
+                                                      : kParIluGpuTeamSize;
   d.vector_length = kernel == SweepKernel::Row ? lanes : 1;
   if (kernel == SweepKernel::Entry || kernel == SweepKernel::RowMerge) d.max_vector_length = 1;
   // host backends: chunks to the next free thread, so that a thread slowed down by another process on its core does
@@ -306,6 +316,73 @@ void row_sweep_values(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
       });
 }
 
+/// The row-team kernel's launch for the current pattern (State::row_team_*): the longest row of L and Ut (one
+/// reduction), threads per row (GPUs: kParIluRowTeamGpuThreadsPerRow, at most the team size; host backends: one),
+/// rows per team (the team size / threads per row), and team memory for the staged rows, or scratch level 1 (global
+/// memory) where they do not fit there. Returns that launch in words, for the record (Stats::sweep_kernel_rule; the
+/// chunk fields of Stats::launch do not apply to the kernel).
+template <class ExecSpace, class Scalar, class Device>
+std::string prepare_row_team(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const ResolvedLaunch& launch) {
+  auto& st = h.state();
+  const bool ilu = st.kind == ParIluKind::Ilu;
+  auto lrm = st.L.graph.row_map;
+  auto urm = st.Ut.graph.row_map;
+  int longest = 0;
+  Kokkos::parallel_reduce(
+      "AsyncSparse::par_ilu::row_team_longest_row", Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
+      KOKKOS_LAMBDA(const std::int64_t r, int& m) {
+        int len = static_cast<int>(lrm(r + 1) - lrm(r));
+        if (ilu && static_cast<int>(urm(r + 1) - urm(r)) > len) len = static_cast<int>(urm(r + 1) - urm(r));
+        if (len > m) m = len;
+      },
+      Kokkos::Max<int>(longest));
+  const int team = std::max(1, launch.team_size);
+  st.row_team_max_row = longest;
+  st.row_team_threads = is_gpu_space<ExecSpace>() ? std::min(kParIluRowTeamGpuThreadsPerRow, team) : 1;
+  st.row_team_rows = std::max(1, team / st.row_team_threads);
+  const auto bytes = [&](int rows) {
+    return ilu ? ParIluRowTeamSweepFunctor<ParIluKind::Ilu, Scalar, Device>::scratch_bytes(longest, rows)
+               : ParIluRowTeamSweepFunctor<ParIluKind::Ic, Scalar, Device>::scratch_bytes(longest, rows);
+  };
+  const std::size_t level0 = static_cast<std::size_t>(Impl::TeamPolicy<ExecSpace>::scratch_size_max(0));
+  st.row_team_scratch_level = bytes(st.row_team_rows) <= level0 ? 0 : 1;
+  return "rows per team: " + std::to_string(st.row_team_rows) +
+         ", threads per row: " + std::to_string(st.row_team_threads) + ", rows of up to " + std::to_string(longest) +
+         " entries staged in " + (st.row_team_scratch_level == 0 ? "team memory" : "global scratch memory");
+}
+
+/// One sweep of the row-team kernel (no wait), with the launch of prepare_row_team. Asynchronous mode only:
+/// par_ilu_numeric refuses the kernel otherwise, par_ilu_sweep a change of the mode after the numeric phase.
+template <ParIluKind Kind, class ExecSpace, class Scalar, class Device>
+void launch_row_team_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h,
+                           const Kokkos::View<unsigned long long, Device>& flag) {
+  auto& st = h.state();
+  ParIluRowTeamSweepFunctor<Kind, Scalar, Device> f;
+  f.l_rm = st.L.graph.row_map;
+  f.l_ent = st.L.graph.entries;
+  f.a_l = st.a_l;
+  f.l_read = f.l_write = st.L.values.data();
+  if constexpr (Kind == ParIluKind::Ilu) {
+    f.u_rm = st.Ut.graph.row_map;
+    f.u_ent = st.Ut.graph.entries;
+    f.a_u = st.a_u;
+    f.u_read = f.u_write = st.Ut.values.data();
+  }
+  f.flag = flag;
+  f.max_row = st.row_team_max_row;
+  f.rows_per_team = st.row_team_rows;
+  f.threads_per_row = st.row_team_threads;
+  f.scratch_level = st.row_team_scratch_level;
+  f.nrows = st.n;
+  const std::int64_t teams = (static_cast<std::int64_t>(st.n) + f.rows_per_team - 1) / f.rows_per_team;
+  Impl::TeamPolicy<ExecSpace> policy(exec, teams, f.rows_per_team * f.threads_per_row,
+                                     std::max(1, st.chunks.resolved().vector_length));
+  const auto bytes = decltype(f)::scratch_bytes(f.max_row, f.rows_per_team);
+  Kokkos::parallel_for(
+      Kind == ParIluKind::Ilu ? "AsyncSparse::par_ilu::sweep_row_team" : "AsyncSparse::par_ic::sweep_row_team",
+      policy.set_scratch_size(f.scratch_level, Kokkos::PerTeam(bytes)), f);
+}
+
 /// Launches one sweep (no wait); the kernels report a skipped update in `flag` (kNoBreakdown on entry).
 template <class ExecSpace, class Scalar, class Device>
 void launch_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h,
@@ -416,7 +493,12 @@ void launch_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h,
     else
       run_row_kernel(IcTag(), std::false_type(), merge_tag);
   };
-  if (st.kernel == SweepKernel::RowMerge) {
+  if (st.kernel == SweepKernel::RowTeam) {
+    if (ilu)
+      launch_row_team_sweep<ParIluKind::Ilu>(exec, h, flag);
+    else
+      launch_row_team_sweep<ParIluKind::Ic>(exec, h, flag);
+  } else if (st.kernel == SweepKernel::RowMerge) {
     run_rows(std::true_type());
   } else if (st.kernel == SweepKernel::Row) {
     run_rows(std::false_type());
