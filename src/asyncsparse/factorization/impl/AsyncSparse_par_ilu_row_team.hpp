@@ -16,7 +16,8 @@
 // 27-point 64^3 grid), and a row's operand is read once per row. Per sweep it is no faster than the list kernel (ILU
 // on the 27-point 64^3 grid the same, IC 1.3-1.8x slower; MEASUREMENTS.md#row-team-probe): the one-time numeric phase
 // on large 3D grids is where it gains (0.65-0.95x ILU, 0.63-0.88x IC there). Many rows per team matter: a GPU keeps
-// only so many teams resident per SM, and with one row per team too few unknowns are in flight (3-10x slower).
+// only so many teams resident per SM, and with one row per team too few unknowns are in flight (2.3-15x slower on the
+// 27-point 64^3 grid).
 //
 // Asynchronous mode only: the vector reduction adds in another order than the host reference, which the deterministic
 // mode must reproduce. Races as ParIluSweepFunctor: every unknown has one writer per sweep (its row's threads); the
