@@ -32,21 +32,17 @@
 #include <cstdint>
 
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_kernels.hpp>
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // Impl::lower_bound_sorted
 
 namespace AsyncSparse {
 namespace Impl {
 
-/// Position of `k` in the sorted c[0, n), or -1.
+/// Position of `k` in the sorted staged indices c[0, n), or -1 (Impl::lower_bound_sorted over the scratch array, as
+/// ParILUT's ordered sweeps look columns up in their staged rows).
 KOKKOS_FORCEINLINE_FUNCTION int scratch_find(const ordinal_t* c, int n, ordinal_t k) {
-  int lo = 0, hi = n;
-  while (lo < hi) {
-    const int mid = (lo + hi) >> 1;
-    if (c[mid] < k)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < n && c[lo] == k ? lo : -1;
+  const auto at = [c](offset_t m) { return c[m]; };
+  const offset_t p = lower_bound_sorted(at, offset_t(0), offset_t(n), k);
+  return p < n && c[p] == k ? static_cast<int>(p) : -1;
 }
 
 template <ParIluKind Kind, class Scalar, class Device>
