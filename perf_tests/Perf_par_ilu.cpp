@@ -384,8 +384,12 @@ struct Registration {
       for (auto kind : {ParIluKind::Ic, ParIluKind::Ilu}) {
         const std::string k = kind == ParIluKind::Ic ? "par_ic" : "par_ilu";
         const bool grid = name == "L2D" || name == "L3D";
-        std::vector<Variant> variants = {Variant{}, Variant{SweepKernel::Entry}, Variant{SweepKernel::List},
-                                         Variant{SweepKernel::Row}, Variant{SweepKernel::RowMerge}};
+        std::vector<Variant> variants = {Variant{},
+                                         Variant{SweepKernel::Entry},
+                                         Variant{SweepKernel::List},
+                                         Variant{SweepKernel::Row},
+                                         Variant{SweepKernel::RowMerge},
+                                         Variant{SweepKernel::RowTeam}};
         if (grid) variants.push_back(Variant{SweepKernel::Entry, 256});
         if (grid || name == "bcsstk16") {
           for (int threads : {64, 256})  // the row kernel's launch study: rows per team x lanes per row
@@ -405,7 +409,8 @@ struct Registration {
               ->UseManualTime()
               ->Unit(benchmark::kMicrosecond);
         }
-        for (const auto& v : {Variant{}, Variant{SweepKernel::Entry}, Variant{SweepKernel::List}})
+        for (const auto& v :
+             {Variant{}, Variant{SweepKernel::Entry}, Variant{SweepKernel::List}, Variant{SweepKernel::RowTeam}})
           benchmark::RegisterBenchmark(("BM_" + k + "_factorization" + v.suffix() + "/" + name).c_str(),
                                        BM_factorization, name, kind, v)
               ->UseManualTime()

@@ -16,6 +16,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>  // Compat::ScopedRegion
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_diagonal_shift.hpp>
@@ -255,6 +256,7 @@ void ilut_finish_step(const ExecSpace& exec, Handle& h, ParIlutStepStats& ss, bo
 /// numeric phase checks the final factors.
 template <class ExecSpace, class Handle>
 bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool check_now = true) {
+  const Compat::ScopedRegion region(std::string("AsyncSparse::") + par_ilut_name(h) + "_step");
   ParIlutStepStats ss;
   ss.step = static_cast<int>(h.stats().steps.size());
   Kokkos::Timer total, timer;
