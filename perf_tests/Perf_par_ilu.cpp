@@ -40,6 +40,7 @@ struct Baselines {
   CrsD A, As;  // A and S A S on the device
   double spmv = 0, spiluk_numeric = 0, host_ic0 = 0, host_ilu0 = 0, cusparse_ic = 0, cusparse_ilu = 0;
   bool ic0_exists = true;
+  std::string ic0_problem;  ///< why IC(0) does not exist (a breakdown, or a matrix that is not symmetric)
 };
 
 const Baselines& baselines(const std::string& name) {
@@ -78,8 +79,12 @@ const Baselines& baselines(const std::string& name) {
       t.push_back(tm.seconds());
     }
     b.host_ic0 = median(t);
-  } catch (const BreakdownError&) {
+  } catch (const BreakdownError& e) {
     b.ic0_exists = false;
+    b.ic0_problem = e.what();
+  } catch (const InvalidInput& e) {  // not symmetric: the IC benchmarks of this matrix are skipped, not the rest
+    b.ic0_exists = false;
+    b.ic0_problem = e.what();
   }
   t.clear();
   for (int r = 0; r < reps; ++r) {
@@ -171,7 +176,7 @@ void setup_handle(ParIluHandle<double, Device>& h, const Baselines& b, int sweep
 void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind, Variant v) {
   const auto& b = baselines(name);
   if (kind == ParIluKind::Ic && !b.ic0_exists) {
-    state.SkipWithError("IC(0) does not exist for this matrix");
+    state.SkipWithError(("IC(0) does not exist for this matrix: " + b.ic0_problem).c_str());
     return;
   }
   ParIluHandle<double, Device> h(kind);
@@ -196,7 +201,7 @@ void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind,
 void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind kind, Variant v) {
   const auto& b = baselines(name);
   if (kind == ParIluKind::Ic && !b.ic0_exists) {
-    state.SkipWithError("IC(0) does not exist for this matrix");
+    state.SkipWithError(("IC(0) does not exist for this matrix: " + b.ic0_problem).c_str());
     return;
   }
   ParIluHandle<double, Device> h(kind);
@@ -231,7 +236,7 @@ void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind
 void BM_factorization(benchmark::State& state, const std::string& name, ParIluKind kind, Variant v) {
   const auto& b = baselines(name);
   if (kind == ParIluKind::Ic && !b.ic0_exists) {
-    state.SkipWithError("IC(0) does not exist for this matrix");
+    state.SkipWithError(("IC(0) does not exist for this matrix: " + b.ic0_problem).c_str());
     return;
   }
   ParIluHandle<double, Device> h(kind);
