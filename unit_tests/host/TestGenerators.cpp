@@ -401,6 +401,7 @@ TEST(generators, bad_arguments) {
   ASYNCSPARSE_EXPECT_THROW_MSG(aniso2d(4, 0.0, 30), InvalidInput, "aniso2d: eps must be finite and > 0");
   ASYNCSPARSE_EXPECT_THROW_MSG(aniso2d(4, -1.0, 30), InvalidInput, "eps must be finite and > 0");
   ASYNCSPARSE_EXPECT_THROW_MSG(aniso2d(4, NAN, 30), InvalidInput, "eps must be finite and > 0");
+  ASYNCSPARSE_EXPECT_THROW_MSG(aniso2d(4, 1e308, 380), InvalidInput, "coefficients that overflow double");
   ASYNCSPARSE_EXPECT_THROW_MSG(aniso2d(4, 0.1, INFINITY), InvalidInput, "aniso2d: theta_degrees must be finite");
   ASYNCSPARSE_EXPECT_THROW_MSG(aniso2d(0, 0.1, 3), InvalidInput, "aniso2d: m must be >= 1");
   ASYNCSPARSE_EXPECT_THROW_MSG(convdiff2d(0), InvalidInput, "convdiff2d: m must be >= 1");

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <iomanip>
 #include <new>
@@ -264,6 +265,11 @@ CsrHost<double> aniso2d(ordinal_t m, double eps, double theta_degrees) {
   const double a = 1.0 - (1.0 - eps) * sn * sn;
   const double c = eps + (1.0 - eps) * sn * sn;
   const double b = (1.0 - eps) * cs * sn;
+  if (!(std::isfinite(2 * a + 2 * c) && std::isfinite(b))) {  // e.g. eps = 1e308: the diagonal overflows
+    char buf[120];
+    std::snprintf(buf, sizeof buf, "aniso2d: eps = %g gives coefficients that overflow double", eps);
+    throw InvalidInput(buf);
+  }
   std::vector<Impl::StencilEntry> st{
       {0, 0, 0, 2 * a + 2 * c}, {-1, 0, 0, -a}, {1, 0, 0, -a}, {0, -1, 0, -c}, {0, 1, 0, -c}};
   if (b != 0.0) {
