@@ -169,16 +169,20 @@ void setup_handle(ParIluHandle<double, Device>& h, const Baselines& b, int sweep
   par_ilu_numeric(ExecSpace(), h, b.A);
 }
 
+/// True (the benchmark skipped, with the reason) for IC on a matrix without IC(0).
+bool skip_without_ic0(benchmark::State& state, const Baselines& b, ParIluKind kind) {
+  if (kind != ParIluKind::Ic || b.ic0_exists) return false;
+  state.SkipWithError(("IC(0) does not exist for this matrix: " + b.ic0_problem).c_str());
+  return true;
+}
+
 // Time of one sweep (in place, asynchronous), repeated on the evolving factors. No suffix: the defaults (the
 // kernel rule choose_sweep_kernel and its launch); "_entry" / "_list" / "_row": that kernel with its default
 // launch; "_entry_team256": the entry kernel's highest-throughput launch; "_row_team<T>_lanes<V>" and
 // "_list_team<T>_lanes<V>": the launch studies of the row and list kernels.
 void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind, Variant v) {
   const auto& b = baselines(name);
-  if (kind == ParIluKind::Ic && !b.ic0_exists) {
-    state.SkipWithError(("IC(0) does not exist for this matrix: " + b.ic0_problem).c_str());
-    return;
-  }
+  if (skip_without_ic0(state, b, kind)) return;
   ParIluHandle<double, Device> h(kind);
   setup_handle(h, b, 0, v);
   par_ilu_sweep(ExecSpace(), h, 1);  // warm-up
@@ -200,10 +204,7 @@ void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind,
 // the speedups over the exact factorizations (Table 2).
 void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind kind, Variant v) {
   const auto& b = baselines(name);
-  if (kind == ParIluKind::Ic && !b.ic0_exists) {
-    state.SkipWithError(("IC(0) does not exist for this matrix: " + b.ic0_problem).c_str());
-    return;
-  }
+  if (skip_without_ic0(state, b, kind)) return;
   ParIluHandle<double, Device> h(kind);
   setup_handle(h, b, 5, v);
   std::vector<double> setup;
@@ -235,10 +236,7 @@ void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind
 // them with the pattern. Counters: the symbolic phase, the numeric set-up and the sweeps separately.
 void BM_factorization(benchmark::State& state, const std::string& name, ParIluKind kind, Variant v) {
   const auto& b = baselines(name);
-  if (kind == ParIluKind::Ic && !b.ic0_exists) {
-    state.SkipWithError(("IC(0) does not exist for this matrix: " + b.ic0_problem).c_str());
-    return;
-  }
+  if (skip_without_ic0(state, b, kind)) return;
   ParIluHandle<double, Device> h(kind);
   try {
     setup_handle(h, b, 5, v);  // warm-up: every kernel of the variant loaded
