@@ -57,6 +57,20 @@ inline std::string problem_spec(const std::string& name) {
 /// Host matrices are loaded once per process and cached (Test::host_matrix).
 inline const CsrHost<double>& host_matrix(const std::string& name) { return Test::host_matrix(problem_spec(name)); }
 
+/// The ';'-separated items of environment variable `var` (matrix names or generator specs); empty when unset.
+inline std::vector<std::string> env_list(const char* var) {
+  std::vector<std::string> v;
+  if (const char* env = std::getenv(var)) {
+    std::string s = env;
+    for (std::size_t b = 0; b <= s.size();) {
+      const std::size_t e = std::min(s.find(';', b), s.size());
+      if (e > b) v.push_back(s.substr(b, e - b));
+      b = e + 1;
+    }
+  }
+  return v;
+}
+
 /// Median of `v` (the upper of the two middle values for an even count; 0 for none).
 inline double median(std::vector<double> v) {
   if (v.empty()) return 0.0;

@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -155,6 +154,7 @@ void common_counters(benchmark::State& state, const Baselines& b, const ParIluHa
   state.counters["row_kernel"] = h.stats().sweep_kernel == SweepKernel::Row ? 1 : 0;
   state.counters["row_merge_kernel"] = h.stats().sweep_kernel == SweepKernel::RowMerge ? 1 : 0;
   state.counters["list_kernel"] = h.stats().sweep_kernel == SweepKernel::List ? 1 : 0;
+  state.counters["row_team_kernel"] = h.stats().sweep_kernel == SweepKernel::RowTeam ? 1 : 0;
   state.counters["products"] = static_cast<double>(h.stats().sweep_products);
   state.counters["chunk_size"] = h.stats().launch.chunk_size;
   state.counters["spmv_us"] = 1e6 * b.spmv;
@@ -368,13 +368,7 @@ void BM_launch(benchmark::State& state) {
 /// specs separated by ';').
 const std::vector<std::string>& problems() {
   static const std::vector<std::string> p = [] {
-    std::vector<std::string> v;
-    if (const char* env = std::getenv("ASYNCSPARSE_PAR_ILU_PROBLEMS")) {
-      std::stringstream ss(env);
-      std::string item;
-      while (std::getline(ss, item, ';'))
-        if (!item.empty()) v.push_back(item);
-    }
+    std::vector<std::string> v = env_list("ASYNCSPARSE_PAR_ILU_PROBLEMS");
     if (v.empty()) v = {"L2D", "L3D", "bcsstk16", "bodyy6", "ted_b", "fv1"};
     return v;
   }();

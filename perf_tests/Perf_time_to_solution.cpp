@@ -11,8 +11,9 @@
 // the next); the counters runs, min_ms and max_ms give the spread.
 // Matrices: L2D (gen:lap2d:1024) and L3D (gen:lap3d27:64) — 256^2 and 24^3 with ASYNCSPARSE_PERF_SCALE=small,
 // the default on host backends — and every matrix of the shared folder (ASYNCSPARSE_MATRIX_DIR), in RCM order
-// as the driver uses them. A matrix is solved by PCG when analyze() finds it symmetric with a positive
-// diagonal (the driver's rule), otherwise by right-preconditioned GMRES(30).
+// as the driver uses them; or the names and generator specs in ASYNCSPARSE_TTS_PROBLEMS (';'-separated). A matrix is
+// solved by PCG when analyze() finds it symmetric with a positive diagonal (the driver's rule), otherwise by
+// right-preconditioned GMRES(30).
 //
 // Methods (PCG matrices / GMRES matrices):
 //   none                   no preconditioner
@@ -26,6 +27,9 @@
 //   par_ic_one_team, par_ic_launches (par_ilu_* alike)   the default mode with both Jacobi solves in one launch
 //                          of one team at any size (tri_solve_one_team_entries=1e9) | never (0); the bound also
 //                          gates the one-team exact solve (with 0, 1138_bus and 494_bus solve by cuSPARSE SpSV)
+//   par_ic_list / par_ilu_list   the list sweep kernel (sweep_kernel=list): what auto picks instead of the row-team
+//                          kernel for a later numeric phase on the pattern (and for the first where the row-team
+//                          rule does not apply)
 //   par_ic_exact_launches (par_ilu_* alike)   tri_solve=exact without the one-team solve (cuSPARSE SpSV on CUDA,
 //                          tri_solve_one_team_entries=0): par_ic_exact takes one team where the triangles fit
 //   par_ict / par_ilut     make_preconditioner("par_ict" / "par_ilut", A), defaults (steps until the ILU residual
@@ -81,10 +85,16 @@ struct Problem {
   bool spd = true;
 };
 
-/// L2D, L3D and the shared matrices (their names; SPD by analyze(), as the driver decides).
+/// L2D, L3D and the shared matrices (their names; SPD by analyze(), as the driver decides), or those listed in
+/// ASYNCSPARSE_TTS_PROBLEMS (names or generator specs separated by ';').
 std::vector<Problem> problems() {
-  std::vector<Problem> list = {{"L2D", true}, {"L3D", true}};
-  for (const auto& n : shared_matrix_names()) {
+  std::vector<std::string> names = env_list("ASYNCSPARSE_TTS_PROBLEMS");
+  std::vector<Problem> list;
+  if (names.empty()) {
+    list = {{"L2D", true}, {"L3D", true}};
+    names = shared_matrix_names();
+  }
+  for (const auto& n : names) {
     try {
       const auto p = analyze(host_matrix(n));
       list.push_back({n, p.symmetric_values && p.positive_diagonal});
@@ -106,7 +116,7 @@ const CrsD& problem_matrix(const std::string& name) {
   auto it = cache.find(name);
   if (it != cache.end()) return it->second;
   const auto& Ah = host_matrix(name);
-  const bool generated = name == "L2D" || name == "L3D";
+  const bool generated = name == "L2D" || name == "L3D" || name.rfind("gen:", 0) == 0;
   return cache
       .emplace(name, generated ? to_device<Device>(Ah) : to_device<Device>(permute_symmetric(Ah, rcm_permutation(Ah))))
       .first->second;
@@ -161,6 +171,8 @@ bool factory_method(const std::string& method, std::string& factory, std::string
       {"par_ilu_one_team", {"par_ilu", "tri_solve_one_team_entries=1000000000"}},
       {"par_ic_launches", {"par_ic", "tri_solve_one_team_entries=0"}},
       {"par_ilu_launches", {"par_ilu", "tri_solve_one_team_entries=0"}},
+      {"par_ic_list", {"par_ic", "sweep_kernel=list"}},
+      {"par_ilu_list", {"par_ilu", "sweep_kernel=list"}},
       {"par_ilu_isai1", {"par_ilu", "tri_solve=isai,tri_solve_sweeps=1"}},
       {"par_ict", {"par_ict", ""}},
       {"par_ilut", {"par_ilut", ""}},
@@ -365,7 +377,7 @@ std::vector<std::string> methods(bool spd) {
        {std::string("none"), std::string("diagonal"), "par_" + f, "par_" + f + "_exact", "par_" + f + "_exact_launches",
         "par_" + f + "_jacobi", "par_" + f + "_jacobi1", "par_" + f + "_jacobi2", "par_" + f + "_isai",
         "par_" + f + "_isai1", "par_" + f + "_isai_p1", "par_" + f + "_isai_p2", "par_" + f + "_one_team",
-        "par_" + f + "_launches", std::string(spd ? "par_ict" : "par_ilut"),
+        "par_" + f + "_launches", "par_" + f + "_list", std::string(spd ? "par_ict" : "par_ilut"),
         std::string(spd ? "par_ict_5steps" : "par_ilut_5steps")})
     m.push_back(s);
   return m;

@@ -638,6 +638,35 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 3 * h100, 3 * h100, Impl::kParIluRowMaxAvgRow + 0.01, h100, ic),
             SweepKernel::List);
   EXPECT_EQ(auto_sweep_kernel(true, true, true, 1000, h100 - 1, 30.0, h100, ilu), SweepKernel::Entry);
+  // The row-team kernel for the first numeric phase on a pattern (first_phase: asynchronous, no product lists yet),
+  // row-major tasks, in place of the list kernel: 27-point 64^3 IC (3,560,572 tasks: 13.2 per resident thread) and
+  // ILU (6,859,000: 25.4); 27-point 32^3 IC (1.60); 5-point 400^2 IC (479,200 tasks, 3 entries per row); not ILU
+  // there (rows of the 5-point stencil), not bcsstk16 (IC 0.55 tasks per thread: the list kernel by its merge work;
+  // ILU 1.07), not the 27-point 30^3 grid's IC (1.31), not for reordered tasks, not in a later numeric phase; the 5-
+  // point 1024^2 grid keeps the row-merge kernel; the bounds of tasks and rows.
+  const bool first = true;
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 262144, 3560572, 13.6, h100, ic, first), SweepKernel::RowTeam);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 262144, 6859000, 13.6, h100, ilu, first), SweepKernel::RowTeam);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 32768, 431676, 13.2, h100, ic, first), SweepKernel::RowTeam);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 160000, 479200, 3.0, h100, ic, first), SweepKernel::RowTeam);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 160000, 798400, 3.0, h100, ilu, first), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 147631, 30.2, h100, ic, first), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 4884, 290378, 30.2, h100, ilu, first), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 27000, 354236, 13.1, h100, ic, first), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, false, 262144, 3560572, 13.6, h100, ic, first), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 262144, 3560572, 13.6, h100, ic, false), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, 1048576, 3143680, 3.0, h100, ic, first), SweepKernel::RowMerge);
+  EXPECT_EQ(auto_sweep_kernel(true, false, true, 262144, 3560572, 13.6, h100, ic, first), SweepKernel::Entry);
+  EXPECT_EQ(auto_sweep_kernel(false, true, true, 262144, 3560572, 13.6, 2, ic, first), SweepKernel::RowMerge);
+  const std::int64_t min_rows = static_cast<std::int64_t>(
+      std::ceil(Impl::kParIluRowTeamMinRowThreads * double(h100) / Impl::kParIluRowTeamGpuThreadsPerRow));
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, min_rows, 3 * h100 / 2, 12.0, h100, ic, first), SweepKernel::RowTeam);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, min_rows - 1, 3 * h100 / 2, 12.0, h100, ic, first), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, min_rows, 3 * h100 / 2 - 1, 12.0, h100, ic, first), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, min_rows, 4 * h100, 3.6, h100, ilu, first), SweepKernel::RowTeam);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, min_rows, 4 * h100 - 1, 3.6, h100, ilu, first), SweepKernel::List);
+  EXPECT_EQ(auto_sweep_kernel(true, true, true, min_rows, 4 * h100, Impl::kParIluRowTeamMaxAvgRowIlu, h100, ilu, first),
+            SweepKernel::List);
   const bool gpu = Impl::is_gpu_space<Exec>();
   const std::int64_t concurrency = Exec().concurrency();
   // Auto through par_ilu_numeric: on a small 5-point grid (IC and ILU, both task orderings, both modes, default and
@@ -684,6 +713,37 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
       check(A, kind, TaskOrdering::RowMajor, SweepMode::Async, false, SweepKernel::RowMerge);
       check(A, kind, TaskOrdering::Random, SweepMode::Async, false, SweepKernel::List);
       check(A, kind, TaskOrdering::RowMajor, SweepMode::Async, true, SweepKernel::Entry);
+    }
+    // The row-team kernel for the first numeric phase of a 5-point grid with IC tasks for it (3 per row, 1.5x the
+    // resident threads, fewer rows than the row-merge kernel's 3x), the list kernel for the next two on the same
+    // pattern; the same after a new symbolic phase; the deterministic mode takes the list kernel at once. Each
+    // phase converges to IC(0)'s factors.
+    {
+      const auto G = lap2d(static_cast<ordinal_t>(std::ceil(std::sqrt(0.55 * double(concurrency)))));
+      const auto Gd = to_device<Dev>(G);
+      const auto exact = Reference::ic0(G);
+      for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+        Handle h(ParIluKind::Ic);
+        h.params.mode = mode;
+        h.params.sweeps = 300;
+        h.params.tolerance = 1e-10;
+        for (int symbolic = 0; symbolic < 2; ++symbolic) {
+          par_ilu_symbolic(Exec(), h, Gd);
+          for (int phase = 0; phase < 3; ++phase) {
+            par_ilu_numeric(Exec(), h, Gd);
+            const bool team = mode == SweepMode::Async && phase == 0;
+            const std::string what = std::string(to_string(mode)) + " phase " + std::to_string(phase);
+            EXPECT_EQ(h.stats().sweep_kernel, team ? SweepKernel::RowTeam : SweepKernel::List)
+                << what << ": " << h.stats().sweep_kernel_rule;
+            EXPECT_NE(h.stats().sweep_kernel_rule.find(team ? "the first numeric phase" : "numeric phase on the"),
+                      std::string::npos)
+                << h.stats().sweep_kernel_rule;
+            EXPECT_TRUE(h.stats().converged) << what;
+            const auto d = max_difference(to_host(par_ilu_unscaled_factors(Exec(), h).L), exact);
+            EXPECT_LE(d.first, 1e-7 * d.second) << what;
+          }
+        }
+      }
     }
     // Auto's fallback: a dense ILU pattern with tasks enough for the list kernel, but about n/3 products per unknown
     // (more than kParIluMaxProductsPerUnknown): the entry kernel, and the record says why

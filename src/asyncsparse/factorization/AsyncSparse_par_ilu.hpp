@@ -645,6 +645,7 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
     Impl::par_ilu_numeric_attempt(exec, h, alpha, guess_from_factors && alpha == 0.0, where, timer);
   });
   st.numeric = true;
+  ++st.numeric_phases;
 }
 
 /// Runs `count` (>= 0) more sweeps on the current factors (after par_ilu_numeric), with the residual checks

@@ -264,6 +264,9 @@ class ParIluHandle {
     /// RowTeam: the longest row of L and Ut, rows per team, threads per row, and the scratch level of the staged rows
     /// (Impl::prepare_row_team, every numeric phase that runs the kernel)
     int row_team_max_row = 0, row_team_rows = 1, row_team_threads = 1, row_team_scratch_level = 0;
+    /// numeric phases completed on this pattern since par_ilu_symbolic (SweepKernel::Auto: the row-team kernel only
+    /// for the first)
+    int numeric_phases = 0;
     /// List, Row: the product list of every unknown (Impl::SweepPairsFunctor), built at the first numeric phase
     /// that needs it after par_ilu_symbolic; empty otherwise.
     Kokkos::View<offset_t*, Device> pair_ptr, pair_x, pair_y;

@@ -162,6 +162,31 @@ constexpr double kParIcListMinTasksPerThread = 1.5;
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ic-list-merge-work
 constexpr double kParIcListMinMergePerThread = 15.0;
 
+/// The row-team kernel instead of the list kernel for the first numeric phase on a pattern (GPUs, asynchronous mode,
+/// the default launch): from this many tasks per resident thread for IC, from kParIluRowTeamMinTasksPerThreadIlu for
+/// ILU, and only with at least kParIluRowTeamMinRowThreads x the resident threads in rows x
+/// kParIluRowTeamGpuThreadsPerRow. The row-team kernel needs no product lists, whose build (allocations, passes and
+/// a read-back of their size) is most of a one-time numeric phase on large grids; its sweeps are slower than the
+/// list kernel's (IC 1.3-1.8x, ILU at parity on 3D grids), so a later numeric phase on the pattern builds the lists
+/// once and keeps them. The one-time numeric phase (set-up and 5 sweeps), row_team / list, on H200s (2026-12-03, 7
+/// calls, MEASUREMENTS.md#row-team-probe), with IC tasks per resident thread (270,336): 27-point 24^3 (0.67) 1.2x,
+/// 28^3 (1.06) 0.98-1.00x, 32^3 (1.60) 0.63-0.87x, 40^3 0.73-0.85x, 48^3 0.77-0.83x, 64^3 0.83-0.88x, 80^3
+/// 0.85-0.87x; 7-point 40^3 (0.92) 1.1x, 48^3 (1.61) 0.64-0.73x, 64^3 0.65-0.66x; 5-point 400^2 (1.77) 0.65-0.75x,
+/// 700^2 0.85-0.90x; bcsstk16 (0.55, 30 entries per row) 3.5-4.4x.
+/// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#row-team-rule
+constexpr double kParIcRowTeamMinTasksPerThread = 1.5;
+/// ILU, tasks (the entries of A) per resident thread: 27-point 24^3 (1.27) 1.7-1.8x, 28^3 (2.0) 1.4x, 32^3 (3.1)
+/// 0.79-1.00x, 40^3 (6.1) 0.79-0.89x, 48^3 0.78-0.79x, 64^3 0.73-0.75x, 80^3 0.65-0.66x; 7-point 32^3 (0.82) 1.4x,
+/// 40^3 (1.6) 0.89-0.99x, 48^3 (2.8) 0.96x, 64^3 (6.6) 0.69-0.71x; bcsstk16 (1.07) 5.5-6.0x; and rows of at most
+/// kParIluRowTeamMaxAvgRowIlu entries excluded: 5-point 400^2 (3.0) 1.04-1.06x, 700^2 (9.1) 0.94-1.27x.
+constexpr double kParIluRowTeamMinTasksPerThreadIlu = 4.0;
+/// ILU: the row-team kernel only for rows longer than this (the 5-point stencil's 3 entries of L and Ut per row).
+constexpr double kParIluRowTeamMaxAvgRowIlu = 3.5;
+/// rows x kParIluRowTeamGpuThreadsPerRow against the resident threads: below 30,000 rows no matrix measured gained
+/// (bodyy6, 19,366 rows of 7 entries: 1.2-1.8x; the 27-point 28^3 grid, 21,952 rows: 0.98-1.4x); the smallest that
+/// gained has 32,768 (27-point 32^3).
+constexpr double kParIluRowTeamMinRowThreads = 0.4;
+
 struct SweepKernelChoice {
   SweepKernel kernel = SweepKernel::Entry;
   double avg_row = 1.0;  ///< average length of the rows the row kernel's lanes run over
@@ -183,6 +208,12 @@ struct SweepKernelChoice {
 ///    or, IC, when the merges are long (tasks x avg_row >= kParIcListMinMergePerThread x the resident threads:
 ///    bcsstk16, the 27-point 30^3 grid), one thread per unknown over its product list; par_ilu_numeric falls back to
 ///    Entry where the lists would be too large;
+///  - RowTeam instead of List for the first numeric phase on the pattern (asynchronous mode, row-major tasks, no
+///    product lists built yet) of a large matrix: IC from kParIcRowTeamMinTasksPerThread tasks per resident thread,
+///    ILU from kParIluRowTeamMinTasksPerThreadIlu with rows longer than kParIluRowTeamMaxAvgRowIlu, both with rows x
+///    kParIluRowTeamGpuThreadsPerRow >= kParIluRowTeamMinRowThreads x the resident threads: its sweeps need no
+///    product lists, whose build is most of a one-time numeric phase there (0.63-0.88x its time on 3D grids);
+///    later numeric phases build the lists once (their sweeps are faster) and keep them;
 ///  - Entry otherwise: on smaller matrices the set-up is latency-bound and building the lists (two allocations, two
 ///    passes and a scan that returns their size: 85-200 us for the small shared matrices on an H200) costs more
 ///    than five sweeps save (MEASUREMENTS.md#setup-latency); explicit `list` is the faster sweep there when the
@@ -197,7 +228,8 @@ struct SweepKernelChoice {
 /// mode (the row kernel's default there is one lane).
 /// Measured: perf_tests/results/MEASUREMENTS.md#par-ilu-list-kernel
 inline SweepKernel auto_sweep_kernel(bool gpu, bool default_launch, bool row_major, std::int64_t rows,
-                                     std::int64_t tasks, double avg_row, std::int64_t concurrency, bool ic) {
+                                     std::int64_t tasks, double avg_row, std::int64_t concurrency, bool ic,
+                                     bool first_phase = false) {
   if (!default_launch) return SweepKernel::Entry;
   if (!gpu) return row_major ? SweepKernel::RowMerge : SweepKernel::Entry;
   if (row_major && rows >= 3 * concurrency && avg_row <= kParIluRowMaxAvgRow) return SweepKernel::RowMerge;
@@ -205,7 +237,13 @@ inline SweepKernel auto_sweep_kernel(bool gpu, bool default_launch, bool row_maj
   const double t = static_cast<double>(tasks);
   const bool fill = t >= (ic ? kParIcListMinTasksPerThread : 1.0) * threads;
   const bool long_merges = ic && t * avg_row >= kParIcListMinMergePerThread * threads;
-  return fill || long_merges ? SweepKernel::List : SweepKernel::Entry;
+  if (!fill && !long_merges) return SweepKernel::Entry;
+  const bool row_team =
+      first_phase && row_major &&
+      t >= (ic ? kParIcRowTeamMinTasksPerThread : kParIluRowTeamMinTasksPerThreadIlu) * threads &&
+      (ic || avg_row > kParIluRowTeamMaxAvgRowIlu) &&
+      static_cast<double>(rows) * kParIluRowTeamGpuThreadsPerRow >= kParIluRowTeamMinRowThreads * threads;
+  return row_team ? SweepKernel::RowTeam : SweepKernel::List;
 }
 
 /// Params::sweep_kernel resolved: explicit, or Auto by auto_sweep_kernel, with the rule's quantities for the record.
@@ -228,7 +266,9 @@ SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
   const bool row_major = h.params.ordering == TaskOrdering::RowMajor;
   const bool default_launch = is_default_launch(h.launch);
   const std::int64_t tasks = static_cast<std::int64_t>(st.task_row.extent(0));
-  c.kernel = auto_sweep_kernel(gpu, default_launch, row_major, rows, tasks, c.avg_row, concurrency, !ilu);
+  // the first numeric phase on the pattern, asynchronous: no product lists built yet, none kept for later
+  const bool first_phase = async && st.numeric_phases == 0 && st.pair_ptr.extent(0) == 0;
+  c.kernel = auto_sweep_kernel(gpu, default_launch, row_major, rows, tasks, c.avg_row, concurrency, !ilu, first_phase);
   if (!gpu) {
     c.rule = std::string("auto: host backend, ") + (row_major ? "row-major" : "reordered") + " tasks, " +
              (default_launch ? "default" : "explicit") + " launch" +
@@ -237,14 +277,23 @@ SweepKernelChoice choose_sweep_kernel(const ExecSpace& exec, const Handle& h) {
   }
   char merge[64];
   std::snprintf(merge, sizeof merge, " or %gx tasks x entries per row", kParIcListMinMergePerThread);
-  char buf[340];
+  char longer[64] = "";
+  if (ilu) std::snprintf(longer, sizeof longer, ", more than %g entries per row", kParIluRowTeamMaxAvgRowIlu);
+  char team[240];
+  std::snprintf(team, sizeof team,
+                "; %s numeric phase on the pattern: row_team kernel instead of list from %gx tasks%s and rows x %d "
+                ">= %gx the threads",
+                first_phase ? "the first" : (async ? "a later" : "a deterministic"),
+                ilu ? kParIluRowTeamMinTasksPerThreadIlu : kParIcRowTeamMinTasksPerThread, longer,
+                kParIluRowTeamGpuThreadsPerRow, kParIluRowTeamMinRowThreads);
+  char buf[560];
   std::snprintf(
       buf, sizeof buf,
       "auto: GPU, %s tasks, %s launch, %lld rows and %lld tasks vs %lld resident threads, %.1f entries per row "
-      "(row_merge kernel from 3x rows and at most %.0f per row, list kernel from %gx tasks%s)",
+      "(row_merge kernel from 3x rows and at most %.0f per row, list kernel from %gx tasks%s%s)",
       row_major ? "row-major" : "reordered", default_launch ? "default" : "explicit", static_cast<long long>(rows),
       static_cast<long long>(tasks), static_cast<long long>(concurrency), c.avg_row, kParIluRowMaxAvgRow,
-      ilu ? 1.0 : kParIcListMinTasksPerThread, ilu ? "" : merge);
+      ilu ? 1.0 : kParIcListMinTasksPerThread, ilu ? "" : merge, team);
   c.rule = buf;
   return c;
 }
