@@ -106,6 +106,60 @@ TEST(TEST_CATEGORY, sample_select_exact_matches_nth_element) {
   }
 }
 
+// The splitters drawn and sorted in one team (GPUs' path, run here on every backend): the values at ranks j S / nb of
+// the sample sorted on the host, the sample taken at the same positions, on every input, both orders, float and
+// double, samples of 1 to 4,096 values (every value when n is not larger than the sample; padded to powers of two).
+template <class T>
+void check_team_splitters(std::size_t n, int buckets, int oversampling, std::uint64_t seed) {
+  for (const auto& in : inputs<T>(n, seed)) {
+    const auto d = to_device<Dev>(in.second);
+    for (SelectOrder order : {SelectOrder::Value, SelectOrder::Magnitude}) {
+      SampleSelectParams p;
+      p.order = order;
+      p.num_buckets = buckets;
+      p.oversampling = oversampling;
+      p.seed = seed;
+      SampleSelectHandle<T, Dev> h(p);
+      const int level = static_cast<int>(seed % 3);
+      const auto smp = Impl::select_sample(p, static_cast<std::int64_t>(n), level);
+      Impl::select_team_splitters(TEST_EXECSPACE(), h, d, order == SelectOrder::Magnitude, smp);
+      std::vector<T> sample(static_cast<std::size_t>(smp.size));
+      for (std::int64_t j = 0; j < smp.size; ++j) {
+        const T x = in.second[static_cast<std::size_t>(smp.position(j))];
+        sample[static_cast<std::size_t>(j)] = order == SelectOrder::Magnitude ? std::abs(x) : x;
+      }
+      std::sort(sample.begin(), sample.end());
+      std::vector<T> got(static_cast<std::size_t>(buckets - 1));
+      Kokkos::deep_copy(
+          Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(got.data(), got.size()),
+          Kokkos::subview(h.splitters_, std::make_pair(0, buckets - 1)));
+      for (int j = 1; j < buckets; ++j)
+        ASSERT_EQ(got[static_cast<std::size_t>(j - 1)],
+                  sample[static_cast<std::size_t>((static_cast<std::int64_t>(j) * smp.size) / buckets)])
+            << in.first << " n=" << n << " buckets=" << buckets << " oversampling=" << oversampling
+            << " order=" << to_string(order) << " splitter " << j;
+    }
+  }
+}
+
+TEST(TEST_CATEGORY, sample_select_team_splitters_match_host_sort) {
+  for (std::size_t n : {std::size_t(1), std::size_t(5), std::size_t(100), std::size_t(1000), std::size_t(1024),
+                        std::size_t(1500), std::size_t(20000)}) {
+    check_team_splitters<double>(n, 256, 4, 30 + n);
+    check_team_splitters<float>(n, 256, 4, 40 + n);
+  }
+  check_team_splitters<double>(3000, 4, 2, 5);      // 8 values: a short network
+  check_team_splitters<double>(20000, 2048, 2, 6);  // 4,096 doubles: the largest sample sorted in one team
+  check_team_splitters<float>(20000, 1000, 3, 7);   // 3,000 values padded to 4,096
+  // the rule: GPUs only, samples up to 32 KB padded (the default 1,024 doubles; not 2,048 x 4)
+  const bool gpu = Impl::is_gpu_space<TEST_EXECSPACE>();
+  EXPECT_EQ((Impl::select_team_sort<TEST_EXECSPACE, double>(Impl::select_sample(SampleSelectParams{}, 20000, 0))), gpu);
+  SampleSelectParams large;
+  large.num_buckets = 2048;
+  EXPECT_FALSE((Impl::select_team_sort<TEST_EXECSPACE, double>(Impl::select_sample(large, 20000, 0))));
+  EXPECT_EQ((Impl::select_team_sort<TEST_EXECSPACE, float>(Impl::select_sample(large, 20000, 0))), gpu);
+}
+
 // The one-team radix select of ParILUT's short arrays: the k-th smallest magnitude as std::nth_element finds it, the
 // counts of larger and of equal magnitudes, NaN reported, on the same inputs (ties, signed zeros, infinities, an
 // outlier).

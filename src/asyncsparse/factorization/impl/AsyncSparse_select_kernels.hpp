@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AsyncSparse — SampleSelect kernels (see AsyncSparse_select.hpp for the algorithm and its guarantees).
 //
-// One level = sample (device gather, host sort, splitters back to the device) + counting kernel (per
-// value: binary search among the splitters, bucket index stored as the value's "oracle", atomic
-// increment of the bucket counter) + host prefix sum over the bucket counts + (exact mode) an
+// One level = sample (on GPUs drawn and sorted in one team, else a device gather, a host sort, splitters back to
+// the device) + counting kernel (per value: binary search among the splitters, bucket index stored as the value's
+// "oracle", atomic increment of the bucket counter) + host prefix sum over the bucket counts + (exact mode) an
 // order-preserving extraction of the chosen bucket by a prefix sum over the oracles.
 //
 // Bucket ("slot") numbering for splitters s_1 <= ... <= s_{B-1} (stored 0-based as sp(0..B-2)):
@@ -19,11 +19,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
+#include <asyncsparse/exec/AsyncSparse_launch_config.hpp>  // is_gpu_space
 
 namespace AsyncSparse {
 namespace Impl {
@@ -217,28 +219,129 @@ struct SelectLevel {
   std::int64_t bound = 0;       ///< approximate: rank error bound
 };
 
-/// Splitters of one level: a sample of `src` (all values when n is not larger than the sample), sorted on the host;
-/// returns the nb - 1 splitters, also copied to h.splitters_.
+/// The sample of one level: its size S (nb x oversampling, at most n: then every value), and where its j-th element
+/// comes from (a hash of the seed, the level and j).
+struct SelectSample {
+  std::int64_t n = 0, size = 0;
+  bool take_all = false;
+  std::uint64_t salt = 0;
+  KOKKOS_INLINE_FUNCTION std::int64_t position(std::int64_t j) const {
+    return take_all ? j
+                    : static_cast<std::int64_t>(select_hash(salt + static_cast<std::uint64_t>(j)) %
+                                                static_cast<std::uint64_t>(n));
+  }
+};
+
+inline SelectSample select_sample(const SampleSelectParams& p, std::int64_t n, int level) {
+  SelectSample s;
+  s.n = n;
+  s.size = std::min<std::int64_t>(static_cast<std::int64_t>(p.num_buckets) * p.oversampling, n);
+  s.take_all = s.size == n;
+  s.salt = p.seed * 0x100000001b3ull + static_cast<std::uint64_t>(level) * 0x9e3779b97f4a7c15ull;
+  return s;
+}
+
+/// Smallest power of two >= s.
+inline std::int64_t select_pow2(std::int64_t s) {
+  std::int64_t p = 1;
+  while (p < s) p *= 2;
+  return p;
+}
+
+/// Most sample bytes (padded to a power of two) that select_splitters sorts in one team on a GPU: 4,096 doubles, four
+/// times the default sample (256 buckets x oversampling 4), in team scratch memory. Larger samples are sorted on the
+/// host.
+constexpr std::size_t kSelectTeamSortMaxBytes = 32768;
+
+/// The splitters of one level in one launch of one team: the team draws the sample into team scratch memory (padded
+/// with +Inf to a power of two), sorts it with a bitonic network (one team barrier per stage: 55 for 1,024 values)
+/// and writes the nb - 1 splitters, the values at sample ranks j S / nb. The same multiset sorted as std::sort sorts
+/// it: the same splitters as the host path. A NaN in the sample leaves the order undefined; the counting kernel
+/// that follows finds it among the values and the level throws.
+template <class ExecSpace, class Src, class Scalar, class MemSpace>
+struct SelectTeamSplittersFunctor {
+  using member_type = typename Impl::TeamPolicy<ExecSpace>::member_type;
+  using ScratchScalar =
+      Kokkos::View<Scalar*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Src src;
+  bool magnitude;
+  SelectSample sample;
+  int padded, nb;
+  Scalar inf;  ///< the padding: sorts after every sample value (NaN aside)
+  Kokkos::View<Scalar*, MemSpace> splitters;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    ScratchScalar v(team.team_scratch(0), padded);
+    const std::int64_t S = sample.size;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, padded), [&](const int j) {
+      v(j) = j < S ? select_key<Scalar>(src(sample.position(j)), magnitude) : inf;
+    });
+    team.team_barrier();
+    for (int k = 2; k <= padded; k *= 2)
+      for (int d = k / 2; d > 0; d /= 2) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, padded / 2), [&](const int q) {
+          const int i = 2 * q - (q & (d - 1));  // q with a 0 inserted at bit d: the pair (i, i + d)
+          const bool ascending = (i & k) == 0;
+          const Scalar a = v(i), b = v(i + d);
+          if ((a > b) == ascending && a != b) {
+            v(i) = b;
+            v(i + d) = a;
+          }
+        });
+        team.team_barrier();
+      }
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nb - 1), [&](const int j) {
+      splitters(j) = v(static_cast<int>((static_cast<std::int64_t>(j + 1) * S) / nb));
+    });
+  }
+};
+
+/// Whether select_splitters sorts the sample of `sample` on the device (GPUs, samples up to kSelectTeamSortMaxBytes).
+template <class ExecSpace, class Scalar>
+bool select_team_sort(const SelectSample& sample) {
+  return is_gpu_space<ExecSpace>() &&
+         static_cast<std::size_t>(select_pow2(sample.size)) * sizeof(Scalar) <= kSelectTeamSortMaxBytes;
+}
+
+/// select_splitters on the device: the splitters in h.splitters_ (one launch; nothing read back).
 template <class ExecSpace, class Scalar, class Device, class Src>
-std::vector<Scalar> select_splitters(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src,
-                                     bool magnitude, std::int64_t n, int level, const char* where) {
+void select_team_splitters(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src, bool magnitude,
+                           const SelectSample& sample) {
+  using MemSpace = typename Device::memory_space;
+  using F = SelectTeamSplittersFunctor<ExecSpace, Src, Scalar, MemSpace>;
+  const int nb = h.params.num_buckets;
+  select_reserve(h.splitters_, static_cast<std::size_t>(nb - 1), "AsyncSparse::sample_select::splitters");
+  const int padded = static_cast<int>(select_pow2(sample.size));
+  const F f{src, magnitude, sample, padded, nb, std::numeric_limits<Scalar>::infinity(), h.splitters_};
+  Impl::TeamPolicy<ExecSpace> probe(exec, 1, 1);
+  probe = probe.set_scratch_size(0, Kokkos::PerTeam(F::ScratchScalar::shmem_size(padded)));
+  const int team = std::max(1, std::min(std::max(1, padded / 2), probe.team_size_max(f, Kokkos::ParallelForTag())));
+  Impl::TeamPolicy<ExecSpace> policy(exec, 1, team);
+  policy = policy.set_scratch_size(0, Kokkos::PerTeam(F::ScratchScalar::shmem_size(padded)));
+  Kokkos::parallel_for("AsyncSparse::sample_select::team_splitters", policy, f);
+}
+
+/// Splitters of one level: a sample of `src` (all values when n is not larger than the sample), sorted on the host
+/// (or in one team on GPUs: select_team_sort; `hsp` is then left empty and select_count reads them back with the
+/// counts); the nb - 1 splitters go to h.splitters_ and, on the host path, to `hsp`.
+template <class ExecSpace, class Scalar, class Device, class Src>
+void select_splitters(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src, bool magnitude,
+                      std::int64_t n, int level, const char* where, std::vector<Scalar>& hsp) {
   const SampleSelectParams& p = h.params;
   const int nb = p.num_buckets, nsp = nb - 1;
-  const std::int64_t want = static_cast<std::int64_t>(nb) * p.oversampling;
-  const std::int64_t S = std::min<std::int64_t>(want, n);
-  const bool take_all = S == n;
+  const SelectSample smp = select_sample(p, n, level);
+  const std::int64_t S = smp.size;
+  hsp.clear();
+  if (select_team_sort<ExecSpace, Scalar>(smp)) {
+    select_team_splitters(exec, h, src, magnitude, smp);
+    return;
+  }
   select_reserve(h.sample_, static_cast<std::size_t>(S), "AsyncSparse::sample_select::sample");
   {
     auto sample = h.sample_;
-    const std::uint64_t salt = p.seed * 0x100000001b3ull + static_cast<std::uint64_t>(level) * 0x9e3779b97f4a7c15ull;
-    const std::uint64_t un = static_cast<std::uint64_t>(n);
     Kokkos::parallel_for(
         "AsyncSparse::sample_select::sample", Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, S),
-        KOKKOS_LAMBDA(const std::int64_t j) {
-          const std::int64_t pos =
-              take_all ? j : static_cast<std::int64_t>(select_hash(salt + static_cast<std::uint64_t>(j)) % un);
-          sample(j) = select_key<Scalar>(src(pos), magnitude);
-        });
+        KOKKOS_LAMBDA(const std::int64_t j) { sample(j) = select_key<Scalar>(src(smp.position(j)), magnitude); });
   }
   std::vector<Scalar> hs(static_cast<std::size_t>(S));
   Kokkos::deep_copy(
@@ -248,21 +351,20 @@ std::vector<Scalar> select_splitters(const ExecSpace& exec, SampleSelectHandle<S
   for (const Scalar& v : hs)
     if (v != v) select_throw_nan(select_first_nan(exec, src, n), where);
   std::sort(hs.begin(), hs.end());
-  std::vector<Scalar> hsp(static_cast<std::size_t>(nsp));
+  hsp.resize(static_cast<std::size_t>(nsp));
   for (int j = 1; j < nb; ++j) hsp[j - 1] = hs[static_cast<std::size_t>((static_cast<std::int64_t>(j) * S) / nb)];
   select_reserve(h.splitters_, static_cast<std::size_t>(nsp), "AsyncSparse::sample_select::splitters");
   Kokkos::deep_copy(
       exec, Kokkos::subview(h.splitters_, std::make_pair(0, nsp)),
       Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(hsp.data(), hsp.size()));
-  return hsp;
 }
 
 /// Bucket counts of one level (the counting kernel with the splitters in h.splitters_), on the host; with `exact`
-/// each value's slot is also kept in h.oracle_.
+/// each value's slot is also kept in h.oracle_. An empty `hsp` receives the splitters (read back with the counts).
 template <class ExecSpace, class Scalar, class Device, class Src>
 std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src,
                                        bool magnitude, std::int64_t n, bool exact, const SelectLaunch& launch,
-                                       const char* where) {
+                                       const char* where, std::vector<Scalar>& hsp) {
   using MemSpace = typename Device::memory_space;
   const SampleSelectParams& p = h.params;
   const int nb = p.num_buckets, nsp = nb - 1, nslots = 2 * nb - 1;
@@ -309,6 +411,12 @@ std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle
   Kokkos::deep_copy(exec,
                     Kokkos::View<std::int64_t, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(&nan_at),
                     h.nan_index_);
+  if (hsp.empty()) {
+    hsp.resize(static_cast<std::size_t>(nsp));
+    Kokkos::deep_copy(
+        exec, Kokkos::View<Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(hsp.data(), hsp.size()),
+        Kokkos::subview(h.splitters_, std::make_pair(0, nsp)));
+  }
   exec.fence();
   if (nan_at < n) select_throw_nan(nan_at, where);
   return hc;
@@ -337,8 +445,9 @@ SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scala
 
   // 1. sample and splitters, 2. count
   const int nslots = 2 * p.num_buckets - 1;
-  const std::vector<Scalar> hsp = select_splitters(exec, h, src, magnitude, n, level, where);
-  const std::vector<std::int64_t> hc = select_count(exec, h, src, magnitude, n, exact, launch, where);
+  std::vector<Scalar> hsp;
+  select_splitters(exec, h, src, magnitude, n, level, where, hsp);
+  const std::vector<std::int64_t> hc = select_count(exec, h, src, magnitude, n, exact, launch, where, hsp);
   ++st.levels;
   st.level_sizes.push_back(n);
 
