@@ -129,6 +129,9 @@ void check_team_splitters(std::size_t n, int buckets, int oversampling, std::uin
         sample[static_cast<std::size_t>(j)] = order == SelectOrder::Magnitude ? std::abs(x) : x;
       }
       std::sort(sample.begin(), sample.end());
+      std::int64_t nan_index = -1;  // the kernel also resets the counting kernel's NaN index to n
+      Kokkos::deep_copy(nan_index, h.nan_index_);
+      EXPECT_EQ(nan_index, static_cast<std::int64_t>(n));
       std::vector<T> got(static_cast<std::size_t>(buckets - 1));
       Kokkos::deep_copy(
           Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(got.data(), got.size()),

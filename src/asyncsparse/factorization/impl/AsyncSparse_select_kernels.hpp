@@ -269,10 +269,12 @@ struct SelectTeamSplittersFunctor {
   int padded, nb;
   Scalar inf;  ///< the padding: sorts after every sample value (NaN aside)
   Kokkos::View<Scalar*, MemSpace> splitters;
+  Kokkos::View<std::int64_t, MemSpace> nan_index;  ///< set to n here (no NaN found yet), for the counting kernel
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     ScratchScalar v(team.team_scratch(0), padded);
     const std::int64_t S = sample.size;
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { nan_index() = sample.n; });
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, padded), [&](const int j) {
       v(j) = j < S ? select_key<Scalar>(src(sample.position(j)), magnitude) : inf;
     });
@@ -303,7 +305,15 @@ bool select_team_sort(const SelectSample& sample) {
          static_cast<std::size_t>(select_pow2(sample.size)) * sizeof(Scalar) <= kSelectTeamSortMaxBytes;
 }
 
-/// select_splitters on the device: the splitters in h.splitters_ (one launch; nothing read back).
+/// The counting kernel's NaN index (allocated once per handle).
+template <class Scalar, class Device>
+void select_nan_index(SampleSelectHandle<Scalar, Device>& h) {
+  if (h.nan_index_.data() == nullptr)
+    h.nan_index_ = Kokkos::View<std::int64_t, typename Device::memory_space>("AsyncSparse::sample_select::nan");
+}
+
+/// select_splitters on the device: the splitters in h.splitters_ and h.nan_index_ = n (one launch; nothing read
+/// back).
 template <class ExecSpace, class Scalar, class Device, class Src>
 void select_team_splitters(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src, bool magnitude,
                            const SelectSample& sample) {
@@ -312,7 +322,8 @@ void select_team_splitters(const ExecSpace& exec, SampleSelectHandle<Scalar, Dev
   const int nb = h.params.num_buckets;
   select_reserve(h.splitters_, static_cast<std::size_t>(nb - 1), "AsyncSparse::sample_select::splitters");
   const int padded = static_cast<int>(select_pow2(sample.size));
-  const F f{src, magnitude, sample, padded, nb, std::numeric_limits<Scalar>::infinity(), h.splitters_};
+  select_nan_index(h);
+  const F f{src, magnitude, sample, padded, nb, std::numeric_limits<Scalar>::infinity(), h.splitters_, h.nan_index_};
   Impl::TeamPolicy<ExecSpace> probe(exec, 1, 1);
   probe = probe.set_scratch_size(0, Kokkos::PerTeam(F::ScratchScalar::shmem_size(padded)));
   const int team = std::max(1, std::min(std::max(1, padded / 2), probe.team_size_max(f, Kokkos::ParallelForTag())));
@@ -360,7 +371,8 @@ void select_splitters(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>&
 }
 
 /// Bucket counts of one level (the counting kernel with the splitters in h.splitters_), on the host; with `exact`
-/// each value's slot is also kept in h.oracle_. An empty `hsp` receives the splitters (read back with the counts).
+/// each value's slot is also kept in h.oracle_. An empty `hsp` (select_team_splitters ran, which also reset
+/// h.nan_index_) receives the splitters, read back with the counts.
 template <class ExecSpace, class Scalar, class Device, class Src>
 std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src,
                                        bool magnitude, std::int64_t n, bool exact, const SelectLaunch& launch,
@@ -370,9 +382,9 @@ std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle
   const int nb = p.num_buckets, nsp = nb - 1, nslots = 2 * nb - 1;
   select_reserve(h.counts_, static_cast<std::size_t>(nslots), "AsyncSparse::sample_select::counts");
   if (exact) select_reserve(h.oracle_, static_cast<std::size_t>(n), "AsyncSparse::sample_select::oracle");
-  if (h.nan_index_.data() == nullptr)
-    h.nan_index_ = Kokkos::View<std::int64_t, MemSpace>("AsyncSparse::sample_select::nan");
-  Kokkos::deep_copy(exec, h.nan_index_, n);
+  select_nan_index(h);
+  const bool team_sorted = hsp.empty();  // select_team_splitters ran: it also set h.nan_index_ = n
+  if (!team_sorted) Kokkos::deep_copy(exec, h.nan_index_, n);
   const bool team_mode = p.counting == BucketCounting::TeamAtomics;
   if (team_mode) {
     if (h.partials_.extent(0) < static_cast<std::size_t>(launch.league) ||
@@ -411,7 +423,7 @@ std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle
   Kokkos::deep_copy(exec,
                     Kokkos::View<std::int64_t, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(&nan_at),
                     h.nan_index_);
-  if (hsp.empty()) {
+  if (team_sorted) {
     hsp.resize(static_cast<std::size_t>(nsp));
     Kokkos::deep_copy(
         exec, Kokkos::View<Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(hsp.data(), hsp.size()),
