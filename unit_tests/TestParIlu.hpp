@@ -735,15 +735,50 @@ TEST(TEST_CATEGORY, par_ilu_sweep_kernel_rule_and_errors) {
             const std::string what = std::string(to_string(mode)) + " phase " + std::to_string(phase);
             EXPECT_EQ(h.stats().sweep_kernel, team ? SweepKernel::RowTeam : SweepKernel::List)
                 << what << ": " << h.stats().sweep_kernel_rule;
-            EXPECT_NE(h.stats().sweep_kernel_rule.find(team ? "the first numeric phase" : "numeric phase on the"),
-                      std::string::npos)
-                << h.stats().sweep_kernel_rule;
+            const char* phase_text = team                       ? "the first numeric phase"
+                                     : mode == SweepMode::Async ? "a later numeric phase"
+                                                                : "a deterministic numeric phase";
+            EXPECT_NE(h.stats().sweep_kernel_rule.find(phase_text), std::string::npos) << h.stats().sweep_kernel_rule;
             EXPECT_TRUE(h.stats().converged) << what;
             const auto d = max_difference(to_host(par_ilu_unscaled_factors(Exec(), h).L), exact);
             EXPECT_LE(d.first, 1e-7 * d.second) << what;
           }
         }
       }
+    }
+    // ... but not where the rows do not fit the row-team kernel's team memory: the same grid with a dense last row
+    // and column (an arrow) takes the list kernel, and the record says why
+    {
+      const auto G = lap2d(static_cast<ordinal_t>(std::ceil(std::sqrt(0.55 * double(concurrency)))));
+      const ordinal_t n = G.nrows;
+      std::vector<ordinal_t> r, c;
+      std::vector<double> v;
+      for (ordinal_t i = 0; i < n; ++i)
+        for (offset_t p = G.row_ptr[i]; p < G.row_ptr[i + 1]; ++p) {
+          const ordinal_t j = G.col_idx[p];
+          if (i == n - 1 || j == n - 1) continue;
+          r.push_back(i);
+          c.push_back(j);
+          v.push_back(G.values[p]);
+        }
+      for (ordinal_t j = 0; j + 1 < n; ++j) {  // the arrow: small entries, a large last diagonal
+        r.insert(r.end(), {n - 1, j});
+        c.insert(c.end(), {j, n - 1});
+        v.insert(v.end(), {-1.0 / n, -1.0 / n});
+      }
+      r.push_back(n - 1);
+      c.push_back(n - 1);
+      v.push_back(8.0);
+      Handle h(ParIluKind::Ic);
+      h.params.sweeps = 1;
+      const auto Ad = to_device<Dev>(csr_from_triplets<double>(n, n, r, c, v));
+      par_ilu_symbolic(Exec(), h, Ad);
+      par_ilu_numeric(Exec(), h, Ad);
+      EXPECT_EQ(h.stats().sweep_kernel, SweepKernel::List) << h.stats().sweep_kernel_rule;
+      EXPECT_NE(h.stats().sweep_kernel_rule.find("list kernel: rows of up to " + std::to_string(n) +
+                                                 " entries do not fit the row-team kernel's team memory"),
+                std::string::npos)
+          << h.stats().sweep_kernel_rule;
     }
     // Auto's fallback: a dense ILU pattern with tasks enough for the list kernel, but about n/3 products per unknown
     // (more than kParIluMaxProductsPerUnknown): the entry kernel, and the record says why

@@ -261,8 +261,9 @@ class ParIluHandle {
     SweepKernel kernel = SweepKernel::Entry;  ///< the kernel the sweeps run (Params::sweep_kernel resolved)
     value_view a_l, a_u;                      ///< Row: scaled a_ij per L entry and per Ut entry (ILU)
     int gather_group = 1;                     ///< List: Stats::sweep_gather_group
-    /// RowTeam: the longest row of L and Ut, rows per team, threads per row, and the scratch level of the staged rows
-    /// (Impl::prepare_row_team, every numeric phase that runs the kernel)
+    /// RowTeam: the longest row of L and Ut (once per pattern: Impl::row_team_longest_row; 0 until then), rows per
+    /// team, threads per row, and the scratch level of the staged rows (Impl::prepare_row_team, every numeric phase
+    /// that runs the kernel)
     int row_team_max_row = 0, row_team_rows = 1, row_team_threads = 1, row_team_scratch_level = 0;
     /// numeric phases completed on this pattern since par_ilu_symbolic (SweepKernel::Auto: the row-team kernel only
     /// for the first)

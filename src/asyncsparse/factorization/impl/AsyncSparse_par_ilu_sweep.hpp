@@ -172,7 +172,9 @@ constexpr double kParIcListMinMergePerThread = 15.0;
 /// calls, MEASUREMENTS.md#row-team-probe), with IC tasks per resident thread (270,336): 27-point 24^3 (0.67) 1.2x,
 /// 28^3 (1.06) 0.98-1.00x, 32^3 (1.60) 0.63-0.87x, 40^3 0.73-0.85x, 48^3 0.77-0.83x, 64^3 0.83-0.88x, 80^3
 /// 0.85-0.87x; 7-point 40^3 (0.92) 1.1x, 48^3 (1.61) 0.64-0.73x, 64^3 0.65-0.66x; 5-point 400^2 (1.77) 0.65-0.75x,
-/// 700^2 0.85-0.90x; bcsstk16 (0.55, 30 entries per row) 3.5-4.4x.
+/// 700^2 0.85-0.90x; bcsstk16 (0.55, 30 entries per row) 3.5-4.4x. Checked with the rule on two more H200s
+/// (2026-12-03/04): the phase IC 0.71-1.09x (L3D 1.00-1.09x), ILU 0.83-1.01x; the default ParIC's time to solution
+/// 0.89-1.01x the list kernel's, fewer iterations on 5-point grids.
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#row-team-rule
 constexpr double kParIcRowTeamMinTasksPerThread = 1.5;
 /// ILU, tasks (the entries of A) per resident thread: 27-point 24^3 (1.27) 1.7-1.8x, 28^3 (2.0) 1.4x, 32^3 (3.1)
@@ -365,14 +367,11 @@ void row_sweep_values(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
       });
 }
 
-/// The row-team kernel's launch for the current pattern (State::row_team_*): the longest row of L and Ut (one
-/// reduction), threads per row (GPUs: kParIluRowTeamGpuThreadsPerRow, at most the team size; host backends: one),
-/// rows per team (the team size / threads per row), and team memory for the staged rows, or scratch level 1 (global
-/// memory) where they do not fit there. Returns that launch in words, for the record (Stats::sweep_kernel_rule; the
-/// chunk fields of Stats::launch do not apply to the kernel).
+/// The longest row of L and (ILU) Ut, once per pattern (State::row_team_max_row; 0: not known yet).
 template <class ExecSpace, class Scalar, class Device>
-std::string prepare_row_team(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const ResolvedLaunch& launch) {
+int row_team_longest_row(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   auto& st = h.state();
+  if (st.row_team_max_row > 0) return st.row_team_max_row;
   const bool ilu = st.kind == ParIluKind::Ilu;
   auto lrm = st.L.graph.row_map;
   auto urm = st.Ut.graph.row_map;
@@ -385,16 +384,47 @@ std::string prepare_row_team(const ExecSpace& exec, ParIluHandle<Scalar, Device>
         if (len > m) m = len;
       },
       Kokkos::Max<int>(longest));
-  const int team = std::max(1, launch.team_size);
   st.row_team_max_row = longest;
+  return longest;
+}
+
+/// Whether `rows` rows of the longest length (row_team_longest_row, known) fit the team memory of one team.
+template <class ExecSpace, class Scalar, class Device>
+bool row_team_fits_team_memory(const ParIluHandle<Scalar, Device>& h, int rows) {
+  const auto& st = h.state();
+  const std::size_t bytes =
+      st.kind == ParIluKind::Ilu
+          ? ParIluRowTeamSweepFunctor<ParIluKind::Ilu, Scalar, Device>::scratch_bytes(st.row_team_max_row, rows)
+          : ParIluRowTeamSweepFunctor<ParIluKind::Ic, Scalar, Device>::scratch_bytes(st.row_team_max_row, rows);
+  return bytes <= static_cast<std::size_t>(Impl::TeamPolicy<ExecSpace>::scratch_size_max(0));
+}
+
+/// SweepKernel::Auto's row-team choice kept only where the default launch's rows (kParIluRowTeamGpuTeamThreads /
+/// kParIluRowTeamGpuThreadsPerRow per team) fit team memory: a matrix with a few long rows (a dense row or column,
+/// as in circuit matrices) would otherwise stage them in global scratch memory for every team in flight (a 9-point
+/// 600^2 grid with one dense row and column: 272 GB asked for). Returns the reason when it is not kept.
+template <class ExecSpace, class Scalar, class Device>
+std::string row_team_auto_veto(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
+  const int longest = row_team_longest_row(exec, h);
+  const int rows = std::max(1, kParIluRowTeamGpuTeamThreads / kParIluRowTeamGpuThreadsPerRow);
+  if (row_team_fits_team_memory<ExecSpace>(h, rows)) return std::string();
+  return "; list kernel: rows of up to " + std::to_string(longest) + " entries do not fit the row-team kernel's " +
+         "team memory";
+}
+
+/// The row-team kernel's launch for the current pattern (State::row_team_*): the longest row of L and Ut
+/// (row_team_longest_row), threads per row (GPUs: kParIluRowTeamGpuThreadsPerRow, at most the team size; host backends:
+/// one), rows per team (the team size / threads per row), and team memory for the staged rows, or scratch level 1
+/// (global memory) where they do not fit there. Returns that launch in words, for the record (Stats::sweep_kernel_rule;
+/// the chunk fields of Stats::launch do not apply to the kernel).
+template <class ExecSpace, class Scalar, class Device>
+std::string prepare_row_team(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, const ResolvedLaunch& launch) {
+  auto& st = h.state();
+  const int longest = row_team_longest_row(exec, h);
+  const int team = std::max(1, launch.team_size);
   st.row_team_threads = is_gpu_space<ExecSpace>() ? std::min(kParIluRowTeamGpuThreadsPerRow, team) : 1;
   st.row_team_rows = std::max(1, team / st.row_team_threads);
-  const auto bytes = [&](int rows) {
-    return ilu ? ParIluRowTeamSweepFunctor<ParIluKind::Ilu, Scalar, Device>::scratch_bytes(longest, rows)
-               : ParIluRowTeamSweepFunctor<ParIluKind::Ic, Scalar, Device>::scratch_bytes(longest, rows);
-  };
-  const std::size_t level0 = static_cast<std::size_t>(Impl::TeamPolicy<ExecSpace>::scratch_size_max(0));
-  st.row_team_scratch_level = bytes(st.row_team_rows) <= level0 ? 0 : 1;
+  st.row_team_scratch_level = row_team_fits_team_memory<ExecSpace>(h, st.row_team_rows) ? 0 : 1;
   return "rows per team: " + std::to_string(st.row_team_rows) +
          ", threads per row: " + std::to_string(st.row_team_threads) + ", rows of up to " + std::to_string(longest) +
          " entries staged in " + (st.row_team_scratch_level == 0 ? "team memory" : "global scratch memory");
