@@ -65,7 +65,7 @@ struct SampleSelectParams {
   SelectOrder order = SelectOrder::Value;
   /// Bucket counting variant. Default TeamAtomics (fewer atomic collisions on GPUs).
   BucketCounting counting = BucketCounting::TeamAtomics;
-  /// Number of buckets B per level (B - 1 splitters), 2 <= B <= 4096. More buckets shrink the bucket that
+  /// Number of buckets B per level (B - 1 splitters), 2 <= B <= 2048. More buckets shrink the bucket that
   /// is recursed into (and the approximate rank error) at the cost of a longer binary search. Default 256.
   int num_buckets = 256;
   /// Sample size per level = num_buckets * oversampling (capped at the number of values), >= 1. Larger

@@ -298,11 +298,13 @@ struct SelectTeamSplittersFunctor {
   }
 };
 
-/// Whether select_splitters sorts the sample of `sample` on the device (GPUs, samples up to kSelectTeamSortMaxBytes).
+/// Whether select_splitters sorts the sample of `sample` on the device (GPUs, samples up to kSelectTeamSortMaxBytes
+/// that also fit the backend's team memory).
 template <class ExecSpace, class Scalar>
 bool select_team_sort(const SelectSample& sample) {
-  return is_gpu_space<ExecSpace>() &&
-         static_cast<std::size_t>(select_pow2(sample.size)) * sizeof(Scalar) <= kSelectTeamSortMaxBytes;
+  const std::size_t bytes = static_cast<std::size_t>(select_pow2(sample.size)) * sizeof(Scalar);
+  return is_gpu_space<ExecSpace>() && bytes <= kSelectTeamSortMaxBytes &&
+         bytes <= static_cast<std::size_t>(Impl::TeamPolicy<ExecSpace>::scratch_size_max(0));
 }
 
 /// The counting kernel's NaN index (allocated once per handle).
