@@ -557,13 +557,7 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   if (chosen == SweepKernel::RowTeam && h.params.mode != SweepMode::Async)
     throw InvalidInput(where + ": the row_team sweep kernel runs asynchronous sweeps only; the deterministic mode " +
                        "takes the entry, list, row or row_merge kernel");
-  if (chosen == SweepKernel::RowTeam && h.params.sweep_kernel == SweepKernel::Auto) {
-    const std::string veto = Impl::row_team_auto_veto(exec, h);
-    if (!veto.empty()) {
-      chosen = SweepKernel::List;
-      rule += veto;
-    }
-  }
+  if (h.params.sweep_kernel == SweepKernel::Auto) Impl::row_team_auto_veto(exec, h, chosen, rule);
   if (sweeps_by_rows(chosen)) Impl::row_sweep_values(exec, h);
   if (uses_product_lists(chosen)) {
     const bool automatic = h.params.sweep_kernel == SweepKernel::Auto;

@@ -402,14 +402,17 @@ bool row_team_fits_team_memory(const ParIluHandle<Scalar, Device>& h, int rows) 
 /// SweepKernel::Auto's row-team choice kept only where the default launch's rows (kParIluRowTeamGpuTeamThreads /
 /// kParIluRowTeamGpuThreadsPerRow per team) fit team memory: a matrix with a few long rows (a dense row or column,
 /// as in circuit matrices) would otherwise stage them in global scratch memory for every team in flight (a 9-point
-/// 600^2 grid with one dense row and column: 272 GB asked for). Returns the reason when it is not kept.
+/// 600^2 grid with one dense row and column: 272 GB asked for). Otherwise `kernel` becomes List and `rule` says why.
 template <class ExecSpace, class Scalar, class Device>
-std::string row_team_auto_veto(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
+void row_team_auto_veto(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, SweepKernel& kernel,
+                        std::string& rule) {
+  if (kernel != SweepKernel::RowTeam) return;
   const int longest = row_team_longest_row(exec, h);
   const int rows = std::max(1, kParIluRowTeamGpuTeamThreads / kParIluRowTeamGpuThreadsPerRow);
-  if (row_team_fits_team_memory<ExecSpace>(h, rows)) return std::string();
-  return "; list kernel: rows of up to " + std::to_string(longest) + " entries do not fit the row-team kernel's " +
-         "team memory";
+  if (row_team_fits_team_memory<ExecSpace>(h, rows)) return;
+  kernel = SweepKernel::List;
+  rule += "; list kernel: rows of up to " + std::to_string(longest) + " entries do not fit the row-team kernel's " +
+          "team memory";
 }
 
 /// The row-team kernel's launch for the current pattern (State::row_team_*): the longest row of L and Ut
