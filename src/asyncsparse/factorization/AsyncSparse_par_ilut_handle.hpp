@@ -128,6 +128,13 @@ struct ParIlutStepStats {
   std::int64_t workspace_allocations = 0;
 };
 
+/// What a ParILUT / ParICT sweep reports, on the device in one struct so that one read returns all of it.
+struct ParIlutSweepStatus {
+  std::int64_t breakdown = INT64_MAX;  ///< min of 4 * row + code over non-finite updates (INT64_MAX: none)
+  std::int64_t replaced = 0;           ///< pivots replaced (Params::pivot_tolerance)
+  double r2 = 0.0;                     ///< squared residual of the values the sweep read (where it computes it)
+};
+
 template <class Scalar, class Device>
 class ParIlutHandle {
  public:
@@ -409,8 +416,9 @@ class ParIlutHandle {
     Factor L0, U0;  ///< pattern of the initial guess (ILU(0) / IC(0) of A), built by the symbolic phase
     offset_view umap;
     offset_view tasks;  ///< ParILUT task list: entries of L (strict, < nnz_L) and U (nnz_L + q), row-major
-    Kokkos::View<std::int64_t, Device> breakdown;  ///< min of 4 * row + code over non-finite updates
-    Kokkos::View<std::int64_t, Device> replaced;   ///< pivots replaced in the current sweep
+    Kokkos::View<ParIlutSweepStatus, Device> status;  ///< of the current sweep (Impl::ilut_status reads it)
+    ParIlutSweepStatus status_host;                   ///< status as last read
+    bool status_current = true;  ///< status_host equals status (no sweep or reset since the last read)
     SampleSelectHandle<Scalar, Device> select;
     workspace_type work{};                            ///< pooled working arrays (the factors' arrays come from it too)
     Kokkos::View<std::int64_t*, Device> team_select;  ///< result of Impl::team_select_magnitude (4 entries)

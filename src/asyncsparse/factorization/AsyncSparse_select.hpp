@@ -134,7 +134,7 @@ class SampleSelectHandle {
   Kokkos::View<std::uint16_t*, memory_space> oracle_;
   Kokkos::View<std::int64_t*, memory_space> counts_;
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, memory_space> partials_;
-  Kokkos::View<std::int64_t, memory_space> nan_index_;
+  Kokkos::View<std::int64_t, memory_space> nan_index_;  ///< the slot after the counts (Impl::select_nan_index)
 };
 
 /// Exact selection: the k-th smallest (0-based) of `values` in the handle's order, equal to what

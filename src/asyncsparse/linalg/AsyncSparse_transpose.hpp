@@ -185,12 +185,13 @@ void transpose_pattern(const ExecSpace& exec, ordinal_t m, ordinal_t n, offset_t
       "AsyncSparse::transpose::scan", Impl::RangePolicy<ExecSpace>(exec, 0, static_cast<std::int64_t>(n) + 1),
       KOKKOS_LAMBDA(const std::int64_t j, offset_t& sum, const bool final) {
         sum += tp(j);
-        if (final) tp(j) = sum;
+        if (final) {
+          tp(j) = sum;
+          if (j < n) next(j) = sum;  // the scatter's cursors: row j of the transpose starts at tp(j)
+        }
       });
   // 3. scatter (positions taken with atomics: the order inside a row is arbitrary), 4. sort each row by
   // column, carrying the source index. Columns are unique, so the result does not depend on the scatter order.
-  Kokkos::deep_copy(exec, next,
-                    Kokkos::subview(tp, Kokkos::make_pair(static_cast<std::size_t>(0), static_cast<std::size_t>(n))));
   parallel_for_rows(
       "AsyncSparse::transpose::scatter", exec, m, static_cast<std::int64_t>(nnz),
       KOKKOS_LAMBDA(const RowMember<ExecSpace>& r, const ordinal_t i) {

@@ -378,7 +378,8 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
   if (bitmap) {
     OV wbase = ilut_alloc<OV>(ilut_ws(h), cand_label<Kind>("cand_wbase"), n),
        wlen = ilut_alloc<OV>(ilut_ws(h), cand_label<Kind>("cand_wlen"), n);
-    words = cand_span<Kind>(exec, h, R, wbase, wlen);
+    const CandSpans spans = cand_span<Kind>(exec, h, R, wbase, wlen);
+    words = spans.widest;
     const CandBitmapShape shape = cand_bitmap_shape<ExecSpace>(words);
     if (shape.rows_per_team == 0 && requested == CandidateKernel::Bitmap)
       throw InvalidInput(std::string(par_ilut_name(h)) + ": candidate_kernel=bitmap: a row of the candidate pattern " +
@@ -388,7 +389,7 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
                          " bytes, 8 per 32 columns); use candidate_kernel=auto or sort");
     bitmap = shape.rows_per_team > 0;
     if (bitmap && requested == CandidateKernel::Auto) {
-      mean_words = cand_mean_words<Kind>(exec, n, wlen);
+      mean_words = spans.mean;
       bitmap = mean_words <= cand_bitmap_max_words_per_gathered * gathered;
     }
     if (bitmap) {

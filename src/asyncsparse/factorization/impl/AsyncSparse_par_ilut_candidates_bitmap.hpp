@@ -47,51 +47,78 @@ KOKKOS_FORCEINLINE_FUNCTION int cand_lowest_bit(std::uint32_t x) {
 #endif
 }
 
-/// Column spans of the rows of the candidate pattern: wbase(i) = first 32-column word of row i, wlen(i) = its
-/// words. Returns the largest wlen.
-template <class Kind, class ExecSpace, class Handle>
-std::int64_t cand_span(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R,
-                       const typename Handle::ordinal_view& wbase, const typename Handle::ordinal_view& wlen) {
-  auto& st = h.state();
-  const ordinal_t n = st.n;
-  auto arm = st.a_row_map;
-  auto aent = st.a_entries;
-  const auto L = st.L;
-  std::int64_t widest = 0;
-  Kokkos::parallel_reduce(
-      cand_label<Kind>("candidates_span"), Impl::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& mx) {
-        ordinal_t lo = i, hi = i;  // the diagonal is in row i of A (par_ilut_symbolic checks)
-        if (arm(i) < arm(i + 1)) {
-          lo = aent(arm(i)) < lo ? aent(arm(i)) : lo;
-          hi = aent(arm(i + 1) - 1) > hi ? aent(arm(i + 1) - 1) : hi;
-        }
-        for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) {
-          const ordinal_t k = L.col(q);
-          if (R.ptr(k) == R.ptr(k + 1)) continue;
-          const ordinal_t first = R.col(R.ptr(k)), last = R.col(R.ptr(k + 1) - 1);
-          lo = first < lo ? first : lo;
-          hi = last > hi ? last : hi;
-        }
-        if (Kind::ict) hi = i;  // ParICT: columns <= i only
-        wbase(i) = lo >> 5;
-        const ordinal_t words = (hi >> 5) - (lo >> 5) + 1;
-        wlen(i) = words;
-        if (words > mx) mx = words;
-      },
-      Kokkos::Max<std::int64_t>(widest));
-  return widest;
-}
+/// The column spans of the rows of the candidate pattern: wbase(i) = first 32-column word of row i, wlen(i) = its
+/// words; reduces the largest wlen and their sum (an array reduction of two values: one wait for the device).
+template <class Kind, class Handle>
+struct CandSpanFunctor {
+  using value_type = std::int64_t[];
+  using size_type = unsigned;
+  size_type value_count = 2;  ///< [0]: the largest wlen, [1]: the sum of wlen
+  typename Handle::crs_type::row_map_type arm;
+  typename Handle::crs_type::index_type aent;
+  ilut_factor_t<Handle> L, R;
+  typename Handle::ordinal_view wbase, wlen;
 
-/// What the Auto rule weighs after the gathered columns (cand_bound in AsyncSparse_par_ilut_candidates.hpp), where they
-/// ask for the bitmap kernel: the mean words of the rows' spans (cand_span).
-template <class Kind, class ExecSpace, class Lengths>
-double cand_mean_words(const ExecSpace& exec, ordinal_t n, const Lengths& wlen) {
-  std::int64_t words = 0;
+  KOKKOS_INLINE_FUNCTION void init(std::int64_t* v) const { v[0] = v[1] = 0; }
+  template <class D, class S>
+  KOKKOS_INLINE_FUNCTION static void combine(D* dst, S* src) {
+    if (src[0] > dst[0]) dst[0] = src[0];
+    dst[1] += src[1];
+  }
+  // Kokkos 4 takes join() without volatile and rejects the volatile form; Kokkos 3.4 needs the volatile form.
+#if KOKKOS_VERSION >= 40000
+  KOKKOS_INLINE_FUNCTION void join(std::int64_t* dst, const std::int64_t* src) const { combine(dst, src); }
+#else
+  KOKKOS_INLINE_FUNCTION void join(volatile std::int64_t* dst, const volatile std::int64_t* src) const {
+    combine(dst, src);
+  }
+#endif
+  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, std::int64_t* acc) const {
+    ordinal_t lo = i, hi = i;  // the diagonal is in row i of A (par_ilut_symbolic checks)
+    if (arm(i) < arm(i + 1)) {
+      lo = aent(arm(i)) < lo ? aent(arm(i)) : lo;
+      hi = aent(arm(i + 1) - 1) > hi ? aent(arm(i + 1) - 1) : hi;
+    }
+    for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) {
+      const ordinal_t k = L.col(q);
+      if (R.ptr(k) == R.ptr(k + 1)) continue;
+      const ordinal_t first = R.col(R.ptr(k)), last = R.col(R.ptr(k + 1) - 1);
+      lo = first < lo ? first : lo;
+      hi = last > hi ? last : hi;
+    }
+    if (Kind::ict) hi = i;  // ParICT: columns <= i only
+    wbase(i) = lo >> 5;
+    const ordinal_t words = (hi >> 5) - (lo >> 5) + 1;
+    wlen(i) = words;
+    if (words > acc[0]) acc[0] = words;
+    acc[1] += words;
+  }
+};  // namespace Impl
+
+/// What cand_span found: the widest span and the mean span in 32-column words (the Auto rule weighs the mean after
+/// the gathered columns, cand_bound in AsyncSparse_par_ilut_candidates.hpp).
+struct CandSpans {
+  std::int64_t widest = 0;
+  double mean = 0.0;
+};
+
+/// The spans of the rows of the candidate pattern into wbase / wlen (CandSpanFunctor).
+template <class Kind, class ExecSpace, class Handle>
+CandSpans cand_span(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R,
+                    const typename Handle::ordinal_view& wbase, const typename Handle::ordinal_view& wlen) {
+  auto& st = h.state();
+  CandSpanFunctor<Kind, Handle> f;
+  f.arm = st.a_row_map;
+  f.aent = st.a_entries;
+  f.L = st.L;
+  f.R = R;
+  f.wbase = wbase;
+  f.wlen = wlen;
+  std::int64_t r[2] = {0, 0};
   Kokkos::parallel_reduce(
-      cand_label<Kind>("candidates_words"), Impl::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& sum) { sum += wlen(i); }, words);
-  return static_cast<double>(words) / static_cast<double>(n);
+      cand_label<Kind>("candidates_span"), Impl::RangePolicy<ExecSpace>(exec, 0, st.n), f,
+      Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(r, 2));
+  return {r[0], static_cast<double>(r[1]) / static_cast<double>(st.n)};
 }
 
 /// Auto rule: the bitmap kernel from this many gathered columns per row on average (below, the sort kernel), on

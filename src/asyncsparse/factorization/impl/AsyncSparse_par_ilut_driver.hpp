@@ -120,26 +120,37 @@ struct IlutValues {
   typename Handle::value_view L, Ut;
 };
 
+/// The first nl entries of l and the first nu of u into dl and du, in one launch (two copies would be two launches
+/// after host checks of their own).
+template <class ExecSpace, class VV, class CV>
+void ilut_copy_pair(const ExecSpace& exec, const VV& dl, const CV& l, offset_t nl, const VV& du, const CV& u,
+                    offset_t nu) {
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::copy_values", Impl::RangePolicy<ExecSpace>(exec, 0, nl + nu),
+      KOKKOS_LAMBDA(const offset_t q) {
+        if (q < nl)
+          dl(q) = l(q);
+        else
+          du(q - nl) = u(q - nl);
+      });
+}
+
 template <class ExecSpace, class Handle>
 void ilut_save_values(const ExecSpace& exec, Handle& h, IlutValues<Handle>& v) {
   auto& st = h.state();
   using VV = typename Handle::value_view;
+  const offset_t nu = st.kind == ParIlutKind::Ilut ? st.Ut.nnz : 0;
   if (v.L.extent(0) != static_cast<std::size_t>(st.L.nnz))
     v.L = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::saved_L", st.L.nnz);
-  Kokkos::deep_copy(exec, v.L, Kokkos::subview(st.L.val, std::make_pair(offset_t(0), st.L.nnz)));
-  if (st.kind == ParIlutKind::Ilut) {
-    if (v.Ut.extent(0) != static_cast<std::size_t>(st.Ut.nnz))
-      v.Ut = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::saved_Ut", st.Ut.nnz);
-    Kokkos::deep_copy(exec, v.Ut, Kokkos::subview(st.Ut.val, std::make_pair(offset_t(0), st.Ut.nnz)));
-  }
+  if (nu > 0 && v.Ut.extent(0) != static_cast<std::size_t>(nu))
+    v.Ut = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::saved_Ut", nu);
+  ilut_copy_pair(exec, v.L, st.L.val, st.L.nnz, v.Ut, st.Ut.val, nu);
 }
 
 template <class ExecSpace, class Handle>
 void ilut_restore_values(const ExecSpace& exec, Handle& h, const IlutValues<Handle>& v) {
   auto& st = h.state();
-  Kokkos::deep_copy(exec, Kokkos::subview(st.L.val, std::make_pair(offset_t(0), st.L.nnz)), v.L);
-  if (st.kind == ParIlutKind::Ilut)
-    Kokkos::deep_copy(exec, Kokkos::subview(st.Ut.val, std::make_pair(offset_t(0), st.Ut.nnz)), v.Ut);
+  ilut_copy_pair(exec, st.L.val, v.L, st.L.nnz, st.Ut.val, v.Ut, st.kind == ParIlutKind::Ilut ? st.Ut.nnz : 0);
 }
 
 /// The sweeps of one phase on the current pattern: `fixed` >= 0 sweeps, or (fixed = -1) the adaptive rule with
@@ -160,8 +171,11 @@ IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed, double t
   IlutValues<Handle> snap[2];  // snap[k % 2]: the values sweep k started from (adaptive phases)
   for (int k = 0; k < most; ++k) {
     if (adaptive) ilut_save_values(exec, h, snap[k % 2]);
-    ilut_reset_breakdown(exec, h);
-    const double r = ilut_sweep(exec, h, adaptive);  // residual of the values sweep k started from
+    IlutSweepOptions o;
+    o.residual = adaptive;  // of the values sweep k started from
+    o.reset_breakdown = true;
+    o.read_status = h.state().ordered;  // ilut_ordered_sweep_final reads it (an adaptive sweep's residual too)
+    const double r = ilut_sweep(exec, h, o);
     ++ph.sweeps;
     // An ordered sweep without a breakdown or a replaced pivot leaves the exact incomplete factorization of the
     // pattern (ilut_ordered_sweep_final); its residual is that of rounding, not kept (-1). With replaced pivots the
@@ -182,7 +196,7 @@ IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed, double t
     }
     ph.residual = r;
     if (k == 0) first = ph.first = r;
-    if (ilut_read(exec, h.state().breakdown, 0) != std::numeric_limits<std::int64_t>::max() && k > 0) {
+    if (k > 0 && ilut_broke_down(exec, h)) {
       ilut_restore_values(exec, h, snap[k % 2]);  // sweep k skipped a non-finite update: back to before it
       ph.stepped_back = true;
       break;
@@ -214,23 +228,44 @@ void ilut_check_initial_phase(Handle& h, const IlutPhase& ph) {
                     buf + divergence_cause(ilut_cause_mode(h)));
 }
 
-/// Entries of the factor pattern (nptr, ncol) that are not in the pattern (optr, ocol) of the same rows.
-template <class ExecSpace, class PV, class OV>
-offset_t ilut_count_new(const ExecSpace& exec, ordinal_t n, const PV& nptr, const OV& ncol, const PV& optr,
-                        const OV& ocol) {
-  offset_t c = 0;
-  Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilut::count_new", Impl::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_t i, offset_t& acc) {
-        offset_t q = optr(i);
-        for (offset_t p = nptr(i); p < nptr(i + 1); ++p) {  // both rows sorted
-          while (q < optr(i + 1) && ocol(q) < ncol(p)) ++q;
-          if (!(q < optr(i + 1) && ocol(q) == ncol(p))) ++acc;
-        }
-      },
-      c);
-  return c;
-}
+/// Per factor (L; ParILUT also U) the entries of its pattern that are not in the factor's pattern before the step,
+/// in one reduction (an array reduction of two counts: one wait for the device instead of two).
+template <class PV, class OV>
+struct IlutCountNew {
+  using value_type = std::int64_t[];
+  using size_type = unsigned;
+  size_type value_count = 2;
+  ordinal_t n = 0;
+  PV nptr[2], optr[2];  ///< [0]: L, [1]: U (nptr[1] empty for ParICT)
+  OV ncol[2], ocol[2];
+
+  KOKKOS_INLINE_FUNCTION void init(std::int64_t* v) const { v[0] = v[1] = 0; }
+  template <class D, class S>
+  KOKKOS_INLINE_FUNCTION static void combine(D* dst, S* src) {
+    dst[0] += src[0];
+    dst[1] += src[1];
+  }
+  // Kokkos 4 takes join() without volatile and rejects the volatile form; Kokkos 3.4 needs the volatile form.
+#if KOKKOS_VERSION >= 40000
+  KOKKOS_INLINE_FUNCTION void join(std::int64_t* dst, const std::int64_t* src) const { combine(dst, src); }
+#else
+  KOKKOS_INLINE_FUNCTION void join(volatile std::int64_t* dst, const volatile std::int64_t* src) const {
+    combine(dst, src);
+  }
+#endif
+  /// index f * n + i: row i of factor f
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k, std::int64_t* acc) const {
+    const int f = k < n ? 0 : 1;
+    const auto i = static_cast<ordinal_t>(k - f * static_cast<std::int64_t>(n));
+    const PV &np = nptr[f], &op = optr[f];
+    const OV &nc = ncol[f], &oc = ocol[f];
+    offset_t q = op(i);
+    for (offset_t p = np(i); p < np(i + 1); ++p) {  // both rows sorted
+      while (q < op(i + 1) && oc(q) < nc(p)) ++q;
+      if (!(q < op(i + 1) && oc(q) == nc(p))) ++acc[f];
+    }
+  }
+};  // namespace Impl
 
 /// Appends the statistics `ss` of a finished step; then a breakdown in its last sweep throws (check_now, and
 /// always in the deterministic mode) or is only counted.
@@ -245,7 +280,7 @@ void ilut_finish_step(const ExecSpace& exec, Handle& h, ParIlutStepStats& ss, bo
   stats.pivots_replaced = ss.pivots_replaced;
   if (check_now || h.params.mode == SweepMode::Deterministic)
     ilut_check_breakdown(exec, h);
-  else if (ilut_read(exec, st.breakdown, 0) != std::numeric_limits<std::int64_t>::max())
+  else if (ilut_broke_down(exec, h))
     ++stats.breakdown_steps;
 }
 
@@ -270,16 +305,29 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
   ss.candidates_L = cand.added_L;
   ss.candidates_U = cand.added_U;
   ss.candidates_seconds = ilut_lap(exec, timer);
-  // 2. a fixed-point sweep over the enlarged pattern
-  ilut_sweep(exec, h);
+  // 2. a fixed-point sweep over the enlarged pattern (its flags unread: the sweeps of phase 5 reset them)
+  IlutSweepOptions enlarged;
+  enlarged.read_status = false;
+  ilut_sweep(exec, h, enlarged);
   ss.sweep_seconds = ilut_lap(exec, timer);
   // 3. + 4. per factor the threshold that keeps its fill budget, and the removal of the entries below it
   ilut_select_and_remove(exec, h, ss);
   {
     auto& st = h.state();
-    ss.kept_new_L = ilut_count_new(exec, st.n, st.L.ptr, st.L.col, old_L.ptr, old_L.col);
-    if (st.kind == ParIlutKind::Ilut)
-      ss.kept_new_U = ilut_count_new(exec, st.n, st.U.ptr, st.U.col, old_U.ptr, old_U.col);
+    IlutCountNew<decltype(st.L.ptr), decltype(st.L.col)> count;
+    count.n = st.n;
+    count.nptr[0] = st.L.ptr, count.ncol[0] = st.L.col, count.optr[0] = old_L.ptr, count.ocol[0] = old_L.col;
+    const int factors = st.kind == ParIlutKind::Ilut ? 2 : 1;
+    if (factors == 2)
+      count.nptr[1] = st.U.ptr, count.ncol[1] = st.U.col, count.optr[1] = old_U.ptr, count.ocol[1] = old_U.col;
+    std::int64_t kept[2] = {0, 0};
+    Kokkos::parallel_reduce(
+        "AsyncSparse::par_ilut::count_new",
+        Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0,
+                                                                      factors * static_cast<std::int64_t>(st.n)),
+        count, Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(kept, 2));
+    ss.kept_new_L = static_cast<offset_t>(kept[0]);
+    ss.kept_new_U = static_cast<offset_t>(kept[1]);
     ss.pattern_unchanged = ss.kept_new_L + ss.kept_new_U == 0 && st.L.nnz == old_L.nnz &&
                            (st.kind == ParIlutKind::Ict || st.U.nnz == old_U.nnz);
   }
@@ -289,7 +337,7 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
   const IlutPhase ph = ilut_sweep_phase(exec, h, -1, h.params.sweep_tolerance, h.params.max_sweeps);
   ss.sweeps = 1 + ph.sweeps;
   ss.pattern_residual = ph.residual;
-  ss.pivots_replaced = h.stats().last_sweep_replaced;
+  ss.pivots_replaced = ilut_status(exec, h).replaced;
   ss.sweep_seconds += ilut_lap(exec, timer);
   ss.total_seconds = total.seconds();
   ss.workspace_allocations = ilut_ws(h).stats().allocations - allocations;
@@ -355,7 +403,7 @@ void ilut_compute(const ExecSpace& exec, Handle& h, const Mat& A, bool release_s
     h.stats().final_sweeps = ph.sweeps;
     last.sweeps += ph.sweeps;
     last.pattern_residual = ph.residual;
-    last.pivots_replaced = h.stats().last_sweep_replaced;
+    last.pivots_replaced = ilut_status(exec, h).replaced;
     last.residual = -1.0;
     if (h.params.mode == SweepMode::Deterministic) ilut_check_breakdown(exec, h);
   }
@@ -461,11 +509,14 @@ void ilut_update_values(const ExecSpace& exec, Handle& h, const Mat& A) {
   for (int s = 0; s < h.params.reuse_sweeps; ++s) {
     // concurrent sweeps report the breakdowns of the last sweep; ordered ones those of each, and end after the first
     // that leaves the exact factorization of the pattern (ilut_ordered_sweep_final)
-    if (s + 1 == h.params.reuse_sweeps || st.ordered) ilut_reset_breakdown(exec, h);
-    ilut_sweep(exec, h, false, true);
+    IlutSweepOptions o;
+    o.reuse = true;
+    o.reset_breakdown = s + 1 == h.params.reuse_sweeps || st.ordered;
+    o.read_status = st.ordered;  // ilut_ordered_sweep_final reads it
+    ilut_sweep(exec, h, o);
     if (ilut_ordered_sweep_final(exec, h)) break;
   }
-  stats.pivots_replaced = h.params.reuse_sweeps > 0 ? stats.last_sweep_replaced : 0;
+  stats.pivots_replaced = h.params.reuse_sweeps > 0 ? ilut_status(exec, h).replaced : 0;
   ++stats.updates;
   st.ready = true;
   ilut_check_breakdown(exec, h);

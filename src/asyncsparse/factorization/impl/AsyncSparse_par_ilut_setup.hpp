@@ -304,7 +304,7 @@ void ilut_symbolic(const ExecSpace& exec, Handle& h, const Mat& A, const std::st
   st.nnz_A = A.nnz();
   st.a_row_map = A.graph.row_map;
   st.a_entries = A.graph.entries;
-  st.breakdown = Kokkos::View<std::int64_t, typename Handle::device_type>("AsyncSparse::par_ilut::breakdown");
+  ilut_reset_breakdown(exec, h);
   ilut_initial_pattern(exec, h);
   st.symbolic = true;
   auto& stats = h.stats();
@@ -357,13 +357,13 @@ void ilut_initial_sweeps(const ExecSpace& exec, Handle& h, Phase phase) {
   const auto ph = phase();
   s0.sweeps = ph.sweeps;
   s0.pattern_residual = ph.residual;
-  s0.pivots_replaced = h.stats().last_sweep_replaced;
+  s0.pivots_replaced = ilut_status(exec, h).replaced;
   h.stats().pivots_replaced = s0.pivots_replaced;
   exec.fence();
   s0.sweep_seconds = s0.total_seconds = timer.seconds();
   if (h.params.mode == SweepMode::Deterministic)
     ilut_check_breakdown(exec, h);
-  else if (ilut_read(exec, h.state().breakdown, 0) != std::numeric_limits<std::int64_t>::max())
+  else if (ilut_broke_down(exec, h))
     ++h.stats().breakdown_steps;
 }
 

@@ -88,8 +88,7 @@ struct SweepFunctor {
   OV ycol;
   VV yin, yout;
   PV pair_ptr, pair_x, pair_y;  ///< Group >= 1: the product lists (unknown u: L entry p, or nnzL + Ut position)
-  Kokkos::View<std::int64_t, Device> breakdown;
-  Kokkos::View<std::int64_t, Device> replaced;  ///< pivots replaced in this sweep (Params::pivot_tolerance)
+  Kokkos::View<ParIlutSweepStatus, Device> status;  ///< breakdowns and replaced pivots (State::status)
   /// per task the squared residual of the factors the update read (the nonlinear residual on the pattern, see
   /// ilut_sweep); empty: not computed
   Kokkos::View<double*, Device> r2;
@@ -141,8 +140,8 @@ struct SweepFunctor {
   KOKKOS_INLINE_FUNCTION void write(const member_type& team, const VV& in, const VV& out, offset_t p, Scalar v,
                                     ordinal_t i, int code, std::int64_t t, double r, bool pivot_replaced) const {
     Kokkos::single(Kokkos::PerThread(team), [&]() {
-      if (code) Kokkos::atomic_fetch_min(&breakdown(), 4 * static_cast<std::int64_t>(i) + code);
-      if (pivot_replaced) Kokkos::atomic_add(&replaced(), std::int64_t(1));
+      if (code) Kokkos::atomic_fetch_min(&status().breakdown, 4 * static_cast<std::int64_t>(i) + code);
+      if (pivot_replaced) Kokkos::atomic_add(&status().replaced, std::int64_t(1));
       if (r2.data() != nullptr) r2(t) = code ? 0.0 : r * r;
       if (deterministic)
         out(p) = code ? in(p) : v;
@@ -575,8 +574,7 @@ SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::dev
   f.ycol = Y.col;
   f.yin = Y.val;
   f.yout = det ? Y.val2 : Y.val;
-  f.breakdown = st.breakdown;
-  f.replaced = st.replaced;
+  f.status = st.status;
   f.r2 = r2;
   f.pivot_tolerance = static_cast<typename Handle::scalar_type>(h.params.pivot_tolerance);
   f.vector_length = vector_length;
@@ -585,11 +583,58 @@ SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::dev
   return f;
 }
 
+/// What ilut_sweep does besides the sweep.
+struct IlutSweepOptions {
+  bool residual = false;  ///< compute the residual of the values the sweep read
+  bool reuse = false;     ///< the sweep belongs to a pattern-reusing numeric phase (ilut_sweep_kernel's Auto rule)
+  bool reset_breakdown = false;  ///< reset the breakdown flag first: State::status then reports this sweep's only
+  /// read State::status back at once (a residual is always read); else ilut_status reads it when asked
+  bool read_status = true;
+};
+
+/// Resets State::status on the device in one launch: `replaced` and `r2` to 0, with `breakdown` also the breakdown
+/// flag (a copy of host values to the device would wait for the transfer; a kernel is queued).
+template <class ExecSpace, class Handle>
+void ilut_reset_status(const ExecSpace& exec, Handle& h, bool breakdown) {
+  auto& st = h.state();
+  using SV = decltype(st.status);
+  if (st.status.data() == nullptr) st.status = SV("AsyncSparse::par_ilut::status");  // value-initialized: reset
+  const auto status = st.status;
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::reset_status", Impl::RangePolicy<ExecSpace>(exec, 0, 1), KOKKOS_LAMBDA(const int) {
+        if (breakdown) status().breakdown = INT64_MAX;
+        status().replaced = 0;
+        status().r2 = 0.0;
+      });
+  if (st.status_current) {  // the host copy follows without a read
+    if (breakdown) st.status_host.breakdown = INT64_MAX;
+    st.status_host.replaced = 0;
+    st.status_host.r2 = 0.0;
+  }
+}
+
+/// State::status on the host: read (waiting for the device) only when a sweep or reset changed it since the last
+/// read; also sets Stats::last_sweep_replaced.
+template <class ExecSpace, class Handle>
+const ParIlutSweepStatus& ilut_status(const ExecSpace& exec, Handle& h) {
+  auto& st = h.state();
+  if (!st.status_current && st.status.data() != nullptr) st.status_host = ilut_read(exec, st.status, 0);
+  st.status_current = true;
+  h.stats().last_sweep_replaced = st.status_host.replaced;
+  return st.status_host;
+}
+
+/// True when the breakdown flag (State::status) records a skipped update.
+template <class ExecSpace, class Handle>
+bool ilut_broke_down(const ExecSpace& exec, Handle& h) {
+  return ilut_status(exec, h).breakdown != INT64_MAX;
+}
+
 /// One sweep of Kind over the current pattern; returns the squared nonlinear residual ||(A - L U)_S||_F^2 of the
-/// factors it read when `residual` (else -1). `reuse`: the sweep belongs to a pattern-reusing numeric phase (the Auto
-/// rule of the sweep kernel, ilut_sweep_kernel).
+/// factors it read when `o.residual` (else -1).
 template <class Kind, class ExecSpace, class Handle>
-double ilut_sweep_kind(const ExecSpace& exec, Handle& h, bool residual, bool reuse) {
+double ilut_sweep_kind(const ExecSpace& exec, Handle& h, const IlutSweepOptions& o) {
+  const bool residual = o.residual, reuse = o.reuse;
   auto& st = h.state();
   const bool det = ilut_double_buffered(h);
   const bool deterministic_mode = h.params.mode == SweepMode::Deterministic;
@@ -608,9 +653,7 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, bool residual, bool reu
                           : ilut_sweep_lanes(Kind::ict ? 2 * st.L.nnz : st.L.nnz + st.U.nnz, avg_l, exec.concurrency());
   Kokkos::View<double*, typename Handle::device_type> r2;
   if (residual) r2 = ilut_alloc<decltype(r2)>(ilut_ws(h), std::string(Kind::prefix) + "sweep_r2", ntasks);
-  if (st.replaced.data() == nullptr)
-    st.replaced = Kokkos::View<std::int64_t, typename Handle::device_type>("AsyncSparse::par_ilut::replaced");
-  Kokkos::deep_copy(exec, st.replaced, std::int64_t(0));
+  ilut_reset_status(exec, h, o.reset_breakdown);
   if (st.ordered) {  // one launch per level (ilut_run_ordered)
     const int lanes = d.vector_length > 0 ? d.vector_length : 1;
     h.stats().launch = ilut_run_ordered(exec, h, ilut_sweep_functor<Kind, ExecSpace>(h, lanes, r2), lanes,
@@ -650,19 +693,32 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, bool residual, bool reu
     if constexpr (!Kind::ict) std::swap(st.Ut.val, st.Ut.val2);
   }
   ++h.stats().sweeps;
-  h.stats().last_sweep_replaced = ilut_read(exec, st.replaced, 0);
-  return residual ? ilut_sum(exec, r2, ntasks, deterministic_mode) : -1.0;
+  st.status_current = false;
+  if (residual && deterministic_mode) {  // summed in index order on the host
+    ilut_status(exec, h);
+    return ilut_sum(exec, r2, ntasks, true);
+  }
+  if (residual) {  // reduced into State::status, read back with the flags in one copy
+    const Kokkos::View<double, typename Handle::device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>> into(
+        &st.status.data()->r2);
+    Kokkos::parallel_reduce(
+        "AsyncSparse::par_ilut::sum", Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, ntasks),
+        KOKKOS_LAMBDA(const std::int64_t t, double& acc) { acc += r2(t); }, into);
+  }
+  if (residual || o.read_status) ilut_status(exec, h);
+  return residual ? st.status_host.r2 : -1.0;
 }
 
-/// One sweep over the current pattern (`reuse`: of a pattern-reusing numeric phase, ilut_sweep_kernel). Resets
-/// nothing: the caller resets `breakdown` when it wants the flags of this sweep only. With `residual`, returns the
-/// relative nonlinear residual ||(A - L U)_S||_F / ||A||_F of the factors the sweep read (S the current pattern;
-/// asynchronous mode: of the values each update read); else -1.
+/// One sweep over the current pattern (IlutSweepOptions). Resets the count of replaced pivots, and the breakdown
+/// flag only with `reset_breakdown` (the flags of this sweep only). With `residual`, returns the relative nonlinear
+/// residual ||(A - L U)_S||_F / ||A||_F of the factors the sweep read (S the current pattern; asynchronous mode: of
+/// the values each update read); else -1. The residual, the flags and the count come back in one read (one wait
+/// for the device; none without `residual` and `read_status`).
 template <class ExecSpace, class Handle>
-double ilut_sweep(const ExecSpace& exec, Handle& h, bool residual = false, bool reuse = false) {
-  const double r2 = h.state().kind == ParIlutKind::Ict ? ilut_sweep_kind<IctKind>(exec, h, residual, reuse)
-                                                       : ilut_sweep_kind<IlutKind>(exec, h, residual, reuse);
-  if (!residual) return -1.0;
+double ilut_sweep(const ExecSpace& exec, Handle& h, const IlutSweepOptions& o = {}) {
+  const double r2 =
+      h.state().kind == ParIlutKind::Ict ? ilut_sweep_kind<IctKind>(exec, h, o) : ilut_sweep_kind<IlutKind>(exec, h, o);
+  if (!o.residual) return -1.0;
   const double a2 = h.state().a_norm2;
   return a2 > 0 ? std::sqrt(r2 / a2) : std::sqrt(r2);
 }
@@ -673,10 +729,7 @@ double ilut_sweep(const ExecSpace& exec, Handle& h, bool residual = false, bool 
 
 template <class ExecSpace, class Handle>
 void ilut_reset_breakdown(const ExecSpace& exec, Handle& h) {
-  auto& st = h.state();
-  if (st.breakdown.data() == nullptr)
-    st.breakdown = Kokkos::View<std::int64_t, typename Handle::device_type>("AsyncSparse::par_ilut::breakdown");
-  Kokkos::deep_copy(exec, st.breakdown, std::numeric_limits<std::int64_t>::max());
+  ilut_reset_status(exec, h, true);
 }
 
 /// True after an ordered sweep (State::ordered) that broke down nowhere and replaced no pivot
@@ -686,8 +739,7 @@ void ilut_reset_breakdown(const ExecSpace& exec, Handle& h) {
 /// ordered sweeps.
 template <class ExecSpace, class Handle>
 bool ilut_ordered_sweep_final(const ExecSpace& exec, Handle& h) {
-  return h.state().ordered && h.stats().last_sweep_replaced == 0 &&
-         ilut_read(exec, h.state().breakdown, 0) == std::numeric_limits<std::int64_t>::max();
+  return h.state().ordered && ilut_status(exec, h).replaced == 0 && !ilut_broke_down(exec, h);
 }
 
 /// Throws BreakdownError for the first row whose last sweep produced a non-finite update, or whose pivot is
@@ -697,7 +749,7 @@ void ilut_check_breakdown(const ExecSpace& exec, Handle& h) {
   using Scalar = typename Handle::scalar_type;
   auto& st = h.state();
   const bool ict = st.kind == ParIlutKind::Ict;
-  std::int64_t bad = ilut_read(exec, st.breakdown, 0);
+  std::int64_t bad = ilut_status(exec, h).breakdown;
   auto fp = ict ? st.L.ptr : st.Ut.ptr;
   auto fval = ict ? st.L.val : st.Ut.val;
   std::int64_t diag_bad = std::numeric_limits<std::int64_t>::max();

@@ -307,11 +307,26 @@ bool select_team_sort(const SelectSample& sample) {
          bytes <= static_cast<std::size_t>(Impl::TeamPolicy<ExecSpace>::scratch_size_max(0));
 }
 
-/// The counting kernel's NaN index (allocated once per handle).
+/// The counting kernel's bucket counts (h.counts_, 2 num_buckets - 1 slots) and its NaN index h.nan_index_, which is
+/// the slot after them: one copy reads both back (select_count).
 template <class Scalar, class Device>
 void select_nan_index(SampleSelectHandle<Scalar, Device>& h) {
-  if (h.nan_index_.data() == nullptr)
-    h.nan_index_ = Kokkos::View<std::int64_t, typename Device::memory_space>("AsyncSparse::sample_select::nan");
+  const int nslots = 2 * h.params.num_buckets - 1;
+  select_reserve(h.counts_, static_cast<std::size_t>(nslots) + 1, "AsyncSparse::sample_select::counts");
+  h.nan_index_ = Kokkos::subview(h.counts_, nslots);
+}
+
+/// The splitters of the last level (h.splitters_) on the host, where select_team_splitters left them on the device.
+template <class ExecSpace, class Scalar, class Device>
+void select_read_splitters(const ExecSpace& exec, const SampleSelectHandle<Scalar, Device>& h,
+                           std::vector<Scalar>& hsp) {
+  if (!hsp.empty()) return;
+  const int nsp = h.params.num_buckets - 1;
+  hsp.resize(static_cast<std::size_t>(nsp));
+  Kokkos::deep_copy(
+      exec, Kokkos::View<Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(hsp.data(), hsp.size()),
+      Kokkos::subview(h.splitters_, std::make_pair(0, nsp)));
+  exec.fence();
 }
 
 /// select_splitters on the device: the splitters in h.splitters_ and h.nan_index_ = n (one launch; nothing read
@@ -372,9 +387,9 @@ void select_splitters(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>&
       Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(hsp.data(), hsp.size()));
 }
 
-/// Bucket counts of one level (the counting kernel with the splitters in h.splitters_), on the host; with `exact`
-/// each value's slot is also kept in h.oracle_. An empty `hsp` (select_team_splitters ran, which also reset
-/// h.nan_index_) receives the splitters, read back with the counts.
+/// Bucket counts of one level (the counting kernel with the splitters in h.splitters_), on the host (one copy, the
+/// NaN index with them); with `exact` each value's slot is also kept in h.oracle_. `hsp` empty: select_team_splitters
+/// ran, which also reset h.nan_index_ (the splitters stay on the device until select_read_splitters).
 template <class ExecSpace, class Scalar, class Device, class Src>
 std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src,
                                        bool magnitude, std::int64_t n, bool exact, const SelectLaunch& launch,
@@ -382,7 +397,6 @@ std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle
   using MemSpace = typename Device::memory_space;
   const SampleSelectParams& p = h.params;
   const int nb = p.num_buckets, nsp = nb - 1, nslots = 2 * nb - 1;
-  select_reserve(h.counts_, static_cast<std::size_t>(nslots), "AsyncSparse::sample_select::counts");
   if (exact) select_reserve(h.oracle_, static_cast<std::size_t>(n), "AsyncSparse::sample_select::oracle");
   select_nan_index(h);
   const bool team_sorted = hsp.empty();  // select_team_splitters ran: it also set h.nan_index_ = n
@@ -416,23 +430,15 @@ std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle
           counts(s) = c;
         });
   }
-  std::vector<std::int64_t> hc(static_cast<std::size_t>(nslots));
-  std::int64_t nan_at = n;
+  std::vector<std::int64_t> hc(static_cast<std::size_t>(nslots) + 1);  // the counts, then the NaN index
   Kokkos::deep_copy(
       exec,
       Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(hc.data(), hc.size()),
-      Kokkos::subview(h.counts_, std::make_pair(0, nslots)));
-  Kokkos::deep_copy(exec,
-                    Kokkos::View<std::int64_t, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(&nan_at),
-                    h.nan_index_);
-  if (team_sorted) {
-    hsp.resize(static_cast<std::size_t>(nsp));
-    Kokkos::deep_copy(
-        exec, Kokkos::View<Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(hsp.data(), hsp.size()),
-        Kokkos::subview(h.splitters_, std::make_pair(0, nsp)));
-  }
+      Kokkos::subview(h.counts_, std::make_pair(0, nslots + 1)));
   exec.fence();
+  const std::int64_t nan_at = hc.back();
   if (nan_at < n) select_throw_nan(nan_at, where);
+  hc.pop_back();
   return hc;
 }
 
@@ -473,6 +479,7 @@ SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scala
     before += hc[slot];
   }
   if (slot == nslots) throw Error(std::string(where) + ": internal error: bucket counts do not add up to n");
+  if (slot % 2 == 1 || !exact) select_read_splitters(exec, h, hsp);  // the answer is a splitter
   if (slot % 2 == 1) {  // equality bucket: the answer is its splitter
     out.done = true;
     out.value = hsp[static_cast<std::size_t>((slot + 1) / 2 - 1)];
