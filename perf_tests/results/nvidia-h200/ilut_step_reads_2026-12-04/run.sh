@@ -1,0 +1,27 @@
+#!/bin/bash
+# d13 (status in one read, one copy kernel, fused counts): CUDA unit tests; ParILUT / ParICT steps against 3cb0a71
+# (alternated, two rounds); timelines of a timed step (4th instance) of both
+cd .gpu; tar xzf d09.tar.gz; tar xzf d13.tar.gz
+export LD_LIBRARY_PATH=$PWD/d09/lib:$LD_LIBRARY_PATH ASYNCSPARSE_MATRIX_DIR=$PWD/d09/mat ASYNCSPARSE_PERF_SCALE=paper
+R=$OUT/r; mkdir -p $R
+nvidia-smi > $R/nvidia-smi.txt 2>&1
+echo "== unit $(date +%T)" >> $R/times.txt
+(cd d13 && timeout 150 ./AsyncSparse_UnitTest_Cuda > $R/cuda_unit_tests.log 2>&1); echo "rc $?" >> $R/times.txt
+for k in 1 2; do
+  for b in old new; do
+    B=./d13/AsyncSparse_Perf_par_ilut; [ $b = old ] && B=./d13/Perf_par_ilut_3cb0a71
+    echo "== steps $b $k $(date +%T)" >> $R/times.txt
+    timeout 100 $B --benchmark_filter='^par_ic?l?u?t_step/[^/]*/exact/' --benchmark_min_time=0.2 --benchmark_out=$R/steps_${b}_$k.json --benchmark_out_format=json > $R/steps_${b}_$k.txt 2>&1
+    echo "rc $?" >> $R/times.txt
+  done
+done
+for b in old new; do
+  B=./d13/AsyncSparse_Perf_par_ilut; [ $b = old ] && B=./d13/Perf_par_ilut_3cb0a71
+  for m in fv1 bcsstk16 L3D; do
+    echo "== tl $m $b $(date +%T)" >> $R/times.txt
+    KOKKOS_PROFILE_LIBRARY=$PWD/d13/ktimeline.so KTL_REGION=AsyncSparse::par_ilut_step KTL_INSTANCE=4 KTL_OUT=$R/tl_${m}_$b.txt \
+      timeout 60 $B --benchmark_filter="^par_ilut_step/$m/exact/" --benchmark_min_time=0.05 > $R/tl_${m}_$b.log 2>&1
+    echo "rc $?" >> $R/times.txt
+  done
+done
+cd $OUT && tar czf r.tar.gz r && rm -rf r
