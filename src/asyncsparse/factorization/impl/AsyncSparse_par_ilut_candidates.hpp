@@ -72,16 +72,28 @@ std::int64_t cand_bound(const ExecSpace& exec, Handle& h, const ilut_factor_t<Ha
   const ordinal_t n = st.n;
   auto arm = st.a_row_map;
   const auto L = st.L;
-  PV ub = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_ub"), n);
-  Kokkos::parallel_for(
-      cand_label<Kind>("candidates_bound"), Impl::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
-        offset_t b = arm(i + 1) - arm(i);
-        for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) b += R.ptr(L.col(q) + 1) - R.ptr(L.col(q));
-        ub(i) = b;
-      });
-  w.ubptr = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_ubptr"), static_cast<std::size_t>(n) + 1);
+  const PV ub = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_ub"), n);
+  const PV ubptr = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_ubptr"), static_cast<std::size_t>(n) + 1);
+  w.ubptr = ubptr;
   w.glen = ub;
-  return ilut_scan_unchecked(exec, w.ubptr, ub, n, cand_label<Kind>("candidates_bound_scan"));
+  // the counts inside the scan (both of its passes count a row: cheaper than a launch of their own)
+  std::int64_t total = 0;
+  Kokkos::parallel_scan(
+      cand_label<Kind>("candidates_bound_scan"), Impl::RangePolicy<ExecSpace>(exec, 0, n + 1),
+      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& upd, const bool final) {
+        offset_t b = 0;
+        if (i < n) {
+          b = arm(i + 1) - arm(i);
+          for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) b += R.ptr(L.col(q) + 1) - R.ptr(L.col(q));
+        }
+        if (final) {
+          ubptr(i) = static_cast<offset_t>(upd);
+          if (i < n) ub(i) = b;
+        }
+        upd += b;
+      },
+      total);
+  return total;
 }
 
 /// 1. Per row i the columns of row i of A and of row k of R for every l_ik (k = i: the diagonal), duplicates
@@ -138,6 +150,17 @@ void cand_sort_unique(const ExecSpace& exec, Handle& h, ordinal_t n, CandidateWo
       });
 }
 
+/// Row i's entries of the enlarged L (lower(i) strict ones and the diagonal; `upper`: of U, the cnt(i) - lower(i)
+/// others), read by the pointer scans of cand_allocate (no count arrays and no launch of their own).
+template <class PV>
+struct CandRowCount {
+  PV cnt, lower;
+  bool upper = false;
+  KOKKOS_INLINE_FUNCTION offset_t operator()(const ordinal_t i) const {
+    return upper ? cnt(i) - lower(i) : lower(i) + 1;
+  }
+};
+
 /// 3. The enlarged factors' row pointers and entry arrays: row i of L gets lower(i) strict entries and its
 /// diagonal, row i of U (ParILUT) the cnt(i) - lower(i) others.
 template <class Kind, class ExecSpace, class Handle>
@@ -146,16 +169,7 @@ void cand_allocate(const ExecSpace& exec, Handle& h, const CandidateWork<Handle>
   auto& st = h.state();
   const bool det = h.params.mode == SweepMode::Deterministic;
   const ordinal_t n = st.n;
-  PV lcnt = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_lcnt"), n),
-     ucnt = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_ucnt"), n);
-  auto cnt = w.cnt;
-  auto lower = w.lower;
-  Kokkos::parallel_for(
-      cand_label<Kind>("candidates_counts"), Impl::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_t i) {
-        lcnt(i) = lower(i) + 1;
-        ucnt(i) = cnt(i) - lower(i);
-      });
+  const CandRowCount<PV> lcnt{w.cnt, w.lower, false}, ucnt{w.cnt, w.lower, true};
   auto& L2 = res.L;
   L2.ptr = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("lptr"), static_cast<std::size_t>(n) + 1);
   ilut_alloc_entries(ilut_ws(h), L2, ilut_scan(exec, L2.ptr, lcnt, n, cand_label<Kind>("lptr_scan")), true, det);

@@ -301,16 +301,21 @@ void ilut_build_tasks(const ExecSpace& exec, Handle& h) {
   // kernel: 27-point 64^3 Laplacian 243 -> 145 us per task list (a thread per row before); the 5-point 1024^2 grid,
   // whose rows hold 2-3 tasks, 62 -> 100 us (about 1 % of its step);
   // perf_tests/results/MEASUREMENTS.md#par-ilut-list-sweeps
+  // L's entries and U's in one launch (index e < nnz_L: L entry e, else U entry e - nnz_L)
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::tasks_l", Impl::RangePolicy<ExecSpace>(exec, 0, nnzL), KOKKOS_LAMBDA(const offset_t q) {
-        const ordinal_t i = lrow(q);
-        if (lcol(q) != i) tasks(q - i + up(i)) = q;
-      });
-  Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::tasks_u", Impl::RangePolicy<ExecSpace>(exec, 0, st.U.nnz),
-      KOKKOS_LAMBDA(const offset_t q) {
-        const ordinal_t i = urow(q);
-        tasks(lp(i + 1) - 1 - i + q) = nnzL + q;
+      "AsyncSparse::par_ilut::tasks",
+      Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0,
+                                                                    static_cast<std::int64_t>(nnzL) + st.U.nnz),
+      KOKKOS_LAMBDA(const std::int64_t e) {
+        if (e < nnzL) {
+          const auto q = static_cast<offset_t>(e);
+          const ordinal_t i = lrow(q);
+          if (lcol(q) != i) tasks(q - i + up(i)) = q;
+        } else {
+          const auto q = static_cast<offset_t>(e - nnzL);
+          const ordinal_t i = urow(q);
+          tasks(lp(i + 1) - 1 - i + q) = nnzL + q;
+        }
       });
   st.tasks = tasks;
 }

@@ -121,22 +121,27 @@ struct IlutValues {
 };
 
 /// The first nl entries of l and the first nu of u into dl and du, in one launch (two copies would be two launches
-/// after host checks of their own).
-template <class ExecSpace, class VV, class CV>
+/// after host checks of their own); a non-empty `status` is also reset (ilut_reset_status_on_device, with the
+/// breakdown flag).
+template <class ExecSpace, class VV, class CV, class SV>
 void ilut_copy_pair(const ExecSpace& exec, const VV& dl, const CV& l, offset_t nl, const VV& du, const CV& u,
-                    offset_t nu) {
+                    offset_t nu, const SV& status) {
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::copy_values", Impl::RangePolicy<ExecSpace>(exec, 0, nl + nu),
+      "AsyncSparse::par_ilut::copy_values", Impl::RangePolicy<ExecSpace>(exec, 0, nl + nu + 1),
       KOKKOS_LAMBDA(const offset_t q) {
         if (q < nl)
           dl(q) = l(q);
-        else
+        else if (q < nl + nu)
           du(q - nl) = u(q - nl);
+        else if (status.data() != nullptr)
+          ilut_reset_status_on_device(status, true);
       });
 }
 
+/// Saves the values of the factors into v; with `reset` also resets State::status with the breakdown flag, in the
+/// same launch (the next sweep then passes IlutSweepOptions::reset_done).
 template <class ExecSpace, class Handle>
-void ilut_save_values(const ExecSpace& exec, Handle& h, IlutValues<Handle>& v) {
+void ilut_save_values(const ExecSpace& exec, Handle& h, IlutValues<Handle>& v, bool reset = false) {
   auto& st = h.state();
   using VV = typename Handle::value_view;
   const offset_t nu = st.kind == ParIlutKind::Ilut ? st.Ut.nnz : 0;
@@ -144,13 +149,16 @@ void ilut_save_values(const ExecSpace& exec, Handle& h, IlutValues<Handle>& v) {
     v.L = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::saved_L", st.L.nnz);
   if (nu > 0 && v.Ut.extent(0) != static_cast<std::size_t>(nu))
     v.Ut = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::saved_Ut", nu);
-  ilut_copy_pair(exec, v.L, st.L.val, st.L.nnz, v.Ut, st.Ut.val, nu);
+  decltype(st.status) status;
+  if (reset) status = ilut_status_to_reset(h, true);
+  ilut_copy_pair(exec, v.L, st.L.val, st.L.nnz, v.Ut, st.Ut.val, nu, status);
 }
 
 template <class ExecSpace, class Handle>
 void ilut_restore_values(const ExecSpace& exec, Handle& h, const IlutValues<Handle>& v) {
   auto& st = h.state();
-  ilut_copy_pair(exec, st.L.val, v.L, st.L.nnz, st.Ut.val, v.Ut, st.kind == ParIlutKind::Ilut ? st.Ut.nnz : 0);
+  ilut_copy_pair(exec, st.L.val, v.L, st.L.nnz, st.Ut.val, v.Ut, st.kind == ParIlutKind::Ilut ? st.Ut.nnz : 0,
+                 decltype(st.status)());
 }
 
 /// The sweeps of one phase on the current pattern: `fixed` >= 0 sweeps, or (fixed = -1) the adaptive rule with
@@ -170,8 +178,11 @@ IlutPhase ilut_sweep_phase(const ExecSpace& exec, Handle& h, int fixed, double t
   double first = -1.0, prev = -1.0;
   IlutValues<Handle> snap[2];  // snap[k % 2]: the values sweep k started from (adaptive phases)
   for (int k = 0; k < most; ++k) {
-    if (adaptive) ilut_save_values(exec, h, snap[k % 2]);
     IlutSweepOptions o;
+    if (adaptive) {
+      ilut_save_values(exec, h, snap[k % 2], true);  // State::status reset in the same launch
+      o.reset_done = true;
+    }
     o.residual = adaptive;  // of the values sweep k started from
     o.reset_breakdown = true;
     o.read_status = h.state().ordered;  // ilut_ordered_sweep_final reads it (an adaptive sweep's residual too)

@@ -184,11 +184,18 @@ Factor ilut_compact(const ExecSpace& exec, Workspace& ws, ordinal_t n, const Fac
   ilut_alloc_entries(ws, G, k.kept, values, second);
   auto keep = k.keep;
   auto pos = k.pos;
+  // the entries (indices below nnz) and the row pointers (the n + 1 after them) in one launch
+  const offset_t nnz = F.nnz;
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::compact_ptr", Impl::RangePolicy<ExecSpace>(exec, 0, n + 1),
-      KOKKOS_LAMBDA(const ordinal_t i) { G.ptr(i) = pos(F.ptr(i)); });
-  Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::compact", Impl::RangePolicy<ExecSpace>(exec, 0, F.nnz), KOKKOS_LAMBDA(const offset_t p) {
+      "AsyncSparse::par_ilut::compact",
+      Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, static_cast<std::int64_t>(nnz) + n + 1),
+      KOKKOS_LAMBDA(const std::int64_t e) {
+        if (e >= nnz) {  // row pointer i = e - nnz
+          const auto i = static_cast<ordinal_t>(e - nnz);
+          G.ptr(i) = pos(F.ptr(i));
+          return;
+        }
+        const auto p = static_cast<offset_t>(e);
         if (!keep(p)) return;
         const offset_t d = pos(p);
         G.col(d) = F.col(p);

@@ -590,27 +590,40 @@ struct IlutSweepOptions {
   bool reset_breakdown = false;  ///< reset the breakdown flag first: State::status then reports this sweep's only
   /// read State::status back at once (a residual is always read); else ilut_status reads it when asked
   bool read_status = true;
+  bool reset_done = false;  ///< the caller reset State::status already (ilut_save_values with its reset)
 };
 
-/// Resets State::status on the device in one launch: `replaced` and `r2` to 0, with `breakdown` also the breakdown
-/// flag (a copy of host values to the device would wait for the transfer; a kernel is queued).
-template <class ExecSpace, class Handle>
-void ilut_reset_status(const ExecSpace& exec, Handle& h, bool breakdown) {
+/// Resets State::status on the device (`replaced` and `r2` to 0, with `breakdown` also the breakdown flag) by one
+/// thread of a kernel (a copy of host values to the device would wait for the transfer; a kernel is queued).
+template <class View>
+KOKKOS_INLINE_FUNCTION void ilut_reset_status_on_device(const View& status, bool breakdown) {
+  if (breakdown) status().breakdown = INT64_MAX;
+  status().replaced = 0;
+  status().r2 = 0.0;
+}
+
+/// State::status (allocated here the first time) for a kernel that resets it (ilut_reset_status_on_device); the host
+/// copy follows the reset without a read.
+template <class Handle>
+const auto& ilut_status_to_reset(Handle& h, bool breakdown) {
   auto& st = h.state();
   using SV = decltype(st.status);
-  if (st.status.data() == nullptr) st.status = SV("AsyncSparse::par_ilut::status");  // value-initialized: reset
-  const auto status = st.status;
-  Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::reset_status", Impl::RangePolicy<ExecSpace>(exec, 0, 1), KOKKOS_LAMBDA(const int) {
-        if (breakdown) status().breakdown = INT64_MAX;
-        status().replaced = 0;
-        status().r2 = 0.0;
-      });
-  if (st.status_current) {  // the host copy follows without a read
+  if (st.status.data() == nullptr) st.status = SV("AsyncSparse::par_ilut::status");
+  if (st.status_current) {
     if (breakdown) st.status_host.breakdown = INT64_MAX;
     st.status_host.replaced = 0;
     st.status_host.r2 = 0.0;
   }
+  return st.status;
+}
+
+/// Resets State::status in a launch of its own (ilut_reset_status_on_device).
+template <class ExecSpace, class Handle>
+void ilut_reset_status(const ExecSpace& exec, Handle& h, bool breakdown) {
+  const auto status = ilut_status_to_reset(h, breakdown);
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::reset_status", Impl::RangePolicy<ExecSpace>(exec, 0, 1),
+      KOKKOS_LAMBDA(const int) { ilut_reset_status_on_device(status, breakdown); });
 }
 
 /// State::status on the host: read (waiting for the device) only when a sweep or reset changed it since the last
@@ -653,7 +666,7 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, const IlutSweepOptions&
                           : ilut_sweep_lanes(Kind::ict ? 2 * st.L.nnz : st.L.nnz + st.U.nnz, avg_l, exec.concurrency());
   Kokkos::View<double*, typename Handle::device_type> r2;
   if (residual) r2 = ilut_alloc<decltype(r2)>(ilut_ws(h), std::string(Kind::prefix) + "sweep_r2", ntasks);
-  ilut_reset_status(exec, h, o.reset_breakdown);
+  if (!o.reset_done) ilut_reset_status(exec, h, o.reset_breakdown);
   if (st.ordered) {  // one launch per level (ilut_run_ordered)
     const int lanes = d.vector_length > 0 ? d.vector_length : 1;
     h.stats().launch = ilut_run_ordered(exec, h, ilut_sweep_functor<Kind, ExecSpace>(h, lanes, r2), lanes,
