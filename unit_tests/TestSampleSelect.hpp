@@ -81,6 +81,15 @@ void check_exact(std::size_t n, const SampleSelectParams& base, std::uint64_t se
           const T want = host_nth(in.second, k, order);
           EXPECT_EQ(got, want) << in.first << " n=" << n << " k=" << k << " order=" << to_string(order)
                                << " counting=" << to_string(counting) << " levels=" << h.stats.levels;
+          // the counts around the answer, which SampleSelect keeps from its buckets and base case
+          std::int64_t greater = 0, equal = 0;
+          for (const T& x : in.second) {
+            const T key = order == SelectOrder::Magnitude ? std::abs(x) : x;
+            greater += key > want ? 1 : 0;
+            equal += key == want ? 1 : 0;
+          }
+          EXPECT_EQ(h.stats.count_greater, greater) << in.first << " n=" << n << " k=" << k;
+          EXPECT_EQ(h.stats.count_equal, equal) << in.first << " n=" << n << " k=" << k;
         }
       }
   }
@@ -306,6 +315,7 @@ void check_approx(std::size_t n, std::uint64_t seed, BucketCounting counting) {
         EXPECT_LT(k - r.count_less, r.rank_error_bound) << in.first << " k=" << k;
         EXPECT_EQ(h.stats.levels, 1);
         EXPECT_EQ(h.stats.rank_error_bound, r.rank_error_bound);
+        EXPECT_EQ(h.stats.count_greater, -1);  // exact selections only
         if (in.first == "random") EXPECT_LE(r.rank_error_bound, static_cast<std::int64_t>(4 * n / 256)) << "k=" << k;
       }
     }

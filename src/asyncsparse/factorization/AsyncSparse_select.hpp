@@ -87,6 +87,9 @@ struct SampleSelectStats {
   std::vector<std::int64_t> level_sizes;  ///< values entering each counting pass
   std::int64_t base_case_size = 0;        ///< values selected on the host at the end (0: none)
   bool equality_bucket_hit = false;       ///< the answer was a splitter whose equality bucket held rank k
+  /// exact only: values greater than the result and values equal to it (in the handle's order; -1 after an
+  /// approximate selection), counted from the levels' buckets and the base case at no extra pass
+  std::int64_t count_greater = -1, count_equal = -1;
   std::int64_t count_less = 0;            ///< approximate only: values < the returned threshold (exact)
   std::int64_t rank_error_bound = 0;      ///< approximate only: 0 <= k - count_less < rank_error_bound
   double seconds = 0.0;                   ///< wall time of the call, fenced

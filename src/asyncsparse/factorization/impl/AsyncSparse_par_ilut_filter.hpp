@@ -90,23 +90,14 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<H
     sel.stats = SampleSelectStats{};  // no SampleSelect ran
   } else if (h.params.selection == ThresholdSelection::Exact) {
     t = sample_select(exec, sel, mag, k);
-    // How many reach the threshold (|v| >= t). At most the budget (the usual case: t has no ties beyond the quota)
-    // means every tie stays and the quota is never used; only otherwise a second pass counts the strictly larger
-    // ones, the rest of the budget going to the ties in storage order. One wait for the device instead of two.
-    using Policy = Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-    std::int64_t reaching = 0;
-    Kokkos::parallel_reduce(
-        "AsyncSparse::par_ilut::count_reaching", Policy(exec, 0, m),
-        KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) { c += mag(i) >= t ? 1 : 0; }, reaching);
+    // How many reach the threshold (|v| >= t), from SampleSelect's counts (its buckets and base case, no pass of
+    // its own). At most the budget (the usual case: t has no ties beyond the quota) means every tie stays and the
+    // quota is never used; otherwise the strictly larger ones take their part of the budget first, the rest going to
+    // the ties in storage order.
+    const std::int64_t reaching = sel.stats.count_greater + sel.stats.count_equal;
     rule.all_ties = reaching <= budget_offdiag;
     rule.quota = budget_offdiag;
-    if (!rule.all_ties) {
-      std::int64_t greater = 0;
-      Kokkos::parallel_reduce(
-          "AsyncSparse::par_ilut::count_greater", Policy(exec, 0, m),
-          KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& c) { c += mag(i) > t ? 1 : 0; }, greater);
-      rule.quota -= greater;
-    }
+    if (!rule.all_ties) rule.quota -= sel.stats.count_greater;
   } else {
     t = sample_select_approximate(exec, sel, mag, k).value;
     rule.quota = std::numeric_limits<std::int64_t>::max();

@@ -217,6 +217,8 @@ struct SelectLevel {
   std::int64_t next_k = 0;      ///< exact, not done: rank inside it
   std::int64_t count_less = 0;  ///< approximate: values < value
   std::int64_t bound = 0;       ///< approximate: rank error bound
+  std::int64_t greater = 0;     ///< exact: values of this level above the answer's bucket (done: above the answer)
+  std::int64_t equal = 0;       ///< exact, done: values equal to the answer
 };
 
 /// The sample of one level: its size S (nb x oversampling, at most n: then every value), and where its j-th element
@@ -459,6 +461,10 @@ SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scala
     std::nth_element(v.begin(), v.begin() + k, v.end());
     out.done = true;
     out.value = v[static_cast<std::size_t>(k)];
+    for (const Scalar& x : v) {
+      out.greater += x > out.value ? 1 : 0;
+      out.equal += x == out.value ? 1 : 0;
+    }
     st.base_case_size = n;
     return out;
   }
@@ -479,12 +485,16 @@ SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scala
     before += hc[slot];
   }
   if (slot == nslots) throw Error(std::string(where) + ": internal error: bucket counts do not add up to n");
+  // every value equal to the answer is in its slot: a splitter's values fill its equality slot, a strict slot holds
+  // the values strictly between two splitters
+  out.greater = n - before - hc[slot];
   if (slot % 2 == 1 || !exact) select_read_splitters(exec, h, hsp);  // the answer is a splitter
   if (slot % 2 == 1) {  // equality bucket: the answer is its splitter
     out.done = true;
     out.value = hsp[static_cast<std::size_t>((slot + 1) / 2 - 1)];
     out.count_less = before;
     out.bound = hc[slot];
+    out.equal = hc[slot];
     st.equality_bucket_hit = true;
     return out;
   }
@@ -556,6 +566,7 @@ SelectLevel<Scalar> select_run(const ExecSpace& exec, SampleSelectHandle<Scalar,
   st.launch = launch.resolved;
 
   auto r = select_level(exec, h, values, magnitude, n, k, 0, exact, h.buf_a_, launch, where);
+  std::int64_t greater = r.greater;
   bool in_a = true;  // the current values are in buf_a_
   int level = 1;
   while (!r.done && exact) {
@@ -566,12 +577,16 @@ SelectLevel<Scalar> select_run(const ExecSpace& exec, SampleSelectHandle<Scalar,
     const auto cur = Kokkos::subview(src, std::make_pair(std::int64_t(0), r.next_n));
     auto next = select_level(exec, h, cur, false, r.next_n, r.next_k, level, true, dst, launch, where);
     r = next;
+    greater += r.greater;
     in_a = !in_a;
     ++level;
   }
   if (!exact) {
     st.count_less = r.count_less;
     st.rank_error_bound = r.bound;
+  } else {
+    st.count_greater = greater;
+    st.count_equal = r.equal;
   }
   exec.fence();
   st.seconds = timer.seconds();
