@@ -27,6 +27,20 @@ namespace kk_sparse = ::KokkosSparse;
 namespace kk_sparse = ::KokkosSparse::Experimental;
 #endif
 
+// Kokkos 4.0 takes the join() of a functor's array reduction with plain pointers and rejects the volatile form that
+// Kokkos 3.4 needs: `void join(Compat::JoinDst<T> dst, Compat::JoinSrc<T> src) const`.
+#if KOKKOS_VERSION >= 40000
+template <class T>
+using JoinDst = T*;
+template <class T>
+using JoinSrc = const T*;
+#else
+template <class T>
+using JoinDst = volatile T*;
+template <class T>
+using JoinSrc = const volatile T*;
+#endif
+
 #if defined(KOKKOS_ENABLE_HIP)
 // Kokkos 4.0 moved the HIP backend from Kokkos::Experimental to Kokkos.
 #if KOKKOS_VERSION >= 40000

@@ -45,6 +45,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>  // Compat::JoinDst
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_row_launch.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
@@ -579,12 +580,7 @@ struct OrthoFunctor {
   KOKKOS_INLINE_FUNCTION void init(double* v) const {
     for (size_type c = 0; c < value_count; ++c) v[c] = 0;
   }
-  // Kokkos 4 takes join() without volatile and rejects the volatile form; Kokkos 3.4 needs the volatile form.
-#if KOKKOS_VERSION >= 40000
-  KOKKOS_INLINE_FUNCTION void join(double* dst, const double* src) const {
-#else
-  KOKKOS_INLINE_FUNCTION void join(volatile double* dst, const volatile double* src) const {
-#endif
+  KOKKOS_INLINE_FUNCTION void join(Compat::JoinDst<double> dst, Compat::JoinSrc<double> src) const {
     for (size_type c = 0; c < value_count; ++c) dst[c] += src[c];
   }
   KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, double* acc) const {

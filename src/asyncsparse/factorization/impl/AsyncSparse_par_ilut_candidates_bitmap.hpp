@@ -19,6 +19,7 @@
 
 #include <cstdint>
 
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>  // Compat::JoinDst
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
 
@@ -60,19 +61,10 @@ struct CandSpanFunctor {
   typename Handle::ordinal_view wbase, wlen;
 
   KOKKOS_INLINE_FUNCTION void init(std::int64_t* v) const { v[0] = v[1] = 0; }
-  template <class D, class S>
-  KOKKOS_INLINE_FUNCTION static void combine(D* dst, S* src) {
+  KOKKOS_INLINE_FUNCTION void join(Compat::JoinDst<std::int64_t> dst, Compat::JoinSrc<std::int64_t> src) const {
     if (src[0] > dst[0]) dst[0] = src[0];
     dst[1] += src[1];
   }
-  // Kokkos 4 takes join() without volatile and rejects the volatile form; Kokkos 3.4 needs the volatile form.
-#if KOKKOS_VERSION >= 40000
-  KOKKOS_INLINE_FUNCTION void join(std::int64_t* dst, const std::int64_t* src) const { combine(dst, src); }
-#else
-  KOKKOS_INLINE_FUNCTION void join(volatile std::int64_t* dst, const volatile std::int64_t* src) const {
-    combine(dst, src);
-  }
-#endif
   KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, std::int64_t* acc) const {
     ordinal_t lo = i, hi = i;  // the diagonal is in row i of A (par_ilut_symbolic checks)
     if (arm(i) < arm(i + 1)) {
@@ -93,7 +85,7 @@ struct CandSpanFunctor {
     if (words > acc[0]) acc[0] = words;
     acc[1] += words;
   }
-};  // namespace Impl
+};
 
 /// What cand_span found: the widest span and the mean span in 32-column words (the Auto rule weighs the mean after
 /// the gathered columns, cand_bound in AsyncSparse_par_ilut_candidates.hpp).

@@ -16,7 +16,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
-#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>  // Compat::ScopedRegion
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>  // Compat::ScopedRegion, JoinDst
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_diagonal_shift.hpp>
@@ -251,19 +251,10 @@ struct IlutCountNew {
   OV ncol[2], ocol[2];
 
   KOKKOS_INLINE_FUNCTION void init(std::int64_t* v) const { v[0] = v[1] = 0; }
-  template <class D, class S>
-  KOKKOS_INLINE_FUNCTION static void combine(D* dst, S* src) {
+  KOKKOS_INLINE_FUNCTION void join(Compat::JoinDst<std::int64_t> dst, Compat::JoinSrc<std::int64_t> src) const {
     dst[0] += src[0];
     dst[1] += src[1];
   }
-  // Kokkos 4 takes join() without volatile and rejects the volatile form; Kokkos 3.4 needs the volatile form.
-#if KOKKOS_VERSION >= 40000
-  KOKKOS_INLINE_FUNCTION void join(std::int64_t* dst, const std::int64_t* src) const { combine(dst, src); }
-#else
-  KOKKOS_INLINE_FUNCTION void join(volatile std::int64_t* dst, const volatile std::int64_t* src) const {
-    combine(dst, src);
-  }
-#endif
   /// index f * n + i: row i of factor f
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k, std::int64_t* acc) const {
     const int f = k < n ? 0 : 1;
@@ -276,7 +267,7 @@ struct IlutCountNew {
       if (!(q < op(i + 1) && oc(q) == nc(p))) ++acc[f];
     }
   }
-};  // namespace Impl
+};
 
 /// Appends the statistics `ss` of a finished step; then a breakdown in its last sweep throws (check_now, and
 /// always in the deterministic mode) or is only counted.
