@@ -110,6 +110,7 @@ CandSpans cand_span(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle
   Kokkos::parallel_reduce(
       cand_label<Kind>("candidates_span"), Impl::RangePolicy<ExecSpace>(exec, 0, st.n), f,
       Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(r, 2));
+  exec.fence();  // a reduction into a View need not wait for its result (backend-dependent)
   return {r[0], static_cast<double>(r[1]) / static_cast<double>(st.n)};
 }
 

@@ -126,13 +126,15 @@ struct IlutValues {
 template <class ExecSpace, class VV, class CV, class SV>
 void ilut_copy_pair(const ExecSpace& exec, const VV& dl, const CV& l, offset_t nl, const VV& du, const CV& u,
                     offset_t nu, const SV& status) {
+  const std::int64_t n1 = nl, n2 = n1 + nu;  // 64-bit: nl + nu may exceed offset_t
   Kokkos::parallel_for(
-      "AsyncSparse::par_ilut::copy_values", Impl::RangePolicy<ExecSpace>(exec, 0, nl + nu + 1),
-      KOKKOS_LAMBDA(const offset_t q) {
-        if (q < nl)
+      "AsyncSparse::par_ilut::copy_values",
+      Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n2 + 1),
+      KOKKOS_LAMBDA(const std::int64_t q) {
+        if (q < n1)
           dl(q) = l(q);
-        else if (q < nl + nu)
-          du(q - nl) = u(q - nl);
+        else if (q < n2)
+          du(q - n1) = u(q - n1);
         else if (status.data() != nullptr)
           ilut_reset_status_on_device(status, true);
       });
@@ -328,6 +330,7 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
         Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0,
                                                                       factors * static_cast<std::int64_t>(st.n)),
         count, Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(kept, 2));
+    exec.fence();  // a reduction into a View need not wait for its result (backend-dependent)
     ss.kept_new_L = static_cast<offset_t>(kept[0]);
     ss.kept_new_U = static_cast<offset_t>(kept[1]);
     ss.pattern_unchanged = ss.kept_new_L + ss.kept_new_U == 0 && st.L.nnz == old_L.nnz &&

@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <cstddef>  // offsetof
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -667,6 +668,7 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, const IlutSweepOptions&
   Kokkos::View<double*, typename Handle::device_type> r2;
   if (residual) r2 = ilut_alloc<decltype(r2)>(ilut_ws(h), std::string(Kind::prefix) + "sweep_r2", ntasks);
   if (!o.reset_done) ilut_reset_status(exec, h, o.reset_breakdown);
+  st.status_current = false;  // from here the sweep's kernels change State::status (also if a launch throws)
   if (st.ordered) {  // one launch per level (ilut_run_ordered)
     const int lanes = d.vector_length > 0 ? d.vector_length : 1;
     h.stats().launch = ilut_run_ordered(exec, h, ilut_sweep_functor<Kind, ExecSpace>(h, lanes, r2), lanes,
@@ -706,14 +708,14 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, const IlutSweepOptions&
     if constexpr (!Kind::ict) std::swap(st.Ut.val, st.Ut.val2);
   }
   ++h.stats().sweeps;
-  st.status_current = false;
   if (residual && deterministic_mode) {  // summed in index order on the host
     ilut_status(exec, h);
     return ilut_sum(exec, r2, ntasks, true);
   }
   if (residual) {  // reduced into State::status, read back with the flags in one copy
+    // the struct's r2 member by its offset (no member access through the device pointer on the host)
     const Kokkos::View<double, typename Handle::device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>> into(
-        &st.status.data()->r2);
+        reinterpret_cast<double*>(reinterpret_cast<char*>(st.status.data()) + offsetof(ParIlutSweepStatus, r2)));
     Kokkos::parallel_reduce(
         "AsyncSparse::par_ilut::sum", Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, ntasks),
         KOKKOS_LAMBDA(const std::int64_t t, double& acc) { acc += r2(t); }, into);
@@ -726,7 +728,8 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, const IlutSweepOptions&
 /// flag only with `reset_breakdown` (the flags of this sweep only). With `residual`, returns the relative nonlinear
 /// residual ||(A - L U)_S||_F / ||A||_F of the factors the sweep read (S the current pattern; asynchronous mode: of
 /// the values each update read); else -1. The residual, the flags and the count come back in one read (one wait
-/// for the device; none without `residual` and `read_status`).
+/// for the device; none without `residual` and `read_status`; the deterministic mode also reads the per-task
+/// residuals to sum them in index order on the host).
 template <class ExecSpace, class Handle>
 double ilut_sweep(const ExecSpace& exec, Handle& h, const IlutSweepOptions& o = {}) {
   const double r2 =

@@ -488,7 +488,7 @@ SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scala
   // every value equal to the answer is in its slot: a splitter's values fill its equality slot, a strict slot holds
   // the values strictly between two splitters
   out.greater = n - before - hc[slot];
-  if (slot % 2 == 1 || !exact) select_read_splitters(exec, h, hsp);  // the answer is a splitter
+  if (slot % 2 == 1 || (!exact && slot > 0)) select_read_splitters(exec, h, hsp);  // the answer is a splitter
   if (slot % 2 == 1) {  // equality bucket: the answer is its splitter
     out.done = true;
     out.value = hsp[static_cast<std::size_t>((slot + 1) / 2 - 1)];
