@@ -15,10 +15,11 @@
 // Kokkos-Kernels keeps ties at its threshold and can end above the budget; at_kk_fill* repeat AsyncSparse's run at the
 // fill Kokkos-Kernels reached.
 //
-// par_il*_step/<matrix>/exact_entry_sweeps and exact_list_sweeps force the sweep kernel (Params::sweep_kernel) of
-// every sweep (the default: the rule ilut_sweep_kernel, counter list_sweeps 1 where the step's last sweep used the
-// list kernel; products_per_entry: its lists' products per factor entry).
-// par_il*_reuse/<matrix>/<auto|entry|list> time a pattern-reusing numeric phase with each sweep kernel.
+// par_il*_step/<matrix>/exact_entry_sweeps, exact_list_sweeps and exact_row_team_sweeps force the sweep kernel
+// (Params::sweep_kernel) of every sweep (the default: the rule ilut_sweep_kernel, counter list_sweeps / row_team_sweeps
+// 1 where the step's last sweep used the list / row-team kernel; products_per_entry: its lists' products per factor
+// entry).
+// par_il*_reuse/<matrix>/<auto|entry|list|row_team> time a pattern-reusing numeric phase with each sweep kernel.
 // par_il*_sweep/<matrix>/lanes<k> time one sweep with k lanes per entry (lanes_default: the default rule).
 // par_ilut_candidates/<matrix> and par_ict_candidates/<matrix> time the candidate phase alone with the bitmap and
 // the sort kernel (Params::candidate_kernel) on the same factors, in the same run.
@@ -113,6 +114,7 @@ void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict
   state.counters["initial_sweeps"] = h.stats().steps.front().sweeps;
   state.counters["pivots_replaced"] = static_cast<double>(last.pivots_replaced);
   state.counters["list_sweeps"] = h.stats().sweep_kernel == ParIlutSweepKernel::List ? 1 : 0;
+  state.counters["row_team_sweeps"] = h.stats().sweep_kernel == ParIlutSweepKernel::RowTeam ? 1 : 0;
   state.counters["products_per_entry"] =
       static_cast<double>(h.stats().sweep_products) /
       static_cast<double>(std::max<std::int64_t>(1, last.nnz_L + (ict ? 0 : last.nnz_U)));
@@ -443,7 +445,7 @@ int register_all() {
   // the sweep kernels of the step's multi-sweep phase forced either way, against the default's rule
   for (bool ict : {false, true})
     for (const auto& m : ict ? ict_set : ilut)
-      for (auto k : {ParIlutSweepKernel::Entry, ParIlutSweepKernel::List})
+      for (auto k : {ParIlutSweepKernel::Entry, ParIlutSweepKernel::List, ParIlutSweepKernel::RowTeam})
         benchmark::RegisterBenchmark(
             (std::string(ict ? "par_ict_step/" : "par_ilut_step/") + m + "/exact_" + to_string(k) + "_sweeps").c_str(),
             [m, ict, k](benchmark::State& s) { BM_par_ilut_step(s, m, ict, ThresholdSelection::Exact, false, k); })
@@ -451,7 +453,8 @@ int register_all() {
             ->Unit(benchmark::kMillisecond);
   for (bool ict : {false, true})
     for (const auto& m : ict ? ict_set : ilut)
-      for (auto k : {ParIlutSweepKernel::Auto, ParIlutSweepKernel::Entry, ParIlutSweepKernel::List})
+      for (auto k :
+           {ParIlutSweepKernel::Auto, ParIlutSweepKernel::Entry, ParIlutSweepKernel::List, ParIlutSweepKernel::RowTeam})
         benchmark::RegisterBenchmark(
             (std::string(ict ? "par_ict_reuse/" : "par_ilut_reuse/") + m + "/" + to_string(k)).c_str(),
             [m, ict, k](benchmark::State& s) { BM_par_ilut_reuse(s, m, ict, k); })

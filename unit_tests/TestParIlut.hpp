@@ -354,7 +354,8 @@ void run_against_reference(const CsrHost<double>& Ah, bool ict, int steps, doubl
   const std::string what = std::string(ict ? "ParICT" : "ParILUT") + " steps=" + std::to_string(steps) +
                            " fill=" + std::to_string(fill) + " sweep kernel " + to_string(sweeps);
   if (sweeps != ParIlutSweepKernel::Auto && steps + initial + final > 0) {
-    EXPECT_EQ(h.stats().sweep_kernel, sweeps) << what;
+    EXPECT_EQ(h.stats().sweep_kernel, sweeps == ParIlutSweepKernel::RowTeam ? ParIlutSweepKernel::Entry : sweeps)
+        << what;
     EXPECT_EQ(h.stats().sweep_products > 0, sweeps == ParIlutSweepKernel::List) << what;
   }
   expect_same(rows_of(par_ilut_lower(Exec(), h)), ref.L, what + " L");
@@ -705,6 +706,139 @@ TEST(TEST_CATEGORY, par_ilut_list_sweeps) {
       EXPECT_LE(std::abs(its[k] - its[0]), std::max(3, its[0] / 5))
           << (ict ? "ParICT " : "ParILUT ") << to_string(kernels[k]) << " " << its[k] << " vs entry " << its[0];
   }
+}
+
+// The row-team kernel of the concurrent sweeps (ParIlutSweepKernel::RowTeam): its shape rule; asynchronous row-team
+// sweeps against entry sweeps (Krylov iterations within 20 % and 3: asynchronous runs) on a 27-point grid, with the
+// default and an explicit launch, and on a grid with a dense last row and column (an arrow), whose long last row of
+// L does not fit the staged row and runs its updates in place; on GPUs, Auto takes the row-team kernel for a grid of
+// enough rows and the entry kernel for the same grid with an arrow (a long row would run one update after the other),
+// and says why; the deterministic mode runs the entry kernel, and says so.
+TEST(TEST_CATEGORY, par_ilut_row_team_sweeps) {
+  using K = ParIlutSweepKernel;
+  EXPECT_EQ(par_ilut_sweep_kernel_from_string("row_team"), K::RowTeam);
+  EXPECT_STREQ(to_string(K::RowTeam), "row_team");
+  const std::int64_t res = 270336;  // an H100's resident threads
+  // the Auto rule: row-team for full numeric phases from 0.25x the resident threads in rows
+  const auto few_rows = static_cast<std::int64_t>(Impl::kIlutRowTeamMinRowsPerThread * double(res)) - 1;
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, false, 20 * res, res, res), K::RowTeam);
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, false, 20 * res, res, few_rows), K::Entry);
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, true, 20 * res, res, res), K::List);  // pattern-reusing
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, true, res / 2, res, res), K::RowTeam);
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, false, false, false, 20 * res, res, res), K::Entry);  // explicit launch
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, true, false, 20 * res, res, res), K::Entry);    // ordered sweeps
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(false, true, false, false, 20 * res, 2, res), K::Entry);    // host backend
+  // threads per row: rows x threads >= 3x the resident threads, at most 16
+  EXPECT_EQ(Impl::ilut_row_team_threads(1 << 20, res), 1);
+  EXPECT_EQ(Impl::ilut_row_team_threads(1 << 18, res), 4);
+  EXPECT_EQ(Impl::ilut_row_team_threads(1000, res), 16);
+  const LaunchConfig def;
+  auto s = Impl::ilut_row_sweep_shape(true, 1 << 18, 14.0, res, def);
+  EXPECT_EQ(s.cap, 32);
+  EXPECT_EQ(s.lanes, Impl::kIlutRowLanes);
+  EXPECT_EQ(s.threads_per_row, 4);
+  EXPECT_EQ(s.rows_per_team * s.threads_per_row, Impl::kIlutRowTeamThreads);
+  s = Impl::ilut_row_sweep_shape(true, 1 << 18, 700.0, res, def);  // staged rows of 2048 entries: one fits 40 KB
+  EXPECT_EQ(s.cap, 2048);
+  EXPECT_EQ(s.rows_per_team, 1);
+  s = Impl::ilut_row_sweep_shape(false, 1 << 18, 3.0, 2, def);  // host backends: one row, one thread, one lane
+  EXPECT_EQ(s.cap, 16);
+  EXPECT_EQ(s.rows_per_team * s.threads_per_row * s.lanes, 1);
+  LaunchConfig ex;
+  ex.team_size = 16;
+  ex.chunk_size = 2;
+  ex.vector_length = 4;
+  s = Impl::ilut_row_sweep_shape(true, 1 << 18, 14.0, res, ex);
+  EXPECT_EQ(s.rows_per_team, 2);
+  EXPECT_EQ(s.threads_per_row, 8);
+  EXPECT_EQ(s.lanes, 4);
+
+  const bool gpu = Impl::is_gpu_space<Exec>();
+  const auto with_arrow = [](const CsrHost<double>& G) {  // small entries in the last row and column
+    const ordinal_t n = G.nrows;
+    std::vector<ordinal_t> r, c;
+    std::vector<double> v;
+    for (ordinal_t i = 0; i < n; ++i)
+      for (offset_t p = G.row_ptr[i]; p < G.row_ptr[i + 1]; ++p) {
+        if (i == n - 1 || G.col_idx[p] == n - 1) continue;
+        r.push_back(i);
+        c.push_back(G.col_idx[p]);
+        v.push_back(G.values[p]);
+      }
+    for (ordinal_t j = 0; j + 1 < n; ++j) {
+      r.insert(r.end(), {n - 1, j});
+      c.insert(c.end(), {j, n - 1});
+      v.insert(v.end(), {-1.0 / n, -1.0 / n});
+    }
+    r.push_back(n - 1);
+    c.push_back(n - 1);
+    v.push_back(30.0);
+    return csr_from_triplets<double>(n, n, r, c, v);
+  };
+  const auto grid = lap3d27(gpu ? 32 : 10);
+  const auto arrow = with_arrow(lap3d27(10));  // its last row's 1,000 updates run in place
+  struct Case {
+    const CsrHost<double>* A;
+    const char* name;
+    LaunchConfig launch;
+  };
+  LaunchConfig ex_gpu = ex;
+  if (!gpu) ex_gpu = def;  // explicit shapes apply on GPUs only
+  for (const Case& cs :
+       {Case{&grid, "grid", def}, Case{&grid, "grid, explicit launch", ex_gpu}, Case{&arrow, "arrow", def}}) {
+    const auto A = to_device<Dev>(*cs.A);
+    for (bool ict : {false, true}) {
+      int its[2] = {0, 0};
+      for (int k = 0; k < 2; ++k) {
+        Handle h;  // defaults: asynchronous sweeps, adaptive phases
+        h.params.sweep_kernel = k == 0 ? K::Entry : K::RowTeam;
+        if (k == 1) h.launch = cs.launch;
+        h.params.max_steps = 3;
+        h.params.stagnation_tolerance = 0.0;
+        compute(h, A, ict);
+        const std::string what =
+            std::string(ict ? "ParICT " : "ParILUT ") + cs.name + " " + to_string(h.params.sweep_kernel);
+        EXPECT_EQ(h.stats().sweep_kernel, h.params.sweep_kernel) << what << ": " << h.stats().sweep_kernel_rule;
+        for (const auto& ss : h.stats().steps) EXPECT_TRUE(std::isfinite(ss.residual) && ss.residual >= 0.0) << what;
+        if (k == 1) {
+          const auto& l = h.stats().launch;
+          const double avg_l = double(h.stats().steps.back().nnz_L) / double(cs.A->nrows);
+          const auto shape = Impl::ilut_row_sweep_shape(gpu, cs.A->nrows, avg_l, Exec().concurrency(), h.launch);
+          EXPECT_EQ(l.team_size, shape.rows_per_team * shape.threads_per_row) << what;
+          EXPECT_EQ(l.vector_length, shape.lanes) << what;
+          const auto rows = cs.A->nrows;
+          EXPECT_EQ(l.league_size, (rows + shape.rows_per_team - 1) / shape.rows_per_team) << what;
+        }
+        its[k] = iterations(*cs.A, par_ilut_lower(Exec(), h), par_ilut_upper(Exec(), h), !ict, ict);
+      }
+      EXPECT_LE(std::abs(its[1] - its[0]), std::max(3, its[0] / 5))
+          << (ict ? "ParICT " : "ParILUT ") << cs.name << ": row_team " << its[1] << " vs entry " << its[0];
+    }
+  }
+  if (gpu) {  // Auto on a grid of 0.26x the resident threads in rows: row-team; with an arrow: entry, and why
+    const auto big = lap2d(static_cast<ordinal_t>(std::ceil(std::sqrt(0.26 * double(Exec().concurrency())))));
+    for (bool arrowed : {false, true}) {
+      Handle h;
+      h.params.max_steps = 1;
+      compute(h, to_device<Dev>(arrowed ? with_arrow(big) : big), false);
+      const auto& st = h.stats();
+      EXPECT_EQ(st.sweep_kernel, arrowed ? K::Entry : K::RowTeam) << st.sweep_kernel_rule;
+      EXPECT_EQ(st.sweep_kernel_rule.find("longer than the row-team kernel's staged rows") != std::string::npos,
+                arrowed)
+          << st.sweep_kernel_rule;
+    }
+  }
+  // the deterministic mode: the entry kernel, with the host reference's bits
+  Handle h;
+  h.params.sweep_kernel = K::RowTeam;
+  h.params.mode = SweepMode::Deterministic;
+  h.params.max_steps = 2;
+  compute(h, to_device<Dev>(lap2d(12)), false);
+  EXPECT_EQ(h.stats().sweep_kernel, K::Entry);
+  EXPECT_NE(h.stats().sweep_kernel_rule.find("entry kernel: the deterministic mode"), std::string::npos)
+      << h.stats().sweep_kernel_rule;
+  const auto A = convdiff(9);
+  run_against_reference(A, false, 2, 1.0, def, 0, 0, CandidateKernel::Auto, K::RowTeam);
 }
 
 // The fast part of the acceptance table (the rest runs through `asyncsparse ilut|ict`): after 5 steps (GPU:

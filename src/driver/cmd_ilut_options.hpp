@@ -57,9 +57,11 @@ inline void define(Cli& cli, Options& o, bool ict) {
   cli.choice("candidate-kernel", o.candidate_kernel, {"auto", "bitmap", "sort"},
              "pattern of the candidate phase (auto: bitmap where a row's column span fits the scratch memory)");
   cli.choice(
-      "sweep-kernel", o.sweep_kernel, {"auto", "entry", "list"},
-      "kernel of the concurrent sweeps (auto: entry here; the library's rule takes list for pattern-reusing phases "
-      "of large matrices on GPUs; list: each entry sums a product list built once per pattern)");
+      "sweep-kernel", o.sweep_kernel, {"auto", "entry", "list", "row_team"},
+      "kernel of the concurrent sweeps (auto: the library's rule: on GPUs row_team for matrices of many rows, list for "
+      "pattern-reusing phases, entry otherwise; list: each entry sums a product list built once per pattern; row_team: "
+      "a team stages each row of L once for the row's updates, --vector-length lanes, --chunk-size rows and "
+      "--team-size threads per team)");
   cli.option("team-select-max", o.team_select_max,
              "exact selection of at most this many magnitudes in one kernel of one team instead of SampleSelect "
              "(-1: the default rule, GPUs 32768, host 0; 0: always SampleSelect)");

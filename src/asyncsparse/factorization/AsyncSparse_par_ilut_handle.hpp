@@ -50,7 +50,9 @@ enum class CandidateKernel {
 enum class ParIlutSweepKernel {
   Auto,   ///< the measured rule Impl::ilut_auto_sweep_kernel: List for pattern-reusing phases of large matrices on GPUs
   Entry,  ///< one task per entry, merging the two index lists of its dot product (the papers' kernel)
-  List    ///< one task per entry, summing its product list, built once per pattern (ParILU's list kernel)
+  List,   ///< one task per entry, summing its product list, built once per pattern (ParILU's list kernel)
+  RowTeam  ///< a team stages row i of L in scratch memory once for all the updates of row i (asynchronous mode;
+           ///< the deterministic mode runs Entry)
 };
 
 /// In which order a sweep runs its fixed-point updates (Params::sweep_order).
@@ -80,13 +82,17 @@ inline CandidateKernel candidate_kernel_from_string(const std::string& s) {
   throw InvalidInput("candidate kernel '" + s + "' unknown (valid: auto, bitmap, sort)");
 }
 inline const char* to_string(ParIlutSweepKernel k) {
-  return k == ParIlutSweepKernel::Auto ? "auto" : k == ParIlutSweepKernel::Entry ? "entry" : "list";
+  return k == ParIlutSweepKernel::Auto    ? "auto"
+         : k == ParIlutSweepKernel::Entry ? "entry"
+         : k == ParIlutSweepKernel::List  ? "list"
+                                          : "row_team";
 }
 inline ParIlutSweepKernel par_ilut_sweep_kernel_from_string(const std::string& s) {
   if (s == "auto") return ParIlutSweepKernel::Auto;
   if (s == "entry") return ParIlutSweepKernel::Entry;
   if (s == "list") return ParIlutSweepKernel::List;
-  throw InvalidInput("sweep kernel '" + s + "' unknown (valid: auto, entry, list)");
+  if (s == "row_team") return ParIlutSweepKernel::RowTeam;
+  throw InvalidInput("sweep kernel '" + s + "' unknown (valid: auto, entry, list, row_team)");
 }
 inline const char* to_string(ThresholdSelection s) { return s == ThresholdSelection::Exact ? "exact" : "approximate"; }
 inline ThresholdSelection threshold_selection_from_string(const std::string& s) {
@@ -262,12 +268,15 @@ class ParIlutHandle {
     /// Auto (default): List for the sweeps of pattern-reusing numeric phases (reuse_pattern) on GPUs with the default
     /// launch when the tasks are at least the device's resident threads and the lists hold at most 32 products per
     /// entry — they are built at the first such phase and serve every later one on the pattern (later reusing phases
-    /// 0.3-1.7 ms faster on the large matrices measured); Entry otherwise
-    /// (inside a full numeric phase a pattern serves one sweep or one adaptive phase, where the lists gained no more
-    /// than the spread between runs; host backends; explicit launch settings). Explicit List builds the lists for every
-    /// pattern it sweeps. The lists are held in the handle (State::lists) until the pattern changes or
-    /// release_workspace(). Ordered sweeps have their own kernel. Stats::sweep_kernel reports the last concurrent
-    /// sweep's kernel.
+    /// 0.3-1.7 ms faster on the large matrices measured); RowTeam for the other concurrent sweeps on GPUs with the
+    /// default launch where the matrix has at least 0.25x the resident threads in rows and no row of L longer than
+    /// the staged rows (ParILUT step on the 27-point 64^3 grid 0.82x, 5-point 1024^2 0.89x the entry kernel's);
+    /// Entry otherwise (smaller matrices; host backends; explicit launch settings). Explicit List builds the lists for
+    /// every pattern it sweeps. Explicit RowTeam takes the launch's vector_length (lanes per thread), chunk_size (rows
+    /// per team) and team_size (threads per team) on GPUs; a row longer than the staged rows (twice the average row of
+    /// L) runs its updates with the row's threads alone, which is slow for very long rows. The lists are held in the
+    /// handle (State::lists) until the pattern changes or release_workspace(). Ordered sweeps have their own kernel.
+    /// Stats::sweep_kernel reports the last concurrent sweep's kernel.
     ParIlutSweepKernel sweep_kernel = ParIlutSweepKernel::Auto;
     /// Stop before step s when residual(s-1) > (1 - stagnation_tolerance) × residual(s-2), i.e. when the
     /// last step improved the ILU residual by less than this fraction (>= 0; the residual of a step comes
@@ -408,6 +417,11 @@ class ParIlutHandle {
       offset_view level_ptr_d;  ///< level_ptr on the device
       offset_t max_row = 0;     ///< the most entries of a row of L
     } schedule;
+    /// The most entries of a row of L on pattern `generation` (Impl::ilut_longest_row; -1: not computed)
+    struct LongestRow {
+      std::int64_t generation = -1;
+      offset_t entries = 0;
+    } longest_l;
     double a_norm2 = 0.0;  ///< ||A_s||_F^2
     /// ParILUT: L by rows (unit diagonal last), U by rows (pattern only, diagonal first; umap: position of each
     /// entry in Ut), Ut = U by columns (row k of Ut is column k of U, diagonal last) holding U's values.

@@ -72,8 +72,9 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
         .add("sweep_kernel", std::string("auto"),
              "kernel of the concurrent sweeps: auto (list for the pattern-reusing compute() of large matrices on GPUs) "
              "| "
-             "entry (each entry merges two index lists) | list (each entry sums a product list built per pattern)",
-             {"auto", "entry", "list"});
+             "entry (each entry merges two index lists) | list (each entry sums a product list built per pattern) | "
+             "row_team (a team stages each row of L once for the row's updates)",
+             {"auto", "entry", "list", "row_team"});
     add_tri_solve_parameters(s);
     return add_launch_parameters(s);  // of the sweeps (the threshold selection has its own, Params::select)
   }();

@@ -16,6 +16,7 @@
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_kernels.hpp>  // SweepPairsOperands, build_product_lists
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_row_sweep.hpp>  // ilut_row_sweep_shape
 
 namespace AsyncSparse {
 namespace Impl {
@@ -34,13 +35,23 @@ namespace Impl {
 /// 27-point grid 17.3 ms with them against 17.4; sweeps of bcsstk16 1.82 against 1.81 ms): Entry. Host backends keep
 /// the entry kernel (not measured with the lists).
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#par-ilut-list-sweeps
+/// The other concurrent sweeps on GPUs with the default launch take RowTeam where the matrix has at least
+/// kIlutRowTeamMinRowsPerThread x the resident threads `rows` (each row's updates share one staged row, and a few
+/// threads per row must fill the device): measured on an H200 (driver, ParILUT steps 2-4; #par-ilut-row-team),
+/// 27-point 64^3 grid (0.97x the resident threads in rows) 15.6-15.7 -> 12.7-13.4 ms per step, 5-point 1024^2
+/// 5.9 -> 5.3-5.6 ms, ParICT 6.9-7.0 -> 6.6-6.7 and 2.8-2.9 -> 2.9; the smaller matrices, too few rows to fill the
+/// device with a few threads each, kept Entry (bcsstk16, 0.018x: 3.6 ms per step against 3.9-33 ms in the ten
+/// row-team shapes tried; fv1 0.036x: equal within the spread).
 constexpr double kIlutListMinTasksPerThread = 1.0;
+constexpr double kIlutRowTeamMinRowsPerThread = 0.25;
 
 inline ParIlutSweepKernel ilut_auto_sweep_kernel(bool gpu, bool default_launch, bool ordered, bool reuse,
-                                                 std::int64_t tasks, std::int64_t concurrency) {
-  const bool list = gpu && default_launch && !ordered && reuse &&
-                    static_cast<double>(tasks) >= kIlutListMinTasksPerThread * static_cast<double>(concurrency);
-  return list ? ParIlutSweepKernel::List : ParIlutSweepKernel::Entry;
+                                                 std::int64_t tasks, std::int64_t concurrency, std::int64_t rows = 0) {
+  if (!gpu || !default_launch || ordered) return ParIlutSweepKernel::Entry;
+  const auto c = static_cast<double>(concurrency);
+  if (reuse && static_cast<double>(tasks) >= kIlutListMinTasksPerThread * c) return ParIlutSweepKernel::List;
+  if (static_cast<double>(rows) >= kIlutRowTeamMinRowsPerThread * c) return ParIlutSweepKernel::RowTeam;
+  return ParIlutSweepKernel::Entry;
 }
 
 /// The product lists of the current pattern (State::lists, built when the pattern changed): per task its row, column
@@ -104,6 +115,25 @@ bool ilut_product_lists(const ExecSpace& exec, Handle& h, bool bounded, std::int
   return built;
 }
 
+/// The most entries of a row of L on the current pattern (State::longest_l: one reduction per pattern).
+template <class ExecSpace, class Handle>
+offset_t ilut_longest_row(const ExecSpace& exec, Handle& h) {
+  auto& st = h.state();
+  auto& c = st.longest_l;
+  if (c.generation == st.pattern_generation) return c.entries;
+  const auto lp = st.L.ptr;
+  offset_t m = 0;
+  Kokkos::parallel_reduce(
+      "AsyncSparse::par_ilut::longest_row", Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
+      KOKKOS_LAMBDA(const ordinal_t i, offset_t& acc) {
+        if (lp(i + 1) - lp(i) > acc) acc = lp(i + 1) - lp(i);
+      },
+      Kokkos::Max<offset_t>(m));  // a scalar result: the reduction has finished on return
+  c.generation = st.pattern_generation;
+  c.entries = m;
+  return m;
+}
+
 /// Params::sweep_kernel resolved for a concurrent sweep (`reuse`: of a pattern-reusing numeric phase), the lists
 /// built where it is List; Stats::sweep_kernel, sweep_kernel_rule and sweep_products record it. Auto falls
 /// back to Entry where the lists would be too large; explicit List throws InvalidInput there.
@@ -116,12 +146,31 @@ ParIlutSweepKernel ilut_sweep_kernel(const ExecSpace& exec, Handle& h, bool reus
   if (k == ParIlutSweepKernel::Auto) {
     const bool default_launch = is_default_launch(h.launch);
     const auto concurrency = static_cast<std::int64_t>(exec.concurrency());
-    k = ilut_auto_sweep_kernel(gpu, default_launch, h.state().ordered, reuse, ntasks, concurrency);
+    const std::int64_t rows = h.state().n;
+    k = ilut_auto_sweep_kernel(gpu, default_launch, h.state().ordered, reuse, ntasks, concurrency, rows);
     rule = std::string("auto: ") + (gpu ? "GPU" : "host backend") + ", " + (default_launch ? "default" : "explicit") +
            " launch, " + (h.state().ordered ? "ordered" : "concurrent") + " sweeps, " +
-           (reuse ? "pattern-reusing phase" : "full numeric phase") + ", " + std::to_string(ntasks) + " tasks vs " +
-           std::to_string(concurrency) +
-           " resident threads (list kernel on GPUs for the concurrent sweeps of pattern-reusing phases from 1x)";
+           (reuse ? "pattern-reusing phase" : "full numeric phase") + ", " + std::to_string(ntasks) + " tasks and " +
+           std::to_string(rows) + " rows vs " + std::to_string(concurrency) +
+           " resident threads (GPUs: list kernel for pattern-reusing phases from 1x in tasks, else row-team kernel "
+           "from 0.25x in rows)";
+  }
+  if (k == ParIlutSweepKernel::RowTeam && h.params.mode == SweepMode::Deterministic) {
+    k = ParIlutSweepKernel::Entry;
+    rule += "; entry kernel: the deterministic mode";
+  }
+  if (k == ParIlutSweepKernel::RowTeam && h.params.sweep_kernel == ParIlutSweepKernel::Auto) {
+    // a row longer than the staged rows would run its updates one thread after the other: Auto keeps Entry there
+    const auto& st = h.state();
+    const int cap = ilut_row_sweep_shape(gpu, st.n, static_cast<double>(st.L.nnz) / static_cast<double>(st.n),
+                                         exec.concurrency(), h.launch)
+                        .cap;
+    const offset_t longest = ilut_longest_row(exec, h);
+    if (longest > cap) {
+      k = ParIlutSweepKernel::Entry;
+      rule += "; entry kernel: rows of L of up to " + std::to_string(longest) +
+              " entries, longer than the row-team kernel's staged rows of " + std::to_string(cap);
+    }
   }
   std::int64_t products = 0;
   if (k == ParIlutSweepKernel::List) {
