@@ -44,8 +44,8 @@ template <class Handle>
 struct CandidateWork {
   using PV = typename Handle::offset_view;
   PV ubptr;                            ///< row i's gathered columns start at ubptr(i) (room: ubptr(i + 1))
-  typename Handle::ordinal_view gbuf;  ///< gathered columns; after cand_sort_unique a row's unique ones first
-  PV glen;                             ///< gathered columns of row i
+  typename Handle::ordinal_view gbuf;  ///< gathered columns; after cand_gather_sort a row's unique ones first
+  PV glen;                             ///< gathered columns of row i, duplicates included (an upper bound: cand_bound)
   PV cnt, lower;                       ///< unique columns of row i, those < i
   PV lold, uold;                       ///< position of each entry of the new L / U in the old factor; -1: new
   Kokkos::View<double*, typename Handle::device_type> r2;  ///< squared residuals, in slot order (cand_slot)
@@ -62,9 +62,9 @@ KOKKOS_INLINE_FUNCTION offset_t cand_slot(const PV& l2p, const PV& u2p, ordinal_
 }
 
 /// 0. Per row i the number of columns step 1 gathers (its entries in A and, for each l_ik, the entries of row k of
-/// R; duplicates included) in w.glen, their offsets in w.ubptr; returns their total, unchecked (cand_gather refuses
-/// a total offset_t cannot hold). The Auto rule of cand_pattern reads the total too, before it decides between the
-/// kernels (the bitmap kernel never stores the gathered columns).
+/// R; duplicates included) in w.glen, their offsets in w.ubptr; returns their total, unchecked (cand_gather_sort
+/// refuses a total offset_t cannot hold). The Auto rule of cand_pattern reads the total too, before it decides between
+/// the kernels (the bitmap kernel never stores the gathered columns).
 template <class Kind, class ExecSpace, class Handle>
 std::int64_t cand_bound(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R, CandidateWork<Handle>& w) {
   using PV = typename Handle::offset_view;
@@ -96,11 +96,19 @@ std::int64_t cand_bound(const ExecSpace& exec, Handle& h, const ilut_factor_t<Ha
   return total;
 }
 
-/// 1. Per row i the columns of row i of A and of row k of R for every l_ik (k = i: the diagonal), duplicates
-/// included; ParICT only columns <= i (`bound_total` and w's bounds: cand_bound).
+/// Rows of at most this many gathered columns (duplicates included) are gathered, sorted and made unique in a local
+/// array of the thread; longer ones in the gather buffer. On an H200 the 5-point 1024^2 grid's rows gather about 14
+/// columns: its gather and sort took 199 + 482 us as two passes over the buffer, where a thread's sort walks its row
+/// with a stride of the row's length through global memory (fenced timeline of a ParILUT step,
+/// nvidia-h200/ilut_row_team_2026-12-04/).
+constexpr int kCandLocalColumns = 32;
+
+/// 1-2. Per row i the columns of row i of A and of row k of R for every l_ik (k = i: the diagonal), duplicates
+/// included (ParICT only columns <= i; bounds from cand_bound), sorted and made unique: the row's unique columns first
+/// in its stretch of w.gbuf; cnt(i) = unique columns, lower(i) = unique columns < i.
 template <class Kind, class ExecSpace, class Handle>
-void cand_gather(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R, std::int64_t bound_total,
-                 CandidateWork<Handle>& w) {
+void cand_gather_sort(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R, std::int64_t bound_total,
+                      CandidateWork<Handle>& w) {
   using PV = typename Handle::offset_view;
   using OV = typename Handle::ordinal_view;
   auto& st = h.state();
@@ -109,43 +117,32 @@ void cand_gather(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& 
   auto aent = st.a_entries;
   const auto L = st.L;
   const offset_t total = ilut_check_entries(bound_total, cand_label<Kind>("candidates_bound_scan"));
-  const PV ubptr = w.ubptr;
-  OV gbuf = ilut_alloc<OV>(ilut_ws(h), cand_label<Kind>("cand_gather"), total);
-  PV glen = w.glen;
-  Kokkos::parallel_for(
-      cand_label<Kind>("candidates_gather"), Impl::RangePolicy<ExecSpace>(exec, 0, n),
-      KOKKOS_LAMBDA(const ordinal_t i) {
-        const ordinal_t last = Kind::ict ? i : n;  // largest column gathered
-        offset_t p = ubptr(i);
-        for (offset_t k = arm(i); k < arm(i + 1) && aent(k) <= last; ++k) gbuf(p++) = aent(k);
-        for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) {
-          const ordinal_t k = L.col(q);
-          for (offset_t r = R.ptr(k); r < R.ptr(k + 1) && R.col(r) <= last; ++r) gbuf(p++) = R.col(r);
-        }
-        glen(i) = p - ubptr(i);
-      });
-  w.gbuf = gbuf;
-}
-
-/// 2. Sorted, unique pattern rows from the gathered columns: each row's columns are sorted and made unique in
-/// place; cnt(i) = unique columns, lower(i) = unique columns < i.
-template <class Kind, class ExecSpace, class Handle>
-void cand_sort_unique(const ExecSpace& exec, Handle& h, ordinal_t n, CandidateWork<Handle>& w) {
-  using PV = typename Handle::offset_view;
+  w.gbuf = ilut_alloc<OV>(ilut_ws(h), cand_label<Kind>("cand_gather"), total);
   w.cnt = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_cnt"), n);
   w.lower = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_lower"), n);
   const CandidateWork<Handle> W = w;
   Kokkos::parallel_for(
-      cand_label<Kind>("candidates_sort"), Impl::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
-        const offset_t b = W.ubptr(i), e = b + W.glen(i);
-        sort_keys(&W.gbuf(b), static_cast<std::int64_t>(e - b));
-        offset_t p = b, lo = 0;
-        for (offset_t r = b; r < e; ++r) {
-          if (r > b && W.gbuf(r) == W.gbuf(p - 1)) continue;
-          W.gbuf(p++) = W.gbuf(r);
-          if (W.gbuf(r) < i) ++lo;
+      cand_label<Kind>("candidates_gather_sort"), Impl::RangePolicy<ExecSpace>(exec, 0, n),
+      KOKKOS_LAMBDA(const ordinal_t i) {
+        const ordinal_t last = Kind::ict ? i : n;  // largest column gathered
+        const offset_t b = W.ubptr(i);
+        ordinal_t local[kCandLocalColumns];
+        const bool in_local = W.glen(i) <= kCandLocalColumns;  // cand_bound's count of row i
+        ordinal_t* c = in_local ? local : &W.gbuf(b);
+        std::int64_t m = 0;
+        for (offset_t k = arm(i); k < arm(i + 1) && aent(k) <= last; ++k) c[m++] = aent(k);
+        for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) {
+          const ordinal_t k = L.col(q);
+          for (offset_t r = R.ptr(k); r < R.ptr(k + 1) && R.col(r) <= last; ++r) c[m++] = R.col(r);
         }
-        W.cnt(i) = p - b;
+        sort_keys(c, m);
+        offset_t p = 0, lo = 0;
+        for (std::int64_t r = 0; r < m; ++r) {
+          if (r > 0 && c[r] == c[r - 1]) continue;
+          W.gbuf(b + p++) = c[r];  // in place where c is the buffer itself: p <= r
+          if (c[r] < i) ++lo;
+        }
+        W.cnt(i) = p;
         W.lower(i) = lo;
       });
 }
@@ -413,8 +410,7 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
   }
   if (kernel == CandidateKernel::Sort) {
     if (total < 0) total = cand_bound<Kind>(exec, h, R, w);
-    cand_gather<Kind>(exec, h, R, total, w);
-    cand_sort_unique<Kind>(exec, h, n, w);
+    cand_gather_sort<Kind>(exec, h, R, total, w);
     cand_allocate<Kind>(exec, h, w, res);
     cand_fill<Kind>(exec, h, w, res);
   }
