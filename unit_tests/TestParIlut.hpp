@@ -650,7 +650,8 @@ TEST(TEST_CATEGORY, par_ilut_list_sweeps) {
   using K = ParIlutSweepKernel;
   const std::int64_t c = 270336;  // an H100's resident threads
   EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, true, c, c), K::List);
-  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, false, 20 * c, c), K::Entry);  // a full numeric phase
+  EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, false, 20 * c, c, c / 8),
+            K::Entry);                                                                     // full phase, few rows
   EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, false, false, true, 20 * c, c), K::Entry);  // explicit launch
   EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, true, true, 20 * c, c), K::Entry);    // ordered sweeps
   EXPECT_EQ(Impl::ilut_auto_sweep_kernel(false, true, false, true, 20 * c, 2), K::Entry);  // host backend
@@ -681,7 +682,9 @@ TEST(TEST_CATEGORY, par_ilut_list_sweeps) {
         EXPECT_EQ(st.sweep_gather_group, Impl::list_gather_group(st.sweep_products, unknowns, gpu)) << what;
         if (gpu) EXPECT_EQ(st.sweep_gather_group, 4) << what << ": " << st.sweep_products << " products";
       };
-      check_kernel(kernels[k] == K::Auto ? K::Entry : kernels[k], "full phase");
+      // Auto's full phase: the row-team kernel where the grid has rows enough for the device (not on an H100 / H200)
+      const K full = Impl::ilut_auto_sweep_kernel(gpu, true, false, false, 0, Exec().concurrency(), Ah.nrows);
+      check_kernel(kernels[k] == K::Auto ? full : kernels[k], "full phase");
       for (const auto& ss : h.stats().steps) EXPECT_TRUE(std::isfinite(ss.residual) && ss.residual >= 0.0) << what;
       its[k] = iterations(Ah, par_ilut_lower(Exec(), h), par_ilut_upper(Exec(), h), !ict, ict);
       // two pattern-reusing phases: the second finds the lists of the first
@@ -724,6 +727,7 @@ TEST(TEST_CATEGORY, par_ilut_row_team_sweeps) {
   EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, false, 20 * res, res, res), K::RowTeam);
   EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, false, 20 * res, res, few_rows), K::Entry);
   EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, true, 20 * res, res, res), K::List);  // pattern-reusing
+  // a pattern-reusing phase of fewer tasks than threads (a branch of the rule; real patterns have tasks >= rows)
   EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, false, true, res / 2, res, res), K::RowTeam);
   EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, false, false, false, 20 * res, res, res), K::Entry);  // explicit launch
   EXPECT_EQ(Impl::ilut_auto_sweep_kernel(true, true, true, false, 20 * res, res, res), K::Entry);    // ordered sweeps
@@ -741,6 +745,13 @@ TEST(TEST_CATEGORY, par_ilut_row_team_sweeps) {
   s = Impl::ilut_row_sweep_shape(true, 1 << 18, 700.0, res, def);  // staged rows of 2048 entries: one fits 40 KB
   EXPECT_EQ(s.cap, 2048);
   EXPECT_EQ(s.rows_per_team, 1);
+  EXPECT_EQ(s.threads_per_row, 32);  // the threads of the rows that did not fit go to the row left
+  s = Impl::ilut_row_sweep_shape(true, 1 << 18, 5000.0, res, def);  // GPUs: at most 2048 staged entries
+  EXPECT_EQ(s.cap, 2048);
+  LaunchConfig lanes_only;
+  lanes_only.vector_length = 32;  // the default team: 128 lanes
+  s = Impl::ilut_row_sweep_shape(true, 1 << 18, 14.0, res, lanes_only);
+  EXPECT_EQ(s.lanes * s.rows_per_team * s.threads_per_row, Impl::kIlutRowTeamThreads);
   s = Impl::ilut_row_sweep_shape(false, 1 << 18, 3.0, 2, def);  // host backends: one row, one thread, one lane
   EXPECT_EQ(s.cap, 16);
   EXPECT_EQ(s.rows_per_team * s.threads_per_row * s.lanes, 1);

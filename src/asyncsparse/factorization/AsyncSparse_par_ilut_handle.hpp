@@ -417,10 +417,12 @@ class ParIlutHandle {
       offset_view level_ptr_d;  ///< level_ptr on the device
       offset_t max_row = 0;     ///< the most entries of a row of L
     } schedule;
-    /// The most entries of a row of L on pattern `generation` (Impl::ilut_longest_row; -1: not computed)
+    /// The most entries of a row of L and the most updates of a row (ParILUT: strict L entries and U entries of
+    /// the row) on pattern `generation` (Impl::ilut_longest_row; -1: not computed)
     struct LongestRow {
       std::int64_t generation = -1;
       offset_t entries = 0;
+      offset_t tasks = 0;
     } longest_l;
     double a_norm2 = 0.0;  ///< ||A_s||_F^2
     /// ParILUT: L by rows (unit diagonal last), U by rows (pattern only, diagonal first; umap: position of each

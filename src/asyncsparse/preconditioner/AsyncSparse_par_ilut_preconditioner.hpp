@@ -70,7 +70,8 @@ inline const ParameterSpec& par_ilut_parameter_spec() {
              "pattern of the candidate phase: auto (bitmap where a row's column span fits the scratch) | bitmap | sort",
              {"auto", "bitmap", "sort"})
         .add("sweep_kernel", std::string("auto"),
-             "kernel of the concurrent sweeps: auto (list for the pattern-reusing compute() of large matrices on GPUs) "
+             "kernel of the concurrent sweeps: auto (GPUs: list for the pattern-reusing compute() of large matrices, "
+             "row_team for the full one of matrices of many rows; entry otherwise) "
              "| "
              "entry (each entry merges two index lists) | list (each entry sums a product list built per pattern) | "
              "row_team (a team stages each row of L once for the row's updates)",

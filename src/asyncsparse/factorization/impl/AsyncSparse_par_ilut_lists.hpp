@@ -23,13 +23,13 @@ namespace Impl {
 
 /// The rule behind ParIlutSweepKernel::Auto: List for the concurrent sweeps of pattern-reusing numeric phases
 /// (Params::reuse_pattern; `reuse`) on GPUs with the default launch (is_default_launch) when the tasks are at least
-/// kIlutListMinTasksPerThread x the device's resident threads; Entry otherwise. The lists of a pattern cost about one
-/// entry sweep to build (a count and a fill pass, each merging the index lists of every task as a sweep does) and make
-/// each sweep faster; a reusing phase keeps them for every later one on the same pattern. Measured on an H200
-/// (par_il*_reuse, three calls): on the matrices whose tasks fill the device a reusing phase after the first gained
-/// 0.3-1.7 ms (ParILUT 27-point 64^3 Laplacian 7.4-7.6 -> 5.8-6.0 ms, 5-point 1024^2 3.0-3.1 -> 2.7-2.9, bcsstk16
-/// 1.3-1.5 -> 1.2; ParICT 27-point 5.0 -> 4.4-4.7; ParICT 5-point, whose pattern has no products, equal); on the
-/// smaller ones 0-0.1 ms (fv1, bodyy4; ParICT bcsstk16) while the first reusing phase, which builds the lists, took
+/// kIlutListMinTasksPerThread x the device's resident threads; else RowTeam or Entry (below). The lists of a pattern
+/// cost about one entry sweep to build (a count and a fill pass, each merging the index lists of every task as a sweep
+/// does) and make each sweep faster; a reusing phase keeps them for every later one on the same pattern. Measured on an
+/// H200 (par_il*_reuse, three calls): on the matrices whose tasks fill the device a reusing phase after the first
+/// gained 0.3-1.7 ms (ParILUT 27-point 64^3 Laplacian 7.4-7.6 -> 5.8-6.0 ms, 5-point 1024^2 3.0-3.1 -> 2.7-2.9,
+/// bcsstk16 1.3-1.5 -> 1.2; ParICT 27-point 5.0 -> 4.4-4.7; ParICT 5-point, whose pattern has no products, equal); on
+/// the smaller ones 0-0.1 ms (fv1, bodyy4; ParICT bcsstk16) while the first reusing phase, which builds the lists, took
 /// 0.1-0.55 ms longer. Inside a full numeric phase a pattern lives for one sweep (after the candidate phase) or one
 /// adaptive phase of 3-5 sweeps, where the lists gained at most the spread between runs (ParILUT step on the
 /// 27-point grid 17.3 ms with them against 17.4; sweeps of bcsstk16 1.82 against 1.81 ms): Entry. Host backends keep
@@ -115,23 +115,35 @@ bool ilut_product_lists(const ExecSpace& exec, Handle& h, bool bounded, std::int
   return built;
 }
 
-/// The most entries of a row of L on the current pattern (State::longest_l: one reduction per pattern).
+/// The most entries of a row of L and the most updates of a row on the current pattern (State::longest_l: one
+/// reduction per pattern).
 template <class ExecSpace, class Handle>
-offset_t ilut_longest_row(const ExecSpace& exec, Handle& h) {
+const auto& ilut_longest_row(const ExecSpace& exec, Handle& h) {
   auto& st = h.state();
   auto& c = st.longest_l;
-  if (c.generation == st.pattern_generation) return c.entries;
-  const auto lp = st.L.ptr;
-  offset_t m = 0;
+  if (c.generation == st.pattern_generation) return c;
+  const auto lp = st.L.ptr, up = st.U.ptr;
+  const bool ict = st.kind == ParIlutKind::Ict;
+  offset_t entries = 0, tasks = 0;  // two scalar reductions (Kokkos 3.4 takes one reducer): finished on return
   Kokkos::parallel_reduce(
       "AsyncSparse::par_ilut::longest_row", Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
-      KOKKOS_LAMBDA(const ordinal_t i, offset_t& acc) {
-        if (lp(i + 1) - lp(i) > acc) acc = lp(i + 1) - lp(i);
+      KOKKOS_LAMBDA(const ordinal_t i, offset_t& e) {
+        if (lp(i + 1) - lp(i) > e) e = lp(i + 1) - lp(i);
       },
-      Kokkos::Max<offset_t>(m));  // a scalar result: the reduction has finished on return
+      Kokkos::Max<offset_t>(entries));
+  tasks = entries;
+  if (!ict)
+    Kokkos::parallel_reduce(
+        "AsyncSparse::par_ilut::most_row_updates", Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
+        KOKKOS_LAMBDA(const ordinal_t i, offset_t& t) {
+          const offset_t upd = lp(i + 1) - lp(i) - 1 + up(i + 1) - up(i);
+          if (upd > t) t = upd;
+        },
+        Kokkos::Max<offset_t>(tasks));
   c.generation = st.pattern_generation;
-  c.entries = m;
-  return m;
+  c.entries = entries;
+  c.tasks = tasks;
+  return c;
 }
 
 /// Params::sweep_kernel resolved for a concurrent sweep (`reuse`: of a pattern-reusing numeric phase), the lists
@@ -165,11 +177,12 @@ ParIlutSweepKernel ilut_sweep_kernel(const ExecSpace& exec, Handle& h, bool reus
     const int cap = ilut_row_sweep_shape(gpu, st.n, static_cast<double>(st.L.nnz) / static_cast<double>(st.n),
                                          exec.concurrency(), h.launch)
                         .cap;
-    const offset_t longest = ilut_longest_row(exec, h);
-    if (longest > cap) {
+    const auto& longest = ilut_longest_row(exec, h);
+    if (longest.entries > cap || longest.tasks > kIlutRowTeamMaxTasksPerCap * cap) {
       k = ParIlutSweepKernel::Entry;
-      rule += "; entry kernel: rows of L of up to " + std::to_string(longest) +
-              " entries, longer than the row-team kernel's staged rows of " + std::to_string(cap);
+      rule += "; entry kernel: rows of L of up to " + std::to_string(longest.entries) + " entries and rows of up to " +
+              std::to_string(longest.tasks) + " updates, longer than the row-team kernel's staged rows of " +
+              std::to_string(cap) + " (" + std::to_string(kIlutRowTeamMaxTasksPerCap * cap) + " updates)";
     }
   }
   std::int64_t products = 0;

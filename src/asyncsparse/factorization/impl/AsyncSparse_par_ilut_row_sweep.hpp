@@ -13,9 +13,10 @@
 // serves both. A row longer than `cap` entries runs the sweep functor on its tasks in place (the entry kernel).
 //
 // Asynchronous mode only (the vector reduction sums in another order than the deterministic mode promises). Races as
-// SweepFunctor: every unknown has one writer per sweep (its row's threads); the staged values are those of row i when
-// the team copied it (a value of this sweep or the last), row j of Y is read with relaxed loads (old or new, never
-// torn). The residual of an update (IlutSweepOptions::residual) is that of the staged values it read.
+// SweepFunctor: every unknown has one writer per sweep (its row's threads); the staged values of row i are those
+// before the sweep (the row's own updates are not seen by its later ones, where the entry kernel may see them), row j
+// of Y is read with relaxed loads (old or new, never torn). The residual of an update (IlutSweepOptions::residual) is
+// that of the staged values it read.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -24,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
@@ -172,25 +174,36 @@ inline int ilut_row_team_threads(std::int64_t rows, std::int64_t concurrency) {
 }
 
 /// The shape of a row-staged sweep of n rows of L with `avg_l` entries per row: the staged row holds the first power
-/// of two >= 2 avg_l entries (at least 16; longer rows run in place). GPUs, explicit launch `l`: vector_length lanes
-/// per thread, chunk_size rows per team, team_size threads per team (threads per row = team_size / chunk_size);
-/// default: kIlutRowLanes lanes, ilut_row_team_threads threads per row, teams of kIlutRowTeamThreads threads, fewer
-/// rows where the staged rows would pass 40 KB of team scratch. Host backends: one row, one thread, one lane per team.
+/// of two >= 2 avg_l entries (at least 16; on GPUs at most what 40 KB of team scratch hold for one row, 2048; longer
+/// rows run in place). GPUs, explicit launch `l`: vector_length lanes per thread, chunk_size rows per team, team_size
+/// threads per team (threads per row = team_size / chunk_size; the other launch fields do not apply); default:
+/// kIlutRowLanes lanes, ilut_row_team_threads threads per row, teams of kIlutRowTeamThreads lanes; where the staged
+/// rows would pass 40 KB of team scratch a team takes fewer rows, and a default shape gives their threads to the rows
+/// left (at most 32 per row). Host backends: one row, one thread, one lane per team.
 inline RowSweepShape ilut_row_sweep_shape(bool gpu, std::int64_t n, double avg_l, std::int64_t concurrency,
                                           const LaunchConfig& l) {
+  constexpr std::size_t kScratch = 40 << 10;
+  constexpr std::size_t kBytesPerEntry = 16;  // a column and a value, with room for alignment
   RowSweepShape s;
   s.cap = 16;
   while (s.cap < (1 << 16) && s.cap < 2.0 * avg_l) s.cap *= 2;
   if (!gpu) return s;
+  while (s.cap > 16 && static_cast<std::size_t>(s.cap) * kBytesPerEntry > kScratch) s.cap /= 2;
   s.lanes = l.vector_length > 0 ? l.vector_length : kIlutRowLanes;
-  const int team = l.team_size > 0 ? l.team_size : kIlutRowTeamThreads;
+  const int team = l.team_size > 0 ? l.team_size : std::max(1, kIlutRowTeamThreads / s.lanes);
   s.rows_per_team =
       l.chunk_size > 0 ? std::min(l.chunk_size, team) : std::max(1, team / ilut_row_team_threads(n, concurrency));
   s.threads_per_row = std::max(1, team / s.rows_per_team);
-  constexpr std::size_t kScratch = 40 << 10;
-  while (s.rows_per_team > 1 && static_cast<std::size_t>(s.cap) * s.rows_per_team * 16 > kScratch) --s.rows_per_team;
+  while (s.rows_per_team > 1 && static_cast<std::size_t>(s.cap) * s.rows_per_team * kBytesPerEntry > kScratch)
+    --s.rows_per_team;
+  if (l.chunk_size <= 0 && l.team_size <= 0)
+    s.threads_per_row = std::max(s.threads_per_row, std::min(32, team / s.rows_per_team));
   return s;
 }
+
+/// The most updates of a row the row-team kernel takes on, against the staged row's `cap` entries: a row of more
+/// runs them on its few threads one after the other, where the entry kernel spreads them over the device.
+constexpr int kIlutRowTeamMaxTasksPerCap = 2;
 
 /// Runs one row-staged sweep with the sweep functor `f` (RowStagedSweepFunctor) in shape `s`; returns the launch.
 template <class ExecSpace, class Handle, class Sweep>
@@ -205,6 +218,12 @@ ResolvedLaunch ilut_run_rows(const ExecSpace& exec, Handle& h, const Sweep& f, c
   g.cap = s.cap;
   g.threads_per_row = s.threads_per_row;
   g.rows_per_team = s.rows_per_team;
+  if constexpr (is_gpu_space<ExecSpace>()) {  // fewer rows where the kernel's registers allow fewer threads
+    const int most = Impl::TeamPolicy<ExecSpace>(exec, 1, 1, s.lanes)
+                         .set_scratch_size(0, Kokkos::PerTeam(G::scratch_bytes(g.cap, g.rows_per_team)))
+                         .team_size_max(g, Kokkos::ParallelForTag());
+    while (g.rows_per_team > 1 && g.rows_per_team * g.threads_per_row > most) --g.rows_per_team;
+  }
   const std::size_t bytes = G::scratch_bytes(g.cap, g.rows_per_team);
   const int team = g.rows_per_team * g.threads_per_row;
   const std::int64_t league = (static_cast<std::int64_t>(st.n) + g.rows_per_team - 1) / g.rows_per_team;
