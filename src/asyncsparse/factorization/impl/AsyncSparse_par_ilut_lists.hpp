@@ -117,8 +117,9 @@ bool ilut_product_lists(const ExecSpace& exec, Handle& h, bool bounded, std::int
 
 /// The most entries of a row of L and the most updates of a row on the current pattern (State::longest_l: one
 /// reduction per pattern).
+/// (The return type is spelled out: nvcc refuses extended lambdas in functions with deduced return types.)
 template <class ExecSpace, class Handle>
-const auto& ilut_longest_row(const ExecSpace& exec, Handle& h) {
+const typename Handle::State::LongestRow& ilut_longest_row(const ExecSpace& exec, Handle& h) {
   auto& st = h.state();
   auto& c = st.longest_l;
   if (c.generation == st.pattern_generation) return c;
