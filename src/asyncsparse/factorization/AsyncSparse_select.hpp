@@ -138,6 +138,7 @@ class SampleSelectHandle {
   Kokkos::View<std::int64_t*, memory_space> counts_;
   Kokkos::View<std::int64_t**, Kokkos::LayoutRight, memory_space> partials_;
   Kokkos::View<std::int64_t, memory_space> nan_index_;  ///< the slot after the counts (Impl::select_nan_index)
+  Kokkos::View<double*, memory_space> scan_temp_;       ///< the extraction's device scratch (Impl::compact_flagged)
 };
 
 /// Exact selection: the k-th smallest (0-based) of `values` in the handle's order, equal to what

@@ -45,7 +45,6 @@ struct CandidateWork {
   using PV = typename Handle::offset_view;
   PV ubptr;                            ///< row i's gathered columns start at ubptr(i) (room: ubptr(i + 1))
   typename Handle::ordinal_view gbuf;  ///< gathered columns; after cand_gather_sort a row's unique ones first
-  PV glen;                             ///< gathered columns of row i, duplicates included (an upper bound: cand_bound)
   PV cnt, lower;                       ///< unique columns of row i, those < i
   PV lold, uold;                       ///< position of each entry of the new L / U in the old factor; -1: new
   Kokkos::View<double*, typename Handle::device_type> r2;  ///< squared residuals, in slot order (cand_slot)
@@ -62,9 +61,9 @@ KOKKOS_INLINE_FUNCTION offset_t cand_slot(const PV& l2p, const PV& u2p, ordinal_
 }
 
 /// 0. Per row i the number of columns step 1 gathers (its entries in A and, for each l_ik, the entries of row k of
-/// R; duplicates included) in w.glen, their offsets in w.ubptr; returns their total, unchecked (cand_gather_sort
-/// refuses a total offset_t cannot hold). The Auto rule of cand_pattern reads the total too, before it decides between
-/// the kernels (the bitmap kernel never stores the gathered columns).
+/// R; duplicates included) as offsets in w.ubptr (row i's: ubptr(i + 1) - ubptr(i)); returns their total, unchecked
+/// (cand_gather_sort refuses a total offset_t cannot hold). The Auto rule of cand_pattern reads the total too, before
+/// it decides between the kernels (the bitmap kernel never stores the gathered columns).
 template <class Kind, class ExecSpace, class Handle>
 std::int64_t cand_bound(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R, CandidateWork<Handle>& w) {
   using PV = typename Handle::offset_view;
@@ -72,28 +71,16 @@ std::int64_t cand_bound(const ExecSpace& exec, Handle& h, const ilut_factor_t<Ha
   const ordinal_t n = st.n;
   auto arm = st.a_row_map;
   const auto L = st.L;
-  const PV ub = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_ub"), n);
-  const PV ubptr = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_ubptr"), static_cast<std::size_t>(n) + 1);
-  w.ubptr = ubptr;
-  w.glen = ub;
-  // the counts inside the scan (both of its passes count a row: cheaper than a launch of their own)
-  std::int64_t total = 0;
-  Kokkos::parallel_scan(
-      cand_label<Kind>("candidates_bound_scan"), Impl::RangePolicy<ExecSpace>(exec, 0, n + 1),
-      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& upd, const bool final) {
-        offset_t b = 0;
-        if (i < n) {
-          b = arm(i + 1) - arm(i);
-          for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) b += R.ptr(L.col(q) + 1) - R.ptr(L.col(q));
-        }
-        if (final) {
-          ubptr(i) = static_cast<offset_t>(upd);
-          if (i < n) ub(i) = b;
-        }
-        upd += b;
+  w.ubptr = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_ubptr"), static_cast<std::size_t>(n) + 1);
+  // the counts inside the scan (Kokkos' scan counts a row in both of its passes: cheaper than a launch of their own)
+  return ilut_scan_counts(
+      exec, ilut_ws(h), w.ubptr,
+      KOKKOS_LAMBDA(const std::int64_t i) {
+        offset_t b = arm(i + 1) - arm(i);
+        for (offset_t q = L.ptr(i); q < L.ptr(i + 1); ++q) b += R.ptr(L.col(q) + 1) - R.ptr(L.col(q));
+        return b;
       },
-      total);
-  return total;
+      n, -1, cand_label<Kind>("candidates_bound_scan"));
 }
 
 /// Rows of at most this many gathered columns (duplicates included) are gathered, sorted and made unique in a local
@@ -127,7 +114,7 @@ void cand_gather_sort(const ExecSpace& exec, Handle& h, const ilut_factor_t<Hand
         const ordinal_t last = Kind::ict ? i : n;  // largest column gathered
         const offset_t b = W.ubptr(i);
         ordinal_t local[kCandLocalColumns];
-        const bool in_local = W.glen(i) <= kCandLocalColumns;  // cand_bound's count of row i
+        const bool in_local = W.ubptr(i + 1) - b <= kCandLocalColumns;  // cand_bound's count of row i
         ordinal_t* c = in_local ? local : &W.gbuf(b);
         std::int64_t m = 0;
         for (offset_t k = arm(i); k < arm(i + 1) && aent(k) <= last; ++k) c[m++] = aent(k);
@@ -169,12 +156,14 @@ void cand_allocate(const ExecSpace& exec, Handle& h, const CandidateWork<Handle>
   const CandRowCount<PV> lcnt{w.cnt, w.lower, false}, ucnt{w.cnt, w.lower, true};
   auto& L2 = res.L;
   L2.ptr = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("lptr"), static_cast<std::size_t>(n) + 1);
-  ilut_alloc_entries(ilut_ws(h), L2, ilut_scan(exec, L2.ptr, lcnt, n, cand_label<Kind>("lptr_scan")), true, det);
+  ilut_alloc_entries(ilut_ws(h), L2, ilut_scan(exec, ilut_ws(h), L2.ptr, lcnt, n, cand_label<Kind>("lptr_scan")), true,
+                     det);
   res.added_L = L2.nnz - st.L.nnz;
   if constexpr (!Kind::ict) {
     auto& U2 = res.U;
     U2.ptr = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("uptr"), static_cast<std::size_t>(n) + 1);
-    ilut_alloc_entries(ilut_ws(h), U2, ilut_scan(exec, U2.ptr, ucnt, n, cand_label<Kind>("uptr_scan")), false, false);
+    ilut_alloc_entries(ilut_ws(h), U2, ilut_scan(exec, ilut_ws(h), U2.ptr, ucnt, n, cand_label<Kind>("uptr_scan")),
+                       false, false);
     res.uval = ilut_alloc<typename Handle::value_view>(ilut_ws(h), cand_label<Kind>("uval"), U2.nnz);
     res.added_U = U2.nnz - st.U.nnz;
   }

@@ -31,6 +31,7 @@
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
+#include <asyncsparse/exec/AsyncSparse_device_scan.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
 #include <asyncsparse/linalg/AsyncSparse_transpose.hpp>  // Impl::transpose_pattern
 
@@ -86,20 +87,19 @@ typename Handle::workspace_type& ilut_ws(Handle& h) {
   return h.state().work;
 }
 
-/// ptr(i) = sum_{r < i} count(r) for i = 0..n; returns the total in 64 bit, unchecked: the pointers are valid only
-/// when ilut_check_entries accepts it.
-template <class ExecSpace, class Ptr, class Count>
-std::int64_t ilut_scan_unchecked(const ExecSpace& exec, const Ptr& ptr, const Count& count, ordinal_t n,
-                                 const std::string& label) {
-  std::int64_t total = 0;
-  Kokkos::parallel_scan(
-      label, Impl::RangePolicy<ExecSpace>(exec, 0, n + 1),
-      KOKKOS_LAMBDA(const ordinal_t i, std::int64_t& upd, const bool final) {
-        if (final) ptr(i) = static_cast<offset_t>(upd);
-        if (i < n) upd += count(i);
-      },
-      total);
-  return total;
+/// Impl::scan_counts (out(i) = sum_{r < i} count(r), i = 0..n; the total returned in 64 bit; `bound`: an upper
+/// bound of the total, -1: none) with its device scratch from the pooled workspace ws.
+template <class ExecSpace, class Workspace, class Out, class Count>
+std::int64_t ilut_scan_counts(const ExecSpace& exec, Workspace& ws, const Out& out, const Count& count, std::int64_t n,
+                              std::int64_t bound, const std::string& label) {
+  using Words = Kokkos::View<double*, typename Out::device_type>;
+  // held until the scan is enqueued; a later request of ws that gets these buffers runs after it on exec
+  std::vector<Words> held;
+  const auto temp = [&](std::size_t bytes) -> void* {
+    held.push_back(ilut_alloc<Words>(ws, label + "_temp", bytes / sizeof(double) + 1));
+    return held.back().data();
+  };
+  return Impl::scan_counts(exec, temp, out, count, n, bound, label);
 }
 
 /// A pattern with more entries than offset_t holds (the fill of L·U can exceed the entries of A) is InvalidInput
@@ -113,9 +113,10 @@ inline offset_t ilut_check_entries(std::int64_t total, const std::string& label)
 
 /// ptr(i) = sum_{r < i} count(r) for i = 0..n; returns ptr(n). The sums run in 64 bit: a pattern with more
 /// entries than offset_t holds is InvalidInput naming `label` (ilut_check_entries).
-template <class ExecSpace, class Ptr, class Count>
-offset_t ilut_scan(const ExecSpace& exec, const Ptr& ptr, const Count& count, ordinal_t n, const std::string& label) {
-  return ilut_check_entries(ilut_scan_unchecked(exec, ptr, count, n, label), label);
+template <class ExecSpace, class Workspace, class Ptr, class Count>
+offset_t ilut_scan(const ExecSpace& exec, Workspace& ws, const Ptr& ptr, const Count& count, ordinal_t n,
+                   const std::string& label) {
+  return ilut_check_entries(ilut_scan_counts(exec, ws, ptr, count, n, -1, label), label);
 }
 
 /// Sum of v(0..n) in double: in index order on the host when `deterministic`, a parallel reduction otherwise.

@@ -108,45 +108,39 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<H
   return rule;
 }
 
-/// Which entries of a factor stay: keep(p) in {0, 1} and the compacted position pos(p), pos(nnz) = kept.
+/// Which entries of a factor stay: entry p does where pos(p + 1) > pos(p); pos(p) is its compacted position,
+/// pos(nnz) = kept.
 template <class PV>
 struct IlutKeep {
-  PV keep, pos;
+  PV pos;
   offset_t kept = 0;
 };
 
-/// The entries of factor F (rows, diagonal last) that stay under `rule`. Where the quota keeps only some of the
-/// ties, two scans: the first ranks the ties (|v| == threshold) in storage order and decides keep(p) from the global
-/// rank in its final pass, the second turns keep into positions. (One scan cannot do both: its increment would depend
-/// on the prefix, which a parallel scan's first pass only knows locally.) Where every tie stays (IlutKeepRule::
-/// all_ties, the usual case), one scan decides and positions at once.
+/// The entries of factor F (rows, diagonal last) that stay under `rule`. Where every tie stays (IlutKeepRule::
+/// all_ties, the usual case), one scan decides and positions at once. Where the quota keeps only some of the ties,
+/// a first scan ranks the ties (|v| == threshold) in storage order and decides keep(p) from the global rank in its
+/// final pass, the second turns keep into positions. (One scan cannot do both: its increment would depend on the
+/// prefix, which a parallel scan's first pass only knows locally.)
 template <class ExecSpace, class Workspace, class Factor>
 IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, Workspace& ws, const Factor& F,
                                           const IlutKeepRule& rule) {
   using PV = decltype(Factor::ptr);
   using Scalar = typename decltype(Factor::val)::non_const_value_type;
   const offset_t nnz = F.nnz;
-  IlutKeep<PV> k{ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::keep", nnz),
-                 ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::pos", static_cast<std::size_t>(nnz) + 1)};
-  auto keep = k.keep;
-  auto pos = k.pos;
+  IlutKeep<PV> k{ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::pos", static_cast<std::size_t>(nnz) + 1)};
   const bool remove = rule.remove;
   const Scalar t = static_cast<Scalar>(rule.threshold);
   const std::int64_t quota = rule.quota;
   if (!remove || rule.all_ties) {
-    Kokkos::parallel_scan(
-        "AsyncSparse::par_ilut::keep_scan", Impl::RangePolicy<ExecSpace>(exec, 0, nnz + 1),
-        KOKKOS_LAMBDA(const offset_t p, offset_t& kept, const bool final) {
-          const offset_t kp = p < nnz && (!remove || F.col(p) == F.row(p) || ilut_abs(F.val(p)) >= t) ? 1 : 0;
-          if (final) {
-            pos(p) = kept;
-            if (p < nnz) keep(p) = kp;
-          }
-          kept += kp;
-        });
-    k.kept = ilut_read(exec, pos, static_cast<std::size_t>(nnz));
+    k.kept = static_cast<offset_t>(ilut_scan_counts(
+        exec, ws, k.pos,
+        KOKKOS_LAMBDA(const std::int64_t p)->offset_t {
+          return !remove || F.col(p) == F.row(p) || ilut_abs(F.val(p)) >= t ? 1 : 0;
+        },
+        nnz, nnz, "AsyncSparse::par_ilut::keep_scan"));
     return k;
   }
+  const PV keep = ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::keep", nnz);
   Kokkos::parallel_scan(
       "AsyncSparse::par_ilut::tie_scan", Impl::RangePolicy<ExecSpace>(exec, 0, nnz),
       KOKKOS_LAMBDA(const offset_t p, std::int64_t& ties_before, const bool final) {
@@ -156,24 +150,17 @@ IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, Workspace& ws, 
         if (final) keep(p) = (d || a > t || (tie && ties_before < quota)) ? 1 : 0;
         if (tie) ++ties_before;
       });
-  Kokkos::parallel_scan(
-      "AsyncSparse::par_ilut::keep_scan", Impl::RangePolicy<ExecSpace>(exec, 0, nnz + 1),
-      KOKKOS_LAMBDA(const offset_t p, offset_t& kept, const bool final) {
-        if (final) pos(p) = kept;
-        if (p < nnz) kept += keep(p);
-      });
-  k.kept = ilut_read(exec, pos, static_cast<std::size_t>(nnz));
+  k.kept = static_cast<offset_t>(ilut_scan_counts(exec, ws, k.pos, keep, nnz, nnz, "AsyncSparse::par_ilut::keep_scan"));
   return k;
 }
 
-/// Compact factor F by keep/pos into a new factor (ptr(i) = pos(F.ptr(i))).
+/// Compact factor F by pos into a new factor (ptr(i) = pos(F.ptr(i))).
 template <class ExecSpace, class Workspace, class Factor, class PV>
 Factor ilut_compact(const ExecSpace& exec, Workspace& ws, ordinal_t n, const Factor& F, const IlutKeep<PV>& k,
                     bool values, bool second) {
   Factor G;
   G.ptr = ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::ptr", static_cast<std::size_t>(n) + 1);
   ilut_alloc_entries(ws, G, k.kept, values, second);
-  auto keep = k.keep;
   auto pos = k.pos;
   // the entries (indices below nnz) and the row pointers (the n + 1 after them) in one launch
   const offset_t nnz = F.nnz;
@@ -187,8 +174,8 @@ Factor ilut_compact(const ExecSpace& exec, Workspace& ws, ordinal_t n, const Fac
           return;
         }
         const auto p = static_cast<offset_t>(e);
-        if (!keep(p)) return;
         const offset_t d = pos(p);
+        if (pos(p + 1) == d) return;  // removed
         G.col(d) = F.col(p);
         G.row(d) = F.row(p);
         G.apos(d) = F.apos(p);
@@ -208,31 +195,22 @@ void ilut_remove_u(const ExecSpace& exec, Handle& h, const IlutKeep<typename Han
   const bool det = h.params.mode == SweepMode::Deterministic;
   // the same decisions for the row storage of U, through umap
   const offset_t nu = st.U.nnz;
-  IlutKeep<PV> ku{ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::keep_u", nu),
-                  ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::pos_u", static_cast<std::size_t>(nu) + 1),
-                  kt.kept};
-  auto keep_u = ku.keep;
-  auto pos_u = ku.pos;
-  auto keep_t = kt.keep;
-  auto pos_t = kt.pos;
+  const auto pos_t = kt.pos;
   auto umap = st.umap;
-  Kokkos::parallel_scan(
-      "AsyncSparse::par_ilut::keep_u_scan", Impl::RangePolicy<ExecSpace>(exec, 0, nu + 1),
-      KOKKOS_LAMBDA(const offset_t q, offset_t& acc, const bool final) {
-        const offset_t k = q < nu ? keep_t(umap(q)) : 0;
-        if (final) {
-          pos_u(q) = acc;
-          if (q < nu) keep_u(q) = k;
-        }
-        acc += k;
-      });
+  IlutKeep<PV> ku{ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::pos_u", static_cast<std::size_t>(nu) + 1),
+                  kt.kept};
+  const auto pos_u = ku.pos;
+  ilut_scan_counts(
+      exec, ilut_ws(h), pos_u,
+      KOKKOS_LAMBDA(const std::int64_t q)->offset_t { return pos_t(umap(q) + 1) - pos_t(umap(q)); }, nu, nu,
+      "AsyncSparse::par_ilut::keep_u_scan");
   st.U = ilut_compact(exec, ilut_ws(h), st.n, st.U, ku, false, false);
   st.Ut = ilut_compact(exec, ilut_ws(h), st.n, st.Ut, kt, true, det);
   PV umap2 = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::umap", kt.kept);
   Kokkos::parallel_for(
       "AsyncSparse::par_ilut::umap_compact", Impl::RangePolicy<ExecSpace>(exec, 0, nu),
       KOKKOS_LAMBDA(const offset_t q) {
-        if (keep_u(q)) umap2(pos_u(q)) = pos_t(umap(q));
+        if (pos_u(q + 1) > pos_u(q)) umap2(pos_u(q)) = pos_t(umap(q));
       });
   st.umap = umap2;
   ++st.pattern_generation;  // U's pattern, the task list and the product lists' positions changed

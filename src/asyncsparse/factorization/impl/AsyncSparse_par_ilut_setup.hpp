@@ -171,12 +171,14 @@ void ilut_initial_pattern(const ExecSpace& exec, Handle& h) {
   st.L0 = typename Handle::Factor();
   st.U0 = typename Handle::Factor();
   st.L0.ptr = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::lptr", static_cast<std::size_t>(n) + 1);
-  ilut_alloc_entries(ilut_ws(h), st.L0, ilut_scan(exec, st.L0.ptr, lcount, n, "AsyncSparse::par_ilut::lptr_scan"),
-                     false, false);
+  ilut_alloc_entries(ilut_ws(h), st.L0,
+                     ilut_scan(exec, ilut_ws(h), st.L0.ptr, lcount, n, "AsyncSparse::par_ilut::lptr_scan"), false,
+                     false);
   if (!ict) {
     st.U0.ptr = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::uptr", static_cast<std::size_t>(n) + 1);
-    ilut_alloc_entries(ilut_ws(h), st.U0, ilut_scan(exec, st.U0.ptr, ucount, n, "AsyncSparse::par_ilut::uptr_scan"),
-                       false, false);
+    ilut_alloc_entries(ilut_ws(h), st.U0,
+                       ilut_scan(exec, ilut_ws(h), st.U0.ptr, ucount, n, "AsyncSparse::par_ilut::uptr_scan"), false,
+                       false);
   }
   const auto L0 = st.L0, U0 = st.U0;
   Kokkos::parallel_for(

@@ -25,6 +25,7 @@
 
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
+#include <asyncsparse/exec/AsyncSparse_device_scan.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>  // is_gpu_space
 
 namespace AsyncSparse {
@@ -524,14 +525,14 @@ SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scala
   auto oracle = h.oracle_;
   auto d = dst;
   const std::uint16_t want_slot = static_cast<std::uint16_t>(slot);
-  Kokkos::parallel_scan(
-      "AsyncSparse::sample_select::extract", Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& pos, const bool final) {
-        if (oracle(i) == want_slot) {
-          if (final) d(pos) = select_key<Scalar>(src(i), magnitude);
-          ++pos;
-        }
-      });
+  const auto temp = [&](std::size_t bytes) -> void* {
+    select_reserve(h.scan_temp_, bytes / sizeof(double) + 1, "AsyncSparse::sample_select::scan_temp");
+    return h.scan_temp_.data();
+  };
+  compact_flagged(
+      exec, temp, d, KOKKOS_LAMBDA(const std::int64_t i)->Scalar { return select_key<Scalar>(src(i), magnitude); },
+      KOKKOS_LAMBDA(const std::int64_t i)->bool { return oracle(i) == want_slot; }, n,
+      "AsyncSparse::sample_select::extract");
   out.next_n = m;
   out.next_k = k - before;
   return out;

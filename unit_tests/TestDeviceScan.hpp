@@ -1,0 +1,97 @@
+// SPDX-FileCopyrightText: 2026 AsyncSparse contributors
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// Device scans (exec/AsyncSparse_device_scan.hpp): scan_counts equals the host's prefix sums for lengths from 0 to
+// several tiles, into 32- and 64-bit arrays, with and without a bound of the total; a total beyond 32 bit comes back
+// exact; compact_flagged keeps the flagged values in index order.
+#include <asyncsparse/exec/AsyncSparse_device_scan.hpp>
+#include <support/TestHelpers.hpp>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace test_device_scan {
+using namespace AsyncSparse;
+using Dev = TEST_DEVICE;
+using Exec = TEST_EXECSPACE;
+
+/// device scratch for the scans: a View kept by the test, grown on request
+struct Scratch {
+  Kokkos::View<double*, Dev> buf;
+  void* operator()(std::size_t bytes) {
+    if (buf.extent(0) * sizeof(double) < bytes) buf = Kokkos::View<double*, Dev>("test::scan_temp", bytes / 8 + 1);
+    return buf.data();
+  }
+};
+
+template <class T>
+void check_scan(const std::vector<int>& counts, bool with_bound, const std::string& what) {
+  const auto n = static_cast<std::int64_t>(counts.size());
+  Kokkos::View<int*, Dev> c("counts", counts.size());
+  Kokkos::deep_copy(c, Kokkos::View<const int*, Kokkos::HostSpace>(counts.data(), counts.size()));
+  Kokkos::View<T*, Dev> out("out", counts.size() + 1);
+  std::vector<std::int64_t> want(counts.size() + 1, 0);
+  for (std::size_t i = 0; i < counts.size(); ++i) want[i + 1] = want[i] + counts[i];
+  Scratch s;
+  const std::int64_t total =
+      Impl::scan_counts(Exec(), s, out, c, n, with_bound ? want.back() : -1, "test::scan_counts");
+  EXPECT_EQ(total, want.back()) << what;
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  std::int64_t wrong = 0, first = -1;
+  for (std::size_t i = 0; i < want.size(); ++i)
+    if (static_cast<std::int64_t>(h(i)) != want[i] && wrong++ == 0) first = static_cast<std::int64_t>(i);
+  EXPECT_EQ(wrong, 0) << what << ": first wrong prefix at " << first;
+}
+
+TEST(TEST_CATEGORY, device_scan_counts_match_host_prefix_sums) {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> u(0, 9);
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(300001)}) {
+    std::vector<int> counts(n);
+    for (auto& x : counts) x = u(rng);
+    for (bool bound : {false, true}) {
+      const std::string what = "n = " + std::to_string(n) + (bound ? ", bounded" : ", no bound");
+      check_scan<int>(counts, bound, what + ", 32-bit prefixes");
+      check_scan<std::int64_t>(counts, bound, what + ", 64-bit prefixes");
+    }
+  }
+}
+
+/// 2^30 per item: five items exceed a 32-bit total
+struct Huge {
+  KOKKOS_INLINE_FUNCTION std::int64_t operator()(const std::int64_t) const { return std::int64_t(1) << 30; }
+};
+
+TEST(TEST_CATEGORY, device_scan_counts_total_beyond_32_bit_is_exact) {
+  Kokkos::View<int*, Dev> out("out", 6);
+  Scratch s;
+  EXPECT_EQ(Impl::scan_counts(Exec(), s, out, Huge{}, 5, -1, "test::scan_counts"), std::int64_t(5) << 30);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  EXPECT_EQ(h(1), 1 << 30);  // the prefixes that fit are exact too
+}
+
+struct Half {
+  KOKKOS_INLINE_FUNCTION double operator()(const std::int64_t i) const { return 0.5 * static_cast<double>(i); }
+};
+struct EveryThird {
+  KOKKOS_INLINE_FUNCTION bool operator()(const std::int64_t i) const { return (i * 7) % 3 == 0; }
+};
+
+TEST(TEST_CATEGORY, device_compact_flagged_keeps_index_order) {
+  for (std::int64_t n : {std::int64_t(1), std::int64_t(2), std::int64_t(250000)}) {
+    std::vector<double> want;
+    for (std::int64_t i = 0; i < n; ++i)
+      if (EveryThird{}(i)) want.push_back(Half{}(i));
+    Kokkos::View<double*, Dev> dst("dst", want.size() + 1);
+    Kokkos::deep_copy(dst, -1.0);
+    Scratch s;
+    Impl::compact_flagged(Exec(), s, dst, Half{}, EveryThird{}, n, "test::compact_flagged");
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dst);
+    std::int64_t wrong = 0;
+    for (std::size_t i = 0; i < want.size(); ++i) wrong += h(i) != want[i] ? 1 : 0;
+    EXPECT_EQ(wrong, 0) << "n = " << n;
+    EXPECT_EQ(h(want.size()), -1.0) << "n = " << n << ": written past the flagged values";
+  }
+}
+
+}  // namespace test_device_scan
