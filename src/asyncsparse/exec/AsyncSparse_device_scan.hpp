@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// AsyncSparse — exclusive scans of counts and stream compaction on the device.
+// AsyncSparse — exclusive scans of counts, stream compaction and a stable key sort on the device.
 //
 // scan_counts(exec, temp, out, count, n, bound, label) writes out(i) = count(0) + ... + count(i - 1) for
 // i = 0..n (n + 1 entries; out(n) is the total) and returns the total, summed in 64 bit.
@@ -17,6 +17,9 @@
 //
 // compact_flagged(exec, temp, dst, value, flag, n, label) writes value(i) of every i with flag(i) to dst in index
 // order (CUB's DeviceSelect on Cuda).
+//
+// sort_pairs_stable (Cuda only: callers branch on scans_by_cub) sorts key-value pairs stably by key (CUB's radix
+// sort).
 //
 // `temp(bytes)` hands out device memory of at least `bytes` bytes (aligned as a double, asked once per call) that
 // stays valid for the work the call enqueues on `exec`: a pooled workspace or a View the caller keeps.
@@ -36,6 +39,7 @@
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #endif
@@ -52,9 +56,9 @@ struct ScanCountItem {
   }
 };
 
-/// True where scan_counts runs CUB's scan (the Cuda backend).
+/// True where the functions here run CUB (the Cuda backend).
 template <class ExecSpace>
-constexpr bool scan_counts_by_cub() {
+constexpr bool scans_by_cub() {
 #if defined(KOKKOS_ENABLE_CUDA)
   return std::is_same<ExecSpace, Kokkos::Cuda>::value;
 #else
@@ -73,13 +77,16 @@ typename View::non_const_value_type scan_read_last(const ExecSpace& exec, const 
 
 #if defined(KOKKOS_ENABLE_CUDA)
 inline void scan_check(cudaError_t e, const std::string& label) {
-  if (e != cudaSuccess) throw Error(label + ": the device scan failed: " + cudaGetErrorString(e));
+  if (e != cudaSuccess) throw Error(label + ": CUB failed: " + cudaGetErrorString(e));
 }
 
-/// `front` bytes (rounded up to 256) followed by CUB's scratch `bytes` in one request of temp; returns the start.
+/// `front` bytes rounded up to 256: where CUB's scratch starts after them
+constexpr std::size_t scan_front(std::size_t front) { return ((front + 255) / 256) * 256; }
+
+/// `front` bytes followed by CUB's scratch `bytes` in one request of temp; returns the start.
 template <class Temp>
 char* scan_temp(Temp& temp, std::size_t front, std::size_t bytes) {
-  return static_cast<char*>(temp(((front + 255) / 256) * 256 + bytes));
+  return static_cast<char*>(temp(scan_front(front) + bytes));
 }
 
 /// The CUB path of scan_counts: `out` (or, where out is null, `front` bytes of temp) receives n + 1 prefixes of type T;
@@ -94,9 +101,7 @@ T* scan_counts_cub(const Kokkos::Cuda& exec, Temp& temp, T* out, const Count& co
   const std::size_t front = out ? 0 : (static_cast<std::size_t>(n) + 1) * sizeof(T);
   char* base = scan_temp(temp, front, bytes);
   if (!out) out = reinterpret_cast<T*>(base);
-  scan_check(
-      cub::DeviceScan::ExclusiveSum(base + ((front + 255) / 256) * 256, bytes, in, out, n + 1, exec.cuda_stream()),
-      label);
+  scan_check(cub::DeviceScan::ExclusiveSum(base + scan_front(front), bytes, in, out, n + 1, exec.cuda_stream()), label);
   return out;
 }
 
@@ -112,6 +117,20 @@ void scan_narrow(const Kokkos::Cuda& exec, const Out& out, const std::int64_t* w
       KOKKOS_LAMBDA(const std::int64_t i) { out(i) = static_cast<T>(w(i)); });
 }
 
+/// keys_out, vals_out = the n pairs (keys_in(p), vals_in(p)) sorted by key, pairs of equal keys in input order; the
+/// keys are non-negative and below 2^bits (CUB's radix sort compares those bits only).
+template <class K, class V, class Temp>
+void sort_pairs_stable(const Kokkos::Cuda& exec, Temp&& temp, const K* keys_in, K* keys_out, const V* vals_in,
+                       V* vals_out, std::int64_t n, int bits, const std::string& label) {
+  std::size_t bytes = 0;
+  scan_check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, n, 0, bits,
+                                             exec.cuda_stream()),
+             label);
+  scan_check(cub::DeviceRadixSort::SortPairs(temp(bytes), bytes, keys_in, keys_out, vals_in, vals_out, n, 0, bits,
+                                             exec.cuda_stream()),
+             label);
+}
+
 /// value(i) of every i with flag(i) in index order (the CUB path of compact_flagged)
 template <class T, class Value, class Flag, class Temp>
 void compact_flagged_cub(const Kokkos::Cuda& exec, Temp& temp, T* dst, const Value& value, const Flag& flag,
@@ -123,7 +142,9 @@ void compact_flagged_cub(const Kokkos::Cuda& exec, Temp& temp, T* dst, const Val
   scan_check(cub::DeviceSelect::Flagged(nullptr, bytes, in, flags, dst, selected, n, exec.cuda_stream()), label);
   char* base = scan_temp(temp, sizeof(std::int64_t), bytes);
   selected = reinterpret_cast<std::int64_t*>(base);
-  scan_check(cub::DeviceSelect::Flagged(base + 256, bytes, in, flags, dst, selected, n, exec.cuda_stream()), label);
+  scan_check(cub::DeviceSelect::Flagged(base + scan_front(sizeof(std::int64_t)), bytes, in, flags, dst, selected, n,
+                                        exec.cuda_stream()),
+             label);
 }
 #endif
 
@@ -131,16 +152,18 @@ void compact_flagged_cub(const Kokkos::Cuda& exec, Temp& temp, T* dst, const Val
 // include a host lambda such as `temp`)
 template <class ExecSpace, class Out, class Count>
 std::int64_t scan_counts_kokkos(const ExecSpace& exec, const Out& out, const Count& count, std::int64_t n,
-                                const std::string& label) {
+                                const std::string& label, bool read_total) {
   using T = typename Out::non_const_value_type;
+  const auto f = KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& upd, const bool final) {
+    if (final) out(i) = static_cast<T>(upd);
+    if (i < n) upd += static_cast<std::int64_t>(count(i));
+  };
+  if (!read_total) {
+    Kokkos::parallel_scan(label, Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n + 1), f);
+    return -1;
+  }
   std::int64_t total = 0;
-  Kokkos::parallel_scan(
-      label, Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n + 1),
-      KOKKOS_LAMBDA(const std::int64_t i, std::int64_t& upd, const bool final) {
-        if (final) out(i) = static_cast<T>(upd);
-        if (i < n) upd += static_cast<std::int64_t>(count(i));
-      },
-      total);
+  Kokkos::parallel_scan(label, Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n + 1), f, total);
   return total;
 }
 
@@ -157,48 +180,64 @@ void compact_flagged_kokkos(const ExecSpace& exec, const Dst& dst, const Value& 
       });
 }
 
-/// out(i) = count(0) + ... + count(i - 1), i = 0..n; returns the total (see the top of the file).
+/// A rank-1 View whose entries lie contiguously from data() (what the CUB paths hand to CUB)
+template <class View>
+constexpr bool scan_contiguous() {
+  using L = typename View::array_layout;
+  return View::rank == 1 && (std::is_same<L, Kokkos::LayoutLeft>::value || std::is_same<L, Kokkos::LayoutRight>::value);
+}
+
+/// out(i) = count(0) + ... + count(i - 1), i = 0..n (out: at least n + 1 entries); returns the total, or -1 without
+/// waiting for the device where `read_total` is false (see the top of the file).
 template <class ExecSpace, class Temp, class Out, class Count>
 std::int64_t scan_counts(const ExecSpace& exec, Temp&& temp, const Out& out, const Count& count, std::int64_t n,
-                         std::int64_t bound, const std::string& label) {
+                         std::int64_t bound, const std::string& label, bool read_total = true) {
   using T = typename Out::non_const_value_type;
   static_assert(std::is_integral<T>::value, "scan_counts: out holds integers");
+  static_assert(scan_contiguous<Out>(), "scan_counts: out is a contiguous rank-1 View");
+  if (static_cast<std::int64_t>(out.extent(0)) < n + 1)
+    throw Error(label + ": " + std::to_string(out.extent(0)) + " entries for " + std::to_string(n + 1) + " prefixes");
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (scan_counts_by_cub<ExecSpace>()) {
+  if constexpr (scans_by_cub<ExecSpace>()) {
     if (sizeof(T) >= sizeof(std::int64_t) ||
         (bound >= 0 && bound <= static_cast<std::int64_t>(std::numeric_limits<T>::max()))) {
       scan_counts_cub(exec, temp, out.data(), count, n, label);
-      return static_cast<std::int64_t>(scan_read_last(exec, out, n));
+      return read_total ? static_cast<std::int64_t>(scan_read_last(exec, out, n)) : -1;
     }
     // the prefixes in 64 bit in temp, then narrowed into out (the total returned exactly)
     const std::int64_t* wide = scan_counts_cub(exec, temp, static_cast<std::int64_t*>(nullptr), count, n, label);
     scan_narrow(exec, out, wide, n, label);
+    if (!read_total) return -1;
     std::int64_t total = 0;
     scan_check(cudaMemcpyAsync(&total, wide + n, sizeof(total), cudaMemcpyDeviceToHost, exec.cuda_stream()), label);
     exec.fence();
     return total;
-  }
+  } else
 #endif
-  (void)temp;
-  (void)bound;
-  return scan_counts_kokkos(exec, out, count, n, label);
+  {
+    (void)temp;
+    (void)bound;
+    return scan_counts_kokkos(exec, out, count, n, label, read_total);
+  }
 }
 
 /// dst(0), dst(1), ... = value(i) of every i in [0, n) with flag(i), in index order (a stable stream compaction;
-/// the caller knows how many there are). `value` and `flag` are functors callable on the device (i of
+/// the caller knows how many there are and sized dst). `value` and `flag` are functors callable on the device (i of
 /// std::int64_t) with a declared result type (value: dst's value type, flag: bool). CUB's DeviceSelect on Cuda,
 /// Kokkos::parallel_scan elsewhere.
 template <class ExecSpace, class Temp, class Dst, class Value, class Flag>
 void compact_flagged(const ExecSpace& exec, Temp&& temp, const Dst& dst, const Value& value, const Flag& flag,
                      std::int64_t n, const std::string& label) {
+  static_assert(scan_contiguous<Dst>(), "compact_flagged: dst is a contiguous rank-1 View");
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (scan_counts_by_cub<ExecSpace>()) {
+  if constexpr (scans_by_cub<ExecSpace>()) {
     compact_flagged_cub(exec, temp, dst.data(), value, flag, n, label);
-    return;
-  }
+  } else
 #endif
-  (void)temp;
-  compact_flagged_kokkos(exec, dst, value, flag, n, label);
+  {
+    (void)temp;
+    compact_flagged_kokkos(exec, dst, value, flag, n, label);
+  }
 }
 
 }  // namespace AsyncSparse::Impl

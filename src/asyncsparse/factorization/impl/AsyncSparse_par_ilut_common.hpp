@@ -87,19 +87,29 @@ typename Handle::workspace_type& ilut_ws(Handle& h) {
   return h.state().work;
 }
 
-/// Impl::scan_counts (out(i) = sum_{r < i} count(r), i = 0..n; the total returned in 64 bit; `bound`: an upper
-/// bound of the total, -1: none) with its device scratch from the pooled workspace ws.
+/// Device scratch of the functions of exec/AsyncSparse_device_scan.hpp (their `temp`) from the pooled workspace ws:
+/// the buffers are held until the holder goes away (a later request of ws that gets them runs after the work on
+/// the same execution space instance).
+template <class Workspace, class Device>
+struct IlutScratch {
+  using Words = Kokkos::View<double*, Device>;
+  Workspace& ws;
+  std::string label;
+  std::vector<Words> held;
+  void* operator()(std::size_t bytes) {
+    held.push_back(ilut_alloc<Words>(ws, label, bytes / sizeof(double) + 1));
+    return held.back().data();
+  }
+};
+
+/// Impl::scan_counts (out(i) = sum_{r < i} count(r), i = 0..n; the total returned in 64 bit, -1 unread where
+/// `read_total` is false; `bound`: an upper bound of the total, -1: none) with its device scratch from the pooled
+/// workspace ws.
 template <class ExecSpace, class Workspace, class Out, class Count>
 std::int64_t ilut_scan_counts(const ExecSpace& exec, Workspace& ws, const Out& out, const Count& count, std::int64_t n,
-                              std::int64_t bound, const std::string& label) {
-  using Words = Kokkos::View<double*, typename Out::device_type>;
-  // held until the scan is enqueued; a later request of ws that gets these buffers runs after it on exec
-  std::vector<Words> held;
-  const auto temp = [&](std::size_t bytes) -> void* {
-    held.push_back(ilut_alloc<Words>(ws, label + "_temp", bytes / sizeof(double) + 1));
-    return held.back().data();
-  };
-  return Impl::scan_counts(exec, temp, out, count, n, bound, label);
+                              std::int64_t bound, const std::string& label, bool read_total = true) {
+  IlutScratch<Workspace, typename Out::device_type> temp{ws, label + "_temp", {}};
+  return Impl::scan_counts(exec, temp, out, count, n, bound, label, read_total);
 }
 
 /// A pattern with more entries than offset_t holds (the fill of L·U can exceed the entries of A) is InvalidInput
@@ -232,14 +242,54 @@ const char* par_ilut_name(const Handle& h) {
 // Transpose of a factor pattern (sorted rows; deterministic), with the map back to the source entries
 // ------------------------------------------------------------------------------------------------------------
 
+#if defined(KOKKOS_ENABLE_CUDA)
+/// ilut_transpose on CUDA (F.nnz > 0): F's entries are stored by rows in increasing row order, so a stable sort of
+/// them by column (CUB's radix sort of (column, position) pairs) lists each column's entries in increasing row
+/// order, as the row-sorting path below gives them; one pass then writes T's columns and row pointers. (On an H200 the
+/// counting, scan, scatter, row sort and row fill of that path took some 400 us per transpose of L or U of the
+/// 5-point 1024^2 grid in a fenced timeline of a ParILUT step, nvidia-h200/device_scans_2026-12-04/.)
+template <class Workspace, class Factor, class Src>
+void ilut_transpose_sorted(const Kokkos::Cuda& exec, Workspace& ws, ordinal_t n, const Factor& F, const Factor& T,
+                           const Src& src) {
+  using PV = decltype(F.ptr);
+  const offset_t nnz = F.nnz;
+  const PV iota = ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::transpose_iota", nnz);
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::transpose_iota", Impl::RangePolicy<Kokkos::Cuda>(exec, 0, nnz),
+      KOKKOS_LAMBDA(const offset_t p) { iota(p) = p; });
+  int bits = 1;
+  while ((std::int64_t(1) << bits) < static_cast<std::int64_t>(n)) ++bits;
+  IlutScratch<Workspace, typename PV::device_type> temp{ws, "AsyncSparse::par_ilut::transpose_temp", {}};
+  Impl::sort_pairs_stable(exec, temp, F.col.data(), T.row.data(), iota.data(), src.data(), nnz, bits,
+                          "AsyncSparse::par_ilut::transpose_sort");
+  const auto frow = F.row;
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilut::transpose_rows", Impl::RangePolicy<Kokkos::Cuda>(exec, 0, nnz + 1),
+      KOKKOS_LAMBDA(const offset_t q) {
+        const ordinal_t c = q < nnz ? T.row(q) : n;                // row of T of entry q (n: past the last)
+        const ordinal_t before = q > 0 ? T.row(q - 1) : -1;        // row of T of the entry before
+        for (ordinal_t r = before + 1; r <= c; ++r) T.ptr(r) = q;  // rows before + 1 .. c start at q
+        if (q < nnz) T.col(q) = frow(src(q));
+      });
+}
+#endif
+
 /// T = Fᵀ (pattern; T.row(p) = row of T = column of F), src(p) = F entry of T entry p. T and src are allocated here.
 template <class ExecSpace, class Workspace, class Factor, class Src>
 void ilut_transpose(const ExecSpace& exec, Workspace& ws, ordinal_t n, const Factor& F, Factor& T, Src& src) {
   using PV = decltype(F.ptr);
   T.ptr = ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::transpose_ptr", static_cast<std::size_t>(n) + 1);
-  Kokkos::deep_copy(exec, T.ptr, offset_t(0));
   ilut_alloc_entries(ws, T, F.nnz, false, false);
   src = ilut_alloc<Src>(ws, "AsyncSparse::par_ilut::transpose_src", F.nnz);
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (Impl::scans_by_cub<ExecSpace>()) {
+    if (F.nnz > 0) {
+      ilut_transpose_sorted(exec, ws, n, F, T, src);
+      return;
+    }
+  }
+#endif
+  Kokkos::deep_copy(exec, T.ptr, offset_t(0));
   transpose_pattern(exec, n, n, F.nnz, F.ptr, F.col, T.ptr, T.col, src,
                     ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::transpose_next", static_cast<std::size_t>(n)));
   auto tp = T.ptr;

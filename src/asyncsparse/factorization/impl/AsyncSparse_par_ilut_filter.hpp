@@ -203,7 +203,7 @@ void ilut_remove_u(const ExecSpace& exec, Handle& h, const IlutKeep<typename Han
   ilut_scan_counts(
       exec, ilut_ws(h), pos_u,
       KOKKOS_LAMBDA(const std::int64_t q)->offset_t { return pos_t(umap(q) + 1) - pos_t(umap(q)); }, nu, nu,
-      "AsyncSparse::par_ilut::keep_u_scan");
+      "AsyncSparse::par_ilut::keep_u_scan", false);  // its total is kt.kept
   st.U = ilut_compact(exec, ilut_ws(h), st.n, st.U, ku, false, false);
   st.Ut = ilut_compact(exec, ilut_ws(h), st.n, st.Ut, kt, true, det);
   PV umap2 = ilut_alloc<PV>(ilut_ws(h), "AsyncSparse::par_ilut::umap", kt.kept);
