@@ -139,6 +139,9 @@ struct ParIlutSweepStatus {
   std::int64_t breakdown = INT64_MAX;  ///< min of 4 * row + code over non-finite updates (INT64_MAX: none)
   std::int64_t replaced = 0;           ///< pivots replaced (Params::pivot_tolerance)
   double r2 = 0.0;                     ///< squared residual of the values the sweep read (where it computes it)
+  /// entries of L and of U that the last step added to the pattern and kept (its count_new reduction; read back with
+  /// the flags of the sweeps that follow it, without a wait of its own)
+  std::int64_t kept_new[2] = {0, 0};
 };
 
 template <class Scalar, class Device>
@@ -437,7 +440,8 @@ class ParIlutHandle {
     bool status_current = true;  ///< status_host equals status (no sweep or reset since the last read)
     SampleSelectHandle<Scalar, Device> select;
     workspace_type work{};                            ///< pooled working arrays (the factors' arrays come from it too)
-    Kokkos::View<std::int64_t*, Device> team_select;  ///< result of Impl::team_select_magnitude (4 entries)
+    Kokkos::View<std::int64_t*, Device>
+        team_select;  ///< results of Impl::team_select_launch (8 entries: L's, then U's)
     /// Product lists of the list sweeps (Impl::ilut_product_lists) for pattern `generation` (-1: none; ptr empty
     /// after the pattern had too many products); released when the pattern changes.
     struct ProductLists {

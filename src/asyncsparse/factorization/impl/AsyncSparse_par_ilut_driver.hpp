@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -316,25 +317,25 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
   ss.sweep_seconds = ilut_lap(exec, timer);
   // 3. + 4. per factor the threshold that keeps its fill budget, and the removal of the entries below it
   ilut_select_and_remove(exec, h, ss);
-  {
-    auto& st = h.state();
+  auto& st = h.state();
+  {  // reduced into State::status and read back with the sweeps' flags below (no wait of its own)
     IlutCountNew<decltype(st.L.ptr), decltype(st.L.col)> count;
     count.n = st.n;
     count.nptr[0] = st.L.ptr, count.ncol[0] = st.L.col, count.optr[0] = old_L.ptr, count.ocol[0] = old_L.col;
     const int factors = st.kind == ParIlutKind::Ilut ? 2 : 1;
     if (factors == 2)
       count.nptr[1] = st.U.ptr, count.ncol[1] = st.U.col, count.optr[1] = old_U.ptr, count.ocol[1] = old_U.col;
-    std::int64_t kept[2] = {0, 0};
+    const auto status = ilut_status_view(h);
     Kokkos::parallel_reduce(
         "AsyncSparse::par_ilut::count_new",
         Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0,
                                                                       factors * static_cast<std::int64_t>(st.n)),
-        count, Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(kept, 2));
-    exec.fence();  // a reduction into a View need not wait for its result (backend-dependent)
-    ss.kept_new_L = static_cast<offset_t>(kept[0]);
-    ss.kept_new_U = static_cast<offset_t>(kept[1]);
-    ss.pattern_unchanged = ss.kept_new_L + ss.kept_new_U == 0 && st.L.nnz == old_L.nnz &&
-                           (st.kind == ParIlutKind::Ict || st.U.nnz == old_U.nnz);
+        count,
+        Kokkos::View<std::int64_t*, typename Handle::device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+            reinterpret_cast<std::int64_t*>(reinterpret_cast<char*>(status.data()) +
+                                            offsetof(ParIlutSweepStatus, kept_new)),
+            2));
+    st.status_current = false;
   }
   // 5. fixed-point sweeps over the kept pattern, adaptive (Params::sweep_tolerance); the last one's breakdowns
   // are the step's
@@ -342,7 +343,12 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
   const IlutPhase ph = ilut_sweep_phase(exec, h, -1, h.params.sweep_tolerance, h.params.max_sweeps);
   ss.sweeps = 1 + ph.sweeps;
   ss.pattern_residual = ph.residual;
-  ss.pivots_replaced = ilut_status(exec, h).replaced;
+  const ParIlutSweepStatus& status = ilut_status(exec, h);
+  ss.pivots_replaced = status.replaced;
+  ss.kept_new_L = static_cast<offset_t>(status.kept_new[0]);
+  ss.kept_new_U = static_cast<offset_t>(status.kept_new[1]);
+  ss.pattern_unchanged = ss.kept_new_L + ss.kept_new_U == 0 && st.L.nnz == old_L.nnz &&
+                         (st.kind == ParIlutKind::Ict || st.U.nnz == old_U.nnz);
   ss.sweep_seconds += ilut_lap(exec, timer);
   ss.total_seconds = total.seconds();
   ss.workspace_allocations = ilut_ws(h).stats().allocations - allocations;

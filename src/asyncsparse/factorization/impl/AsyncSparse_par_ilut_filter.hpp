@@ -45,21 +45,39 @@ std::int64_t ilut_team_select_max(const Params& p) {
   return is_gpu_space<ExecSpace>() ? std::int64_t(32768) : 0;
 }
 
+/// A threshold selection of ilut_select_begin: its rule, or (`pending`) a one-team select on the magnitudes `mag`
+/// launched into entries 4 slot .. 4 slot + 3 of State::team_select, which ilut_select_end reads.
+template <class VV>
+struct IlutSelection {
+  IlutKeepRule rule;
+  bool ran = false;      ///< a selection ran (its SampleSelect statistics in `stats`, none for the one-team select)
+  bool pending = false;  ///< the one-team select's result is still on the device
+  SampleSelectStats stats;
+  VV mag;
+  std::int64_t m = 0, k = 0, budget_offdiag = 0;
+  int slot = 0;
+};
+
 /// Select the threshold of factor F (rows, diagonal last: L or Ut) that keeps `budget` of its entries, the
-/// diagonal included. F's strict entries are numbered p - F.row(p).
+/// diagonal included. F's strict entries are numbered p - F.row(p). Where the one-team select takes the magnitudes,
+/// it is only launched (into slot `slot` of State::team_select): ilut_select_end reads the results of both factors
+/// in one wait for the device. SampleSelect waits for the device at each level and returns the rule at once.
 template <class ExecSpace, class Handle>
-IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& F, offset_t budget) {
+IlutSelection<typename Handle::value_view> ilut_select_begin(const ExecSpace& exec, Handle& h,
+                                                             const ilut_factor_t<Handle>& F, offset_t budget,
+                                                             int slot) {
   using Scalar = typename Handle::scalar_type;
   using VV = typename Handle::value_view;
   const ordinal_t n = h.state().n;
   const std::int64_t m = F.nnz - n, budget_offdiag = std::max<std::int64_t>(0, budget - n);
-  IlutKeepRule rule;
-  if (m <= budget_offdiag) return rule;
+  IlutSelection<VV> s;
+  IlutKeepRule& rule = s.rule;
+  if (m <= budget_offdiag) return s;
   rule.remove = true;
   if (budget_offdiag == 0) {  // a budget of at most n keeps the diagonal only: nothing to select
     rule.threshold = static_cast<double>(std::numeric_limits<Scalar>::max());
     rule.quota = 0;
-    return rule;
+    return s;
   }
   VV mag = ilut_alloc<VV>(ilut_ws(h), "AsyncSparse::par_ilut::magnitudes", m);
   Kokkos::parallel_for(
@@ -72,23 +90,23 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<H
   sel.params.order = SelectOrder::Magnitude;
   sel.launch = h.select_launch;
   const std::int64_t k = m - budget_offdiag;  // rank (ascending) of the smallest kept magnitude
-  Scalar t;
+  s.ran = true;
   if (h.params.selection == ThresholdSelection::Exact && m <= ilut_team_select_max<ExecSpace>(h.params)) {
     auto& out = h.state().team_select;
     if (out.data() == nullptr)
       out = Kokkos::View<std::int64_t*, typename Handle::device_type>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::team_select"), 4);
-    const auto r = team_select_magnitude(exec, mag, m, k, out);
-    if (r.nan_count > 0) {
-      sample_select(exec, sel, mag, k);  // names the first NaN (InvalidInput)
-      throw InvalidInput(std::string(par_ilut_name(h)) + ": " + std::to_string(r.nan_count) +
-                         " NaN among the magnitudes of the threshold selection");
-    }
-    t = r.value;
-    rule.quota = budget_offdiag - r.greater;
-    rule.all_ties = r.equal <= rule.quota;
-    sel.stats = SampleSelectStats{};  // no SampleSelect ran
-  } else if (h.params.selection == ThresholdSelection::Exact) {
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::team_select"), 8);
+    team_select_launch(exec, mag, m, k, Kokkos::subview(out, std::make_pair(4 * slot, 4 * slot + 4)));
+    s.pending = true;
+    s.mag = mag;
+    s.m = m;
+    s.k = k;
+    s.budget_offdiag = budget_offdiag;
+    s.slot = slot;
+    return s;
+  }
+  Scalar t;
+  if (h.params.selection == ThresholdSelection::Exact) {
     t = sample_select(exec, sel, mag, k);
     // How many reach the threshold (|v| >= t), from SampleSelect's counts (its buckets and base case, no pass of
     // its own). At most the budget (the usual case: t has no ties beyond the quota) means every tie stays and the
@@ -103,24 +121,74 @@ IlutKeepRule ilut_select(const ExecSpace& exec, Handle& h, const ilut_factor_t<H
     rule.quota = std::numeric_limits<std::int64_t>::max();
     rule.all_ties = true;
   }
-  h.stats().last_select = sel.stats;
+  s.stats = sel.stats;
   rule.threshold = static_cast<double>(t);
-  return rule;
+  return s;
+}
+
+/// Completes the selections `a` and `b` of ilut_select_begin: the pending one-team selects' results in one copy and
+/// one wait; Stats::last_select gets the statistics of the last factor whose selection ran.
+template <class ExecSpace, class Handle, class VV>
+void ilut_select_end(const ExecSpace& exec, Handle& h, IlutSelection<VV>& a, IlutSelection<VV>& b) {
+  using Scalar = typename Handle::scalar_type;
+  if (a.pending || b.pending) {
+    std::int64_t res[8];
+    const int lo = a.pending ? a.slot : b.slot, hi = b.pending ? b.slot : a.slot;
+    Kokkos::deep_copy(exec,
+                      Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                          res + 4 * lo, 4 * (hi - lo + 1)),
+                      Kokkos::subview(h.state().team_select, std::make_pair(4 * lo, 4 * hi + 4)));
+    exec.fence();
+    for (IlutSelection<VV>* s : {&a, &b}) {
+      if (!s->pending) continue;
+      const auto r = team_select_result<Scalar>(res + 4 * s->slot);
+      if (r.nan_count > 0) {
+        sample_select(exec, h.state().select, s->mag, s->k);  // names the first NaN (InvalidInput)
+        throw InvalidInput(std::string(par_ilut_name(h)) + ": " + std::to_string(r.nan_count) +
+                           " NaN among the magnitudes of the threshold selection");
+      }
+      s->rule.threshold = static_cast<double>(r.value);
+      s->rule.quota = s->budget_offdiag - r.greater;
+      s->rule.all_ties = r.equal <= s->rule.quota;
+      s->stats = SampleSelectStats{};  // no SampleSelect ran
+      s->pending = false;
+      s->mag = VV();
+    }
+  }
+  if (a.ran || b.ran) {
+    h.state().select.stats = b.ran ? b.stats : a.stats;
+    h.stats().last_select = h.state().select.stats;
+  }
 }
 
 /// Which entries of a factor stay: entry p does where pos(p + 1) > pos(p); pos(p) is its compacted position,
-/// pos(nnz) = kept.
+/// pos(nnz) = kept (-1 on the host until read: ilut_read_kept).
 template <class PV>
 struct IlutKeep {
   PV pos;
-  offset_t kept = 0;
+  offset_t kept = -1;
 };
+
+/// The totals of the keep decisions `a` and `b` (those with kept = -1 and a position array) in one wait for the
+/// device: each total is pos(nnz), the last entry of its scan.
+template <class ExecSpace, class PV>
+void ilut_read_kept(const ExecSpace& exec, IlutKeep<PV>& a, IlutKeep<PV>& b) {
+  using H = Kokkos::View<offset_t, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  bool any = false;
+  for (IlutKeep<PV>* k : {&a, &b})
+    if (k->kept < 0 && k->pos.extent(0) > 0) {
+      Kokkos::deep_copy(exec, H(&k->kept), Kokkos::subview(k->pos, k->pos.extent(0) - 1));
+      any = true;
+    }
+  if (any) exec.fence();
+}
 
 /// The entries of factor F (rows, diagonal last) that stay under `rule`. Where every tie stays (IlutKeepRule::
 /// all_ties, the usual case), one scan decides and positions at once. Where the quota keeps only some of the ties,
 /// a first scan ranks the ties (|v| == threshold) in storage order and decides keep(p) from the global rank in its
 /// final pass, the second turns keep into positions. (One scan cannot do both: its increment would depend on the
-/// prefix, which a parallel scan's first pass only knows locally.)
+/// prefix, which a parallel scan's first pass only knows locally.) The total (IlutKeep::kept) is left to
+/// ilut_read_kept, which reads those of both factors at once.
 template <class ExecSpace, class Workspace, class Factor>
 IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, Workspace& ws, const Factor& F,
                                           const IlutKeepRule& rule) {
@@ -132,12 +200,12 @@ IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, Workspace& ws, 
   const Scalar t = static_cast<Scalar>(rule.threshold);
   const std::int64_t quota = rule.quota;
   if (!remove || rule.all_ties) {
-    k.kept = static_cast<offset_t>(ilut_scan_counts(
+    ilut_scan_counts(
         exec, ws, k.pos,
         KOKKOS_LAMBDA(const std::int64_t p)->offset_t {
           return !remove || F.col(p) == F.row(p) || ilut_abs(F.val(p)) >= t ? 1 : 0;
         },
-        nnz, nnz, "AsyncSparse::par_ilut::keep_scan"));
+        nnz, nnz, "AsyncSparse::par_ilut::keep_scan", false);
     return k;
   }
   const PV keep = ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::keep", nnz);
@@ -150,7 +218,7 @@ IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, Workspace& ws, 
         if (final) keep(p) = (d || a > t || (tie && ties_before < quota)) ? 1 : 0;
         if (tie) ++ties_before;
       });
-  k.kept = static_cast<offset_t>(ilut_scan_counts(exec, ws, k.pos, keep, nnz, nnz, "AsyncSparse::par_ilut::keep_scan"));
+  ilut_scan_counts(exec, ws, k.pos, keep, nnz, nnz, "AsyncSparse::par_ilut::keep_scan", false);
   return k;
 }
 
@@ -222,20 +290,28 @@ void ilut_select_and_remove(const ExecSpace& exec, Handle& h, ParIlutStepStats& 
   auto& st = h.state();
   const bool ilut = st.kind == ParIlutKind::Ilut;
   Kokkos::Timer timer;
-  const IlutKeepRule rule_L = ilut_select(exec, h, st.L, h.stats().budget_L);
-  const IlutKeepRule rule_U = ilut ? ilut_select(exec, h, st.Ut, h.stats().budget_U) : IlutKeepRule();
+  // both factors' selections launched first, their results read in one wait (one-team selects)
+  auto sel_L = ilut_select_begin(exec, h, st.L, h.stats().budget_L, 0);
+  decltype(sel_L) sel_U;
+  if (ilut) sel_U = ilut_select_begin(exec, h, st.Ut, h.stats().budget_U, 1);
+  ilut_select_end(exec, h, sel_L, sel_U);
+  const IlutKeepRule rule_L = sel_L.rule, rule_U = sel_U.rule;
   exec.fence();
   ss.select_seconds = timer.seconds();
   ss.threshold_L = rule_L.remove ? rule_L.threshold : 0.0;
   ss.threshold_U = rule_U.remove ? rule_U.threshold : 0.0;
   timer.reset();
   auto& ws = ilut_ws(h);
+  // both factors' decisions first, then their totals in one wait (the compactions need them on the host)
+  IlutKeep<typename Handle::offset_view> keep_L, keep_U;
+  if (rule_L.remove) keep_L = ilut_keep(exec, ws, st.L, rule_L);
+  if (ilut && rule_U.remove) keep_U = ilut_keep(exec, ws, st.Ut, rule_U);
+  ilut_read_kept(exec, keep_L, keep_U);
   if (rule_L.remove) {
-    st.L = ilut_compact(exec, ws, st.n, st.L, ilut_keep(exec, ws, st.L, rule_L), true,
-                        h.params.mode == SweepMode::Deterministic);
+    st.L = ilut_compact(exec, ws, st.n, st.L, keep_L, true, h.params.mode == SweepMode::Deterministic);
     ++st.pattern_generation;
   }
-  if (ilut && rule_U.remove) ilut_remove_u(exec, h, ilut_keep(exec, ws, st.Ut, rule_U));
+  if (ilut && rule_U.remove) ilut_remove_u(exec, h, keep_U);
   if (ilut) ilut_build_tasks(exec, h);
   exec.fence();
   ss.remove_seconds = timer.seconds();

@@ -316,13 +316,21 @@ KOKKOS_INLINE_FUNCTION void ilut_reset_status_on_device(const View& status, bool
   status().r2 = 0.0;
 }
 
+/// State::status, allocated (zeroed) the first time.
+template <class Handle>
+const auto& ilut_status_view(Handle& h) {
+  auto& st = h.state();
+  using SV = decltype(st.status);
+  if (st.status.data() == nullptr) st.status = SV("AsyncSparse::par_ilut::status");
+  return st.status;
+}
+
 /// State::status (allocated here the first time) for a kernel that resets it (ilut_reset_status_on_device); the host
 /// copy follows the reset without a read.
 template <class Handle>
 const auto& ilut_status_to_reset(Handle& h, bool breakdown) {
   auto& st = h.state();
-  using SV = decltype(st.status);
-  if (st.status.data() == nullptr) st.status = SV("AsyncSparse::par_ilut::status");
+  ilut_status_view(h);
   if (st.status_current) {
     if (breakdown) st.status_host.breakdown = INT64_MAX;
     st.status_host.replaced = 0;

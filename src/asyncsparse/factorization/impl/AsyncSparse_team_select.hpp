@@ -154,16 +154,13 @@ struct TeamSelectKernel {
   }
 };
 
-/// The k-th smallest |values(i)|, i < n (0 <= k < n), in one launch of one team on `exec`; blocks until known.
-/// `out`: at least 4 entries of work space on the values' device. One team of up to 1024 threads on GPUs (fewer
-/// where the kernel's registers do not allow them), of one thread on host backends.
+/// Launches the one-team select of the k-th smallest |values(i)|, i < n (0 <= k < n), on `exec` without waiting:
+/// its result lands in out(0..3) (`out`: at least 4 entries on the values' device), which team_select_result decodes
+/// once read. One team of up to 1024 threads on GPUs (fewer where the kernel's registers do not allow them), of one
+/// thread on host backends.
 template <class ExecSpace, class Values, class Out>
-TeamSelection<std::remove_cv_t<typename Values::value_type>> team_select_magnitude(const ExecSpace& exec,
-                                                                                   const Values& values, std::int64_t n,
-                                                                                   std::int64_t k, const Out& out) {
+void team_select_launch(const ExecSpace& exec, const Values& values, std::int64_t n, std::int64_t k, const Out& out) {
   using F = TeamSelectKernel<ExecSpace, Values>;
-  using Scalar = typename F::Scalar;
-  using K = typename F::K;
   if (n < 1 || k < 0 || k >= n || static_cast<std::size_t>(n) > values.extent(0))
     throw InvalidInput("team_select_magnitude: k = " + std::to_string(k) + " is out of range [0, " + std::to_string(n) +
                        ") or n exceeds the " + std::to_string(values.extent(0)) + " values");
@@ -177,10 +174,12 @@ TeamSelection<std::remove_cv_t<typename Values::value_type>> team_select_magnitu
   Impl::TeamPolicy<ExecSpace> policy(exec, 1, team_size);
   policy = policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes));
   Kokkos::parallel_for("AsyncSparse::team_select", policy, f);
-  std::int64_t h[4];
-  Kokkos::deep_copy(exec, Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(h, 4),
-                    Kokkos::subview(out, std::make_pair(0, 4)));
-  exec.fence();
+}
+
+/// The selection from the four entries of `out` that team_select_launch wrote, read back to the host (`h`).
+template <class Scalar>
+TeamSelection<Scalar> team_select_result(const std::int64_t* h) {
+  using K = team_select_key_t<Scalar>;
   TeamSelection<Scalar> r;
   const K bits = static_cast<K>(h[0]);
   std::memcpy(&r.value, &bits, sizeof(K));
@@ -188,6 +187,20 @@ TeamSelection<std::remove_cv_t<typename Values::value_type>> team_select_magnitu
   r.nan_count = h[2];
   r.equal = h[3];
   return r;
+}
+
+/// The k-th smallest |values(i)|, i < n (0 <= k < n), in one launch of one team on `exec` (team_select_launch);
+/// blocks until known.
+template <class ExecSpace, class Values, class Out>
+TeamSelection<std::remove_cv_t<typename Values::value_type>> team_select_magnitude(const ExecSpace& exec,
+                                                                                   const Values& values, std::int64_t n,
+                                                                                   std::int64_t k, const Out& out) {
+  team_select_launch(exec, values, n, k, out);
+  std::int64_t h[4];
+  Kokkos::deep_copy(exec, Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(h, 4),
+                    Kokkos::subview(out, std::make_pair(0, 4)));
+  exec.fence();
+  return team_select_result<std::remove_cv_t<typename Values::value_type>>(h);
 }
 
 }  // namespace Impl
