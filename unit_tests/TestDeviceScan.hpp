@@ -26,8 +26,12 @@ struct Scratch {
   }
 };
 
+/// each implementation (CUB where the backend has it, Kokkos::parallel_scan) and the rule's choice
+const Impl::ScanPath kPaths[] = {Impl::ScanPath::Auto, Impl::ScanPath::Cub, Impl::ScanPath::Kokkos};
+
 template <class T>
-void check_scan(const std::vector<int>& counts, std::int64_t bound, const std::string& what) {
+void check_scan(const std::vector<int>& counts, std::int64_t bound, const std::string& what_, Impl::ScanPath path) {
+  const std::string what = what_ + ", path " + std::to_string(static_cast<int>(path));
   const auto n = static_cast<std::int64_t>(counts.size());
   Kokkos::View<int*, Dev> c("counts", counts.size());
   Kokkos::deep_copy(c, Kokkos::View<const int*, Kokkos::HostSpace>(counts.data(), counts.size()));
@@ -36,7 +40,7 @@ void check_scan(const std::vector<int>& counts, std::int64_t bound, const std::s
   std::vector<std::int64_t> want(counts.size() + 1, 0);
   for (std::size_t i = 0; i < counts.size(); ++i) want[i + 1] = want[i] + counts[i];
   Scratch s;
-  EXPECT_EQ(Impl::scan_counts(Exec(), s, out, c, n, bound, "test::scan_counts"), want.back()) << what;
+  EXPECT_EQ(Impl::scan_counts(Exec(), s, out, c, n, bound, "test::scan_counts", true, path), want.back()) << what;
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   std::int64_t wrong = 0, first = -1;
   for (std::size_t i = 0; i < want.size(); ++i)
@@ -45,7 +49,7 @@ void check_scan(const std::vector<int>& counts, std::int64_t bound, const std::s
   EXPECT_EQ(h(counts.size() + 1), T(-7)) << what << ": written past the n + 1 prefixes";
   // without the total: the same prefixes
   Kokkos::deep_copy(out, T(-7));
-  EXPECT_EQ(Impl::scan_counts(Exec(), s, out, c, n, bound, "test::scan_counts", false), -1) << what;
+  EXPECT_EQ(Impl::scan_counts(Exec(), s, out, c, n, bound, "test::scan_counts", false, path), -1) << what;
   Kokkos::deep_copy(h, out);
   for (std::size_t i = 0; i < want.size(); ++i) wrong += static_cast<std::int64_t>(h(i)) != want[i] ? 1 : 0;
   EXPECT_EQ(wrong, 0) << what << ", total not read";
@@ -62,8 +66,10 @@ TEST(TEST_CATEGORY, device_scan_counts_match_host_prefix_sums) {
     // no bound, the exact total, and a bound beyond 32 bit (the 64-bit path for 32-bit prefixes)
     for (std::int64_t bound : {std::int64_t(-1), total, std::int64_t(1) << 40}) {
       const std::string what = "n = " + std::to_string(n) + ", bound " + std::to_string(bound);
-      check_scan<int>(counts, bound, what + ", 32-bit prefixes");
-      check_scan<std::int64_t>(counts, bound, what + ", 64-bit prefixes");
+      for (auto path : kPaths) {
+        check_scan<int>(counts, bound, what + ", 32-bit prefixes", path);
+        check_scan<std::int64_t>(counts, bound, what + ", 64-bit prefixes", path);
+      }
     }
   }
 }
@@ -74,12 +80,14 @@ struct Huge {
 };
 
 TEST(TEST_CATEGORY, device_scan_counts_total_beyond_32_bit_is_exact) {
-  Kokkos::View<int*, Dev> out("out", 6);
-  Scratch s;
-  EXPECT_EQ(Impl::scan_counts(Exec(), s, out, Huge{}, 5, -1, "test::scan_counts"), std::int64_t(5) << 30);
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-  EXPECT_EQ(h(0), 0);  // the prefixes that fit are exact too
-  EXPECT_EQ(h(1), 1 << 30);
+  for (auto path : kPaths) {
+    Kokkos::View<int*, Dev> out("out", 6);
+    Scratch s;
+    EXPECT_EQ(Impl::scan_counts(Exec(), s, out, Huge{}, 5, -1, "test::scan_counts", true, path), std::int64_t(5) << 30);
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    EXPECT_EQ(h(0), 0);  // the prefixes that fit are exact too
+    EXPECT_EQ(h(1), 1 << 30);
+  }
 }
 
 struct Half {
@@ -93,21 +101,24 @@ struct Multiples {
 
 TEST(TEST_CATEGORY, device_compact_flagged_keeps_index_order) {
   for (std::int64_t n : {std::int64_t(0), std::int64_t(1), std::int64_t(2), std::int64_t(250000)})
-    for (std::int64_t m : {std::int64_t(0), std::int64_t(1), std::int64_t(3)}) {
-      const Multiples flag{m};
-      std::vector<double> want;
-      for (std::int64_t i = 0; i < n; ++i)
-        if (flag(i)) want.push_back(Half{}(i));
-      Kokkos::View<double*, Dev> dst("dst", want.size() + 1);
-      Kokkos::deep_copy(dst, -1.0);
-      Scratch s;
-      Impl::compact_flagged(Exec(), s, dst, Half{}, flag, n, "test::compact_flagged");
-      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dst);
-      std::int64_t wrong = 0;
-      for (std::size_t i = 0; i < want.size(); ++i) wrong += h(i) != want[i] ? 1 : 0;
-      EXPECT_EQ(wrong, 0) << "n = " << n << ", m = " << m;
-      EXPECT_EQ(h(want.size()), -1.0) << "n = " << n << ", m = " << m << ": written past the flagged values";
-    }
+    for (std::int64_t m : {std::int64_t(0), std::int64_t(1), std::int64_t(3)})
+      for (auto path : kPaths) {
+        const Multiples flag{m};
+        std::vector<double> want;
+        for (std::int64_t i = 0; i < n; ++i)
+          if (flag(i)) want.push_back(Half{}(i));
+        Kokkos::View<double*, Dev> dst("dst", want.size() + 1);
+        Kokkos::deep_copy(dst, -1.0);
+        Scratch s;
+        Impl::compact_flagged(Exec(), s, dst, Half{}, flag, n, "test::compact_flagged", path);
+        auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dst);
+        std::int64_t wrong = 0;
+        for (std::size_t i = 0; i < want.size(); ++i) wrong += h(i) != want[i] ? 1 : 0;
+        const std::string what = "n = " + std::to_string(n) + ", m = " + std::to_string(m) + ", path " +
+                                 std::to_string(static_cast<int>(path));
+        EXPECT_EQ(wrong, 0) << what;
+        EXPECT_EQ(h(want.size()), -1.0) << what << ": written past the flagged values";
+      }
 }
 
 TEST(TEST_CATEGORY, device_sort_pairs_is_stable) {

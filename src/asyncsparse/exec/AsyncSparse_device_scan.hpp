@@ -8,7 +8,8 @@
 // On the Cuda backend the scan is CUB's single-pass scan (cub::DeviceScan, shipped with the CUDA toolkit):
 // Kokkos' parallel_scan calls the functor in two passes with a launch and a host copy of the total each time, which
 // measured 100-180 us per scan of 1-6 million counts on an H200 (a ParILUT step on the 2D Laplacian runs seven
-// of them), several times the bytes the scan moves. Every other backend runs Kokkos::parallel_scan.
+// of them), several times the bytes the scan moves. Below kCubScanMinItems items CUB's dispatch costs more than
+// Kokkos' two launches and Kokkos::parallel_scan runs; every other backend always runs it.
 //
 // `count(i)` is a View or a functor callable on the device (i of std::int64_t); `bound` is an upper bound of the
 // total known to the caller (-1: none): where it fits out's value type the CUB path scans straight into `out`,
@@ -16,7 +17,7 @@
 // it and throw before reading the pointers).
 //
 // compact_flagged(exec, temp, dst, value, flag, n, label) writes value(i) of every i with flag(i) to dst in index
-// order (CUB's DeviceSelect on Cuda).
+// order (CUB's DeviceSelect on Cuda, from kCubScanMinItems items).
 //
 // sort_pairs_stable (Cuda only: callers branch on scans_by_cub) sorts key-value pairs stably by key (CUB's radix
 // sort).
@@ -64,6 +65,23 @@ constexpr bool scans_by_cub() {
 #else
   return false;
 #endif
+}
+
+/// Which implementation scan_counts and compact_flagged run: Auto (the rule below), Cub (CUB where scans_by_cub,
+/// else Kokkos) or Kokkos (Kokkos::parallel_scan everywhere); for the benchmarks that compare them.
+enum class ScanPath { Auto, Cub, Kokkos };
+
+/// The fewest items (n + 1 prefixes of scan_counts, n flags of compact_flagged) that Auto hands to CUB on Cuda;
+/// shorter ones run Kokkos::parallel_scan. Measured on an H200 (AsyncSparse_Perf_device_scan, two runs, us per call
+/// until the device is done, CUB / Kokkos): scans of 1,000-16,000 items 19-23 / 15-17 (CUB's two dispatches cost the
+/// host 10-14 us against Kokkos' 8-9), 64,000 18-22 / 19-20, 256,000 18-21 / 36, 4 million 31-33 / 194; compactions
+/// alike (1,000-16,000: 15-19 / 16-17, 64,000: 16 / 20)
+/// (perf_tests/results/MEASUREMENTS.md#device-scans-small).
+constexpr std::int64_t kCubScanMinItems = 32768;
+
+template <class ExecSpace>
+constexpr bool scan_by_cub(ScanPath path, std::int64_t items) {
+  return scans_by_cub<ExecSpace>() && (path == ScanPath::Cub || (path == ScanPath::Auto && items >= kCubScanMinItems));
 }
 
 template <class ExecSpace, class View>
@@ -191,7 +209,8 @@ constexpr bool scan_contiguous() {
 /// waiting for the device where `read_total` is false (see the top of the file).
 template <class ExecSpace, class Temp, class Out, class Count>
 std::int64_t scan_counts(const ExecSpace& exec, Temp&& temp, const Out& out, const Count& count, std::int64_t n,
-                         std::int64_t bound, const std::string& label, bool read_total = true) {
+                         std::int64_t bound, const std::string& label, bool read_total = true,
+                         ScanPath path = ScanPath::Auto) {
   using T = typename Out::non_const_value_type;
   static_assert(std::is_integral<T>::value, "scan_counts: out holds integers");
   static_assert(scan_contiguous<Out>(), "scan_counts: out is a contiguous rank-1 View");
@@ -199,6 +218,7 @@ std::int64_t scan_counts(const ExecSpace& exec, Temp&& temp, const Out& out, con
     throw Error(label + ": " + std::to_string(out.extent(0)) + " entries for " + std::to_string(n + 1) + " prefixes");
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (scans_by_cub<ExecSpace>()) {
+    if (!scan_by_cub<ExecSpace>(path, n + 1)) return scan_counts_kokkos(exec, out, count, n, label, read_total);
     if (sizeof(T) >= sizeof(std::int64_t) ||
         (bound >= 0 && bound <= static_cast<std::int64_t>(std::numeric_limits<T>::max()))) {
       scan_counts_cub(exec, temp, out.data(), count, n, label);
@@ -217,6 +237,7 @@ std::int64_t scan_counts(const ExecSpace& exec, Temp&& temp, const Out& out, con
   {
     (void)temp;
     (void)bound;
+    (void)path;
     return scan_counts_kokkos(exec, out, count, n, label, read_total);
   }
 }
@@ -227,15 +248,19 @@ std::int64_t scan_counts(const ExecSpace& exec, Temp&& temp, const Out& out, con
 /// Kokkos::parallel_scan elsewhere.
 template <class ExecSpace, class Temp, class Dst, class Value, class Flag>
 void compact_flagged(const ExecSpace& exec, Temp&& temp, const Dst& dst, const Value& value, const Flag& flag,
-                     std::int64_t n, const std::string& label) {
+                     std::int64_t n, const std::string& label, ScanPath path = ScanPath::Auto) {
   static_assert(scan_contiguous<Dst>(), "compact_flagged: dst is a contiguous rank-1 View");
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (scans_by_cub<ExecSpace>()) {
-    compact_flagged_cub(exec, temp, dst.data(), value, flag, n, label);
+    if (scan_by_cub<ExecSpace>(path, n))
+      compact_flagged_cub(exec, temp, dst.data(), value, flag, n, label);
+    else
+      compact_flagged_kokkos(exec, dst, value, flag, n, label);
   } else
 #endif
   {
     (void)temp;
+    (void)path;
     compact_flagged_kokkos(exec, dst, value, flag, n, label);
   }
 }
