@@ -244,8 +244,8 @@ std::int64_t scan_counts(const ExecSpace& exec, Temp&& temp, const Out& out, con
 
 /// dst(0), dst(1), ... = value(i) of every i in [0, n) with flag(i), in index order (a stable stream compaction;
 /// the caller knows how many there are and sized dst). `value` and `flag` are functors callable on the device (i of
-/// std::int64_t) with a declared result type (value: dst's value type, flag: bool). CUB's DeviceSelect on Cuda,
-/// Kokkos::parallel_scan elsewhere.
+/// std::int64_t) with a declared result type (value: dst's value type, flag: bool). CUB's DeviceSelect on Cuda from
+/// kCubScanMinItems flags, Kokkos::parallel_scan below and on the other backends.
 template <class ExecSpace, class Temp, class Dst, class Value, class Flag>
 void compact_flagged(const ExecSpace& exec, Temp&& temp, const Dst& dst, const Value& value, const Flag& flag,
                      std::int64_t n, const std::string& label, ScanPath path = ScanPath::Auto) {

@@ -435,13 +435,15 @@ class ParIlutHandle {
     Factor L0, U0;  ///< pattern of the initial guess (ILU(0) / IC(0) of A), built by the symbolic phase
     offset_view umap;
     offset_view tasks;  ///< ParILUT task list: entries of L (strict, < nnz_L) and U (nnz_L + q), row-major
-    Kokkos::View<ParIlutSweepStatus, Device> status;  ///< of the current sweep (Impl::ilut_status reads it)
-    ParIlutSweepStatus status_host;                   ///< status as last read
-    bool status_current = true;  ///< status_host equals status (no sweep or reset since the last read)
+    /// of the current sweep, and a step's new-entry counts (Impl::ilut_status reads it)
+    Kokkos::View<ParIlutSweepStatus, Device> status;
+    ParIlutSweepStatus status_host;  ///< status as last read
+    /// status_host equals status (no sweep, reset or count_new reduction since the last read)
+    bool status_current = true;
     SampleSelectHandle<Scalar, Device> select;
     workspace_type work{};                            ///< pooled working arrays (the factors' arrays come from it too)
-    Kokkos::View<std::int64_t*, Device>
-        team_select;  ///< results of Impl::team_select_launch (8 entries: L's, then U's)
+    /// results of Impl::team_select_launch (8 entries: L's, then U's)
+    Kokkos::View<std::int64_t*, Device> team_select;
     /// Product lists of the list sweeps (Impl::ilut_product_lists) for pattern `generation` (-1: none; ptr empty
     /// after the pattern had too many products); released when the pattern changes.
     struct ProductLists {

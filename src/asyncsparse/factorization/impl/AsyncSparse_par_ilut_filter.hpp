@@ -54,7 +54,7 @@ struct IlutSelection {
   bool pending = false;  ///< the one-team select's result is still on the device
   SampleSelectStats stats;
   VV mag;
-  std::int64_t m = 0, k = 0, budget_offdiag = 0;
+  std::int64_t k = 0, budget_offdiag = 0;
   int slot = 0;
 };
 
@@ -99,7 +99,6 @@ IlutSelection<typename Handle::value_view> ilut_select_begin(const ExecSpace& ex
     team_select_launch(exec, mag, m, k, Kokkos::subview(out, std::make_pair(4 * slot, 4 * slot + 4)));
     s.pending = true;
     s.mag = mag;
-    s.m = m;
     s.k = k;
     s.budget_offdiag = budget_offdiag;
     s.slot = slot;
@@ -133,7 +132,8 @@ void ilut_select_end(const ExecSpace& exec, Handle& h, IlutSelection<VV>& a, Ilu
   using Scalar = typename Handle::scalar_type;
   if (a.pending || b.pending) {
     std::int64_t res[8];
-    const int lo = a.pending ? a.slot : b.slot, hi = b.pending ? b.slot : a.slot;
+    const int lo = a.pending && b.pending ? std::min(a.slot, b.slot) : (a.pending ? a.slot : b.slot);
+    const int hi = a.pending && b.pending ? std::max(a.slot, b.slot) : lo;
     Kokkos::deep_copy(exec,
                       Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
                           res + 4 * lo, 4 * (hi - lo + 1)),

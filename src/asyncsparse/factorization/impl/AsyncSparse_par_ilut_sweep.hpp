@@ -348,8 +348,8 @@ void ilut_reset_status(const ExecSpace& exec, Handle& h, bool breakdown) {
       KOKKOS_LAMBDA(const int) { ilut_reset_status_on_device(status, breakdown); });
 }
 
-/// State::status on the host: read (waiting for the device) only when a sweep or reset changed it since the last
-/// read; also sets Stats::last_sweep_replaced.
+/// State::status on the host: read (waiting for the device) only when a sweep, a reset or a step's count_new
+/// reduction changed it since the last read; also sets Stats::last_sweep_replaced.
 template <class ExecSpace, class Handle>
 const ParIlutSweepStatus& ilut_status(const ExecSpace& exec, Handle& h) {
   auto& st = h.state();
