@@ -325,16 +325,13 @@ bool ilut_step(const ExecSpace& exec, Handle& h, bool stop_on_stagnation, bool c
     const int factors = st.kind == ParIlutKind::Ilut ? 2 : 1;
     if (factors == 2)
       count.nptr[1] = st.U.ptr, count.ncol[1] = st.U.col, count.optr[1] = old_U.ptr, count.ocol[1] = old_U.col;
-    const auto status = ilut_status_view(h);
     Kokkos::parallel_reduce(
         "AsyncSparse::par_ilut::count_new",
         Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0,
                                                                       factors * static_cast<std::int64_t>(st.n)),
         count,
         Kokkos::View<std::int64_t*, typename Handle::device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-            reinterpret_cast<std::int64_t*>(reinterpret_cast<char*>(status.data()) +
-                                            offsetof(ParIlutSweepStatus, kept_new)),
-            2));
+            ilut_status_member<std::int64_t>(h, offsetof(ParIlutSweepStatus, kept_new)), 2));
     st.status_current = false;
   }
   // 5. fixed-point sweeps over the kept pattern, adaptive (Params::sweep_tolerance); the last one's breakdowns

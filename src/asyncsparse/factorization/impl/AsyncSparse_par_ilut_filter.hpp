@@ -93,9 +93,8 @@ IlutSelection<typename Handle::value_view> ilut_select_begin(const ExecSpace& ex
   s.ran = true;
   if (h.params.selection == ThresholdSelection::Exact && m <= ilut_team_select_max<ExecSpace>(h.params)) {
     auto& out = h.state().team_select;
-    if (out.data() == nullptr)
-      out = Kokkos::View<std::int64_t*, typename Handle::device_type>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::par_ilut::team_select"), 8);
+    if (out.data() == nullptr)  // zeroed: ilut_select_end copies all eight entries, pending or not
+      out = Kokkos::View<std::int64_t*, typename Handle::device_type>("AsyncSparse::par_ilut::team_select", 8);
     team_select_launch(exec, mag, m, k, Kokkos::subview(out, std::make_pair(4 * slot, 4 * slot + 4)));
     s.pending = true;
     s.mag = mag;
@@ -131,13 +130,10 @@ template <class ExecSpace, class Handle, class VV>
 void ilut_select_end(const ExecSpace& exec, Handle& h, IlutSelection<VV>& a, IlutSelection<VV>& b) {
   using Scalar = typename Handle::scalar_type;
   if (a.pending || b.pending) {
-    std::int64_t res[8];
-    const int lo = a.pending && b.pending ? std::min(a.slot, b.slot) : (a.pending ? a.slot : b.slot);
-    const int hi = a.pending && b.pending ? std::max(a.slot, b.slot) : lo;
+    std::int64_t res[8];  // every slot of State::team_select: one copy whichever are pending
     Kokkos::deep_copy(exec,
-                      Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                          res + 4 * lo, 4 * (hi - lo + 1)),
-                      Kokkos::subview(h.state().team_select, std::make_pair(4 * lo, 4 * hi + 4)));
+                      Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(res, 8),
+                      h.state().team_select);
     exec.fence();
     for (IlutSelection<VV>* s : {&a, &b}) {
       if (!s->pending) continue;
@@ -296,7 +292,7 @@ void ilut_select_and_remove(const ExecSpace& exec, Handle& h, ParIlutStepStats& 
   if (ilut) sel_U = ilut_select_begin(exec, h, st.Ut, h.stats().budget_U, 1);
   ilut_select_end(exec, h, sel_L, sel_U);
   const IlutKeepRule rule_L = sel_L.rule, rule_U = sel_U.rule;
-  exec.fence();
+  // no fence: each selection that ran has read its threshold from the device (ilut_select_end, SampleSelect)
   ss.select_seconds = timer.seconds();
   ss.threshold_L = rule_L.remove ? rule_L.threshold : 0.0;
   ss.threshold_U = rule_U.remove ? rule_U.threshold : 0.0;

@@ -17,6 +17,7 @@
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_lists.hpp>  // ilut_longest_row
 #include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // Impl::lower_bound_sorted
 
 namespace AsyncSparse {
@@ -239,20 +240,10 @@ ResolvedLaunch ilut_run_ordered(const ExecSpace& exec, Handle& h, const Sweep& f
   g.rows = s.rows;
   g.uptr = st.U.ptr;
   g.ict = st.kind == ParIlutKind::Ict;
-  // the most updates of a row (ParILUT: strict L entries and U entries; at least the entries of a row of L)
+  // the most updates of a row (ParILUT: strict L entries and U entries, ilut_longest_row's reduction once per
+  // pattern; at least the entries of a row of L)
   offset_t most_tasks = s.max_row;
-  if (!g.ict) {
-    const auto lp = st.L.ptr, up = st.U.ptr;
-    offset_t m = 0;
-    Kokkos::parallel_reduce(
-        "AsyncSparse::par_ilut::ordered_row_tasks", Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
-        KOKKOS_LAMBDA(const ordinal_t i, offset_t& acc) {
-          const offset_t c = lp(i + 1) - lp(i) - 1 + up(i + 1) - up(i);
-          if (c > acc) acc = c;
-        },
-        Kokkos::Max<offset_t>(m));
-    most_tasks = std::max(most_tasks, m);
-  }
+  if (!g.ict) most_tasks = std::max(most_tasks, ilut_longest_row(exec, h).tasks);
   // GPUs: teams of 128 threads (rows x lanes), fewer where the staged rows would pass 40 KB of scratch memory or
   // the kernel's registers allow fewer; a row of more updates than fit one thread's share runs in place. Host
   // backends: one row per team, rows of up to 2^16 updates staged.

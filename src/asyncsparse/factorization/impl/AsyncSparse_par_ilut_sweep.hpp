@@ -325,6 +325,13 @@ const auto& ilut_status_view(Handle& h) {
   return st.status;
 }
 
+/// The device address of State::status's member of type T at byte `offset` (offsetof(ParIlutSweepStatus, ...)):
+/// a reduction's target (no member access through the device pointer on the host).
+template <class T, class Handle>
+T* ilut_status_member(Handle& h, std::size_t offset) {
+  return reinterpret_cast<T*>(reinterpret_cast<char*>(ilut_status_view(h).data()) + offset);
+}
+
 /// State::status (allocated here the first time) for a kernel that resets it (ilut_reset_status_on_device); the host
 /// copy follows the reset without a read.
 template <class Handle>
@@ -440,9 +447,8 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, const IlutSweepOptions&
     return ilut_sum(exec, r2, ntasks, true);
   }
   if (residual) {  // reduced into State::status, read back with the flags in one copy
-    // the struct's r2 member by its offset (no member access through the device pointer on the host)
     const Kokkos::View<double, typename Handle::device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>> into(
-        reinterpret_cast<double*>(reinterpret_cast<char*>(st.status.data()) + offsetof(ParIlutSweepStatus, r2)));
+        ilut_status_member<double>(h, offsetof(ParIlutSweepStatus, r2)));
     Kokkos::parallel_reduce(
         "AsyncSparse::par_ilut::sum", Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, ntasks),
         KOKKOS_LAMBDA(const std::int64_t t, double& acc) { acc += r2(t); }, into);
