@@ -8,7 +8,8 @@
 // median is reported (Iterations(1), its time the median run): 3 runs, more (up to kMaxRuns) while the runs so far
 // took less than kRepeatSeconds, and 1 when the first took more than kSingleRunSeconds. On a GPU one run of a small
 // matrix takes 1-10 ms and single runs strayed by up to 15x (a diagonal PCG of ted_b: 1.2 ms in one run, 18.7 ms in
-// the next); the counters runs, min_ms and max_ms give the spread.
+// the next); the counters runs, min_ms and max_ms give the spread. Like a user's repeated set-ups, the runs after
+// the warm-up take their device arrays from the library's cache (ASYNCSPARSE_DEVICE_CACHE=0: allocated every run).
 // Matrices: L2D (gen:lap2d:1024) and L3D (gen:lap3d27:64) — 256^2 and 24^3 with ASYNCSPARSE_PERF_SCALE=small,
 // the default on host backends — and every matrix of the shared folder (ASYNCSPARSE_MATRIX_DIR), in RCM order
 // as the driver uses them; or the names and generator specs in ASYNCSPARSE_TTS_PROBLEMS (';'-separated). A matrix is

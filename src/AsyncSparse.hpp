@@ -21,6 +21,7 @@
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
 #include <asyncsparse/core/AsyncSparse_validation.hpp>
+#include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/diagnostics/AsyncSparse_run_info.hpp>
 #include <asyncsparse/diagnostics/AsyncSparse_update_trace.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>

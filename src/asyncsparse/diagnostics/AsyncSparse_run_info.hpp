@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
+
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime_api.h>
 #elif defined(KOKKOS_ENABLE_HIP)
@@ -45,6 +47,7 @@ struct KokkosInfo {
   long long host_concurrency = -1;    ///< DefaultHostExecutionSpace().concurrency(); -1 likewise
   std::vector<std::string> backends;  ///< enabled Kokkos backends: Serial, OpenMP, Cuda, HIP
   std::string device;                 ///< GPU name; empty on host backends and while Kokkos is not initialised
+  bool device_cache = true;           ///< whether device arrays are cached for reuse (device_cache_enabled())
 };
 
 /// The Kokkos configuration. Safe to call before Kokkos::initialize (and without a usable GPU): the
@@ -72,6 +75,7 @@ inline KokkosInfo kokkos_info() {
     k.host_concurrency = static_cast<long long>(Kokkos::DefaultHostExecutionSpace().concurrency());
     k.device = device_name();
   }
+  k.device_cache = device_cache_enabled();
   return k;
 }
 

@@ -22,6 +22,7 @@
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 
 namespace AsyncSparse {
 
@@ -43,10 +44,13 @@ class ScalarReadback {
   using device_view = Kokkos::View<double*, Device>;
 
   /// `count` device scalars, zero-initialised.
-  explicit ScalarReadback(int count, const std::string& label = "AsyncSparse::scalars") : d_(label, count) {
+  explicit ScalarReadback(int count, const std::string& label = "AsyncSparse::scalars")
+      : d_(Impl::cached_uninitialized<device_view>(label.c_str(), static_cast<std::size_t>(count))) {
+    Kokkos::deep_copy(d_, 0.0);
 #if defined(KOKKOS_ENABLE_CUDA)
     if (std::is_same<execution_space, Kokkos::Cuda>::value) {
-      pinned_ = pinned_view(label + "_host", count);
+      pinned_ = Impl::cached_uninitialized<pinned_view>((label + "_host").c_str(), static_cast<std::size_t>(count));
+      for (int k = 0; k < count; ++k) pinned_(k) = 0.0;
       host_ = pinned_.data();
       if (cudaEventCreateWithFlags(&event_, cudaEventDisableTiming) != cudaSuccess)
         throw Error("ScalarReadback: cudaEventCreateWithFlags failed");

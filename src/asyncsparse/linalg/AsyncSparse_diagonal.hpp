@@ -11,6 +11,7 @@
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
+#include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 
 namespace AsyncSparse {
 
@@ -20,7 +21,8 @@ template <class Scalar, class Device>
 Kokkos::View<Scalar*, Device> inverse_diagonal(const Crs<Scalar, Device>& A, const std::string& where) {
   using exec = typename Device::execution_space;
   const ordinal_t n = A.numRows();
-  Kokkos::View<Scalar*, Device> dinv(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::dinv"), n);
+  const auto dinv =
+      Impl::cached_uninitialized<Kokkos::View<Scalar*, Device>>("AsyncSparse::dinv", static_cast<std::size_t>(n));
   auto rows = A.graph.row_map;
   auto cols = A.graph.entries;
   auto vals = A.values;

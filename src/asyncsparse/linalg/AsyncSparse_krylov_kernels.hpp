@@ -151,7 +151,7 @@ struct TeamSumScratch {
   /// count starts at 0, the partials are written before they are read.
   explicit TeamSumScratch(std::int64_t teams, int values = 1) {
     const auto np = static_cast<std::size_t>(teams * values);
-    const Kokkos::View<double*, Device> all(uninitialized("AsyncSparse::krylov::team_sums"), np + 1);
+    const auto all = cached_uninitialized<Kokkos::View<double*, Device>>("AsyncSparse::krylov::team_sums", np + 1);
     Kokkos::deep_copy(typename Device::execution_space(), Kokkos::subview(all, np), 0.0);  // all bits 0: count 0
     partials = Kokkos::subview(all, std::make_pair(std::size_t(0), np));
     arrivals = decltype(arrivals)(reinterpret_cast<unsigned int*>(all.data() + np));

@@ -233,7 +233,8 @@ struct TransposeWithMap {
 /// The transpose and its gather map, asynchronously on the default instance of Device's execution space (fence
 /// before reading them on another instance or the host). `map_with_row_map`: the map shares the row pointers'
 /// allocation (one device allocation less, about 40 us on an H200: for a caller that keeps both, e.g. the
-/// factors of par_ilu_factors); else it has one of its own, so that a caller that drops it frees it.
+/// factors of par_ilu_factors); else it has one of its own, so that a caller that drops it frees it (or returns it
+/// to the cache of device arrays, Impl::cached_uninitialized).
 template <class Scalar, class Device>
 TransposeWithMap<Scalar, Device> transpose_with_map(const Crs<Scalar, Device>& A, bool map_with_row_map = true) {
   using exec = typename Device::execution_space;
@@ -247,13 +248,12 @@ TransposeWithMap<Scalar, Device> transpose_with_map(const Crs<Scalar, Device>& A
   const auto offs = uninitialized_parts<offsets, 3>("AsyncSparse::transpose::offsets", {n1, n1 - 1, nz});
   const typename M::row_map_type::non_const_type rm = offs[0];
   Kokkos::deep_copy(exec(), rm, offset_t(0));
-  const offsets map =
-      map_with_row_map ? offs[2]
-                       : offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::map"), nnz);
-  typename M::index_type::non_const_type ent(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::entries"), nnz);
-  typename M::values_type::non_const_type val(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::values"), nnz);
+  const auto nnz_s = static_cast<std::size_t>(nnz);
+  const offsets map = map_with_row_map ? offs[2] : cached_uninitialized<offsets>("AsyncSparse::transpose::map", nnz_s);
+  const auto ent =
+      cached_uninitialized<typename M::index_type::non_const_type>("AsyncSparse::transpose::entries", nnz_s);
+  const auto val =
+      cached_uninitialized<typename M::values_type::non_const_type>("AsyncSparse::transpose::values", nnz_s);
   transpose_pattern(exec(), m, n, nnz, A.graph.row_map, A.graph.entries, rm, ent, map, offs[1]);
   gather_values(map, A.values, val);
   return {M("AsyncSparse::transpose", n, m, nnz, val, rm, ent), map};

@@ -488,7 +488,7 @@ class TriangularSolver {
         }
         isai_row_map_ = rm;
         isai_entries_ = en;
-        isai_values_ = vector_type(Impl::uninitialized("AsyncSparse::trisolve::isai_values"), en.extent(0));
+        isai_values_ = Impl::cached_uninitialized<vector_type>("AsyncSparse::trisolve::isai_values", en.extent(0));
       }
       stats_.isai_nnz = static_cast<std::int64_t>(isai_values_.extent(0));
       Impl::isai_compute<execution_space>(row_map_, entries_, values_, inv_diag_, n_, lower_, isai_values_,

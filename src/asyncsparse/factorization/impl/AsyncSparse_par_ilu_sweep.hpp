@@ -626,7 +626,7 @@ constexpr int kSweepBatch = 8;
 /// before its sweeps; par_ilu_sweep after par_ilu_set_factors reads them as they are).
 template <class ExecSpace, class State>
 void allocate_breakdown_words(const ExecSpace& exec, State& s) {
-  s.breakdown_words = decltype(s.breakdown_words)(uninitialized("AsyncSparse::par_ilu::breakdown"), kSweepBatch);
+  s.breakdown_words = cached_uninitialized<decltype(s.breakdown_words)>("AsyncSparse::par_ilu::breakdown", kSweepBatch);
   Kokkos::deep_copy(exec, s.breakdown_words, kNoBreakdown);
 }
 

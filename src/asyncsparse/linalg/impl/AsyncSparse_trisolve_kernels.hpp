@@ -493,7 +493,8 @@ std::pair<typename RowMap::non_const_type, typename Entries::non_const_type> isa
     const RowMap& rm, const Entries& ent, const RowMap& prm, const Entries& pent, ordinal_t n) {
   using Offsets = typename RowMap::non_const_type;
   using Ordinals = typename Entries::non_const_type;
-  const Offsets out_rm(uninitialized("AsyncSparse::trisolve::isai_row_map"), static_cast<std::size_t>(n) + 1);
+  const auto out_rm =
+      cached_uninitialized<Offsets>("AsyncSparse::trisolve::isai_row_map", static_cast<std::size_t>(n) + 1);
   const IsaiPatternMerge<RowMap, Entries, Ordinals> merge{rm, ent, prm, pent};
   // the counts, and their total in 64 bits (|T|^k can outgrow the offset type where T fits)
   std::int64_t total = 0;
@@ -516,7 +517,8 @@ std::pair<typename RowMap::non_const_type, typename Entries::non_const_type> isa
         acc += c;
         if (final) out_rm(i) = acc;
       });
-  const Ordinals out_ent(uninitialized("AsyncSparse::trisolve::isai_entries"), static_cast<std::size_t>(total));
+  const auto out_ent =
+      cached_uninitialized<Ordinals>("AsyncSparse::trisolve::isai_entries", static_cast<std::size_t>(total));
   Kokkos::parallel_for(
       "AsyncSparse::trisolve::isai_pattern_fill", Impl::RangePolicy<ExecSpace>(0, n),
       KOKKOS_LAMBDA(const ordinal_t i) { merge(i, out_ent, out_rm(i)); });

@@ -61,7 +61,7 @@ Kokkos::View<int*, Device> exact_level_sets(const RowMap& rm, const Entries& ent
   std::vector<int> next(packed.begin(), packed.begin() + levels);
   for (ordinal_t i = 0; i < n; ++i)
     packed[static_cast<std::size_t>(levels) + 1 + next[level[static_cast<std::size_t>(i)]]++] = i;
-  Kokkos::View<int*, Device> out(uninitialized("AsyncSparse::trisolve::level_sets"), packed.size());
+  const auto out = cached_uninitialized<Kokkos::View<int*, Device>>("AsyncSparse::trisolve::level_sets", packed.size());
   Kokkos::deep_copy(out,
                     Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(packed.data(), packed.size()));
   return out;
