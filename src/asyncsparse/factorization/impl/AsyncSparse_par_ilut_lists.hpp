@@ -11,6 +11,7 @@
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
@@ -115,35 +116,44 @@ bool ilut_product_lists(const ExecSpace& exec, Handle& h, bool bounded, std::int
   return built;
 }
 
+/// The most entries of a row of L and (ParILUT) the most updates of a row (strict L entries and U entries): an array
+/// reduction of two maxima, one wait for the device.
+template <class PV>
+struct IlutLongestRow {
+  using value_type = offset_t[];
+  using size_type = unsigned;
+  size_type value_count = 2;
+  PV lp, up;  ///< up empty for ParICT
+  bool ict = false;
+  KOKKOS_INLINE_FUNCTION void init(offset_t* v) const { v[0] = v[1] = 0; }
+  KOKKOS_INLINE_FUNCTION void join(Compat::JoinDst<offset_t> dst, Compat::JoinSrc<offset_t> src) const {
+    if (src[0] > dst[0]) dst[0] = src[0];
+    if (src[1] > dst[1]) dst[1] = src[1];
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, offset_t* acc) const {
+    const offset_t e = lp(i + 1) - lp(i), t = ict ? e : e - 1 + up(i + 1) - up(i);
+    if (e > acc[0]) acc[0] = e;
+    if (t > acc[1]) acc[1] = t;
+  }
+};
+
 /// The most entries of a row of L and the most updates of a row on the current pattern (State::longest_l: one
-/// reduction per pattern).
-/// (The return type is spelled out: nvcc refuses extended lambdas in functions with deduced return types.)
+/// reduction per pattern; ParICT: the updates are the entries).
 template <class ExecSpace, class Handle>
 const typename Handle::State::LongestRow& ilut_longest_row(const ExecSpace& exec, Handle& h) {
   auto& st = h.state();
   auto& c = st.longest_l;
   if (c.generation == st.pattern_generation) return c;
-  const auto lp = st.L.ptr, up = st.U.ptr;
-  const bool ict = st.kind == ParIlutKind::Ict;
-  offset_t entries = 0, tasks = 0;  // two scalar reductions (Kokkos 3.4 takes one reducer): finished on return
-  Kokkos::parallel_reduce(
-      "AsyncSparse::par_ilut::longest_row", Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
-      KOKKOS_LAMBDA(const ordinal_t i, offset_t& e) {
-        if (lp(i + 1) - lp(i) > e) e = lp(i + 1) - lp(i);
-      },
-      Kokkos::Max<offset_t>(entries));
-  tasks = entries;
-  if (!ict)
-    Kokkos::parallel_reduce(
-        "AsyncSparse::par_ilut::most_row_updates", Impl::RangePolicy<ExecSpace>(exec, 0, st.n),
-        KOKKOS_LAMBDA(const ordinal_t i, offset_t& t) {
-          const offset_t upd = lp(i + 1) - lp(i) - 1 + up(i + 1) - up(i);
-          if (upd > t) t = upd;
-        },
-        Kokkos::Max<offset_t>(tasks));
+  IlutLongestRow<typename Handle::offset_view> f;
+  f.lp = st.L.ptr;
+  f.up = st.U.ptr;
+  f.ict = st.kind == ParIlutKind::Ict;
+  offset_t most[2] = {0, 0};  // finished on return
+  Kokkos::parallel_reduce("AsyncSparse::par_ilut::longest_row", Impl::RangePolicy<ExecSpace>(exec, 0, st.n), f,
+                          Kokkos::View<offset_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(most, 2));
   c.generation = st.pattern_generation;
-  c.entries = entries;
-  c.tasks = tasks;
+  c.entries = most[0];
+  c.tasks = most[1];
   return c;
 }
 

@@ -240,8 +240,8 @@ ResolvedLaunch ilut_run_ordered(const ExecSpace& exec, Handle& h, const Sweep& f
   g.rows = s.rows;
   g.uptr = st.U.ptr;
   g.ict = st.kind == ParIlutKind::Ict;
-  // the most updates of a row (ParILUT: strict L entries and U entries, ilut_longest_row's reduction once per
-  // pattern; at least the entries of a row of L)
+  // the most updates of a row (ParILUT: strict L entries and U entries, from ilut_longest_row's one reduction per
+  // pattern, which the row-team rule shares; at least the entries of a row of L)
   offset_t most_tasks = s.max_row;
   if (!g.ict) most_tasks = std::max(most_tasks, ilut_longest_row(exec, h).tasks);
   // GPUs: teams of 128 threads (rows x lanes), fewer where the staged rows would pass 40 KB of scratch memory or
