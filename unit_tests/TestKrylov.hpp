@@ -71,6 +71,36 @@ TEST(TEST_CATEGORY, cg_solves_laplacian_and_jacobi_helps_on_badly_scaled) {
   EXPECT_LT(r_jac.iterations, r_plain.iterations);
 }
 
+TEST(TEST_CATEGORY, blas_rhs_and_residual_norms_in_one_pass) {
+  // r = b - A x and {||b||, ||r||} against the host's sums (the solvers' start: one pass, one wait)
+  const auto Ah = lap2d(9);
+  const auto A = to_device<Dev>(Ah);
+  const auto n = static_cast<std::size_t>(Ah.nrows);
+  std::vector<double> xh(n), bh(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    xh[i] = std::cos(0.7 * static_cast<double>(i));
+    bh[i] = 1.0 + 0.01 * static_cast<double>(i);
+  }
+  const V x = to_device<Dev>(xh), b = to_device<Dev>(bh), r("r", n);
+  const auto norms = Blas<double, Dev>::rhs_and_residual_norms(A, x, b, r);
+  double b2 = 0, r2 = 0;
+  const auto rh = to_std_vector(r);
+  for (std::size_t i = 0; i < n; ++i) {
+    double ax = 0;
+    for (auto p = Ah.row_ptr[i]; p < Ah.row_ptr[i + 1]; ++p) ax += Ah.values[p] * xh[Ah.col_idx[p]];
+    EXPECT_NEAR(rh[i], bh[i] - ax, 1e-13) << i;
+    b2 += bh[i] * bh[i];
+    r2 += (bh[i] - ax) * (bh[i] - ax);
+  }
+  EXPECT_NEAR(norms.first, std::sqrt(b2), 1e-12 * std::sqrt(b2));
+  EXPECT_NEAR(norms.second, std::sqrt(r2), 1e-12 * std::sqrt(r2));
+  const double again = Blas<double, Dev>::residual(A, x, b, r);
+  EXPECT_NEAR(norms.second, again, 1e-12 * std::sqrt(r2));
+  // a non-finite right-hand side shows in its norm
+  bh[3] = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(std::isfinite(Blas<double, Dev>::rhs_and_residual_norms(A, x, to_device<Dev>(bh), r).first));
+}
+
 TEST(TEST_CATEGORY, gmres_solves_nonsymmetric) {
   // convection-diffusion-like: lap2d plus a nonsymmetric first-order term (upwinded, still an M-matrix)
   auto Ah = lap2d(16);

@@ -226,7 +226,17 @@ SolverResult cg(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, 
   SolverResult res;
   Impl::KrylovMonitor mon("cg", params, res);
 
-  const double bnorm = Blas<Scalar, Device>::nrm2(b);
+  const bool fused = Impl::resolve_krylov_implementation(params.implementation, Impl::is_gpu_space<exec>()) ==
+                     KrylovImplementation::Fused;
+  // r and the fused loop's z, p0, p1, q from one allocation, uninitialized: each is written before it is read
+  // (a device allocation with its initialization costs about 40 us on an H200, more than a small system's CG
+  // iteration: MEASUREMENTS.md#setup-latency)
+  const std::size_t w = fused ? n : 0;
+  const auto v = Impl::uninitialized_parts<V, 5>("AsyncSparse::cg::vectors", {n, M ? w : 0, w, w, w});
+  const V r = v[0];
+  // ||b|| and the initial residual in one pass (one wait for the device)
+  const auto norms = Blas<Scalar, Device>::rhs_and_residual_norms(A, x, b, r);
+  const double bnorm = norms.first;
   res.b_norm = bnorm;
   if (!std::isfinite(bnorm)) {
     res.status = SolverStatus::NonFinite;
@@ -241,15 +251,7 @@ SolverResult cg(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, 
     res.time_history = {0.0};
     return res;
   }
-  const bool fused = Impl::resolve_krylov_implementation(params.implementation, Impl::is_gpu_space<exec>()) ==
-                     KrylovImplementation::Fused;
-  // r and the fused loop's z, p0, p1, q from one allocation, uninitialized: each is written before it is read
-  // (a device allocation with its initialization costs about 40 us on an H200, more than a small system's CG
-  // iteration: MEASUREMENTS.md#setup-latency)
-  const std::size_t w = fused ? n : 0;
-  const auto v = Impl::uninitialized_parts<V, 5>("AsyncSparse::cg::vectors", {n, M ? w : 0, w, w, w});
-  const V r = v[0];
-  const double rel0 = Blas<Scalar, Device>::residual(A, x, b, r) / bnorm;
+  const double rel0 = norms.second / bnorm;
   mon.record(rel0);
   res.status = SolverStatus::MaxIterations;
   if (!std::isfinite(rel0)) {

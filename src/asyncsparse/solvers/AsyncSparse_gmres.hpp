@@ -29,6 +29,7 @@
 #include <cmath>
 #include <vector>
 
+#include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_scalar_readback.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
@@ -221,7 +222,10 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   const int m = params.restart;
   SolverResult res;
   Impl::KrylovMonitor mon("gmres", params, res);
-  const double bnorm = Blas<Scalar, Device>::nrm2(b);
+  // ||b|| and the initial residual in one pass (one wait for the device)
+  const auto r = Impl::cached_uninitialized<V>("AsyncSparse::gmres::r", static_cast<std::size_t>(A.numRows()));
+  const auto norms = Blas<Scalar, Device>::rhs_and_residual_norms(A, x, b, r);
+  const double bnorm = norms.first;
   res.b_norm = bnorm;
   if (!std::isfinite(bnorm)) {
     res.status = SolverStatus::NonFinite;
@@ -236,8 +240,7 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
     return res;
   }
 
-  V r("gmres_r", A.numRows());
-  double beta = Blas<Scalar, Device>::residual(A, x, b, r);
+  double beta = norms.second;
   double rel = beta / bnorm;
   const double rel0 = rel;
   mon.record(rel);
