@@ -25,7 +25,8 @@
 namespace AsyncSparse {
 
 /// The process-wide cache of device arrays (Impl::cached_uninitialized): arrays of at most this many bytes are
-/// kept for reuse when their last View goes away (larger ones cost more to fill than to allocate).
+/// kept for reuse when their last View goes away (a bound on the memory one free array holds, not a measured
+/// optimum; the arrays of the 2D Laplacian 1024^2 and the 27-point 64^3 grid that exceed it are allocated as before).
 inline constexpr std::size_t kDeviceCacheMaxArrayBytes = std::size_t(64) << 20;
 /// Free arrays the cache keeps, in bytes per View type (element type, layout, memory space: a CUDA build uses about
 /// eight); a request that finds more frees the earlier ones. 64 MiB made the set-up of the default ParIc on the 2D
@@ -184,9 +185,9 @@ class ScopedDeviceCacheOff {
 /// An uninitialized rank-1 array of n entries under `label`: from the process-wide cache in a device memory space
 /// (an array of the same View type, at least n and at most n + n / 8 + 1024 entries, whose last View went away; at
 /// most kDeviceCacheMaxArrayBytes), else allocated. A set-up of a small matrix spends about 40 % of its time in device
-/// allocations (about 50 us per cudaMalloc on an H200, and its wait; MEASUREMENTS.md#setup-latency): set-ups and
-/// solves repeated on a pattern allocate nothing after the first. Kokkos Tools see an allocation only when one is
-/// made; a reused array keeps the label it was allocated under.
+/// allocations (about 50 us per cudaMalloc on an H200, and its wait; MEASUREMENTS.md#setup-latency): a set-up or
+/// solve repeated on a pattern takes these arrays from the cache (MEASUREMENTS.md#device-cache). Kokkos Tools see an
+/// allocation only when one is made; a reused array keeps the label it was allocated under.
 template <class View>
 View cached_uninitialized(const char* label, std::size_t n) {
   static_assert(View::rank == 1, "cached_uninitialized: rank-1 Views only");
