@@ -33,6 +33,8 @@
 //                          rule does not apply)
 //   par_ic_exact_launches (par_ilu_* alike)   tri_solve=exact without the one-team solve (cuSPARSE SpSV on CUDA,
 //                          tri_solve_one_team_entries=0): par_ic_exact takes one team where the triangles fit
+//   par_ic_sweeps1, _sweeps2, _sweeps3 (par_ilu_* alike)   the default with 1, 2 or 3 sweeps of the numeric phase
+//                          instead of 5 (sweeps=k): what the sweep count buys in iterations and costs in set-up
 //   par_ict / par_ilut     make_preconditioner("par_ict" / "par_ilut", A), defaults (steps until the ILU residual
 //                          stagnates, at most 30)
 //   par_ict_5steps / par_ilut_5steps   the same with exactly 5 steps (steps=5, stagnation_tolerance=0: the
@@ -57,7 +59,9 @@
 // ParICT / ParILUT preconditioners whose auto rule ran the Jacobi probe of the lower factor: its value,
 // TriSolveStats::jacobi_probe). Hopeless
 // runs are capped: at most 10000 iterations and ASYNCSPARSE_TTS_MAX_SECONDS seconds of solver time (default 30 on GPUs,
-// 10 on host backends); they report converged = 0 and the status.
+// 10 on host backends); they report converged = 0 and the status. ASYNCSPARSE_TTS_GRAPH_FROM_ITERATION sets
+// SolverParams::graph_from_iteration of the CG solves (default: the library's, kGraphFromIteration; 0: never), to
+// measure its rule.
 //
 //   AsyncSparse_Perf_time_to_solution --benchmark_filter='time_to_solution/L2D/'
 #include "PerfHelpers.hpp"
@@ -175,6 +179,12 @@ bool factory_method(const std::string& method, std::string& factory, std::string
       {"par_ic_list", {"par_ic", "sweep_kernel=list"}},
       {"par_ilu_list", {"par_ilu", "sweep_kernel=list"}},
       {"par_ilu_isai1", {"par_ilu", "tri_solve=isai,tri_solve_sweeps=1"}},
+      {"par_ic_sweeps1", {"par_ic", "sweeps=1"}},
+      {"par_ilu_sweeps1", {"par_ilu", "sweeps=1"}},
+      {"par_ic_sweeps2", {"par_ic", "sweeps=2"}},
+      {"par_ilu_sweeps2", {"par_ilu", "sweeps=2"}},
+      {"par_ic_sweeps3", {"par_ic", "sweeps=3"}},
+      {"par_ilu_sweeps3", {"par_ilu", "sweeps=3"}},
       {"par_ict", {"par_ict", ""}},
       {"par_ilut", {"par_ilut", ""}},
       {"par_ict_5steps", {"par_ict", "steps=5,stagnation_tolerance=0"}},
@@ -246,6 +256,11 @@ double max_solver_seconds() {
   return paper_scale() ? 30.0 : 10.0;
 }
 
+int graph_from_iteration() {
+  if (const char* s = std::getenv("ASYNCSPARSE_TTS_GRAPH_FROM_ITERATION")) return std::atoi(s);
+  return SolverParams().graph_from_iteration;
+}
+
 SolverResult solve(const CrsD& A, Preconditioner<double, Device>* M, bool spd, int max_iterations) {
   SolverParams p;
   p.tol = 1e-6;
@@ -253,6 +268,7 @@ SolverResult solve(const CrsD& A, Preconditioner<double, Device>* M, bool spd, i
   p.restart = 30;
   p.record_history = false;
   p.max_seconds = max_solver_seconds();
+  p.graph_from_iteration = graph_from_iteration();
   Vec b("b", A.numRows()), x("x", A.numRows());
   Kokkos::deep_copy(b, 1.0);
   return spd ? cg<double, Device>(A, b, x, M, p) : gmres<double, Device>(A, b, x, M, p);
@@ -374,12 +390,26 @@ std::vector<std::string> methods(bool spd) {
 #if ASYNCSPARSE_HAVE_CUSPARSE
   m.push_back("cusparse_" + f);
 #endif
-  for (const std::string s :
-       {std::string("none"), std::string("diagonal"), "par_" + f, "par_" + f + "_exact", "par_" + f + "_exact_launches",
-        "par_" + f + "_jacobi", "par_" + f + "_jacobi1", "par_" + f + "_jacobi2", "par_" + f + "_isai",
-        "par_" + f + "_isai1", "par_" + f + "_isai_p1", "par_" + f + "_isai_p2", "par_" + f + "_one_team",
-        "par_" + f + "_launches", "par_" + f + "_list", std::string(spd ? "par_ict" : "par_ilut"),
-        std::string(spd ? "par_ict_5steps" : "par_ilut_5steps")})
+  for (const std::string s : {std::string("none"),
+                              std::string("diagonal"),
+                              "par_" + f,
+                              "par_" + f + "_exact",
+                              "par_" + f + "_exact_launches",
+                              "par_" + f + "_jacobi",
+                              "par_" + f + "_jacobi1",
+                              "par_" + f + "_jacobi2",
+                              "par_" + f + "_isai",
+                              "par_" + f + "_isai1",
+                              "par_" + f + "_isai_p1",
+                              "par_" + f + "_isai_p2",
+                              "par_" + f + "_one_team",
+                              "par_" + f + "_launches",
+                              "par_" + f + "_list",
+                              "par_" + f + "_sweeps1",
+                              "par_" + f + "_sweeps2",
+                              "par_" + f + "_sweeps3",
+                              std::string(spd ? "par_ict" : "par_ilut"),
+                              std::string(spd ? "par_ict_5steps" : "par_ilut_5steps")})
     m.push_back(s);
   return m;
 }
