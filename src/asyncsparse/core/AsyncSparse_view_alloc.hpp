@@ -24,18 +24,18 @@
 
 namespace AsyncSparse {
 
-/// The process-wide cache of device arrays (Impl::cached_uninitialized): arrays of at most this many bytes are
-/// kept for reuse when their last View goes away. The free arrays' budget per View type (kDeviceCacheMaxFreeBytes):
-/// a larger array could not be kept anyway. At 64 MiB the largest arrays of the default ParIc set-up on the 27-point
-/// 64^3 grid (116 and 122 MB) and the 2D Laplacian 1024^2 were allocated and freed every set-up (about 0.1 ms each
-/// on an H200); at 256 MiB the set-up took 3.38-3.47 instead of 3.58 ms there and 2.23-2.34 instead of 2.38-2.46 ms
-/// on the 2D Laplacian (MEASUREMENTS.md#device-cache).
-inline constexpr std::size_t kDeviceCacheMaxArrayBytes = std::size_t(256) << 20;
 /// Free arrays the cache keeps, in bytes per View type (element type, layout, memory space: a CUDA build uses about
 /// eight); a request that finds more frees the earlier ones. 64 MiB made the set-up of the default ParIc on the 2D
 /// Laplacian 1024^2 slower than without the cache (its arrays did not fit: freed and allocated again every set-up),
 /// 256 MiB faster (MEASUREMENTS.md#device-cache).
 inline constexpr std::size_t kDeviceCacheMaxFreeBytes = std::size_t(256) << 20;
+/// The process-wide cache of device arrays (Impl::cached_uninitialized): arrays of at most this many bytes are
+/// kept for reuse when their last View goes away: the free arrays' budget per View type, since a larger array could
+/// not be kept anyway. At 64 MiB the largest arrays of the default ParIc set-up on the 27-point
+/// 64^3 grid (116 and 122 MB) and the 2D Laplacian 1024^2 were allocated and freed every set-up (about 0.1 ms each
+/// on an H200); at 256 MiB the set-up took 3.38-3.47 instead of 3.58 ms there and 2.23-2.34 instead of 2.38-2.46 ms
+/// on the 2D Laplacian (MEASUREMENTS.md#device-cache).
+inline constexpr std::size_t kDeviceCacheMaxArrayBytes = kDeviceCacheMaxFreeBytes;
 
 namespace Impl {
 
