@@ -26,6 +26,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -53,9 +54,12 @@ class GmresArnoldi {
         M_(M),
         m_(m),
         launch_(spmv_launch<exec>(A.numRows(), A.nnz())),
-        Vb_("gmres_V", static_cast<std::size_t>(A.numRows()), static_cast<std::size_t>(m + 1)),
-        w_("gmres_w", A.numRows()),
-        z_(M ? V("gmres_z", A.numRows()) : V()),
+        parts_(work_parts(static_cast<std::size_t>(A.numRows()), m, M != nullptr)),
+        Vb_(parts_[0].data(), static_cast<std::size_t>(A.numRows()), static_cast<std::size_t>(m + 1)),
+        w_(parts_[1]),
+        z_(M ? parts_[2] : V()),
+        yd_(parts_[3]),
+        yh_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::gmres::y_host"), static_cast<std::size_t>(m)),
         sc_(2 * (m + 1) + 1, "AsyncSparse::gmres::scalars"),
         H_(static_cast<std::size_t>((m + 1) * m), 0.0),
         cs_(m),
@@ -67,7 +71,7 @@ class GmresArnoldi {
 
   /// v_0 = r / β, g = β e_1, H = 0.
   void start_cycle(const V& r, double beta) {
-    Blas<Scalar, Device>::axpby(Scalar(1.0 / beta), r, Scalar(0), column(0));
+    Blas<Scalar, Device>::scal(column(0), Scalar(1.0 / beta), r);  // column 0 is not read: it may hold anything
     std::fill(g_.begin(), g_.end(), 0.0);
     std::fill(H_.begin(), H_.end(), 0.0);
     g_[0] = beta;
@@ -130,10 +134,10 @@ class GmresArnoldi {
       for (int k = i + 1; k < j; ++k) s -= h(i, k) * y[k];
       y[i] = s / h(i, i);
     }
-    Kokkos::View<Scalar*, Device> yd("gmres_y", j);
-    auto yh = Kokkos::create_mirror_view(yd);
-    for (int i = 0; i < j; ++i) yh(i) = static_cast<Scalar>(y[i]);
-    Kokkos::deep_copy(yd, yh);
+    for (int i = 0; i < j; ++i) yh_(i) = static_cast<Scalar>(y[i]);
+    const auto yd = Kokkos::subview(yd_, std::make_pair(0, j));
+    // a copy from pageable host memory returns once yh_ has been read: the next cycle may write it again
+    Kokkos::deep_copy(exec(), yd, Kokkos::subview(yh_, std::make_pair(0, j)));
     const auto Vj = Kokkos::subview(Vb_, Kokkos::ALL(), Kokkos::make_pair(0, j));
     KokkosBlas::gemv("N", Scalar(1), Vj, yd, Scalar(0), w_);
     if (M_) {
@@ -146,14 +150,25 @@ class GmresArnoldi {
 
  private:
   V column(int j) const { return Kokkos::subview(Vb_, Kokkos::ALL(), j); }
+  /// The basis (n x (m + 1), column-major), w, z (with a preconditioner) and y (m) from one allocation of the
+  /// device-array cache (Impl::uninitialized_parts): each is written before it is read (the basis column by column as
+  /// the cycle proceeds, w by the product, z by the preconditioner, y before the update). A solve used to allocate and
+  /// zero four arrays and each cycle one more, every allocation a cudaMalloc of about 50 us on an H200.
+  static std::array<V, 4> work_parts(std::size_t n, int m, bool preconditioned) {
+    const auto cols = static_cast<std::size_t>(m + 1);
+    return uninitialized_parts<V, 4>("AsyncSparse::gmres::work",
+                                     {n * cols, n, preconditioned ? n : 0, static_cast<std::size_t>(m)});
+  }
   int norm_slot() const { return 2 * (m_ + 1); }
 
   Crs<Scalar, Device> A_;
   Preconditioner<Scalar, Device>* M_;
   int m_;
   SpmvLaunch launch_;
+  std::array<V, 4> parts_;  // holds the memory of Vb_ (a View of it without reference counting) and of w, z, y
   Basis<Scalar, Device> Vb_;
-  V w_, z_;
+  V w_, z_, yd_;
+  Kokkos::View<Scalar*, Kokkos::HostSpace> yh_;
   ScalarReadback<Device> sc_;
   std::vector<double> H_, cs_, sn_, g_;
 };
