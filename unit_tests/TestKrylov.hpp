@@ -813,3 +813,55 @@ TEST(TEST_CATEGORY, krylov_implementation_auto_rule) {
   EXPECT_STREQ(AsyncSparse::to_string(KrylovImplementation::Auto), "auto");
 }
 }  // namespace test_krylov
+
+namespace test_krylov {
+// GMRES takes its basis, vectors and coefficients uninitialized from the device-array cache, where (device memory
+// spaces) a recycled array holds whatever its last user left. Seeded with NaN-filled free arrays of exactly the sizes
+// a solve asks for, the solves must converge as with fresh memory (a read of anything not written first would give
+// NaN). On host memory spaces the cache does not apply and the test compares two ordinary solves.
+TEST(TEST_CATEGORY, gmres_ignores_what_recycled_arrays_hold) {
+  auto Ah = lap2d(16);
+  for (int i = 0; i < Ah.nrows; ++i)
+    for (int k = Ah.row_ptr[i]; k < Ah.row_ptr[i + 1]; ++k) {
+      if (Ah.col_idx[k] == i + 1) Ah.values[k] = -1.5;  // gmres_solves_nonsymmetric's matrix
+      if (Ah.col_idx[k] == i - 1) Ah.values[k] = -0.5;
+    }
+  const auto A = to_device<Dev>(Ah);
+  const auto n = static_cast<std::size_t>(Ah.nrows);
+  const V b = to_device<Dev>(random_vector(Ah.nrows, 3));
+  for (const std::string prec : {"none", "jacobi"})
+    for (const int m : {1, 5, 30}) {
+      SCOPED_TRACE(prec + ", restart " + std::to_string(m));
+      auto M = make_preconditioner<double, Dev>(prec, A);
+      M->compute();
+      SolverParams p;
+      p.restart = m;
+      p.tol = 1e-9;
+      p.max_iterations = m == 1 ? 30 : 2000;  // GMRES(1) stagnates on this matrix: 30 steps of it, 30 cycles
+      V x("x", n);
+      SolverResult ref;
+      {
+        const Impl::ScopedDeviceCacheOff fresh;
+        ref = gmres<double, Dev>(A, b, x, prec == "none" ? nullptr : M.get(), p);
+      }
+      const auto xref = to_std_vector(x);
+      if (m > 1) ASSERT_TRUE(ref.converged()) << ref.message;
+      {  // free arrays of the workspace's and the residual's sizes, full of NaN
+        const std::size_t work = Impl::parts_extent<4>(
+            {n * static_cast<std::size_t>(m + 1), n, prec == "none" ? 0 : n, static_cast<std::size_t>(m)});
+        const auto w = Impl::cached_uninitialized<V>("seed", work);
+        const auto r = Impl::cached_uninitialized<V>("seed", n);
+        Kokkos::deep_copy(w, std::numeric_limits<double>::quiet_NaN());
+        Kokkos::deep_copy(r, std::numeric_limits<double>::quiet_NaN());
+        Kokkos::fence();
+      }
+      Kokkos::deep_copy(x, 0.0);
+      const auto res = gmres<double, Dev>(A, b, x, prec == "none" ? nullptr : M.get(), p);
+      EXPECT_EQ(res.status, ref.status) << res.message;
+      EXPECT_NEAR(res.iterations, ref.iterations, 1);
+      EXPECT_TRUE(std::isfinite(res.final_relative_residual));
+      const auto xs = to_std_vector(x);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_NEAR(xs[i], xref[i], 1e-7 * (1 + std::abs(xref[i]))) << i;
+    }
+}
+}  // namespace test_krylov

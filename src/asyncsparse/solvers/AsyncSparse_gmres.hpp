@@ -65,6 +65,8 @@ class GmresArnoldi {
         cs_(m),
         sn_(m),
         g_(m + 1) {}
+  GmresArnoldi(const GmresArnoldi&) = delete;  // Vb_ views parts_'s memory without counting references
+  GmresArnoldi& operator=(const GmresArnoldi&) = delete;
 
   double& h(int i, int j) { return H_[static_cast<std::size_t>(j) * (m_ + 1) + i]; }
   double g(int i) const { return g_[i]; }
@@ -136,7 +138,7 @@ class GmresArnoldi {
     }
     for (int i = 0; i < j; ++i) yh_(i) = static_cast<Scalar>(y[i]);
     const auto yd = Kokkos::subview(yd_, std::make_pair(0, j));
-    // a copy from pageable host memory returns once yh_ has been read: the next cycle may write it again
+    // yh_ is written again only in the next cycle, after the restart's Blas::residual has waited for the device
     Kokkos::deep_copy(exec(), yd, Kokkos::subview(yh_, std::make_pair(0, j)));
     const auto Vj = Kokkos::subview(Vb_, Kokkos::ALL(), Kokkos::make_pair(0, j));
     KokkosBlas::gemv("N", Scalar(1), Vj, yd, Scalar(0), w_);
