@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <memory>
 #include <random>
@@ -27,6 +28,7 @@
 #include <asyncsparse/core/AsyncSparse_load.hpp>
 #include <asyncsparse/core/AsyncSparse_scaling.hpp>
 
+#include <support/TestEnvironment.hpp>
 #include <support/TestMatrices.hpp>
 
 namespace AsyncSparse {

@@ -79,10 +79,10 @@ std::vector<Problem> problems() {
   return {{"gen:lap2d:64", 1e-6, 30000, 20}, {"gen:lap2d:128", 1e-4, 60000, 20}, {"gen:lap3d7:16", 1e-6, 3000, 20}};
 }
 Problem effective(Problem p) {
-  if (const char* t = std::getenv("ASYNCSPARSE_JACOBI_TOL")) {
-    p.tol = std::atof(t);
-    const char* m = std::getenv("ASYNCSPARSE_JACOBI_MAX_UPDATES");
-    p.max_updates = m ? std::atoi(m) : 2000000;
+  if (std::getenv("ASYNCSPARSE_JACOBI_TOL")) {
+    p.tol = Test::env_number("ASYNCSPARSE_JACOBI_TOL", p.tol, std::numeric_limits<double>::min(), 1.0);
+    p.max_updates = static_cast<int>(
+        Test::env_integer("ASYNCSPARSE_JACOBI_MAX_UPDATES", 2000000, 1, std::numeric_limits<int>::max()));
   }
   return p;
 }

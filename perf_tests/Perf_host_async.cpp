@@ -161,17 +161,7 @@ Outcome run(System& s, Method m, bool warm_up = false) {
 
 /// Measured runs per benchmark of BM_host_time_to_tol (the median is reported): ASYNCSPARSE_HOST_ASYNC_RUNS, default 3.
 int runs_per_state() {
-  static const int runs = [] {
-    const char* env = std::getenv("ASYNCSPARSE_HOST_ASYNC_RUNS");
-    if (!env) return 3;
-    char* end = nullptr;
-    const long r = std::strtol(env, &end, 10);
-    if (end == env || *end != '\0' || r < 1 || r > 1000) {
-      std::fprintf(stderr, "ASYNCSPARSE_HOST_ASYNC_RUNS='%s' is not an integer in 1..1000; using 3\n", env);
-      return 3;
-    }
-    return static_cast<int>(r);
-  }();
+  static const int runs = static_cast<int>(Test::env_integer("ASYNCSPARSE_HOST_ASYNC_RUNS", 3, 1, 1000));
   return runs;
 }
 

@@ -252,13 +252,12 @@ PrecPtr build(const std::string& method, const CrsD& A, bool spd, double& second
 }
 
 double max_solver_seconds() {
-  if (const char* s = std::getenv("ASYNCSPARSE_TTS_MAX_SECONDS")) return std::atof(s);
-  return paper_scale() ? 30.0 : 10.0;
+  return Test::env_number("ASYNCSPARSE_TTS_MAX_SECONDS", paper_scale() ? 30.0 : 10.0, 0.0, 1e6);
 }
 
 int graph_from_iteration() {
-  if (const char* s = std::getenv("ASYNCSPARSE_TTS_GRAPH_FROM_ITERATION")) return std::atoi(s);
-  return SolverParams().graph_from_iteration;
+  return static_cast<int>(Test::env_integer("ASYNCSPARSE_TTS_GRAPH_FROM_ITERATION", SolverParams().graph_from_iteration,
+                                            0, std::numeric_limits<int>::max()));
 }
 
 SolverResult solve(const CrsD& A, Preconditioner<double, Device>* M, bool spd, int max_iterations) {

@@ -1,13 +1,18 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Test matrices shared by the unit, perf and Ifpack2 tests (see support/TestMatrices.hpp).
+#include <support/TestEnvironment.hpp>
 #include <support/TestMatrices.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <sstream>
+#include <stdexcept>
 #include <system_error>
 
 #include <asyncsparse/core/AsyncSparse_load.hpp>
@@ -25,7 +30,40 @@ std::string env_or(const char* variable, const char* configured) {
   return env ? std::string(env) : std::string(configured);
 }
 
+/// std::invalid_argument for environment variable `name` set to `value`, which is not `what`.
+template <class T>
+std::string text(T v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+[[noreturn]] void bad_setting(const char* name, const char* value, const std::string& what) {
+  throw std::invalid_argument(std::string(name) + "='" + value + "' is not " + what);
+}
+
 }  // namespace
+
+long env_integer(const char* name, long fallback, long lo, long hi) {
+  const char* env = std::getenv(name);
+  if (!env) return fallback;
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(env, &end, 10);
+  if (end == env || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+    bad_setting(name, env, "an integer in [" + text(lo) + ", " + text(hi) + "]");
+  return v;
+}
+
+double env_number(const char* name, double fallback, double lo, double hi) {
+  const char* env = std::getenv(name);
+  if (!env) return fallback;
+  char* end = nullptr;
+  const double v = std::strtod(env, &end);
+  if (end == env || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
+    bad_setting(name, env, "a finite number in [" + text(lo) + ", " + text(hi) + "]");
+  return v;
+}
 
 std::string matrix_dir() { return env_or("ASYNCSPARSE_MATRIX_DIR", ASYNCSPARSE_TEST_MATRIX_DIR); }
 

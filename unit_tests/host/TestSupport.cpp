@@ -4,12 +4,14 @@
 // names to load specs, the shared-matrix list and the host-matrix cache.
 #include <gtest/gtest.h>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <support/TestEnvironment.hpp>
 #include <support/TestHelpers.hpp>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -96,4 +98,37 @@ TEST(TestSupport, host_matrix_loads_once_and_names_a_missing_file) {
   ASYNCSPARSE_EXPECT_THROW_MSG(support::host_matrix("no_such_matrix"), ParseError,
                                "no_such_matrix.mtx.gz: read_matrix_market: cannot open file");
   fs::remove_all(d);
+}
+
+TEST(TestSupport, numeric_settings_are_read_strictly) {
+  const char* v = "ASYNCSPARSE_TEST_SETTING";
+  unsetenv(v);
+  EXPECT_EQ(support::env_integer(v, 7, 0, 10), 7);  // unset: the fallback, even outside the range
+  EXPECT_EQ(support::env_number(v, -2.5, 0.0, 1.0), -2.5);
+  {
+    ScopedEnv e(v, "10");
+    EXPECT_EQ(support::env_integer(v, 7, 0, 10), 10);
+    EXPECT_EQ(support::env_number(v, 0.0, 0.0, 10.0), 10.0);
+  }
+  {
+    ScopedEnv e(v, "-1");
+    EXPECT_EQ(support::env_integer(v, 7, -1, 10), -1);
+  }
+  {
+    ScopedEnv e(v, "2.5e-3");
+    EXPECT_EQ(support::env_number(v, 0.0, 0.0, 1.0), 2.5e-3);
+  }
+  for (const char* bad : {"", "3O", "1.5", " ", "11", "-2", "99999999999999999999999"}) {
+    SCOPED_TRACE(std::string("'") + bad + "'");
+    ScopedEnv e(v, bad);
+    ASYNCSPARSE_EXPECT_THROW_MSG(support::env_integer(v, 7, -1, 10), std::invalid_argument,
+                                 std::string("ASYNCSPARSE_TEST_SETTING='") + bad + "' is not an integer in [-1, 10]");
+  }
+  for (const char* bad : {"", "0.5x", "nan", "inf", "1e400", "-0.1", "2"}) {
+    SCOPED_TRACE(std::string("'") + bad + "'");
+    ScopedEnv e(v, bad);
+    ASYNCSPARSE_EXPECT_THROW_MSG(
+        support::env_number(v, 0.5, 0.0, 1.0), std::invalid_argument,
+        std::string("ASYNCSPARSE_TEST_SETTING='") + bad + "' is not a finite number in [0, 1]");
+  }
 }
