@@ -161,12 +161,23 @@ TEST(TEST_CATEGORY, krylov_reports_failures) {
   r = gmres<double, Dev>(Ad, b, x, nullptr, p);
   EXPECT_EQ(r.status, SolverStatus::NonFinite);
 
-  // zero rhs: x = 0 exactly
+  // zero rhs: x = 0 exactly, no iteration, a history of one zero residual where histories are recorded (both solvers
+  // start alike: Impl::krylov_start)
   Kokkos::deep_copy(b, 0.0);
-  Kokkos::deep_copy(x, 3.0);
-  r = gmres<double, Dev>(Ad, b, x, nullptr, p);
-  EXPECT_TRUE(r.converged());
-  EXPECT_EQ(to_std_vector(x), (std::vector<double>{0.0, 0.0}));
+  for (const bool history : {true, false})
+    for (const bool use_cg : {true, false}) {
+      SCOPED_TRACE(std::string(use_cg ? "cg" : "gmres") + (history ? ", histories" : ", no histories"));
+      SolverParams q = p;
+      q.record_history = history;
+      Kokkos::deep_copy(x, 3.0);
+      r = use_cg ? cg<double, Dev>(Ad, b, x, nullptr, q) : gmres<double, Dev>(Ad, b, x, nullptr, q);
+      EXPECT_TRUE(r.converged());
+      EXPECT_EQ(r.iterations, 0);
+      EXPECT_EQ(r.b_norm, 0.0);
+      EXPECT_EQ(to_std_vector(x), (std::vector<double>{0.0, 0.0}));
+      EXPECT_EQ(r.residual_history, history ? std::vector<double>{0.0} : std::vector<double>{});
+      EXPECT_EQ(r.time_history.size(), r.residual_history.size());
+    }
 
   // wrong sizes / non-square
   V b3("b3", 3);

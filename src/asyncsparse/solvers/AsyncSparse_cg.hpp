@@ -234,35 +234,14 @@ SolverResult cg(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, 
   const std::size_t w = fused ? n : 0;
   const auto v = Impl::uninitialized_parts<V, 5>("AsyncSparse::cg::vectors", {n, M ? w : 0, w, w, w});
   const V r = v[0];
-  // ||b|| and the initial residual in one pass (one wait for the device)
-  const auto norms = Blas<Scalar, Device>::rhs_and_residual_norms(A, x, b, r);
-  const double bnorm = norms.first;
-  res.b_norm = bnorm;
-  if (!std::isfinite(bnorm)) {
-    res.status = SolverStatus::NonFinite;
-    res.message = "right-hand side contains NaN or Inf";
-    Impl::report_result("cg", params.verbose, res);
-    return res;
-  }
-  if (bnorm == 0) {  // x = 0 is the exact solution
-    Kokkos::deep_copy(x, Scalar(0));
-    res.status = SolverStatus::Converged;
-    res.residual_history = {0.0};
-    res.time_history = {0.0};
-    return res;
-  }
-  const double rel0 = norms.second / bnorm;
-  mon.record(rel0);
-  res.status = SolverStatus::MaxIterations;
-  if (!std::isfinite(rel0)) {
-    res.status = SolverStatus::NonFinite;
-    res.message = "initial residual is not finite (NaN/Inf in A or x)";
-  } else if (rel0 <= params.tol) {
-    res.status = SolverStatus::Converged;
-  } else if (!fused) {
-    Impl::cg_reference(A, x, r, M, bnorm, rel0, params, res, mon);
-  } else {
-    Impl::cg_fused(A, x, r, M, bnorm, rel0, params, res, mon, {v[1], v[2], v[3], v[4]});
+  const Impl::KrylovStart start = Impl::krylov_start("cg", A, x, b, r, params, res, mon);
+  if (start.done) return res;
+  const double bnorm = start.b_norm, rel0 = start.rel0();
+  if (res.status == SolverStatus::MaxIterations) {  // not decided by the initial residual (krylov_start)
+    if (fused)
+      Impl::cg_fused(A, x, r, M, bnorm, rel0, params, res, mon, {v[1], v[2], v[3], v[4]});
+    else
+      Impl::cg_reference(A, x, r, M, bnorm, rel0, params, res, mon);
   }
   // report the true residual
   res.final_relative_residual = Blas<Scalar, Device>::residual(A, x, b, r) / bnorm;

@@ -239,35 +239,11 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   const int m = params.restart;
   SolverResult res;
   Impl::KrylovMonitor mon("gmres", params, res);
-  // ||b|| and the initial residual in one pass (one wait for the device)
   const auto r = Impl::cached_uninitialized<V>("AsyncSparse::gmres::r", static_cast<std::size_t>(A.numRows()));
-  const auto norms = Blas<Scalar, Device>::rhs_and_residual_norms(A, x, b, r);
-  const double bnorm = norms.first;
-  res.b_norm = bnorm;
-  if (!std::isfinite(bnorm)) {
-    res.status = SolverStatus::NonFinite;
-    res.message = "right-hand side contains NaN or Inf";
-    Impl::report_result("gmres", params.verbose, res);
-    return res;
-  }
-  if (bnorm == 0) {
-    Kokkos::deep_copy(x, Scalar(0));
-    res.status = SolverStatus::Converged;
-    mon.record(0.0);
-    return res;
-  }
-
-  double beta = norms.second;
-  double rel = beta / bnorm;
-  const double rel0 = rel;
-  mon.record(rel);
-  res.status = SolverStatus::MaxIterations;
-  if (!std::isfinite(rel)) {
-    res.status = SolverStatus::NonFinite;
-    res.message = "initial residual is not finite (NaN/Inf in A or x)";
-  } else if (rel <= params.tol) {
-    res.status = SolverStatus::Converged;
-  }
+  const Impl::KrylovStart start = Impl::krylov_start("gmres", A, x, b, r, params, res, mon);
+  if (start.done) return res;
+  const double bnorm = start.b_norm, rel0 = start.rel0();
+  double beta = start.r_norm, rel = rel0;
   Impl::GmresArnoldi<Scalar, Device> arn(A, M, m);
   int total = 0;
   while (res.status == SolverStatus::MaxIterations && total < params.max_iterations) {

@@ -13,6 +13,7 @@
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
 #include <asyncsparse/core/AsyncSparse_solver_types.hpp>
+#include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
@@ -100,6 +101,54 @@ class KrylovMonitor {
   SolverResult& res_;
   Kokkos::Timer timer_;
 };
+
+/// Where a Krylov solve starts (krylov_start).
+struct KrylovStart {
+  double b_norm = 0;  ///< ‖b‖₂
+  double r_norm = 0;  ///< ‖b − A x‖₂ of the initial guess
+  bool done = false;  ///< decided without iterating: the solver returns `res` as it is
+  double rel0() const { return r_norm / b_norm; }
+};
+
+/// The start CG and GMRES share: ‖b‖ and r = b − A x in one pass (Blas::rhs_and_residual_norms, one wait for the
+/// device), then what needs no iteration. A right-hand side that is not finite ends the solve (status NonFinite, done);
+/// b = 0 too, with x = 0, the exact solution (Converged, a history of one zero residual where histories are recorded,
+/// done). Otherwise the initial relative residual is recorded (history index 0) and the status set: NonFinite when it
+/// is not finite (NaN/Inf in A or x), Converged when it is already at the tolerance (the solver then skips its loop
+/// and reports as after one), MaxIterations (the loop's starting point) else.
+template <class Scalar, class Device>
+KrylovStart krylov_start(const char* who, const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>& x,
+                         const Kokkos::View<const Scalar*, Device>& b, const Kokkos::View<Scalar*, Device>& r,
+                         const SolverParams& params, SolverResult& res, KrylovMonitor& mon) {
+  KrylovStart st;
+  const auto norms = Blas<Scalar, Device>::rhs_and_residual_norms(A, x, b, r);
+  st.b_norm = res.b_norm = norms.first;
+  st.r_norm = norms.second;
+  if (!std::isfinite(st.b_norm)) {
+    res.status = SolverStatus::NonFinite;
+    res.message = "right-hand side contains NaN or Inf";
+    st.done = true;
+  } else if (st.b_norm == 0) {  // x = 0 is the exact solution
+    Kokkos::deep_copy(x, Scalar(0));
+    res.status = SolverStatus::Converged;
+    mon.record(0.0);
+    st.done = true;
+  }
+  if (st.done) {
+    report_result(who, params.verbose, res);
+    return st;
+  }
+  const double rel0 = st.rel0();
+  mon.record(rel0);
+  res.status = SolverStatus::MaxIterations;
+  if (!std::isfinite(rel0)) {
+    res.status = SolverStatus::NonFinite;
+    res.message = "initial residual is not finite (NaN/Inf in A or x)";
+  } else if (rel0 <= params.tol) {
+    res.status = SolverStatus::Converged;
+  }
+  return st;
+}
 
 }  // namespace Impl
 }  // namespace AsyncSparse
