@@ -10,11 +10,13 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <map>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -36,6 +38,19 @@ namespace Perf {
 
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using Device = ExecSpace::device_type;
+
+/// Runs `read`, which reads a perf test's numeric environment settings (Test::env_integer / env_number), when the
+/// test registers its benchmarks, before Kokkos starts: a malformed setting ends the program at once with its message
+/// (exit status 2) instead of later inside a benchmark, after the problems of the ones before have been set up.
+template <class Read>
+void check_settings(Read&& read) {
+  try {
+    read();
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    std::exit(2);
+  }
+}
 
 /// "paper" sizes (L2D 1024², L3D 64³, ...) or "small" ones for CPUs/CI; ASYNCSPARSE_PERF_SCALE overrides.
 inline bool paper_scale() {

@@ -16,7 +16,8 @@
 //       Default tolerances keep the synchronous run to a few seconds on an H100: 1e-6 for 300^2, 100^3 (and
 //       the small problems), 1e-3 for 1000^2 and 200^3, 1e-2 for 2800^2 (synchronous Jacobi needs about
 //       1.5M iterations for 1e-6 on 1000^2 and 12M on 2800^2 with this b). ASYNCSPARSE_JACOBI_TOL=<t>
-//       overrides all of them (ASYNCSPARSE_JACOBI_MAX_UPDATES then caps the updates, default 2e6).
+//       overrides all of them (ASYNCSPARSE_JACOBI_MAX_UPDATES caps the updates: default 2e6 with it, the
+//       problem's cap without).
 //   BM_async_jacobi_trace_overhead/<problem>/<variant>    the same run without / with value-age logging /
 //       with time stamps, interleaved; counters: overhead in percent, quartiles of the midway value age.
 //
@@ -79,11 +80,11 @@ std::vector<Problem> problems() {
   return {{"gen:lap2d:64", 1e-6, 30000, 20}, {"gen:lap2d:128", 1e-4, 60000, 20}, {"gen:lap3d7:16", 1e-6, 3000, 20}};
 }
 Problem effective(Problem p) {
-  if (std::getenv("ASYNCSPARSE_JACOBI_TOL")) {
-    p.tol = Test::env_number("ASYNCSPARSE_JACOBI_TOL", p.tol, std::numeric_limits<double>::min(), 1.0);
-    p.max_updates = static_cast<int>(
-        Test::env_integer("ASYNCSPARSE_JACOBI_MAX_UPDATES", 2000000, 1, std::numeric_limits<int>::max()));
-  }
+  // with ASYNCSPARSE_JACOBI_TOL the cap defaults to 2,000,000 updates, else to the problem's
+  const bool tol = std::getenv("ASYNCSPARSE_JACOBI_TOL") != nullptr;
+  p.tol = Test::env_number("ASYNCSPARSE_JACOBI_TOL", p.tol, 1e-300, 1.0);
+  p.max_updates = static_cast<int>(Test::env_integer("ASYNCSPARSE_JACOBI_MAX_UPDATES", tol ? 2000000 : p.max_updates, 1,
+                                                     std::numeric_limits<int>::max()));
   return p;
 }
 std::string short_name(const std::string& spec) { return spec.substr(4); }  // "lap2d:300"
@@ -221,6 +222,9 @@ void BM_trace_overhead(benchmark::State& state, Problem p, Variant v) {
 }
 
 int register_all() {
+  check_settings([] {
+    for (const auto& p : problems()) effective(p);
+  });
   for (const auto& p : problems()) {
     const std::string pn = short_name(p.spec);
     for (const auto& v : variants())

@@ -326,6 +326,7 @@ void BM_host_factor(benchmark::State& state, const std::string& spec, Factor f, 
 }
 
 int register_all() {
+  check_settings([] { runs_per_state(); });
   const std::string fspec = paper_scale() ? "gen:lap2d:1024" : "gen:lap2d:256";
   for (Factor f : {Factor::KkSpiluk, Factor::ParIc5, Factor::ParIc5Static})  // spiluk first: ParIC's ratio uses it
     for (bool loaded : {false, true})

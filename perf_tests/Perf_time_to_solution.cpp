@@ -414,6 +414,10 @@ std::vector<std::string> methods(bool spd) {
 }
 
 void register_all() {
+  check_settings([] {
+    max_solver_seconds();
+    graph_from_iteration();
+  });
   static std::vector<Problem> list = problems();
   for (const auto& p : list)
     for (const auto& method : methods(p.spd))

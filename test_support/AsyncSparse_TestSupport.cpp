@@ -5,6 +5,7 @@
 #include <support/TestMatrices.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -30,7 +31,6 @@ std::string env_or(const char* variable, const char* configured) {
   return env ? std::string(env) : std::string(configured);
 }
 
-/// std::invalid_argument for environment variable `name` set to `value`, which is not `what`.
 template <class T>
 std::string text(T v) {
   std::ostringstream o;
@@ -38,6 +38,7 @@ std::string text(T v) {
   return o.str();
 }
 
+/// std::invalid_argument for environment variable `name` set to `value`, which is not `what`.
 [[noreturn]] void bad_setting(const char* name, const char* value, const std::string& what) {
   throw std::invalid_argument(std::string(name) + "='" + value + "' is not " + what);
 }
@@ -49,8 +50,9 @@ long env_integer(const char* name, long fallback, long lo, long hi) {
   if (!env) return fallback;
   char* end = nullptr;
   errno = 0;
-  const long v = std::strtol(env, &end, 10);
-  if (end == env || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+  const long v = std::strtol(env, &end, 10);  // skips leading white space, which a setting must not have
+  if (std::isspace(static_cast<unsigned char>(env[0])) || end == env || *end != '\0' || errno == ERANGE || v < lo ||
+      v > hi)
     bad_setting(name, env, "an integer in [" + text(lo) + ", " + text(hi) + "]");
   return v;
 }
@@ -59,8 +61,10 @@ double env_number(const char* name, double fallback, double lo, double hi) {
   const char* env = std::getenv(name);
   if (!env) return fallback;
   char* end = nullptr;
-  const double v = std::strtod(env, &end);
-  if (end == env || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
+  errno = 0;
+  const double v = std::strtod(env, &end);  // ERANGE: overflow, or an underflow that would read as about 0
+  if (std::isspace(static_cast<unsigned char>(env[0])) || end == env || *end != '\0' || errno == ERANGE ||
+      !std::isfinite(v) || v < lo || v > hi)
     bad_setting(name, env, "a finite number in [" + text(lo) + ", " + text(hi) + "]");
   return v;
 }

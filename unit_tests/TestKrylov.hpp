@@ -178,6 +178,16 @@ TEST(TEST_CATEGORY, krylov_reports_failures) {
       EXPECT_EQ(r.residual_history, history ? std::vector<double>{0.0} : std::vector<double>{});
       EXPECT_EQ(r.time_history.size(), r.residual_history.size());
     }
+  // the result line of a b = 0 solve (verbose 1), as after iterations
+  for (const bool use_cg : {true, false}) {
+    SolverParams q = p;
+    q.verbose = 1;
+    testing::internal::CaptureStderr();
+    r = use_cg ? cg<double, Dev>(Ad, b, x, nullptr, q) : gmres<double, Dev>(Ad, b, x, nullptr, q);
+    const std::string line = testing::internal::GetCapturedStderr();
+    EXPECT_NE(line.find(std::string(use_cg ? "cg" : "gmres") + ": converged after 0 iterations"), std::string::npos)
+        << line;
+  }
 
   // wrong sizes / non-square
   V b3("b3", 3);

@@ -10,11 +10,12 @@ namespace Test {
 
 /// The value of environment variable `name` as a decimal integer in [lo, hi], or `fallback` when it is unset.
 /// Throws std::invalid_argument naming the variable and the range when it is set to anything else (empty, not a
-/// whole number, trailing characters, out of range).
+/// whole number, leading white space or trailing characters, out of range).
 long env_integer(const char* name, long fallback, long lo, long hi);
 
-/// The value of environment variable `name` as a finite number in [lo, hi], or `fallback` when it is unset. Throws
-/// std::invalid_argument naming the variable and the range when it is set to anything else.
+/// The value of environment variable `name` as a finite number in [lo, hi] (strtod's forms: 2.5e-3, 0x1p-3, ...), or
+/// `fallback` when it is unset. Throws std::invalid_argument naming the variable and the range when it is set to
+/// anything else (also a value too small to represent, which would read as about 0).
 double env_number(const char* name, double fallback, double lo, double hi);
 
 }  // namespace Test

@@ -118,13 +118,17 @@ TEST(TestSupport, numeric_settings_are_read_strictly) {
     ScopedEnv e(v, "2.5e-3");
     EXPECT_EQ(support::env_number(v, 0.0, 0.0, 1.0), 2.5e-3);
   }
-  for (const char* bad : {"", "3O", "1.5", " ", "11", "-2", "99999999999999999999999"}) {
+  {
+    ScopedEnv e(v, "+5");
+    EXPECT_EQ(support::env_integer(v, 7, 0, 10), 5);
+  }
+  for (const char* bad : {"", "3O", "1.5", " ", " 5", "5 ", "11", "-2", "99999999999999999999999"}) {
     SCOPED_TRACE(std::string("'") + bad + "'");
     ScopedEnv e(v, bad);
     ASYNCSPARSE_EXPECT_THROW_MSG(support::env_integer(v, 7, -1, 10), std::invalid_argument,
                                  std::string("ASYNCSPARSE_TEST_SETTING='") + bad + "' is not an integer in [-1, 10]");
   }
-  for (const char* bad : {"", "0.5x", "nan", "inf", "1e400", "-0.1", "2"}) {
+  for (const char* bad : {"", "0.5x", " 0.5", "nan", "inf", "1e400", "1e-400", "-0.1", "2"}) {
     SCOPED_TRACE(std::string("'") + bad + "'");
     ScopedEnv e(v, bad);
     ASYNCSPARSE_EXPECT_THROW_MSG(

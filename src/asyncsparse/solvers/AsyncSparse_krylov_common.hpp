@@ -135,6 +135,7 @@ KrylovStart krylov_start(const char* who, const Crs<Scalar, Device>& A, const Ko
     st.done = true;
   }
   if (st.done) {
+    res.time_seconds = mon.seconds();
     report_result(who, params.verbose, res);
     return st;
   }
