@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// Test matrices shared by the unit, perf and Ifpack2 tests (see support/TestMatrices.hpp).
+// Test matrices shared by the unit, perf and Ifpack2 tests (see support/TestMatrices.hpp) and their numeric settings
+// from environment variables (support/TestEnvironment.hpp).
 #include <support/TestEnvironment.hpp>
 #include <support/TestMatrices.hpp>
 
