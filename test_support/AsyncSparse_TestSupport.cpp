@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -17,7 +16,9 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <asyncsparse/core/AsyncSparse_generators.hpp>
 #include <asyncsparse/core/AsyncSparse_load.hpp>
+#include <asyncsparse/core/AsyncSparse_parse_number.hpp>
 
 namespace AsyncSparse {
 namespace Test {
@@ -49,23 +50,17 @@ std::string text(T v) {
 long env_integer(const char* name, long fallback, long lo, long hi) {
   const char* env = std::getenv(name);
   if (!env) return fallback;
-  char* end = nullptr;
-  errno = 0;
-  const long v = std::strtol(env, &end, 10);  // skips leading white space, which a setting must not have
-  if (std::isspace(static_cast<unsigned char>(env[0])) || end == env || *end != '\0' || errno == ERANGE || v < lo ||
-      v > hi)
+  long long v = 0;
+  if (Impl::parse_integer(env, v) != Impl::NumberText::Ok || v < lo || v > hi)
     bad_setting(name, env, "an integer in [" + text(lo) + ", " + text(hi) + "]");
-  return v;
+  return static_cast<long>(v);
 }
 
 double env_number(const char* name, double fallback, double lo, double hi) {
   const char* env = std::getenv(name);
   if (!env) return fallback;
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(env, &end);  // ERANGE: overflow, or an underflow that would read as about 0
-  if (std::isspace(static_cast<unsigned char>(env[0])) || end == env || *end != '\0' || errno == ERANGE ||
-      !std::isfinite(v) || v < lo || v > hi)
+  double v = 0;
+  if (Impl::parse_number(env, v) != Impl::NumberText::Ok || !std::isfinite(v) || v < lo || v > hi)
     bad_setting(name, env, "a finite number in [" + text(lo) + ", " + text(hi) + "]");
   return v;
 }
@@ -103,6 +98,16 @@ const CsrHost<double>& host_matrix(const std::string& name) {
   auto& p = cache[spec];
   if (!p) p.reset(new CsrHost<double>(load_matrix(spec)));
   return *p;
+}
+
+CsrHost<double> nonsymmetric_lap2d(ordinal_t m) {
+  CsrHost<double> A = lap2d(m);
+  for (ordinal_t i = 0; i < A.nrows; ++i)
+    for (auto k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
+      if (A.col_idx[k] == i + 1) A.values[k] = -1.5;
+      if (A.col_idx[k] == i - 1) A.values[k] = -0.5;
+    }
+  return A;
 }
 
 }  // namespace Test

@@ -7,7 +7,6 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +18,7 @@
 #include <asyncsparse/AsyncSparse_config.hpp>
 #include <asyncsparse/core/AsyncSparse_csr_host.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_parse_number.hpp>
 #include <asyncsparse/diagnostics/AsyncSparse_run_info.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve_rule.hpp>
@@ -32,11 +32,10 @@ namespace driver_cli_local {
 CLI::Validator integer_check(long long lo, long long hi) {
   return CLI::Validator(
       [lo, hi](std::string& s) -> std::string {
-        errno = 0;
-        char* end = nullptr;
-        const long long v = std::strtoll(s.c_str(), &end, 10);
-        if (s.empty() || *end != '\0' || errno == ERANGE) return "expects an integer, got '" + s + "'";
-        if (v < lo || v > hi)
+        long long v = 0;
+        const Impl::NumberText t = Impl::parse_integer(s, v);
+        if (t == Impl::NumberText::Malformed) return "expects an integer, got '" + s + "'";
+        if (t == Impl::NumberText::OutOfRange || v < lo || v > hi)
           return "expects an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + s + "'";
         return "";
       },
@@ -45,11 +44,11 @@ CLI::Validator integer_check(long long lo, long long hi) {
 CLI::Validator unsigned_check() {
   return CLI::Validator(
       [](std::string& s) -> std::string {
-        errno = 0;
-        char* end = nullptr;
-        std::strtoull(s.c_str(), &end, 10);
-        if (s.empty() || s[0] == '-' || *end != '\0' || errno == ERANGE)
-          return "expects a non-negative integer, got '" + s + "'";
+        unsigned long long v = 0;
+        const Impl::NumberText t = Impl::parse_unsigned(s, v);
+        if (t == Impl::NumberText::Malformed) return "expects a non-negative integer, got '" + s + "'";
+        if (t == Impl::NumberText::OutOfRange)
+          return "expects a non-negative integer of at most 64 bits, got '" + s + "'";
         return "";
       },
       "");
@@ -57,9 +56,10 @@ CLI::Validator unsigned_check() {
 CLI::Validator number_check() {
   return CLI::Validator(
       [](std::string& s) -> std::string {
-        char* end = nullptr;
-        std::strtod(s.c_str(), &end);
-        if (s.empty() || *end != '\0') return "expects a number, got '" + s + "'";
+        double v = 0;
+        const Impl::NumberText t = Impl::parse_number(s, v);
+        if (t == Impl::NumberText::Malformed) return "expects a number, got '" + s + "'";
+        if (t == Impl::NumberText::OutOfRange) return "expects a number in the range of double, got '" + s + "'";
         return "";
       },
       "");
@@ -326,10 +326,8 @@ std::vector<int> parse_int_list(const std::string& what, const std::string& text
   std::stringstream ss(text);
   std::string tok;
   while (std::getline(ss, tok, ',')) {
-    errno = 0;
-    char* end = nullptr;
-    const long v = std::strtol(tok.c_str(), &end, 10);
-    if (tok.empty() || *end != '\0' || errno == ERANGE || v < INT_MIN || v > INT_MAX)
+    long long v = 0;
+    if (Impl::parse_integer(tok, v) != Impl::NumberText::Ok || v < INT_MIN || v > INT_MAX)
       throw InvalidInput(what + " expects comma-separated integers, got '" + text + "'");
     out.push_back(static_cast<int>(v));
   }

@@ -493,6 +493,7 @@ TEST(generators, parse_bad_specs) {
       {"gen:lap2d:-4", "size M '-4' is not a non-negative integer"},
       {"gen:lap2d:4 ", "size M '4 ' is not a non-negative integer"},
       {"gen:lap2d:4x", "is not a non-negative integer"},
+      {"gen:lap2d: 4", "size M ' 4' is not a non-negative integer"},
       {"gen:lap2d:0", "m must be >= 1 (got 0)"},
       {"gen:trefethen:0", "n must be >= 1 (got 0)"},
       {"gen:lap2d:99999999999", "size M 99999999999 does not fit in int"},
@@ -503,7 +504,9 @@ TEST(generators, parse_bad_specs) {
       {"gen:aniso2d:10:x", "EPS 'x' is not a number"},
       {"gen:aniso2d:10::30", "EPS '' is not a number"},
       {"gen:aniso2d:10:0.1:nan", "THETA_DEGREES 'nan' is not finite"},
-      {"gen:aniso2d:10:0.1:1e999", "is not finite"},
+      {"gen:aniso2d:10:0.1:1e999", "THETA_DEGREES '1e999' is out of the range of double"},
+      {"gen:aniso2d:10:1e-400", "EPS '1e-400' is out of the range of double"},  // would read as 0
+      {"gen:aniso2d:10: 0.1", "EPS ' 0.1' is not a number"},
       {"gen:aniso2d:10:0.1:30deg", "THETA_DEGREES '30deg' is not a number"},
       {"gen:convdiff2d", "convdiff2d takes 1 to 2 ':'-separated fields after the name, got 0"},
       {"gen:convdiff2d:10:1:2", "convdiff2d takes 1 to 2"},
@@ -517,6 +520,7 @@ TEST(generators, parse_bad_specs) {
       {"gen:random:10:3:-1", "SEED '-1' is not an unsigned 64-bit integer"},
       {"gen:random:10:3:18446744073709551616", "SEED '18446744073709551616' is not an unsigned 64-bit integer"},
       {"gen:random:10:3:", "SEED ''"},
+      {"gen:random:10:3: 1", "SEED ' 1' is not an unsigned 64-bit integer"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.spec);

@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_parse_number.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
@@ -191,22 +191,19 @@ inline std::string generator_formats() {
 }
 
 inline std::int64_t parse_spec_int(const std::string& spec, const std::string& field, const std::string& text) {
-  if (text.empty() || !(text[0] >= '0' && text[0] <= '9'))
+  long long v = 0;
+  const NumberText t = parse_integer(text, v);
+  if (t == NumberText::Malformed || (t == NumberText::Ok && v < 0))
     bad_spec(spec, field + " '" + text + "' is not a non-negative integer");
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (*end != '\0') bad_spec(spec, field + " '" + text + "' is not a non-negative integer");
-  if (errno == ERANGE || v > gen_int_max) bad_spec(spec, field + " " + text + " does not fit in int");
+  if (t == NumberText::OutOfRange || v > gen_int_max) bad_spec(spec, field + " " + text + " does not fit in int");
   return v;
 }
 
 inline double parse_spec_double(const std::string& spec, const std::string& field, const std::string& text) {
-  errno = 0;
-  char* end = nullptr;
-  const double v = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || std::isspace(static_cast<unsigned char>(text[0])))
-    bad_spec(spec, field + " '" + text + "' is not a number");
+  double v = 0;
+  const NumberText t = parse_number(text, v);
+  if (t == NumberText::Malformed) bad_spec(spec, field + " '" + text + "' is not a number");
+  if (t == NumberText::OutOfRange) bad_spec(spec, field + " '" + text + "' is out of the range of double");
   if (!std::isfinite(v)) bad_spec(spec, field + " '" + text + "' is not finite");
   return v;
 }
@@ -422,12 +419,9 @@ GeneratorSpec parse_generator(const std::string& spec) {
   if (g.name == "random") {
     nnz_per_row = f.size() > 3 ? Impl::parse_spec_int(spec, "NNZ_PER_ROW", f[3]) : std::min<std::int64_t>(7, size);
     if (f.size() > 4) {
-      const std::string& s = f[4];
-      errno = 0;
-      char* end = nullptr;
-      const unsigned long long v = s.empty() || !(s[0] >= '0' && s[0] <= '9') ? 0 : std::strtoull(s.c_str(), &end, 10);
-      if (s.empty() || !(s[0] >= '0' && s[0] <= '9') || *end != '\0' || errno == ERANGE)
-        Impl::bad_spec(spec, "SEED '" + s + "' is not an unsigned 64-bit integer");
+      unsigned long long v = 0;
+      if (Impl::parse_unsigned(f[4], v) != Impl::NumberText::Ok)
+        Impl::bad_spec(spec, "SEED '" + f[4] + "' is not an unsigned 64-bit integer");
       g.seed = static_cast<std::uint64_t>(v);
     }
   }

@@ -8,7 +8,6 @@
 // values of the wrong type, so a typo never silently falls back to a default.
 #pragma once
 
-#include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <map>
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_parse_number.hpp>
 
 namespace AsyncSparse {
 
@@ -154,15 +154,13 @@ inline ParameterList parse_parameter_string(const std::string& s) {
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0) throw InvalidInput("parameter '" + item + "' must be written name=value");
     const std::string key = item.substr(0, eq), val = item.substr(eq + 1);
-    char* end = nullptr;
-    errno = 0;
-    const long long iv = std::strtoll(val.c_str(), &end, 10);
-    if (!val.empty() && *end == '\0' && errno != ERANGE && iv >= INT_MIN && iv <= INT_MAX) {
+    long long iv = 0;
+    if (Impl::parse_integer(val, iv) == Impl::NumberText::Ok && iv >= INT_MIN && iv <= INT_MAX) {
       list.set(key, static_cast<int>(iv));
       continue;
     }
-    const double dv = std::strtod(val.c_str(), &end);
-    if (!val.empty() && *end == '\0') {
+    double dv = 0;
+    if (Impl::parse_number(val, dv) == Impl::NumberText::Ok) {
       list.set(key, dv);
       continue;
     }
