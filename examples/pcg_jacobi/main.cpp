@@ -11,10 +11,15 @@
 int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard guard(argc, argv);
   using Device = Kokkos::DefaultExecutionSpace::device_type;
-  const int m = argc > 1 ? std::atoi(argv[1]) : 128;
+  long long m = 128;
+  if (argc > 1 && (AsyncSparse::Impl::parse_integer(argv[1], m) != AsyncSparse::Impl::NumberText::Ok || m < 1 ||
+                   m > 46340)) {  // 46340^2 rows still fit in int
+    std::fprintf(stderr, "usage: example_pcg_jacobi [m]: m must be an integer in [1, 46340], got '%s'\n", argv[1]);
+    return 2;
+  }
 
   // Build the matrix on the host, copy it to the device.
-  const AsyncSparse::CsrHost<double> Ah = AsyncSparse::lap2d(m);
+  const AsyncSparse::CsrHost<double> Ah = AsyncSparse::lap2d(static_cast<int>(m));
   const auto A = AsyncSparse::to_device<Device>(Ah);
 
   // b = ones, x0 = 0
@@ -27,7 +32,7 @@ int main(int argc, char* argv[]) {
   params.tol = 1e-8;
   const auto result = AsyncSparse::cg<double, Device>(A, b, x, &M, params);
 
-  std::printf("2D Laplacian %dx%d (n = %d): PCG/Jacobi %s in %d iterations, relative residual %.2e, %.3f s\n", m, m,
+  std::printf("2D Laplacian %lldx%lld (n = %d): PCG/Jacobi %s in %d iterations, relative residual %.2e, %.3f s\n", m, m,
               Ah.nrows, AsyncSparse::to_string(result.status), result.iterations, result.final_relative_residual,
               result.time_seconds);
   return result.converged() ? 0 : 1;

@@ -28,6 +28,8 @@
 #include <Tpetra_Core.hpp>
 #include <Tpetra_CrsMatrix.hpp>
 
+#include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -104,6 +106,25 @@ int main(int argc, char* argv[]) {
       }
       return argv[++i];
     };
+    // The option's value as an int / a finite double; any other text ends the program naming the option.
+    auto bad_value = [&](const std::string& v, const char* what) {
+      if (root) std::fprintf(stderr, "option %s expects %s, got '%s'\n", a.c_str(), what, v.c_str());
+      std::exit(2);
+    };
+    auto integer = [&]() -> int {
+      const std::string v = next();
+      long long n = 0;
+      if (AsyncSparse::Impl::parse_integer(v, n) != AsyncSparse::Impl::NumberText::Ok || n < INT_MIN || n > INT_MAX)
+        bad_value(v, "an integer");
+      return static_cast<int>(n);
+    };
+    auto number = [&]() -> double {
+      const std::string v = next();
+      double d = 0;
+      if (AsyncSparse::Impl::parse_number(v, d) != AsyncSparse::Impl::NumberText::Ok || !std::isfinite(d))
+        bad_value(v, "a finite number");
+      return d;
+    };
     if (a == "--matrix")
       o.matrix = next();
     else if (a == "--solver")
@@ -111,19 +132,19 @@ int main(int argc, char* argv[]) {
     else if (a == "--method")
       o.method = next();
     else if (a == "--sweeps")
-      o.sweeps = std::atoi(next().c_str());
+      o.sweeps = integer();
     else if (a == "--param")
       o.param = next();
     else if (a == "--rcm")
       o.rcm = true;
     else if (a == "--rel-threshold")
-      o.rel_threshold = std::atof(next().c_str());
+      o.rel_threshold = number();
     else if (a == "--tol")
-      o.tol = std::atof(next().c_str());
+      o.tol = number();
     else if (a == "--max-iters")
-      o.max_iters = std::atoi(next().c_str());
+      o.max_iters = integer();
     else if (a == "--restart")
-      o.restart = std::atoi(next().c_str());
+      o.restart = integer();
     else {
       if (root) std::fprintf(stderr, "unknown option %s (see the comment at the top of main.cpp)\n", a.c_str());
       return 2;
