@@ -135,6 +135,47 @@ TEST(TEST_CATEGORY, par_ic_deterministic_equals_host_reference) {
   }
 }
 
+// U made by the symbolic phase (ILU: U by rows with its gather map from Ut; IC: Lᵀ read off A's symmetric pattern),
+// so that par_ilu_factors only gathers its values; by the general transpose where the host path made the pattern
+// (fill). U = transpose of the factor bit for bit, also after a numeric phase on other values of the pattern (the
+// same map, the values gathered again).
+TEST(TEST_CATEGORY, par_ilu_transposed_factor_from_the_symbolic_phase) {
+  for (const ParIluKind kind : {ParIluKind::Ic, ParIluKind::Ilu})
+    for (int fill : {0, 1})
+      for (const auto& A : {lap2d(9), trefethen(60), lap3d27(4)}) {
+        const bool ic = kind == ParIluKind::Ic;
+        SCOPED_TRACE(std::string(ic ? "IC" : "ILU") + ", n " + std::to_string(A.nrows) + ", fill " +
+                     std::to_string(fill));
+        Handle h(kind);
+        h.params.fill_level = fill;
+        h.params.sweeps = 2;
+        const auto Ad = to_device<Dev>(A);
+        par_ilu_symbolic(Exec(), h, Ad);
+        const auto& st = h.state();
+        const auto& map = ic ? st.lt_map : st.u_map;
+        // level 0: the device symbolic phase; level 1 adds fill to each of these matrices (the host path)
+        EXPECT_EQ(map.extent(0), fill == 0 ? static_cast<std::size_t>(ic ? st.L.nnz() : st.Ut.nnz()) : 0u);
+        par_ilu_numeric(Exec(), h, Ad);
+        const auto F = par_ilu_factors(Exec(), h);
+        const auto U = to_host(F.U);
+        const auto T = ic ? to_host(F.L) : to_host(h.state().Ut);  // IC: U = Lᵀ; ILU: U = (U by columns)ᵀ
+        expect_same_bits(U, Reference::transpose(T), "U");
+        const auto* map_data = map.data();
+        auto B = A;  // the same pattern, a heavier diagonal: other factors (a multiple of A would scale to the same)
+        for (int i = 0; i < B.nrows; ++i)
+          for (int k = B.row_ptr[i]; k < B.row_ptr[i + 1]; ++k)
+            if (B.col_idx[k] == i) B.values[k] += 1.0;
+        const auto Bvals = to_device<Dev>(B).values;
+        const Crs<double, Dev> Bd("B", Ad.numRows(), Ad.numCols(), Ad.nnz(), Bvals, Ad.graph.row_map, Ad.graph.entries);
+        par_ilu_numeric(Exec(), h, Bd);
+        const auto G = par_ilu_factors(Exec(), h);
+        const auto UB = to_host(G.U);
+        EXPECT_NE(UB.values, U.values);
+        expect_same_bits(UB, Reference::transpose(ic ? to_host(G.L) : to_host(h.state().Ut)), "U, new values");
+        EXPECT_EQ((ic ? st.lt_map : st.u_map).data(), map_data);  // the pattern's map kept, the values gathered
+      }
+}
+
 template <class V>
 std::vector<typename V::non_const_value_type> host_copy(const V& v) {
   std::vector<typename V::non_const_value_type> out(v.extent(0));

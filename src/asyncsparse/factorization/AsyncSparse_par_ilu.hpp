@@ -704,7 +704,9 @@ double par_ilu_nonlinear_residual(const ExecSpace& exec, const ParIluHandle<Scal
 }
 
 /// The current factors of the scaled matrix S A S (views owned by the handle: valid until the next sweep).
-/// ILU: L unit lower, U upper (by rows); IC: L and U = Lᵀ.
+/// ILU: L unit lower, U upper (by rows); IC: L and U = Lᵀ. U's values are gathered on `exec` (no wait) where its
+/// pattern and gather map exist (made by the device symbolic phase, else by the first call's transpose, which runs
+/// on the default instance between two fences).
 template <class ExecSpace, class Scalar, class Device>
 ParIluFactors<Scalar, Device> par_ilu_factors(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
   auto& st = h.state();
@@ -713,15 +715,15 @@ ParIluFactors<Scalar, Device> par_ilu_factors(const ExecSpace& exec, ParIluHandl
   const auto& src = ilu ? st.Ut : st.L;
   auto& dst = ilu ? st.U : st.Lt;
   auto& map = ilu ? st.u_map : st.lt_map;
-  exec.fence();
   if (map.extent(0) != static_cast<std::size_t>(src.nnz()) || dst.numRows() != st.n) {
+    exec.fence();
     auto t = Impl::transpose_with_map(src);
     dst = t.T;
     map = t.map;
+    Kokkos::fence();  // the transpose ran on the default instance, which need not be exec
   } else {
-    Impl::gather_values(map, src.values, dst.values);
+    Impl::gather_values(exec, map, src.values, dst.values);
   }
-  Kokkos::fence();  // the transpose ran on the default instance, which need not be exec
   return {st.L, dst};
 }
 

@@ -213,13 +213,18 @@ void transpose_pattern(const ExecSpace& exec, ordinal_t m, ordinal_t n, offset_t
                         Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::transpose::next"), n));
 }
 
-/// dst(p) = src(map(p)) for every p (refresh a transpose's values).
+/// dst(p) = src(map(p)) for every p (refresh a transpose's values), on `exec`.
+template <class ExecSpace, class Device, class Src, class Dst>
+void gather_values(const ExecSpace& exec, const Kokkos::View<offset_t*, Device>& map, const Src& src, const Dst& dst) {
+  Kokkos::parallel_for(
+      "AsyncSparse::gather_values", Impl::RangePolicy<ExecSpace>(exec, 0, map.extent(0)),
+      KOKKOS_LAMBDA(const std::int64_t p) { dst(p) = src(map(p)); });
+}
+
+/// gather_values on the default instance.
 template <class Device, class Src, class Dst>
 void gather_values(const Kokkos::View<offset_t*, Device>& map, const Src& src, const Dst& dst) {
-  using exec = typename Device::execution_space;
-  Kokkos::parallel_for(
-      "AsyncSparse::gather_values", Impl::RangePolicy<exec>(0, map.extent(0)),
-      KOKKOS_LAMBDA(const std::int64_t p) { dst(p) = src(map(p)); });
+  gather_values(typename Device::execution_space(), map, src, dst);
 }
 
 /// Tᵀ plus the gather map: Tt.values(p) == T.values(map(p)). The map lets a caller refresh the values of the

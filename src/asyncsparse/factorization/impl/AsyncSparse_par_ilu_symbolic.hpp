@@ -81,10 +81,16 @@ bool par_ilu_device_checks(const ExecSpace& exec, const Mat& A, bool ic, const D
 
 /// IC's task list (the entries of L in storage order) and symmetry pairs (the strictly lower entries of A, rows
 /// ascending: positions of a_ij and a_ji) into the State `s`, whose L pattern is l_rp / A's columns up to diag. A
-/// row per group of vector lanes, its entries across the lanes.
-template <class ExecSpace, class RowMap, class Entries, class Diag, class LRowMap, class State>
+/// row per group of vector lanes, its entries across the lanes. Where lt_map is given (A's pattern symmetric), also
+/// the pattern of Lᵀ and its gather map (Lᵀ.values(p) = L.values(lt_map(p))): row j of Lᵀ is row j of A from its
+/// diagonal on, at lt_rp(j) = rm(j) − l_rp(j) + j, so the mirror a_ji (at q in A) of L's entry t = (i, j) lands at
+/// q − diag(j) + lt_rp(j) = q + j + 1 − l_rp(j + 1): no count, scan, scatter or sort of a general transpose.
+template <class ExecSpace, class RowMap, class Entries, class Diag, class LRowMap, class State, class TRowMap,
+          class TEnt, class TMap>
 void par_ic_device_tasks(const ExecSpace& exec, const RowLaunch& launch, ordinal_t n, const RowMap& rm,
-                         const Entries& ent, const Diag& diag, const LRowMap& l_rp, const State& s) {
+                         const Entries& ent, const Diag& diag, const LRowMap& l_rp, const State& s,
+                         const TRowMap& lt_rp, const TEnt& lt_ci, const TMap& lt_map) {
+  const bool lt = lt_map.extent(0) > 0;
   auto t_row = s.task_row;
   auto t_col = s.task_col;
   auto t_dst = s.task_dst;
@@ -97,15 +103,28 @@ void par_ic_device_tasks(const ExecSpace& exec, const RowLaunch& launch, ordinal
         const offset_t beg = rm(i), d = diag(i), l0 = l_rp(i);
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, beg, d + 1), [&](const offset_t k) {
           const offset_t t = l0 + k - beg;
+          const ordinal_t j = ent(k);
           t_row(t) = i;
-          t_col(t) = ent(k);
+          t_col(t) = j;
           t_dst(t) = t;
           t_src(t) = k;
+          offset_t p = beg - l0 + i;  // the diagonal: first in row i of Lᵀ
           if (k < d) {
+            const offset_t q = find_sorted(rm, ent, j, i);
             lo(t - i) = k;
-            up(t - i) = find_sorted(rm, ent, ent(k), i);
+            up(t - i) = q;
+            p = q + j + 1 - l_rp(j + 1);
+          }
+          if (lt) {
+            lt_ci(p) = i;
+            lt_map(p) = t;
           }
         });
+        if (lt)
+          Kokkos::single(Kokkos::PerThread(m), [&]() {
+            lt_rp(i) = beg - l0 + i;
+            if (i == n - 1) lt_rp(n) = rm(n) - l_rp(n) + n;
+          });
       });
 }
 
@@ -177,38 +196,40 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   // (Kokkos allocates device memory even for an extent of 0).
   const offset_t nnz_U = ic ? 0 : nnz - nnz_L + n;
   const offset_t ntasks = ic ? nnz_L : nnz;
+  // The factor par_ilu_factors builds by transposition (ILU: U from Ut, IC: Lᵀ from L), its pattern and gather map
+  // made here so that it only gathers values: ILU's U by rows is row i of A from its diagonal on; IC's Lᵀ where A's
+  // pattern is symmetric (the checks found a mirror for every lower entry; as many upper entries as lower ones).
+  const offset_t nnz_T = ic ? (nnz == 2 * nnz_L - n ? nnz_L : 0) : nnz_U;
   const auto sz = [](offset_t k) { return static_cast<std::size_t>(k); };
   const std::size_t n1 = static_cast<std::size_t>(n) + 1;
-  // The State's arrays: indices (L's columns, the task rows and columns, ILU: Ut's columns), offsets (task
-  // destinations and sources, IC: the symmetry pairs, ILU: Ut's row pointers), values (task values, L's values, ILU:
-  // Ut's values, the scaled A, the two scalings).
-  const auto ords =
-      uninitialized_parts<ordinals, 4>("AsyncSparse::par_ilu::indices", {sz(nnz_L), sz(ntasks), sz(ntasks), sz(nnz_U)});
-  const auto offs = uninitialized_parts<offsets, 4>(
-      "AsyncSparse::par_ilu::offsets", {sz(ntasks), sz(ntasks), ic ? sz(nnz_L - n) : n1, ic ? sz(nnz_L - n) : 0});
+  // The State's arrays: indices (L's columns, the task rows and columns, ILU: Ut's columns, the transposed factor's
+  // columns), offsets (task destinations and sources, IC: the symmetry pairs, ILU: Ut's row pointers; the transposed
+  // factor's row pointers and gather map), values (task values, L's values, ILU: Ut's values, the scaled A, the two
+  // scalings, the transposed factor's values).
+  const auto ords = uninitialized_parts<ordinals, 5>("AsyncSparse::par_ilu::indices",
+                                                     {sz(nnz_L), sz(ntasks), sz(ntasks), sz(nnz_U), sz(nnz_T)});
+  const auto offs = uninitialized_parts<offsets, 6>(
+      "AsyncSparse::par_ilu::offsets",
+      {sz(ntasks), sz(ntasks), ic ? sz(nnz_L - n) : n1, ic ? sz(nnz_L - n) : 0, nnz_T > 0 ? n1 : 0, sz(nnz_T)});
   using values_view = typename handle_type::value_view;
-  const auto vals = uninitialized_parts<values_view, 6>(
+  const auto vals = uninitialized_parts<values_view, 7>(
       "AsyncSparse::par_ilu::values",
-      {sz(ntasks), sz(nnz_L), sz(nnz_U), sz(nnz), static_cast<std::size_t>(n), static_cast<std::size_t>(n)});
+      {sz(ntasks), sz(nnz_L), sz(nnz_U), sz(nnz), static_cast<std::size_t>(n), static_cast<std::size_t>(n), sz(nnz_T)});
   Kokkos::deep_copy(exec, vals[1], Scalar(0));  // the factors' values are zero until the numeric phase
   Kokkos::deep_copy(exec, vals[2], Scalar(0));
   const typename crs_type::index_type::non_const_type l_ci = ords[0];
-  // ILU's temporaries (U by rows, the row of each entry of A, the transpose's gather map and its inverse)
+  // The transposed factor (ILU: U by rows, u_to_ut its gather map from Ut; IC: Lᵀ); ILU's temporaries (the row of
+  // each entry of A, the transpose's gather map, its work space)
+  const typename crs_type::row_map_type::non_const_type t_rp = offs[4], u_rp = t_rp;
+  const typename crs_type::index_type::non_const_type t_ci = ords[4], u_ci = t_ci;
+  const offsets t_map = offs[5], u_to_ut = t_map;
   ordinals s_row;
-  typename crs_type::row_map_type::non_const_type u_rp;
-  typename crs_type::index_type::non_const_type u_ci;
-  offsets map, u_to_ut, next;
+  offsets map, next;
   if (!ic) {
-    const auto tmp_ords =
-        uninitialized_parts<ordinals, 2>("AsyncSparse::par_ilu::symbolic_indices", {sz(nnz), sz(nnz_U)});
-    const auto tmp_offs =
-        uninitialized_parts<offsets, 4>("AsyncSparse::par_ilu::symbolic_offsets", {n1, sz(nnz_U), sz(nnz_U), sz(n)});
-    s_row = tmp_ords[0];
-    u_ci = tmp_ords[1];
-    u_rp = tmp_offs[0];
-    map = tmp_offs[1];
-    u_to_ut = tmp_offs[2];
-    next = tmp_offs[3];
+    s_row = cached_uninitialized<ordinals>("AsyncSparse::par_ilu::symbolic_rows", sz(nnz));
+    const auto tmp_offs = uninitialized_parts<offsets, 2>("AsyncSparse::par_ilu::symbolic_offsets", {sz(nnz_U), sz(n)});
+    map = tmp_offs[0];
+    next = tmp_offs[1];
     Kokkos::deep_copy(exec, u_rp, offset_t(0));
   }
   // Lanes by A's average row, for IC too: L's (about half of it) gave narrower lane groups whose stores measured
@@ -235,7 +256,7 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
     // Tasks: the entries of L in storage order. Symmetry pairs: the strictly lower entries of A, rows ascending.
     s.sym_lower = offs[2];
     s.sym_upper = offs[3];
-    par_ic_device_tasks(exec, launch, n, rm, ent, diag, l_rp, s);
+    par_ic_device_tasks(exec, launch, n, rm, ent, diag, l_rp, s, t_rp, t_ci, t_map);
   } else {
     // Ut = transpose of U's pattern; position of each U entry in Ut by inverting the transpose's gather map. The
     // pattern alone is transposed: U has no values yet (transposing a matrix with placeholder values read
@@ -262,6 +283,11 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
           t_dst(p) = j < i ? l_rp(i) + p - rm(i) : u_to_ut(rm(i) - l_rp(i) + i + p - d);
         });
     s.Ut = crs_type("AsyncSparse::par_ilu::Ut", n, n, nnz_U, vals[2], ut_rp, ut_ci);
+  }
+  if (nnz_T > 0) {  // values gathered by par_ilu_factors
+    (ic ? s.Lt : s.U) =
+        crs_type(ic ? "AsyncSparse::par_ilu::Lt" : "AsyncSparse::par_ilu::U", n, n, nnz_T, vals[6], t_rp, t_ci);
+    (ic ? s.lt_map : s.u_map) = t_map;
   }
   s.a_scaled = vals[3];
   s.s = vals[4];
