@@ -155,12 +155,14 @@ TEST(TEST_CATEGORY, par_ilu_transposed_factor_from_the_symbolic_phase) {
         const auto& map = ic ? st.lt_map : st.u_map;
         // level 0: the device symbolic phase; level 1 adds fill to each of these matrices (the host path)
         EXPECT_EQ(map.extent(0), fill == 0 ? static_cast<std::size_t>(ic ? st.L.nnz() : st.Ut.nnz()) : 0u);
+        const auto* map_data = map.data();  // level 0: the symbolic phase's map serves every par_ilu_factors
         par_ilu_numeric(Exec(), h, Ad);
         const auto F = par_ilu_factors(Exec(), h);
         const auto U = to_host(F.U);
         const auto T = ic ? to_host(F.L) : to_host(h.state().Ut);  // IC: U = Lᵀ; ILU: U = (U by columns)ᵀ
         expect_same_bits(U, Reference::transpose(T), "U");
-        const auto* map_data = map.data();
+        if (fill == 0) EXPECT_EQ(map.data(), map_data);
+        map_data = map.data();
         auto B = A;  // the same pattern, a heavier diagonal: other factors (a multiple of A would scale to the same)
         for (int i = 0; i < B.nrows; ++i)
           for (int k = B.row_ptr[i]; k < B.row_ptr[i + 1]; ++k)
@@ -174,6 +176,26 @@ TEST(TEST_CATEGORY, par_ilu_transposed_factor_from_the_symbolic_phase) {
         expect_same_bits(UB, Reference::transpose(ic ? to_host(G.L) : to_host(h.state().Ut)), "U, new values");
         EXPECT_EQ((ic ? st.lt_map : st.u_map).data(), map_data);  // the pattern's map kept, the values gathered
       }
+  // IC: an upper entry without its lower mirror passes the device checks (which look from the lower side) but
+  // leaves the pattern unsymmetric: the host path names it
+  auto A = lap2d(4);
+  CsrHost<double> B;
+  B.nrows = B.ncols = A.nrows;
+  B.row_ptr.push_back(0);
+  for (int i = 0; i < A.nrows; ++i) {
+    for (int k = A.row_ptr[i]; k < A.row_ptr[i + 1]; ++k) {
+      B.col_idx.push_back(A.col_idx[k]);
+      B.values.push_back(A.values[k]);
+      if (i == 0 && A.col_idx[k] == 1) {  // a(0, 2), without a(2, 0)
+        B.col_idx.push_back(2);
+        B.values.push_back(-0.5);
+      }
+    }
+    B.row_ptr.push_back(static_cast<int>(B.col_idx.size()));
+  }
+  Handle h(ParIluKind::Ic);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_symbolic(Exec(), h, to_device<Dev>(B)), InvalidInput,
+                               "matrix is not symmetric: entry (0, 2) is stored but (2, 0) is not");
 }
 
 template <class V>

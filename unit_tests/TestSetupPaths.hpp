@@ -317,4 +317,75 @@ TEST(TEST_CATEGORY, setup_paths_preconditioner_modes_from_one_allocation) {
   }
 }
 
+// FactorApply reads both Jacobi triangles' checks in one wait (TriangularSolver::defer_verdict): a bad value is
+// reported as before, the lower triangle's first when both have one (even at a later row), by setup() and by
+// update(); the verdict words are reset, so that good values afterwards load without an error.
+TEST(TEST_CATEGORY, factor_apply_checks_both_triangles_in_one_wait) {
+  const auto A = lap2d(6);
+  const auto Lh = Reference::ic0(A), Uh = Reference::transpose(Lh);
+  const auto diag = [](const CsrHost<double>& T, int row) {  // position of T's diagonal entry in `row`
+    for (auto k = T.row_ptr[row]; k < T.row_ptr[row + 1]; ++k)
+      if (T.col_idx[k] == row) return k;
+    return T.row_ptr[row];
+  };
+  auto bad_L = Lh, bad_U = Uh;
+  bad_L.values[diag(Lh, 9)] = 0.0;
+  bad_U.values[diag(Uh, 3)] = std::numeric_limits<double>::quiet_NaN();
+  TriSolveOptions o;
+  o.kind = TriSolveKind::Jacobi;
+  o.sweeps = 2;
+  o.one_team_entries = 0;  // two solvers' launches on every backend
+  const auto row_of = [&](const CsrHost<double>& L, const CsrHost<double>& U, bool update) -> std::int64_t {
+    Impl::FactorApply<double, Dev> fa;
+    if (update) fa.setup(to_device<Dev>(Lh), to_device<Dev>(Uh), false, V(), o);
+    try {
+      if (update)
+        fa.update(to_device<Dev>(L), to_device<Dev>(U), V());
+      else
+        fa.setup(to_device<Dev>(L), to_device<Dev>(U), false, V(), o);
+    } catch (const BreakdownError& e) {
+      // the words were reset: good values load without an error
+      if (update) EXPECT_NO_THROW(fa.update(to_device<Dev>(Lh), to_device<Dev>(Uh), V()));
+      return e.row();
+    }
+    return -1;
+  };
+  for (const bool update : {false, true}) {
+    SCOPED_TRACE(update ? "update" : "setup");
+    EXPECT_EQ(row_of(bad_L, Uh, update), 9);
+    EXPECT_EQ(row_of(Lh, bad_U, update), 3);
+    EXPECT_EQ(row_of(bad_L, bad_U, update), 9);  // the lower triangle's problem first
+    EXPECT_EQ(row_of(Lh, Uh, update), -1);
+  }
+  // the deferral itself: setup() returns without the check, take_pending_verdicts reads it (and the solver is not
+  // set up after a failed setup), solve() reads a check nobody took
+  const auto Ld = to_device<Dev>(Lh), Ud = to_device<Dev>(Uh), bad_Ld = to_device<Dev>(bad_L);
+  TriangularSolver<double, Dev> sl, su;
+  sl.defer_verdict(true);
+  su.defer_verdict(true);
+  EXPECT_NO_THROW(sl.setup(bad_Ld, true, false, o));
+  su.setup(Ud, false, false, o);
+  EXPECT_THROW((TriangularSolver<double, Dev>::take_pending_verdicts(sl, su)), BreakdownError);
+  EXPECT_FALSE(sl.is_setup());
+  EXPECT_TRUE(su.is_setup());
+  EXPECT_NO_THROW(sl.setup(bad_Ld, true, false, o));
+  V x("x", A.nrows), y("y", A.nrows);
+  EXPECT_THROW(sl.solve(x, y), BreakdownError);
+  EXPECT_FALSE(sl.is_setup());
+  // good factors: the pair applies as two separate Jacobi solves do
+  sl.defer_verdict(false);
+  su.defer_verdict(false);
+  sl.setup(Ld, true, false, o);
+  su.setup(Ud, false, false, o);
+  Impl::FactorApply<double, Dev> fa;
+  fa.setup(Ld, Ud, false, V(), o);
+  EXPECT_EQ(fa.mode(), "jacobi(2)");
+  const V b = to_device<Dev>(std::vector<double>(static_cast<std::size_t>(A.nrows), 1.0));
+  V z("z", A.nrows), w("w", A.nrows);
+  fa.apply(b, z);
+  sl.solve(b, w);
+  su.solve(w, y);
+  EXPECT_EQ(to_std_vector(z), to_std_vector(y));
+}
+
 }  // namespace test_setup_paths

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include <asyncsparse/core/AsyncSparse_csr_host.hpp>
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
@@ -137,6 +138,27 @@ verdict_t take_verdict(const ExecSpace& exec, const Word& w) {
     exec.fence();
   }
   return v;
+}
+
+/// take_verdict for two words in one wait (`take_a` / `take_b`: whether each is read; one not read is kNoVerdict).
+template <class ExecSpace, class Word>
+std::pair<verdict_t, verdict_t> take_verdicts(const ExecSpace& exec, const Word& a, bool take_a, const Word& b,
+                                              bool take_b) {
+  verdict_t v[2] = {kNoVerdict, kNoVerdict};
+  const Word* w[2] = {take_a ? &a : nullptr, take_b ? &b : nullptr};
+  for (int k = 0; k < 2; ++k)
+    if (w[k])
+      Kokkos::deep_copy(
+          exec, Kokkos::View<verdict_t, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(&v[k]), *w[k]);
+  if (w[0] || w[1]) exec.fence();
+  bool reset = false;
+  for (int k = 0; k < 2; ++k)
+    if (v[k] != kNoVerdict) {
+      Kokkos::deep_copy(exec, *w[k], kNoVerdict);
+      reset = true;
+    }
+  if (reset) exec.fence();
+  return {v[0], v[1]};
 }
 
 }  // namespace Impl

@@ -72,105 +72,11 @@
 #include <asyncsparse/linalg/AsyncSparse_graph.hpp>
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve_rule.hpp>
+#include <asyncsparse/linalg/AsyncSparse_trisolve_types.hpp>
 #include <asyncsparse/linalg/impl/AsyncSparse_trisolve_kernels.hpp>
 #include <asyncsparse/linalg/impl/AsyncSparse_trisolve_one_team.hpp>
 
 namespace AsyncSparse {
-
-/// Algorithm of an exact solve: Auto (GPUs: one team for a triangle that fits its scratch memory, else cuSPARSE on
-/// CUDA and level sets on other GPUs; host backends: serial substitution), Kokkos-Kernels level sets, serial
-/// substitution (one thread), cuSPARSE SpSV (CUDA builds only), or level sets in one launch of one team (triangles
-/// whose arrays fit one team's scratch memory: Impl::exact_one_team_fits).
-enum class ExactAlgorithm { Auto, LevelSet, Serial, Cusparse, OneTeam };
-
-inline const char* to_string(ExactAlgorithm a) {
-  switch (a) {
-    case ExactAlgorithm::LevelSet:
-      return "level-set";
-    case ExactAlgorithm::Serial:
-      return "serial";
-    case ExactAlgorithm::Cusparse:
-      return "cusparse";
-    case ExactAlgorithm::OneTeam:
-      return "one-team";
-    default:
-      return "auto";
-  }
-}
-
-/// Settings of a TriangularSolver.
-struct TriSolveOptions {
-  /// Mode. Default Auto (choose_tri_solve at setup).
-  TriSolveKind kind = TriSolveKind::Auto;
-  /// Jacobi: sweeps per solve (>= 0). JacobiAdaptive: maximum sweeps (>= 1). Isai: correction steps after
-  /// x = M b (>= 0). Exact: unused. Default -1: the rule's count for Auto, else kDefaultJacobiSweeps (3),
-  /// kDefaultAdaptiveMaxSweeps (10), kDefaultIsaiCorrectionSteps (0).
-  int sweeps = -1;
-  /// Isai: M's pattern is that of |T|^isai_power (1: T's own; 2: row i the union of the rows of T that row i of T
-  /// meets; up to kMaxIsaiPower). A larger pattern approximates T^{-1} better (fewer Krylov iterations) for a product
-  /// with more entries (Impl::isai_pattern_power; rows of the pattern extended at most
-  /// Impl::kIsaiPowerMaxRowEntries entries long). 0 (default): isai_power_rule (2 for short rows, else 1).
-  int isai_power = 0;
-  /// JacobiAdaptive: stop once ||b - T x_j|| <= tolerance * ||b - T x_0|| (> 0, default 1e-2).
-  double tolerance = 1e-2;
-  /// JacobiAdaptive: stop when a check finds the residual above stagnation times its previous check's (> 0,
-  /// default 0.9: less than 10% progress, or growth, ends the sweeps).
-  double stagnation = 0.9;
-  /// JacobiAdaptive: sweeps between residual checks (>= 1, default 1). Each check is a device-to-host transfer.
-  int check_interval = 1;
-  /// Exact: algorithm (default Auto).
-  ExactAlgorithm exact_algorithm = ExactAlgorithm::Auto;
-  /// One launch of one team for small triangles. Jacobi solves of both triangles with at least one sweep each, in
-  /// an incomplete-factorization preconditioner (FactorApply: ParIc, ParIlu, ParIct, ParIlut): one launch runs the
-  /// application when the larger triangle has at most this many stored entries (Impl::JacobiPairOneTeam: one
-  /// multiprocessor sweeps them all, so the bound is on the data of a sweep). Exact solves with ExactAlgorithm::Auto:
-  /// ExactAlgorithm::OneTeam for a triangle of at most this many entries whose arrays fit one team's scratch memory
-  /// (FactorApply: both triangles in one launch when both do). -1 (default): on GPUs kGpuJacobiOneTeamMaxEntries for
-  /// Jacobi and any size that fits for exact solves, on host backends never; 0: never.
-  std::int64_t one_team_entries = -1;
-};
-
-/// What a TriangularSolver resolved at setup and did since.
-struct TriSolveStats {
-  TriSolveKind kind = TriSolveKind::Exact;                ///< resolved mode (never Auto)
-  ExactAlgorithm exact_algorithm = ExactAlgorithm::Auto;  ///< Exact: the algorithm used
-  int sweeps = 0;                                         ///< resolved sweep count (see TriSolveOptions::sweeps)
-  int isai_power = 1;                                     ///< Isai: the pattern's power (TriSolveOptions::isai_power)
-  std::int64_t isai_nnz = 0;                              ///< Isai: entries of M
-  std::string reason;                                     ///< why Auto chose this mode ("" when not Auto)
-  double jacobi_probe = -1;                               ///< Jacobi probe given to the rule (-1: not measured)
-  std::int64_t solves = 0;                                ///< solve() calls since setup
-  std::int64_t total_sweeps = 0;                          ///< Jacobi modes: sweeps run since setup
-  int last_sweeps = 0;                                    ///< Jacobi modes: sweeps of the last solve
-  std::int64_t checks = 0;                                ///< JacobiAdaptive: residual checks since setup
-  double last_relative_residual = -1;                     ///< JacobiAdaptive: ||r_j|| / ||r_0|| at the last check
-  double setup_seconds = 0;                               ///< setup() or update_values() time, fenced
-  int levels = 0;  ///< Exact with ExactAlgorithm::OneTeam: levels of the triangle's dependency graph
-
-  /// "jacobi(3)", "jacobi_adaptive(<=10, tol 1e-02)", "isai", "isai+2", "isai^2" (pattern of |T|^2), "exact(cusparse)",
-  /// "exact(one-team)".
-  std::string mode() const {
-    char buf[96];
-    switch (kind) {
-      case TriSolveKind::Jacobi:
-        std::snprintf(buf, sizeof buf, "jacobi(%d)", sweeps);
-        break;
-      case TriSolveKind::JacobiAdaptive:
-        std::snprintf(buf, sizeof buf, "jacobi_adaptive(<=%d)", sweeps);
-        break;
-      case TriSolveKind::Isai:
-        if (isai_power > 1)
-          std::snprintf(buf, sizeof buf, sweeps > 0 ? "isai^%d+%d" : "isai^%d", isai_power, sweeps);
-        else
-          std::snprintf(buf, sizeof buf, sweeps > 0 ? "isai+%d" : "isai", sweeps);
-        break;
-      default:
-        std::snprintf(buf, sizeof buf, "exact(%s)", to_string(exact_algorithm));
-        break;
-    }
-    return buf;
-  }
-};
 
 /// Facts about a triangle for choose_tri_solve on ExecSpace; the Jacobi probe is run (on T's values, as stored)
 /// when the rule reads it. `nnz` (>= 0) replaces T's entry count in the facts (a preconditioner passes the larger
@@ -405,6 +311,14 @@ class TriangularSolver {
   /// True when T has the pattern given to setup() (Impl::same_graph).
   bool same_pattern(const crs_type& T) const;
 
+  /// On: setup() and update_values() of a Jacobi solver queue the checks of T (the pass that loads its values) and
+  /// leave them to take_pending_verdicts(), without a wait or fence (stats().setup_seconds then counts the host's
+  /// part only). A preconditioner reads both triangles' checks in one wait (FactorApply).
+  void defer_verdict(bool on) { defer_verdict_ = on; }
+  /// The checks `a` and `b` left pending (defer_verdict) in one wait; throws what setup() / update_values() would
+  /// have thrown, a's problem first.
+  static void take_pending_verdicts(TriangularSolver& a, TriangularSolver& b);
+
  private:
   static void check_options(const TriSolveOptions& o) {
     const std::string w = "TriangularSolver::setup: ";
@@ -429,13 +343,7 @@ class TriangularSolver {
                : (Impl::is_gpu_space<execution_space>() ? ExactAlgorithm::LevelSet : ExactAlgorithm::Serial);
   }
   InvalidInput one_team_too_large(std::int64_t offdiag, std::int64_t levels) const {
-    return InvalidInput(
-        "TriangularSolver::setup: exact algorithm 'one-team' needs a triangle whose arrays fit one team's scratch "
-        "memory (" +
-        std::to_string(Impl::TeamPolicy<execution_space>::scratch_size_max(0)) + " bytes); " + std::to_string(n_) +
-        " rows, " + std::to_string(offdiag) + " off-diagonal entries and " + std::to_string(levels) +
-        " level(s) need at least " +
-        std::to_string(Impl::exact_one_team_scratch_bytes<execution_space, Scalar>(n_, offdiag, levels)));
+    return Impl::exact_one_team_too_large<execution_space, Scalar>(n_, offdiag, levels);
   }
 
   void resolve_mode(const crs_type& T, const TriSolveRuleInputs* rule_inputs) {
@@ -475,6 +383,10 @@ class TriangularSolver {
             bool check_structure = false) {
     Impl::tri_load_values<execution_space>(row_map_, entries_, n_, lower_, unit_, T.values, values_, inv_diag_, r, c,
                                            where, check_structure, verdict_.data());
+    if (defer_verdict_ && stats_.kind == TriSolveKind::Jacobi) {  // nothing reads T until solve()
+      pending_where_ = where;
+      return;
+    }
     // before ISAI, which reads T's structure (checked at setup()); refused values leave M as it was
     Impl::tri_throw_verdict(Impl::take_verdict(execution_space(), verdict_), where, n_, lower_);
     if (stats_.kind == TriSolveKind::Isai) {
@@ -629,7 +541,8 @@ class TriangularSolver {
     }
   }
 
-  bool ready_ = false;
+  bool ready_ = false, defer_verdict_ = false;
+  std::string pending_where_;  // the call whose checks are pending (defer_verdict), empty when none
   TriSolveOptions opt_;
   ExactAlgorithm exact_override_ = ExactAlgorithm::Auto;
   TriSolveStats stats_;
@@ -669,6 +582,7 @@ void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool
                        std::to_string(T.numCols()));
   check_options(opt);
   ready_ = false;
+  pending_where_.clear();  // a check left by a call that threw before its reader: its word is reset below
   opt_ = opt;
   lower_ = lower;
   unit_ = unit_diagonal;
@@ -708,8 +622,22 @@ void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool
     isai_launch_ = Impl::spmv_launch<execution_space>(n_, static_cast<std::int64_t>(isai_values_.extent(0)));
   setup_exact();
   ready_ = true;
-  execution_space().fence();
+  if (pending_where_.empty()) execution_space().fence();
   stats_.setup_seconds = timer.seconds();
+}
+
+template <class Scalar, class Device>
+void TriangularSolver<Scalar, Device>::take_pending_verdicts(TriangularSolver& a, TriangularSolver& b) {
+  const auto v = Impl::take_verdicts(execution_space(), a.verdict_, !a.pending_where_.empty(), b.verdict_,
+                                     !b.pending_where_.empty());
+  const std::string where[2] = {a.pending_where_, b.pending_where_};
+  const Impl::verdict_t w[2] = {v.first, v.second};
+  TriangularSolver* s[2] = {&a, &b};
+  for (int k = 0; k < 2; ++k) {  // both read: their state settled before either throws
+    s[k]->pending_where_.clear();
+    if (w[k] != Impl::kNoVerdict && where[k] == "TriangularSolver::setup") s[k]->ready_ = false;
+  }
+  for (int k = 0; k < 2; ++k) Impl::tri_throw_verdict(w[k], where[k], s[k]->n_, s[k]->lower_);
 }
 
 template <class Scalar, class Device>
@@ -720,16 +648,21 @@ void TriangularSolver<Scalar, Device>::update_values(const crs_type& T, const co
   if (T.numRows() != n_ || T.nnz() != static_cast<offset_t>(values_.extent(0)) ||
       (T.graph.entries.data() != entries_.data() && T.nnz() > 0 && !same_pattern(T)))
     throw InvalidInput("TriangularSolver::update_values: the matrix does not have the pattern given to setup()");
+  if (!pending_where_.empty()) {  // a check left by a call that threw before its reader
+    Kokkos::deep_copy(execution_space(), verdict_, Impl::kNoVerdict);
+    pending_where_.clear();
+  }
   load(T, row_scale, col_scale, "TriangularSolver::update_values");
 #if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
   if (spsv_) spsv_->update_values(values_.data());
 #endif
-  execution_space().fence();
+  if (pending_where_.empty()) execution_space().fence();
   stats_.setup_seconds = timer.seconds();
 }
 
 template <class Scalar, class Device>
 void TriangularSolver<Scalar, Device>::solve(const const_vector_type& b, const vector_type& x) {
+  if (!pending_where_.empty()) take_pending_verdicts(*this, *this);  // defer_verdict without its reader
   if (!ready_) throw InvalidInput("TriangularSolver::solve: setup() must be called first");
   if (b.extent(0) != static_cast<std::size_t>(n_) || x.extent(0) != static_cast<std::size_t>(n_))
     throw InvalidInput("TriangularSolver::solve: vector lengths " + std::to_string(b.extent(0)) + ", " +

@@ -102,6 +102,19 @@ class FactorApply {
                          std::to_string(n) + " rows");
   }
 
+  /// Runs `upper` (the upper triangle's setup or update after the lower one's), then reads both triangles' checks
+  /// in one wait (TriangularSolver::defer_verdict): the lower one's problem first, also when `upper` throws.
+  template <class Upper>
+  void then_both_checks(const Upper& upper) {
+    try {
+      upper();
+    } catch (...) {
+      TriangularSolver<Scalar, Device>::take_pending_verdicts(lower_, upper_);
+      throw;
+    }
+    TriangularSolver<Scalar, Device>::take_pending_verdicts(lower_, upper_);
+  }
+
   using OneTeam =
       Impl::JacobiPairOneTeam<execution_space, typename crs_type::row_map_type, typename crs_type::index_type,
                               vector_type, vector_type, const_vector_type, Kokkos::View<double, Device>>;
@@ -154,8 +167,10 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   if (opt.kind == TriSolveKind::Auto)
     in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, rule_nnz, true, v[2]);
   set_inverse_scaling(s, L.numRows());
+  lower_.defer_verdict(true);  // both triangles' checks in one wait
+  upper_.defer_verdict(true);
   lower_.setup(L, true, unit_lower, o, inv_s_, const_vector_type(), &in, v[2]);
-  upper_.setup(U, false, false, o, const_vector_type(), inv_s_, &in, v[3]);
+  then_both_checks([&] { upper_.setup(U, false, false, o, const_vector_type(), inv_s_, &in, v[3]); });
   // both solves in one launch of one team where the triangles are small (TriSolveOptions::one_team_entries)
   const std::int64_t max_entries =
       opt.one_team_entries >= 0
@@ -214,7 +229,7 @@ template <class Scalar, class Device>
 void FactorApply<Scalar, Device>::update(const crs_type& L, const crs_type& U, const vector_type& s) {
   set_inverse_scaling(s, L.numRows());
   lower_.update_values(L, inv_s_, const_vector_type());
-  upper_.update_values(U, const_vector_type(), inv_s_);
+  then_both_checks([&] { upper_.update_values(U, const_vector_type(), inv_s_); });
 }
 
 template <class Scalar, class Device>

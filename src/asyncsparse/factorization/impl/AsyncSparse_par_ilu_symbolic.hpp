@@ -81,8 +81,8 @@ bool par_ilu_device_checks(const ExecSpace& exec, const Mat& A, bool ic, const D
 
 /// IC's task list (the entries of L in storage order) and symmetry pairs (the strictly lower entries of A, rows
 /// ascending: positions of a_ij and a_ji) into the State `s`, whose L pattern is l_rp / A's columns up to diag. A
-/// row per group of vector lanes, its entries across the lanes. Where lt_map is given (A's pattern symmetric), also
-/// the pattern of Lᵀ and its gather map (Lᵀ.values(p) = L.values(lt_map(p))): row j of Lᵀ is row j of A from its
+/// row per group of vector lanes, its entries across the lanes. Also the pattern of Lᵀ (A's pattern is symmetric)
+/// and its gather map (Lᵀ.values(p) = L.values(lt_map(p))): row j of Lᵀ is row j of A from its
 /// diagonal on, at lt_rp(j) = rm(j) − l_rp(j) + j, so the mirror a_ji (at q in A) of L's entry t = (i, j) lands at
 /// q − diag(j) + lt_rp(j) = q + j + 1 − l_rp(j + 1): no count, scan, scatter or sort of a general transpose.
 template <class ExecSpace, class RowMap, class Entries, class Diag, class LRowMap, class State, class TRowMap,
@@ -90,7 +90,6 @@ template <class ExecSpace, class RowMap, class Entries, class Diag, class LRowMa
 void par_ic_device_tasks(const ExecSpace& exec, const RowLaunch& launch, ordinal_t n, const RowMap& rm,
                          const Entries& ent, const Diag& diag, const LRowMap& l_rp, const State& s,
                          const TRowMap& lt_rp, const TEnt& lt_ci, const TMap& lt_map) {
-  const bool lt = lt_map.extent(0) > 0;
   auto t_row = s.task_row;
   auto t_col = s.task_col;
   auto t_dst = s.task_dst;
@@ -115,16 +114,13 @@ void par_ic_device_tasks(const ExecSpace& exec, const RowLaunch& launch, ordinal
             up(t - i) = q;
             p = q + j + 1 - l_rp(j + 1);
           }
-          if (lt) {
-            lt_ci(p) = i;
-            lt_map(p) = t;
-          }
+          lt_ci(p) = i;
+          lt_map(p) = t;
         });
-        if (lt)
-          Kokkos::single(Kokkos::PerThread(m), [&]() {
-            lt_rp(i) = beg - l0 + i;
-            if (i == n - 1) lt_rp(n) = rm(n) - l_rp(n) + n;
-          });
+        Kokkos::single(Kokkos::PerThread(m), [&]() {
+          lt_rp(i) = beg - l0 + i;
+          if (i == n - 1) lt_rp(n) = rm(n) - l_rp(n) + n;
+        });
       });
 }
 
@@ -191,15 +187,15 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   offset_t nnz_L = 0;
   Kokkos::deep_copy(exec, nnz_L, Kokkos::subview(l_rp, n));
   exec.fence();
+  if (ic && nnz - nnz_L != nnz_L - n) return false;  // an upper entry without a mirror: the host path names it
   // U's pattern by rows (ILU): row i of A from its diagonal on, positions into A kept as the values to
   // follow them through the transpose. IC needs neither U nor the row of each entry: those Views stay unallocated
   // (Kokkos allocates device memory even for an extent of 0).
   const offset_t nnz_U = ic ? 0 : nnz - nnz_L + n;
   const offset_t ntasks = ic ? nnz_L : nnz;
-  // The factor par_ilu_factors builds by transposition (ILU: U from Ut, IC: Lᵀ from L), its pattern and gather map
-  // made here so that it only gathers values: ILU's U by rows is row i of A from its diagonal on; IC's Lᵀ where A's
-  // pattern is symmetric (the checks found a mirror for every lower entry; as many upper entries as lower ones).
-  const offset_t nnz_T = ic ? (nnz == 2 * nnz_L - n ? nnz_L : 0) : nnz_U;
+  // The factor par_ilu_factors built by a transpose (ILU: U from Ut, IC: Lᵀ from L), here so that it only gathers
+  // values: row i of either is row i of A from its diagonal on (IC: A's pattern is symmetric).
+  const offset_t nnz_T = ic ? nnz_L : nnz_U;
   const auto sz = [](offset_t k) { return static_cast<std::size_t>(k); };
   const std::size_t n1 = static_cast<std::size_t>(n) + 1;
   // The State's arrays: indices (L's columns, the task rows and columns, ILU: Ut's columns, the transposed factor's
@@ -210,7 +206,7 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
                                                      {sz(nnz_L), sz(ntasks), sz(ntasks), sz(nnz_U), sz(nnz_T)});
   const auto offs = uninitialized_parts<offsets, 6>(
       "AsyncSparse::par_ilu::offsets",
-      {sz(ntasks), sz(ntasks), ic ? sz(nnz_L - n) : n1, ic ? sz(nnz_L - n) : 0, nnz_T > 0 ? n1 : 0, sz(nnz_T)});
+      {sz(ntasks), sz(ntasks), ic ? sz(nnz_L - n) : n1, ic ? sz(nnz_L - n) : 0, n1, sz(nnz_T)});
   using values_view = typename handle_type::value_view;
   const auto vals = uninitialized_parts<values_view, 7>(
       "AsyncSparse::par_ilu::values",
@@ -284,11 +280,10 @@ bool par_ilu_symbolic_device(const ExecSpace& exec, ParIluHandle<Scalar, Device>
         });
     s.Ut = crs_type("AsyncSparse::par_ilu::Ut", n, n, nnz_U, vals[2], ut_rp, ut_ci);
   }
-  if (nnz_T > 0) {  // values gathered by par_ilu_factors
-    (ic ? s.Lt : s.U) =
-        crs_type(ic ? "AsyncSparse::par_ilu::Lt" : "AsyncSparse::par_ilu::U", n, n, nnz_T, vals[6], t_rp, t_ci);
-    (ic ? s.lt_map : s.u_map) = t_map;
-  }
+  // values gathered by par_ilu_factors
+  (ic ? s.Lt : s.U) =
+      crs_type(ic ? "AsyncSparse::par_ilu::Lt" : "AsyncSparse::par_ilu::U", n, n, nnz_T, vals[6], t_rp, t_ci);
+  (ic ? s.lt_map : s.u_map) = t_map;
   s.a_scaled = vals[3];
   s.s = vals[4];
   s.s_factors = vals[5];

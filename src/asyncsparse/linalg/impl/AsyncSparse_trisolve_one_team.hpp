@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
@@ -76,6 +77,17 @@ std::size_t exact_one_team_scratch_bytes(std::int64_t n, std::int64_t offdiag, s
   const auto z = [](std::int64_t v) { return static_cast<std::size_t>(std::max<std::int64_t>(v, 1)); };
   return S::shmem_size(z(n)) + S::shmem_size(z(offdiag)) + I::shmem_size(z(offdiag)) + I::shmem_size(z(n + 1)) +
          I::shmem_size(z(n)) + I::shmem_size(z(levels + 1));
+}
+
+/// The error of an exact solve in one team that was asked for a triangle whose arrays do not fit.
+template <class ExecSpace, class Scalar>
+InvalidInput exact_one_team_too_large(std::int64_t n, std::int64_t offdiag, std::int64_t levels) {
+  return InvalidInput(
+      "TriangularSolver::setup: exact algorithm 'one-team' needs a triangle whose arrays fit one team's "
+      "scratch memory (" +
+      std::to_string(Impl::TeamPolicy<ExecSpace>::scratch_size_max(0)) + " bytes); " + std::to_string(n) + " rows, " +
+      std::to_string(offdiag) + " off-diagonal entries and " + std::to_string(levels) + " level(s) need at least " +
+      std::to_string(exact_one_team_scratch_bytes<ExecSpace, Scalar>(n, offdiag, levels)));
 }
 
 /// True when triangles of n rows, `offdiag` off-diagonal entries and `levels` levels fit into one team's scratch
