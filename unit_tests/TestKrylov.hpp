@@ -830,10 +830,9 @@ TEST(TEST_CATEGORY, krylov_implementation_auto_rule) {
 }  // namespace test_krylov
 
 namespace test_krylov {
-// GMRES takes its basis, vectors and coefficients uninitialized from the device-array cache, where (device memory
-// spaces) a recycled array holds whatever its last user left. Seeded with NaN-filled free arrays of exactly the sizes
-// a solve asks for, the solves must converge as with fresh memory (a read of anything not written first would give
-// NaN). On host memory spaces the cache does not apply and the test compares two ordinary solves.
+// GMRES takes its basis, vectors and coefficients uninitialized from the array cache, where a recycled array holds
+// whatever its last user left. Seeded with NaN-filled free arrays of exactly the sizes a solve asks for, the solves
+// must converge as with fresh memory (a read of anything not written first would give NaN).
 TEST(TEST_CATEGORY, gmres_ignores_what_recycled_arrays_hold) {
   const auto Ah = AsyncSparse::Test::nonsymmetric_lap2d(16);
   const auto A = to_device<Dev>(Ah);

@@ -44,10 +44,8 @@ void to_json(Json& j, const KokkosInfo& k) {
   j["concurrency"] = known(k.concurrency);  // null: the command ran on the host without initialising Kokkos
   j["host_concurrency"] = known(k.host_concurrency);
   j["backends"] = k.backends;
-  if (!k.device.empty()) {
-    j["device"] = k.device;
-    j["device_cache"] = k.device_cache;  // ASYNCSPARSE_DEVICE_CACHE=0 turns it off
-  }
+  if (!k.device.empty()) j["device"] = k.device;
+  j["device_cache"] = k.device_cache;  // device and host arrays; ASYNCSPARSE_DEVICE_CACHE=0 turns it off
 }
 
 void to_json(Json& j, const ResolvedLaunch& r) {

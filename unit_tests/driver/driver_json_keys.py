@@ -139,8 +139,9 @@ _CHECKS = ["variants[].time_to_tol.checks", "variants[].time_to_tol.check_interv
 ADDED["jacobi"] = ADDED["jacobi"] | {"variants[].last_run.checks", "variants[].last_run.check_interval"} | \
     set(_CHECKS) | _with(_CHECKS, _SUMMARY)
 
-# Added to the record of every subcommand: the offset width of the build (32 or 64).
-ADDED_EVERYWHERE = {"offset_bits"}
+# Added to the record of every subcommand: the offset width of the build (32 or 64), whether the array cache is on
+# (recorded on every backend since the cache serves host memory too).
+ADDED_EVERYWHERE = {"offset_bits", "kokkos.device_cache"}
 
 # Keys that depend on the build, not on the driver: present only where the build has a GPU.
 BUILD_DEPENDENT = {"kokkos.device"}

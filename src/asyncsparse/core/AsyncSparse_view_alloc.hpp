@@ -124,12 +124,6 @@ class DeviceCache {
   }
 };
 
-/// Whether arrays in MemorySpace go through the cache: every space but HostSpace (whose allocations cost little).
-template <class MemorySpace>
-constexpr bool device_cached_space() {
-  return !std::is_same<MemorySpace, Kokkos::HostSpace>::value;
-}
-
 /// The cache's switch: -1 until first read (then from the environment variable ASYNCSPARSE_DEVICE_CACHE, "0" is
 /// off), else 1 on, 0 off.
 inline std::atomic<int>& device_cache_switch() {
@@ -185,20 +179,20 @@ class ScopedDeviceCacheOff {
   bool was_;
 };
 
-/// An uninitialized rank-1 array of n entries under `label`: from the process-wide cache in a device memory space
-/// (an array of the same View type, at least n and at most n + n / 8 + 1024 entries, whose last View went away; at
-/// most kDeviceCacheMaxArrayBytes), else allocated. A set-up of a small matrix spends about 40 % of its time in device
-/// allocations (about 50 us per cudaMalloc on an H200, and its wait; MEASUREMENTS.md#setup-latency): a set-up or
-/// solve repeated on a pattern takes these arrays from the cache (MEASUREMENTS.md#device-cache). Kokkos Tools see an
-/// allocation only when one is made; a reused array keeps the label it was allocated under.
+/// An uninitialized rank-1 array of n entries under `label`: from the process-wide cache (an array of the same View
+/// type, at least n and at most n + n / 8 + 1024 entries, whose last View went away; at most
+/// kDeviceCacheMaxArrayBytes), else allocated. A set-up of a small matrix spends about 40 % of its time in device
+/// allocations (about 50 us per cudaMalloc on an H200, and its wait; MEASUREMENTS.md#setup-latency), and a set-up on
+/// the host most of its time in the first touch of fresh pages (a large host array comes from mmap: ParIC's set-up of
+/// the 5-point 256^2 grid, OpenMP, 32 ms with fresh arrays, 5.7 ms with cached ones; MEASUREMENTS.md#host-cache): a
+/// set-up or solve repeated on a pattern takes these arrays from the cache (MEASUREMENTS.md#device-cache). Kokkos Tools
+/// see an allocation only when one is made; a reused array keeps the label it was allocated under.
 template <class View>
 View cached_uninitialized(const char* label, std::size_t n) {
   static_assert(View::rank == 1, "cached_uninitialized: rank-1 Views only");
   static_assert(View::traits::is_managed, "cached_uninitialized: managed Views only (they hold the array)");
-  if constexpr (device_cached_space<typename View::memory_space>()) {
-    if (device_cache_enabled() && n * sizeof(typename View::value_type) <= kDeviceCacheMaxArrayBytes)
-      return DeviceCache<cached_view_t<View>>::get(label, n);
-  }
+  if (device_cache_enabled() && n * sizeof(typename View::value_type) <= kDeviceCacheMaxArrayBytes)
+    return DeviceCache<cached_view_t<View>>::get(label, n);
   return View(uninitialized(label), n);
 }
 

@@ -47,7 +47,7 @@ struct KokkosInfo {
   long long host_concurrency = -1;    ///< DefaultHostExecutionSpace().concurrency(); -1 likewise
   std::vector<std::string> backends;  ///< enabled Kokkos backends: Serial, OpenMP, Cuda, HIP
   std::string device;                 ///< GPU name; empty on host backends and while Kokkos is not initialised
-  bool device_cache = true;           ///< whether device arrays are cached for reuse (device_cache_enabled())
+  bool device_cache = true;  ///< whether arrays (device and host) are cached for reuse (device_cache_enabled())
 };
 
 /// The Kokkos configuration. Safe to call before Kokkos::initialize (and without a usable GPU): the
