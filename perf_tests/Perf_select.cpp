@@ -4,7 +4,7 @@
 // sort-based selection: Kokkos::sort of a copy then the k-th element (BinSort on GPUs, std::sort on host
 // backends), and std::nth_element on the host — on n = 2^20 ... 2^28 uniformly distributed floats and doubles
 // (2^20 ... 2^22 unless the problem scale is "paper"), rank k = n / 3. The slides' claim to check on a GPU:
-// SampleSelect exact is several times faster than sorting (the brief's acceptance: >= 2x on 2^26 values).
+// SampleSelect exact is several times faster than sorting (the acceptance target: >= 2x on 2^26 values).
 //
 // Run e.g.  AsyncSparse_Perf_select --benchmark_filter='/67108864$' --benchmark_out=select.json
 #include "PerfHelpers.hpp"

@@ -97,6 +97,8 @@ TEST(Parameters, parse_number_rules) {
   EXPECT_EQ(Impl::parse_number("-1e-400", d), NumberText::OutOfRange);
   EXPECT_EQ(Impl::parse_number("0e-400", d), NumberText::Ok);  // an exact zero is no underflow
   EXPECT_EQ(d, 0.0);
+  EXPECT_EQ(Impl::parse_number("1e-310", d), NumberText::Ok);  // subnormal: a number (strtod flags it)
+  EXPECT_EQ(d, 1e-310);
 }
 
 TEST(Parameters, parse_parameter_string_rejects_items_without_a_name) {

@@ -6,12 +6,13 @@
 // The whole text is the number: no white space before or after it, nothing after it, an optional sign. The C
 // functions underneath (strtoll, strtoull, strtod) would skip leading white space and stop at the first character
 // they cannot read; here either is a malformed text. A value outside the type's range is reported as such, also an
-// underflow (a nonzero decimal too small for a double, which would read as about 0). The Matrix Market reader
+// underflow (a nonzero decimal too small for a double, which would read as 0). The Matrix Market reader
 // parses its tokens in place and keeps its own loop (AsyncSparse_matrix_market.cpp).
 #pragma once
 
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 
@@ -57,15 +58,15 @@ inline NumberText parse_unsigned(const std::string& text, unsigned long long& va
 }
 
 /// A number in strtod's forms (2.5, -1e-10, 0x1p-3, inf, nan): the caller decides whether a non-finite value is
-/// allowed. OutOfRange: a decimal beyond the largest double or a nonzero one that would read as about 0.
-/// `value` is set only with Ok.
+/// allowed. OutOfRange: a decimal beyond the largest double, or a nonzero one that reads as 0 (a subnormal value,
+/// which strtod also flags, is a number). `value` is set only with Ok.
 inline NumberText parse_number(const std::string& text, double& value) {
   if (parse_number_detail::starts_badly(text)) return NumberText::Malformed;
   errno = 0;
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   if (end == text.c_str() || *end != '\0') return NumberText::Malformed;
-  if (errno == ERANGE) return NumberText::OutOfRange;
+  if (errno == ERANGE && (v == 0 || std::isinf(v))) return NumberText::OutOfRange;
   value = v;
   return NumberText::Ok;
 }

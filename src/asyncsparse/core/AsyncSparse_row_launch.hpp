@@ -125,22 +125,8 @@ KOKKOS_FORCEINLINE_FUNCTION void report_verdict(verdict_t* w, verdict_t key) {
   if (key < *static_cast<volatile verdict_t*>(w)) Kokkos::atomic_fetch_min(w, key);
 }
 
-/// The verdict of the passes queued on `exec` before (a wait and a transfer), the word reset to kNoVerdict when it
-/// holds a problem.
-template <class ExecSpace, class Word>
-verdict_t take_verdict(const ExecSpace& exec, const Word& w) {
-  verdict_t v = kNoVerdict;
-  Kokkos::View<verdict_t, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(&v);
-  Kokkos::deep_copy(exec, host, w);
-  exec.fence();
-  if (v != kNoVerdict) {
-    Kokkos::deep_copy(exec, w, kNoVerdict);
-    exec.fence();
-  }
-  return v;
-}
-
-/// take_verdict for two words in one wait (`take_a` / `take_b`: whether each is read; one not read is kNoVerdict).
+/// The verdicts of two words after the passes queued on `exec` before, in one wait (`take_a` / `take_b`: whether each
+/// is read; one not read is kNoVerdict); a word holding a problem is reset to kNoVerdict.
 template <class ExecSpace, class Word>
 std::pair<verdict_t, verdict_t> take_verdicts(const ExecSpace& exec, const Word& a, bool take_a, const Word& b,
                                               bool take_b) {
@@ -159,6 +145,13 @@ std::pair<verdict_t, verdict_t> take_verdicts(const ExecSpace& exec, const Word&
     }
   if (reset) exec.fence();
   return {v[0], v[1]};
+}
+
+/// The verdict of the passes queued on `exec` before (a wait and a transfer), the word reset to kNoVerdict when it
+/// holds a problem.
+template <class ExecSpace, class Word>
+verdict_t take_verdict(const ExecSpace& exec, const Word& w) {
+  return take_verdicts(exec, w, true, w, false).first;
 }
 
 }  // namespace Impl

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AsyncSparse — allocation helpers for work arrays that are written in full before they are read, and the
-// process-wide cache of device arrays that serves them.
+// process-wide cache of arrays (device and host memory) that serves them.
 #pragma once
 
 #include <asyncsparse/core/AsyncSparse_buffer_pool.hpp>
@@ -29,7 +29,7 @@ namespace AsyncSparse {
 /// Laplacian 1024^2 slower than without the cache (its arrays did not fit: freed and allocated again every set-up),
 /// 256 MiB faster (MEASUREMENTS.md#device-cache).
 inline constexpr std::size_t kDeviceCacheMaxFreeBytes = std::size_t(256) << 20;
-/// The process-wide cache of device arrays (Impl::cached_uninitialized): arrays of at most this many bytes are
+/// The process-wide cache of arrays (Impl::cached_uninitialized): arrays of at most this many bytes are
 /// kept for reuse when their last View goes away: the free arrays' budget per View type, since a larger array could
 /// not be kept anyway. At 64 MiB the largest arrays of the default ParIc set-up on the 27-point
 /// 64^3 grid (116 and 122 MB) and the 2D Laplacian 1024^2 were allocated and freed every set-up (about 0.1 ms each
@@ -73,11 +73,11 @@ class DeviceCacheRegistry {
   bool hooked_ = false;
 };
 
-/// One cache of device arrays per View type: a BufferPool (core/AsyncSparse_buffer_pool.hpp) of exact sizes, a request
-/// of n served from at most n + n / 8 + 1024 entries, behind a mutex. A buffer handed out again is preceded by a
-/// Kokkos::fence(): its last user's kernels may still run on another execution space instance (which cudaFree used
-/// to wait for; with Kokkos 3.4 a fresh allocation waits for the device as well, in the synchronous copy of its
-/// header).
+/// One cache of arrays per View type (device or host memory): a BufferPool (core/AsyncSparse_buffer_pool.hpp) of exact
+/// sizes, a request of n served from at most n + n / 8 + 1024 entries, behind a mutex. A buffer handed out again is
+/// preceded by a Kokkos::fence(): its last user's kernels may still run on another execution space instance (which
+/// cudaFree used to wait for; with Kokkos 3.4 a fresh allocation waits for the device as well, in the synchronous copy
+/// of its header).
 template <class View>
 class DeviceCache {
  public:
@@ -143,8 +143,8 @@ inline auto uninitialized(const char* label) {
 
 }  // namespace Impl
 
-/// Whether device arrays go through the process-wide cache (Impl::cached_uninitialized): on unless the environment
-/// variable ASYNCSPARSE_DEVICE_CACHE is "0" or set_device_cache_enabled(false) was called.
+/// Whether arrays (device and host) go through the process-wide cache (Impl::cached_uninitialized): on unless the
+/// environment variable ASYNCSPARSE_DEVICE_CACHE is "0" or set_device_cache_enabled(false) was called.
 inline bool device_cache_enabled() {
   auto& on = Impl::device_cache_switch();
   int v = on.load();
@@ -184,9 +184,10 @@ class ScopedDeviceCacheOff {
 /// kDeviceCacheMaxArrayBytes), else allocated. A set-up of a small matrix spends about 40 % of its time in device
 /// allocations (about 50 us per cudaMalloc on an H200, and its wait; MEASUREMENTS.md#setup-latency), and a set-up on
 /// the host most of its time in the first touch of fresh pages (a large host array comes from mmap: ParIC's set-up of
-/// the 5-point 256^2 grid, OpenMP, 32 ms with fresh arrays, 5.7 ms with cached ones; MEASUREMENTS.md#host-cache): a
-/// set-up or solve repeated on a pattern takes these arrays from the cache (MEASUREMENTS.md#device-cache). Kokkos Tools
-/// see an allocation only when one is made; a reused array keeps the label it was allocated under.
+/// the 5-point 256^2 grid, OpenMP, 31-32 ms with fresh arrays, 4.7-5.6 ms with cached ones;
+/// MEASUREMENTS.md#host-cache): a set-up or solve repeated on a pattern takes these arrays from the cache
+/// (MEASUREMENTS.md#device-cache). Kokkos Tools see an allocation only when one is made; a reused array keeps the label
+/// it was allocated under.
 template <class View>
 View cached_uninitialized(const char* label, std::size_t n) {
   static_assert(View::rank == 1, "cached_uninitialized: rank-1 Views only");
@@ -239,10 +240,10 @@ std::pair<View, View> uninitialized_pair(const char* label, std::size_t n) {
 
 }  // namespace Impl
 
-/// Frees the device arrays that AsyncSparse keeps for reuse (the arrays still in use are freed when their last View
-/// goes away). The cache holds at most kDeviceCacheMaxFreeBytes of free arrays per View type, is emptied when one of
-/// its allocations fails (before it is tried again) and at Kokkos::finalize; call this to give the memory back
-/// earlier (e.g. before large allocations of your own).
+/// Frees the arrays (device and host memory) that AsyncSparse keeps for reuse (the arrays still in use are freed when
+/// their last View goes away). The cache holds at most kDeviceCacheMaxFreeBytes of free arrays per View type, is
+/// emptied when one of its allocations fails (before it is tried again) and at Kokkos::finalize; call this to give the
+/// memory back earlier (e.g. before large allocations of your own).
 inline void release_cached_device_memory() { Impl::DeviceCacheRegistry::instance().release_all(); }
 
 }  // namespace AsyncSparse

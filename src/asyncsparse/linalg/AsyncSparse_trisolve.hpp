@@ -47,7 +47,8 @@
 // Input checks: setup() throws InvalidInput for a non-square matrix, a row whose diagonal is not stored at the
 // expected position, an entry on the wrong side of the diagonal, unsorted or duplicate columns, non-finite
 // off-diagonal values and bad options; BreakdownError (with the row) for a zero or non-finite diagonal of a
-// non-unit solve, and for an ISAI row that overflows. update_values() repeats the value checks.
+// non-unit solve, and for an ISAI row that overflows. update_values() repeats the value checks. With defer_verdict
+// (FactorApply) a Jacobi solver's checks are read later, by take_pending_verdicts or the next call that needs them.
 #pragma once
 
 #include <KokkosKernels_Handle.hpp>
@@ -383,7 +384,8 @@ class TriangularSolver {
             bool check_structure = false) {
     Impl::tri_load_values<execution_space>(row_map_, entries_, n_, lower_, unit_, T.values, values_, inv_diag_, r, c,
                                            where, check_structure, verdict_.data());
-    if (defer_verdict_ && stats_.kind == TriSolveKind::Jacobi) {  // nothing reads T until solve()
+    // Jacobi: nothing reads T before solve(), solve_dot() or FactorApply's launches, each after the check is taken
+    if (defer_verdict_ && stats_.kind == TriSolveKind::Jacobi) {
       pending_where_ = where;
       return;
     }
@@ -648,10 +650,7 @@ void TriangularSolver<Scalar, Device>::update_values(const crs_type& T, const co
   if (T.numRows() != n_ || T.nnz() != static_cast<offset_t>(values_.extent(0)) ||
       (T.graph.entries.data() != entries_.data() && T.nnz() > 0 && !same_pattern(T)))
     throw InvalidInput("TriangularSolver::update_values: the matrix does not have the pattern given to setup()");
-  if (!pending_where_.empty()) {  // a check left by a call that threw before its reader
-    Kokkos::deep_copy(execution_space(), verdict_, Impl::kNoVerdict);
-    pending_where_.clear();
-  }
+  if (!pending_where_.empty()) take_pending_verdicts(*this, *this);  // a check nobody took (defer_verdict)
   load(T, row_scale, col_scale, "TriangularSolver::update_values");
 #if ASYNCSPARSE_HAVE_CUSPARSE && defined(KOKKOS_ENABLE_CUDA)
   if (spsv_) spsv_->update_values(values_.data());
@@ -662,7 +661,7 @@ void TriangularSolver<Scalar, Device>::update_values(const crs_type& T, const co
 
 template <class Scalar, class Device>
 void TriangularSolver<Scalar, Device>::solve(const const_vector_type& b, const vector_type& x) {
-  if (!pending_where_.empty()) take_pending_verdicts(*this, *this);  // defer_verdict without its reader
+  if (!pending_where_.empty()) take_pending_verdicts(*this, *this);  // a check nobody took (defer_verdict)
   if (!ready_) throw InvalidInput("TriangularSolver::solve: setup() must be called first");
   if (b.extent(0) != static_cast<std::size_t>(n_) || x.extent(0) != static_cast<std::size_t>(n_))
     throw InvalidInput("TriangularSolver::solve: vector lengths " + std::to_string(b.extent(0)) + ", " +
@@ -697,6 +696,7 @@ template <class Scalar, class Device>
 bool TriangularSolver<Scalar, Device>::solve_dot(const const_vector_type& b, const vector_type& x,
                                                  const const_vector_type& d, const Kokkos::View<double*, Device>& s,
                                                  int slot) {
+  if (!pending_where_.empty()) take_pending_verdicts(*this, *this);  // a check nobody took (defer_verdict)
   if (!fuses_dot()) return false;
   if (b.extent(0) != static_cast<std::size_t>(n_) || x.extent(0) != static_cast<std::size_t>(n_) ||
       d.extent(0) != static_cast<std::size_t>(n_))

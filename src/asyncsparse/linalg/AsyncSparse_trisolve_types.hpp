@@ -82,7 +82,7 @@ struct TriSolveStats {
   double setup_seconds = 0;  ///< setup() or update_values() time, fenced (defer_verdict: the host's part)
   int levels = 0;            ///< Exact with ExactAlgorithm::OneTeam: levels of the triangle's dependency graph
 
-  /// "jacobi(3)", "jacobi_adaptive(<=10, tol 1e-02)", "isai", "isai+2", "isai^2" (pattern of |T|^2), "exact(cusparse)",
+  /// "jacobi(3)", "jacobi_adaptive(<=10)", "isai", "isai+2", "isai^2" (pattern of |T|^2), "exact(cusparse)",
   /// "exact(one-team)".
   std::string mode() const {
     char buf[96];

@@ -1,5 +1,5 @@
 #!/bin/bash
-# the build of the session's last code commit (0290357): CUDA unit tests; time to solution of the defaults and the
+# the build of that day's last code commit (0290357): CUDA unit tests; time to solution of the defaults and the
 # baselines; ParILUT / ParICT steps
 cd .gpu; tar xzf g05.tar.gz; cd g05
 export LD_LIBRARY_PATH=$PWD/lib:$LD_LIBRARY_PATH ASYNCSPARSE_MATRIX_DIR=$PWD/mat ASYNCSPARSE_PERF_SCALE=paper \
