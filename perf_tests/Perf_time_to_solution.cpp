@@ -61,7 +61,9 @@
 // runs are capped: at most 10000 iterations and ASYNCSPARSE_TTS_MAX_SECONDS seconds of solver time (default 30 on GPUs,
 // 10 on host backends); they report converged = 0 and the status. ASYNCSPARSE_TTS_GRAPH_FROM_ITERATION sets
 // SolverParams::graph_from_iteration of the CG solves (default: the library's, kGraphFromIteration; 0: never), to
-// measure its rule.
+// measure its rule; ASYNCSPARSE_TTS_GMRES_ONE_TEAM_ROWS sets SolverParams::gmres_one_team_rows of the GMRES solves
+// (default: the library's rule; 0: never; a large bound: always), counter one_team (1: the GMRES solve orthogonalized
+// in one launch of one team).
 //
 //   AsyncSparse_Perf_time_to_solution --benchmark_filter='time_to_solution/L2D/'
 #include "PerfHelpers.hpp"
@@ -260,6 +262,11 @@ int graph_from_iteration() {
                                             0, std::numeric_limits<int>::max()));
 }
 
+int gmres_one_team_rows() {
+  if (const char* s = std::getenv("ASYNCSPARSE_TTS_GMRES_ONE_TEAM_ROWS")) return std::atoi(s);
+  return SolverParams().gmres_one_team_rows;
+}
+
 SolverResult solve(const CrsD& A, Preconditioner<double, Device>* M, bool spd, int max_iterations) {
   SolverParams p;
   p.tol = 1e-6;
@@ -268,6 +275,7 @@ SolverResult solve(const CrsD& A, Preconditioner<double, Device>* M, bool spd, i
   p.record_history = false;
   p.max_seconds = max_solver_seconds();
   p.graph_from_iteration = graph_from_iteration();
+  p.gmres_one_team_rows = gmres_one_team_rows();
   Vec b("b", A.numRows()), x("x", A.numRows());
   Kokkos::deep_copy(b, 1.0);
   return spd ? cg<double, Device>(A, b, x, M, p) : gmres<double, Device>(A, b, x, M, p);
@@ -373,6 +381,7 @@ void BM_time_to_solution(benchmark::State& state, const Problem& prob, const std
     state.counters["final_residual"] = res.final_relative_residual;
     if (shift > 0) state.counters["shift"] = shift;
     if (probe >= 0) state.counters["jacobi_probe"] = probe;
+    if (!prob.spd) state.counters["one_team"] = res.one_team_orthogonalization ? 1 : 0;
     state.SetLabel(std::string(prob.spd ? "pcg " : "gmres ") + to_string(res.status) +
                    (res.message.empty() ? "" : ": " + res.message));
     if (record.ok) speedups(state, prob.name, method, total);

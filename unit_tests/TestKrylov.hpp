@@ -586,6 +586,57 @@ TEST(TEST_CATEGORY, krylov_kernels_cgs2_passes) {
   Impl::ortho_pass<double, Dev>(Impl::OrthoPass::UpdateNorm, Vb, 0, w, h2, nr);
   Impl::scale_by_norm<double, Dev>(w, v, h, 2 * k);
   EXPECT_EQ(to_std_vector(v), std::vector<double>(n, 0.0));
+
+  // the one-team launch: the same three passes and scaling into the same slots, v into column k of a wider basis
+  // (the columns it reads stay as they were), also for one column and for more columns than a team has threads
+  for (const int kk : {1, k, 40}) {
+    SCOPED_TRACE("one team, k = " + std::to_string(kk));
+    Impl::Basis<double, Dev> W("W", n, kk + 1);
+    auto Wh = Kokkos::create_mirror_view(W);
+    std::vector<std::vector<double>> cols(kk);
+    for (int c = 0; c < kk; ++c) {
+      cols[c] = random_vector(n, 200 + c);
+      for (int i = 0; i < n; ++i) Wh(i, c) = cols[c][i];
+    }
+    for (int i = 0; i < n; ++i) Wh(i, kk) = std::numeric_limits<double>::quiet_NaN();  // written, not read
+    Kokkos::deep_copy(W, Wh);
+    V w2 = to_device<Dev>(wh), s("s", 2 * kk + 3);
+    Impl::arnoldi_one_team<double, Dev>(W, kk, w2, Kokkos::subview(W, Kokkos::ALL(), kk), s, 1, kk + 1, 2 * kk + 2);
+    std::vector<double> u = wh, ra(kk, 0.0), rb(kk, 0.0);
+    for (int c = 0; c < kk; ++c)
+      for (int i = 0; i < n; ++i) ra[c] += cols[c][i] * wh[i];
+    for (int i = 0; i < n; ++i)
+      for (int c = 0; c < kk; ++c) u[i] -= cols[c][i] * ra[c];
+    for (int c = 0; c < kk; ++c)
+      for (int i = 0; i < n; ++i) rb[c] += cols[c][i] * u[i];
+    double un2 = 0, umax = 0;
+    for (int i = 0; i < n; ++i) {
+      for (int c = 0; c < kk; ++c) u[i] -= cols[c][i] * rb[c];
+      un2 += u[i] * u[i];
+      umax = std::max(umax, std::abs(u[i]));
+    }
+    const auto so = to_std_vector(s), w2o = to_std_vector(w2);
+    Kokkos::deep_copy(Wh, W);
+    EXPECT_EQ(so[0], 0.0);  // slots outside the three ranges untouched
+    for (int c = 0; c < kk; ++c) {
+      EXPECT_NEAR(so[1 + c], ra[c], 1e-10 * (1 + std::abs(ra[c])));
+      EXPECT_NEAR(so[kk + 1 + c], rb[c], 1e-10 * (1 + std::abs(ra[c])));
+    }
+    EXPECT_NEAR(so[2 * kk + 2], un2, 1e-10 * un2);
+    for (int i = 0; i < n; ++i) {
+      ASSERT_NEAR(w2o[i], u[i], 1e-12 * umax) << i;
+      ASSERT_NEAR(Wh(i, kk), u[i] / std::sqrt(un2), 1e-12 * umax / std::sqrt(un2)) << i;
+      for (int c = 0; c < kk; ++c) ASSERT_EQ(Wh(i, c), cols[c][i]);
+    }
+  }
+  // one team, a zero w: v = 0, no NaN
+  Kokkos::deep_copy(w, 0.0);
+  Impl::arnoldi_one_team<double, Dev>(Vb, k - 1, w, Kokkos::subview(Vb, Kokkos::ALL(), k - 1), h, 0, k, 2 * k);
+  EXPECT_EQ(to_std_vector(h)[2 * k], 0.0);
+  std::vector<double> last(n);
+  Kokkos::deep_copy(Vh, Vb);
+  for (int i = 0; i < n; ++i) last[i] = Vh(i, k - 1);
+  EXPECT_EQ(last, std::vector<double>(n, 0.0));
 }
 
 // The fused CG and the textbook loop compute the same iterates: same iteration count (±1 where the last
@@ -872,5 +923,63 @@ TEST(TEST_CATEGORY, gmres_ignores_what_recycled_arrays_hold) {
       const auto xs = to_std_vector(x);
       for (std::size_t i = 0; i < n; ++i) ASSERT_NEAR(xs[i], xref[i], 1e-7 * (1 + std::abs(xref[i]))) << i;
     }
+}
+
+// GMRES with the orthogonalization in one launch of one team (SolverParams::gmres_one_team_rows, forced here on every
+// backend) against the four kernels: the same status, iterations (+-1: the sums run in another order) and solution;
+// the default rule and the parameter's check
+TEST(TEST_CATEGORY, gmres_one_team_orthogonalization) {
+  auto Ah = lap2d(20);
+  for (int i = 0; i < Ah.nrows; ++i)
+    for (int k = Ah.row_ptr[i]; k < Ah.row_ptr[i + 1]; ++k) {
+      if (Ah.col_idx[k] == i + 1) Ah.values[k] = -1.5;  // gmres_solves_nonsymmetric's matrix
+      if (Ah.col_idx[k] == i - 1) Ah.values[k] = -0.5;
+    }
+  const auto A = to_device<Dev>(Ah);
+  const auto n = static_cast<std::size_t>(Ah.nrows);
+  const V b = to_device<Dev>(random_vector(Ah.nrows, 4));
+  for (const std::string prec : {"none", "jacobi"})
+    for (const int m : {5, 30}) {
+      SCOPED_TRACE(prec + ", restart " + std::to_string(m));
+      auto M = make_preconditioner<double, Dev>(prec, A);
+      M->compute();
+      SolverParams p;
+      p.restart = m;
+      p.tol = 1e-9;
+      p.max_iterations = 2000;
+      SolverResult r[2];
+      std::vector<double> xs[2];
+      for (int k = 0; k < 2; ++k) {
+        p.gmres_one_team_rows = k == 0 ? 0 : static_cast<int>(n);
+        V x("x", n);
+        r[k] = gmres<double, Dev>(A, b, x, prec == "none" ? nullptr : M.get(), p);
+        xs[k] = to_std_vector(x);
+        EXPECT_EQ(r[k].one_team_orthogonalization, k == 1);
+        ASSERT_TRUE(r[k].converged()) << r[k].message;
+      }
+      EXPECT_GT(r[0].iterations, 20);
+      EXPECT_NEAR(r[1].iterations, r[0].iterations, 1);
+      EXPECT_LE(r[1].final_relative_residual, 10 * p.tol);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_NEAR(xs[1][i], xs[0][i], 1e-7 * (1 + std::abs(xs[0][i]))) << i;
+      const std::size_t common = std::min<std::size_t>(10, r[0].residual_history.size());
+      for (std::size_t i = 0; i < common; ++i)
+        EXPECT_NEAR(r[1].residual_history[i], r[0].residual_history[i], 1e-8 * r[0].residual_history[i]) << i;
+    }
+  // the bound: one row more than the parameter runs the four kernels
+  SolverParams p;
+  p.gmres_one_team_rows = static_cast<int>(n) - 1;
+  V x("x", n);
+  const auto solve = [&](const SolverParams& q) { return gmres<double, Dev>(A, b, x, nullptr, q); };
+  EXPECT_FALSE(solve(p).one_team_orthogonalization);
+  // the default: GPUs up to kGmresOneTeamMaxRows rows, never on host backends
+  EXPECT_TRUE(Impl::gmres_one_team(kGmresOneTeamMaxRows, -1, true));
+  EXPECT_FALSE(Impl::gmres_one_team(kGmresOneTeamMaxRows + 1, -1, true));
+  EXPECT_FALSE(Impl::gmres_one_team(10, -1, false));
+  EXPECT_FALSE(Impl::gmres_one_team(10, 0, true));
+  Kokkos::deep_copy(x, 0.0);
+  const bool gpu = Impl::is_gpu_space<typename Dev::execution_space>();
+  EXPECT_EQ(solve(SolverParams()).one_team_orthogonalization, gpu);
+  p.gmres_one_team_rows = -2;
+  EXPECT_THROW(solve(p), InvalidInput);
 }
 }  // namespace test_krylov

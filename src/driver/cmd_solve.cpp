@@ -59,6 +59,10 @@ class Solve : public Command {
     std::cout << "Krylov kernels: " << kernels << " (auto rule: fused on GPUs, textbook loop on host backends)";
     if (res.graph_replays > 0)
       std::cout << "; preconditioner and product replayed as a CUDA graph in " << res.graph_replays << " iterations";
+    if (solver == "gmres")
+      std::cout << "; orthogonalization "
+                << (res.one_team_orthogonalization ? "in one launch of one team" : "in four kernels")
+                << " (rule: one team up to " << kGmresOneTeamMaxRows << " rows on GPUs)";
     std::cout << "\n";
     rec["solver"] = solver;
     rec["krylov_kernels"] = kernels;

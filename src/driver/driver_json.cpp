@@ -74,6 +74,7 @@ void to_json(Json& j, const SolverResult& r) {
   j["final_relative_residual"] = r.final_relative_residual;
   j["time_seconds"] = r.time_seconds;
   j["graph_replays"] = r.graph_replays;
+  j["one_team_orthogonalization"] = r.one_team_orthogonalization;
   if (!r.message.empty()) j["message"] = r.message;
   j["residual_history"] = r.residual_history;
   j["time_history"] = r.time_history;

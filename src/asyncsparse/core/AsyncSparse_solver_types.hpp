@@ -64,6 +64,11 @@ inline KrylovImplementation resolve_krylov_implementation(KrylovImplementation k
 /// (MEASUREMENTS.md#graph-replay).
 constexpr int kGraphFromIteration = 8;
 
+/// Default bound of SolverParams::gmres_one_team_rows: GMRES on GPUs orthogonalizes systems of at most this many rows
+/// in one launch of one team (Impl::arnoldi_one_team) instead of four kernels over the whole device
+/// (MEASUREMENTS.md#gmres-one-team).
+constexpr int kGmresOneTeamMaxRows = 4096;
+
 struct SolverParams {
   /// Stop when ‖b − A x‖₂ / ‖b‖₂ ≤ tol. Default 1e-6 (the ILU paper's criterion).
   double tol = 1e-6;
@@ -89,6 +94,11 @@ struct SolverParams {
   /// in a CUDA graph and replayed, one launch instead of up to eight (Impl::GraphReplay; the iterates are the same
   /// bit for bit). 0: never. Default kGraphFromIteration (perf_tests/results/MEASUREMENTS.md#graph-replay).
   int graph_from_iteration = kGraphFromIteration;
+  /// GMRES: systems of at most this many rows run each Arnoldi step's orthogonalization (both Gram–Schmidt passes,
+  /// the norm and the scaling) in one launch of one team, larger ones in four kernels over the whole device. -1
+  /// (default): kGmresOneTeamMaxRows on GPUs, never on host backends; 0: never; > 0: this bound on every backend.
+  /// SolverResult::one_team_orthogonalization says which ran.
+  int gmres_one_team_rows = -1;
 };
 
 struct SolverResult {
@@ -102,6 +112,8 @@ struct SolverResult {
   /// iterations whose preconditioner and product ran as a replayed CUDA graph (the last one's speculative work
   /// for the iteration that was not needed included)
   int graph_replays = 0;
+  /// GMRES orthogonalized in one launch of one team per step (SolverParams::gmres_one_team_rows)
+  bool one_team_orthogonalization = false;
   std::string message;
   bool converged() const { return status == SolverStatus::Converged; }
 };

@@ -30,7 +30,8 @@
 //  * GMRES's classical Gram–Schmidt twice (CGS2) on a column-major basis V: multi_dot (h = Vᵀw),
 //    ortho_update (w −= V h, then either h' = Vᵀw or ‖w‖² of the new w, in the same pass over V) and
 //    scale_by_norm (v = w / ‖w‖ with the norm read on the device). CGS2 then reads V three times per
-//    Arnoldi step instead of four, and the host reads the Hessenberg column once.
+//    Arnoldi step instead of four, and the host reads the Hessenberg column once. Small systems on GPUs run the
+//    three passes and the scaling in one launch of one team instead (arnoldi_one_team).
 //
 // All kernels are asynchronous (reductions go to device Views); nothing here synchronises the host.
 #pragma once
@@ -635,6 +636,79 @@ void scale_by_norm(const Kokkos::View<const Scalar*, Device>& w, const Kokkos::V
   Kokkos::parallel_for("AsyncSparse::krylov::scale_by_norm",
                        Impl::RangePolicy<exec>(0, static_cast<ordinal_t>(w.extent(0))),
                        ScaleByNormFunctor<Scalar, Device>{w, v, s, idx});
+}
+
+/// One Arnoldi orthogonalization of w against the first k columns of V in one launch of one team (small systems on
+/// GPUs, Impl::gmres_one_team): the three CGS2 passes and scale_by_norm with the team's barriers between them
+/// instead of four kernels (each about 4 us of device latency and up to 20 us for a pass's array reduction on a
+/// system of a few thousand rows: MEASUREMENTS.md#gmres-one-team). The same results as the passes up to the order of
+/// the sums: h1 = Vᵀw into s[h1, h1 + k), w −= V h1, h2 = Vᵀw into s[h2, h2 + k), w −= V h2, ‖w‖² into s[nrm],
+/// v = w / ‖w‖ (v = 0 when ‖w‖² is zero or not finite). Each column's dot product is a thread's vector lanes over the
+/// rows; the updates take the team's threads and lanes over the rows.
+template <class Scalar, class Device>
+struct ArnoldiOneTeamFunctor {
+  using member = typename Impl::TeamPolicy<typename Device::execution_space>::member_type;
+  Basis<const Scalar, Device> V;
+  Kokkos::View<Scalar*, Device> w, v;
+  Kokkos::View<double*, Device> s;
+  int k = 0, h1 = 0, h2 = 0, nrm = 0;
+
+  KOKKOS_INLINE_FUNCTION void dots(const member& t, ordinal_t n, int out) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, k), [&](const int c) {
+      double sum = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(t, n),
+          [&](const ordinal_t i, double& a) { a += static_cast<double>(V(i, c)) * static_cast<double>(w(i)); }, sum);
+      Kokkos::single(Kokkos::PerThread(t), [&] { s(out + c) = sum; });
+    });
+  }
+  KOKKOS_INLINE_FUNCTION Scalar updated(ordinal_t i, int in) const {
+    Scalar wi = w(i);
+    for (int c = 0; c < k; ++c) wi -= V(i, c) * static_cast<Scalar>(s(in + c));
+    return wi;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
+    const auto n = static_cast<ordinal_t>(w.extent(0));
+    dots(t, n, h1);  // the team's barrier makes each thread's writes to s and w visible to the others
+    t.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) { w(i) = updated(i, h1); });
+    t.team_barrier();
+    dots(t, n, h2);
+    t.team_barrier();
+    double nrm2 = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamVectorRange(t, n),
+        [&](const ordinal_t i, double& a) {
+          const Scalar wi = updated(i, h2);
+          w(i) = wi;
+          a += static_cast<double>(wi) * static_cast<double>(wi);
+        },
+        nrm2);
+    Kokkos::single(Kokkos::PerTeam(t), [&] { s(nrm) = nrm2; });
+    t.team_barrier();
+    const double r = s(nrm);
+    const bool ok = r > 0 && r - r == 0;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) {
+      v(i) = ok ? static_cast<Scalar>(static_cast<double>(w(i)) / sqrt(r)) : Scalar(0);
+    });
+  }
+};
+
+/// CGS2 of w against the first k columns of V and v = w / ‖w‖ in one launch of one team (ArnoldiOneTeamFunctor):
+/// h1 into s[h1, h1 + k), h2 into s[h2, h2 + k), ‖w‖² into s[nrm]. Asynchronous.
+template <class Scalar, class Device>
+void arnoldi_one_team(const Basis<Scalar, Device>& V, int k, const Kokkos::View<Scalar*, Device>& w,
+                      const Kokkos::View<Scalar*, Device>& v, const Kokkos::View<double*, Device>& s, int h1, int h2,
+                      int nrm) {
+  using exec = typename Device::execution_space;
+  using policy = Impl::TeamPolicy<exec>;
+  const ArnoldiOneTeamFunctor<Scalar, Device> f{V, w, v, s, k, h1, h2, nrm};
+  // 32 lanes where the backend has them (a warp per column's dot product on CUDA), as many threads as fit (at most
+  // 32: 1024 on CUDA); host backends: one lane
+  const int lanes = Impl::is_gpu_space<exec>() ? 32 : 1;
+  const int threads = std::max(1, std::min(32, policy(1, 1, lanes).team_size_max(f, Kokkos::ParallelForTag())));
+  Kokkos::parallel_for("AsyncSparse::krylov::arnoldi_one_team",
+                       policy(Impl::launch_instance<exec>(), 1, threads, lanes), f);
 }
 
 }  // namespace Impl

@@ -19,7 +19,9 @@
 // then one copy of (h₁, h₂, ‖w‖²) to the host, which waits for it while the device already runs step j+1's
 // preconditioner and product (they depend only on v_{j+1}). One host synchronisation per iteration
 // (the former loop had three: one per Gram–Schmidt pass and one for the norm), three passes over the
-// basis instead of four.
+// basis instead of four. Small systems on GPUs (SolverParams::gmres_one_team_rows) run the three passes and the
+// scaling in one launch of one team (Impl::arnoldi_one_team): four dependent kernels' latency was most of their
+// Arnoldi step.
 #pragma once
 
 #include <KokkosBlas2_gemv.hpp>
@@ -49,10 +51,11 @@ class GmresArnoldi {
   using CV = Kokkos::View<const Scalar*, Device>;
   using exec = typename Device::execution_space;
 
-  GmresArnoldi(const Crs<Scalar, Device>& A, Preconditioner<Scalar, Device>* M, int m)
+  GmresArnoldi(const Crs<Scalar, Device>& A, Preconditioner<Scalar, Device>* M, int m, bool one_team)
       : A_(A),
         M_(M),
         m_(m),
+        one_team_(one_team),
         launch_(spmv_launch<exec>(A.numRows(), A.nnz())),
         parts_(work_parts(static_cast<std::size_t>(A.numRows()), m, M != nullptr)),
         Vb_(parts_[0].data(), static_cast<std::size_t>(A.numRows()), static_cast<std::size_t>(m + 1)),
@@ -90,6 +93,11 @@ class GmresArnoldi {
   void orthogonalize(int j) {
     const int k = j + 1;
     const auto s = sc_.device();
+    if (one_team_) {
+      arnoldi_one_team<Scalar, Device>(Vb_, k, w_, column(j + 1), s, 0, m_ + 1, norm_slot());
+      sc_.post();
+      return;
+    }
     const auto Vj = Kokkos::subview(Vb_, Kokkos::ALL(), Kokkos::make_pair(0, k));
     const auto h1 = Kokkos::subview(s, Kokkos::make_pair(0, k));
     const auto h2 = Kokkos::subview(s, Kokkos::make_pair(m_ + 1, m_ + 1 + k));
@@ -166,6 +174,7 @@ class GmresArnoldi {
   Crs<Scalar, Device> A_;
   Preconditioner<Scalar, Device>* M_;
   int m_;
+  bool one_team_;  // orthogonalize in one launch of one team (Impl::gmres_one_team)
   SpmvLaunch launch_;
   std::array<V, 4> parts_;  // holds the memory of Vb_ (a View of it without reference counting) and of w, z, y
   Basis<Scalar, Device> Vb_;
@@ -244,7 +253,9 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   if (start.done) return res;
   const double bnorm = start.b_norm, rel0 = start.rel0();
   double beta = start.r_norm, rel = rel0;
-  Impl::GmresArnoldi<Scalar, Device> arn(A, M, m);
+  res.one_team_orthogonalization = Impl::gmres_one_team(A.numRows(), params.gmres_one_team_rows,
+                                                        Impl::is_gpu_space<exec>());
+  Impl::GmresArnoldi<Scalar, Device> arn(A, M, m, res.one_team_orthogonalization);
   int total = 0;
   while (res.status == SolverStatus::MaxIterations && total < params.max_iterations) {
     const bool stop = Impl::gmres_cycle(arn, r, beta, x, bnorm, rel0, m, total, params, res, mon);
