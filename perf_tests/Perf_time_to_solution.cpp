@@ -263,8 +263,8 @@ int graph_from_iteration() {
 }
 
 int gmres_one_team_rows() {
-  if (const char* s = std::getenv("ASYNCSPARSE_TTS_GMRES_ONE_TEAM_ROWS")) return std::atoi(s);
-  return SolverParams().gmres_one_team_rows;
+  return static_cast<int>(Test::env_integer("ASYNCSPARSE_TTS_GMRES_ONE_TEAM_ROWS", SolverParams().gmres_one_team_rows,
+                                            -1, std::numeric_limits<int>::max()));
 }
 
 SolverResult solve(const CrsD& A, Preconditioner<double, Device>* M, bool spd, int max_iterations) {
