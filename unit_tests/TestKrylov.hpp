@@ -589,28 +589,29 @@ TEST(TEST_CATEGORY, krylov_kernels_cgs2_passes) {
 
   // the one-team launch: the same three passes and scaling into the same slots, v into column k of a wider basis
   // (the columns it reads stay as they were), also for one column and for more columns than a team has threads
-  for (const int kk : {1, k, 40}) {
-    SCOPED_TRACE("one team, k = " + std::to_string(kk));
-    Impl::Basis<double, Dev> W("W", n, kk + 1);
+  for (const auto& [nn, kk] : std::vector<std::pair<int, int>>{{n, 1}, {n, k}, {n, 40}, {4100, 12}}) {
+    SCOPED_TRACE("one team, n = " + std::to_string(nn) + ", k = " + std::to_string(kk));
+    Impl::Basis<double, Dev> W("W", nn, kk + 1);
     auto Wh = Kokkos::create_mirror_view(W);
     std::vector<std::vector<double>> cols(kk);
     for (int c = 0; c < kk; ++c) {
-      cols[c] = random_vector(n, 200 + c);
-      for (int i = 0; i < n; ++i) Wh(i, c) = cols[c][i];
+      cols[c] = random_vector(nn, 200 + c);
+      for (int i = 0; i < nn; ++i) Wh(i, c) = cols[c][i];
     }
-    for (int i = 0; i < n; ++i) Wh(i, kk) = std::numeric_limits<double>::quiet_NaN();  // written, not read
+    for (int i = 0; i < nn; ++i) Wh(i, kk) = std::numeric_limits<double>::quiet_NaN();  // written, not read
     Kokkos::deep_copy(W, Wh);
-    V w2 = to_device<Dev>(wh), s("s", 2 * kk + 3);
+    const auto wn = random_vector(nn, 99);
+    V w2 = to_device<Dev>(wn), s("s", 2 * kk + 3);
     Impl::arnoldi_one_team<double, Dev>(W, kk, w2, Kokkos::subview(W, Kokkos::ALL(), kk), s, 1, kk + 1, 2 * kk + 2);
-    std::vector<double> u = wh, ra(kk, 0.0), rb(kk, 0.0);
+    std::vector<double> u = wn, ra(kk, 0.0), rb(kk, 0.0);
     for (int c = 0; c < kk; ++c)
-      for (int i = 0; i < n; ++i) ra[c] += cols[c][i] * wh[i];
-    for (int i = 0; i < n; ++i)
+      for (int i = 0; i < nn; ++i) ra[c] += cols[c][i] * wn[i];
+    for (int i = 0; i < nn; ++i)
       for (int c = 0; c < kk; ++c) u[i] -= cols[c][i] * ra[c];
     for (int c = 0; c < kk; ++c)
-      for (int i = 0; i < n; ++i) rb[c] += cols[c][i] * u[i];
+      for (int i = 0; i < nn; ++i) rb[c] += cols[c][i] * u[i];
     double un2 = 0, umax = 0;
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < nn; ++i) {
       for (int c = 0; c < kk; ++c) u[i] -= cols[c][i] * rb[c];
       un2 += u[i] * u[i];
       umax = std::max(umax, std::abs(u[i]));
@@ -618,16 +619,30 @@ TEST(TEST_CATEGORY, krylov_kernels_cgs2_passes) {
     const auto so = to_std_vector(s), w2o = to_std_vector(w2);
     Kokkos::deep_copy(Wh, W);
     EXPECT_EQ(so[0], 0.0);  // slots outside the three ranges untouched
+    EXPECT_EQ(so[2 * kk + 1], 0.0);
     for (int c = 0; c < kk; ++c) {
       EXPECT_NEAR(so[1 + c], ra[c], 1e-10 * (1 + std::abs(ra[c])));
-      EXPECT_NEAR(so[kk + 1 + c], rb[c], 1e-10 * (1 + std::abs(ra[c])));
+      EXPECT_NEAR(so[kk + 1 + c], rb[c], 1e-10 * (1 + std::abs(rb[c])));
     }
     EXPECT_NEAR(so[2 * kk + 2], un2, 1e-10 * un2);
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < nn; ++i) {
       ASSERT_NEAR(w2o[i], u[i], 1e-12 * umax) << i;
       ASSERT_NEAR(Wh(i, kk), u[i] / std::sqrt(un2), 1e-12 * umax / std::sqrt(un2)) << i;
       for (int c = 0; c < kk; ++c) ASSERT_EQ(Wh(i, c), cols[c][i]);
     }
+  }
+  // one team, a w with a NaN: the norm is not finite, v = 0 (the caller stops the cycle on the norm)
+  {
+    auto wnan = wh;
+    wnan[n / 2] = std::numeric_limits<double>::quiet_NaN();
+    V w3 = to_device<Dev>(wnan), s3("s3", 3);
+    Impl::Basis<double, Dev> W1("W1", n, 2);
+    Kokkos::deep_copy(Kokkos::subview(W1, Kokkos::ALL(), 0), Kokkos::subview(Vb, Kokkos::ALL(), 0));
+    Impl::arnoldi_one_team<double, Dev>(W1, 1, w3, Kokkos::subview(W1, Kokkos::ALL(), 1), s3, 0, 1, 2);
+    EXPECT_FALSE(std::isfinite(to_std_vector(s3)[2]));
+    auto W1h = Kokkos::create_mirror_view(W1);
+    Kokkos::deep_copy(W1h, W1);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(W1h(i, 1), 0.0) << i;
   }
   // one team, a zero w: v = 0, no NaN
   Kokkos::deep_copy(w, 0.0);

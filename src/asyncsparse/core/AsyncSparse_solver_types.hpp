@@ -65,8 +65,9 @@ inline KrylovImplementation resolve_krylov_implementation(KrylovImplementation k
 constexpr int kGraphFromIteration = 8;
 
 /// Default bound of SolverParams::gmres_one_team_rows: GMRES on GPUs orthogonalizes systems of at most this many rows
-/// in one launch of one team (Impl::arnoldi_one_team) instead of four kernels over the whole device
-/// (MEASUREMENTS.md#gmres-one-team).
+/// in one launch of one team (Impl::arnoldi_one_team) instead of four kernels over the whole device. Provisional: on
+/// the 2-core host with OpenMP one team won only at 1,024 rows (0.90x), lost from 1,856 (1.04x) to 65,536 (1.06-1.14x),
+/// hence never on host backends; the GPU bound is to be set from the same comparison on a GPU.
 constexpr int kGmresOneTeamMaxRows = 4096;
 
 struct SolverParams {
@@ -112,7 +113,8 @@ struct SolverResult {
   /// iterations whose preconditioner and product ran as a replayed CUDA graph (the last one's speculative work
   /// for the iteration that was not needed included)
   int graph_replays = 0;
-  /// GMRES orthogonalized in one launch of one team per step (SolverParams::gmres_one_team_rows)
+  /// GMRES orthogonalized in one launch of one team per step (SolverParams::gmres_one_team_rows); false where no
+  /// Arnoldi cycle ran
   bool one_team_orthogonalization = false;
   std::string message;
   bool converged() const { return status == SolverStatus::Converged; }

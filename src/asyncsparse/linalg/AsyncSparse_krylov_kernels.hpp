@@ -640,11 +640,13 @@ void scale_by_norm(const Kokkos::View<const Scalar*, Device>& w, const Kokkos::V
 
 /// One Arnoldi orthogonalization of w against the first k columns of V in one launch of one team (small systems on
 /// GPUs, Impl::gmres_one_team): the three CGS2 passes and scale_by_norm with the team's barriers between them
-/// instead of four kernels (each about 4 us of device latency and up to 20 us for a pass's array reduction on a
-/// system of a few thousand rows: MEASUREMENTS.md#gmres-one-team). The same results as the passes up to the order of
-/// the sums: h1 = Vᵀw into s[h1, h1 + k), w −= V h1, h2 = Vᵀw into s[h2, h2 + k), w −= V h2, ‖w‖² into s[nrm],
-/// v = w / ‖w‖ (v = 0 when ‖w‖² is zero or not finite). Each column's dot product is a thread's vector lanes over the
-/// rows; the updates take the team's threads and lanes over the rows.
+/// instead of four kernels (each about 4 us of device latency, more for a pass's array reduction: on watt_2, 1,856
+/// rows, the four took about 50 us of a 120 us GMRES(30) iteration,
+/// perf_tests/results/nvidia-h200/gmres_cache_2026-12-04/ tl_watt_2_f1.txt). One team reads the basis three times with
+/// one multiprocessor's loads: the rule's bound (kGmresOneTeamMaxRows) is where that stops paying. The same results as
+/// the passes up to the order of the sums: h1 = Vᵀw into s[h1, h1 + k), w −= V h1, h2 = Vᵀw into s[h2, h2 + k), w −= V
+/// h2, ‖w‖² into s[nrm], v = w / ‖w‖ (v = 0 when ‖w‖² is zero or not finite). Each column's dot product is a thread's
+/// vector lanes over the rows; the updates take the team's threads and lanes over the rows.
 template <class Scalar, class Device>
 struct ArnoldiOneTeamFunctor {
   using member = typename Impl::TeamPolicy<typename Device::execution_space>::member_type;
@@ -694,21 +696,37 @@ struct ArnoldiOneTeamFunctor {
   }
 };
 
-/// CGS2 of w against the first k columns of V and v = w / ‖w‖ in one launch of one team (ArnoldiOneTeamFunctor):
-/// h1 into s[h1, h1 + k), h2 into s[h2, h2 + k), ‖w‖² into s[nrm]. Asynchronous.
+/// The lanes of arnoldi_one_team's team: 32 where the backend has them (a warp per column's dot product on CUDA), one
+/// on host backends.
+template <class ExecSpace>
+constexpr int arnoldi_one_team_lanes() {
+  return Impl::is_gpu_space<ExecSpace>() ? 32 : 1;
+}
+
+/// The threads of arnoldi_one_team's team: as many as fit with its lanes, at most 32 (1024 on CUDA). A solver asks once
+/// and passes it to every launch.
+template <class Scalar, class Device>
+int arnoldi_one_team_threads() {
+  using exec = typename Device::execution_space;
+  const int lanes = arnoldi_one_team_lanes<exec>();
+  return std::max(1,
+                  std::min(32, Impl::TeamPolicy<exec>(1, 1, lanes)
+                                   .team_size_max(ArnoldiOneTeamFunctor<Scalar, Device>(), Kokkos::ParallelForTag())));
+}
+
+/// CGS2 of w against the first k columns of V and v = w / ‖w‖ in one launch of one team (ArnoldiOneTeamFunctor) of
+/// `threads` threads (arnoldi_one_team_threads; 0: ask here): h1 into s[h1, h1 + k), h2 into s[h2, h2 + k), ‖w‖²
+/// into s[nrm]. Asynchronous.
 template <class Scalar, class Device>
 void arnoldi_one_team(const Basis<Scalar, Device>& V, int k, const Kokkos::View<Scalar*, Device>& w,
                       const Kokkos::View<Scalar*, Device>& v, const Kokkos::View<double*, Device>& s, int h1, int h2,
-                      int nrm) {
+                      int nrm, int threads = 0) {
   using exec = typename Device::execution_space;
-  using policy = Impl::TeamPolicy<exec>;
   const ArnoldiOneTeamFunctor<Scalar, Device> f{V, w, v, s, k, h1, h2, nrm};
-  // 32 lanes where the backend has them (a warp per column's dot product on CUDA), as many threads as fit (at most
-  // 32: 1024 on CUDA); host backends: one lane
-  const int lanes = Impl::is_gpu_space<exec>() ? 32 : 1;
-  const int threads = std::max(1, std::min(32, policy(1, 1, lanes).team_size_max(f, Kokkos::ParallelForTag())));
-  Kokkos::parallel_for("AsyncSparse::krylov::arnoldi_one_team",
-                       policy(Impl::launch_instance<exec>(), 1, threads, lanes), f);
+  if (threads <= 0) threads = arnoldi_one_team_threads<Scalar, Device>();
+  Kokkos::parallel_for(
+      "AsyncSparse::krylov::arnoldi_one_team",
+      Impl::TeamPolicy<exec>(Impl::launch_instance<exec>(), 1, threads, arnoldi_one_team_lanes<exec>()), f);
 }
 
 }  // namespace Impl

@@ -56,6 +56,7 @@ class GmresArnoldi {
         M_(M),
         m_(m),
         one_team_(one_team),
+        one_team_threads_(one_team ? arnoldi_one_team_threads<Scalar, Device>() : 0),
         launch_(spmv_launch<exec>(A.numRows(), A.nnz())),
         parts_(work_parts(static_cast<std::size_t>(A.numRows()), m, M != nullptr)),
         Vb_(parts_[0].data(), static_cast<std::size_t>(A.numRows()), static_cast<std::size_t>(m + 1)),
@@ -94,7 +95,7 @@ class GmresArnoldi {
     const int k = j + 1;
     const auto s = sc_.device();
     if (one_team_) {
-      arnoldi_one_team<Scalar, Device>(Vb_, k, w_, column(j + 1), s, 0, m_ + 1, norm_slot());
+      arnoldi_one_team<Scalar, Device>(Vb_, k, w_, column(j + 1), s, 0, m_ + 1, norm_slot(), one_team_threads_);
       sc_.post();
       return;
     }
@@ -174,7 +175,8 @@ class GmresArnoldi {
   Crs<Scalar, Device> A_;
   Preconditioner<Scalar, Device>* M_;
   int m_;
-  bool one_team_;  // orthogonalize in one launch of one team (Impl::gmres_one_team)
+  bool one_team_;         // orthogonalize in one launch of one team (Impl::gmres_one_team)
+  int one_team_threads_;  // its team's threads (arnoldi_one_team_threads)
   SpmvLaunch launch_;
   std::array<V, 4> parts_;  // holds the memory of Vb_ (a View of it without reference counting) and of w, z, y
   Basis<Scalar, Device> Vb_;
@@ -244,6 +246,9 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   using exec = typename Device::execution_space;
   Impl::check_system("gmres", A, x, b);
   if (params.restart < 1) throw InvalidInput("gmres: restart must be >= 1, got " + std::to_string(params.restart));
+  if (params.gmres_one_team_rows < -1)
+    throw InvalidInput("gmres: gmres_one_team_rows must be >= -1 (-1: the default rule, 0: never), got " +
+                       std::to_string(params.gmres_one_team_rows));
   Impl::check_params("gmres", params);
   const int m = params.restart;
   SolverResult res;
@@ -253,11 +258,11 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   if (start.done) return res;
   const double bnorm = start.b_norm, rel0 = start.rel0();
   double beta = start.r_norm, rel = rel0;
-  res.one_team_orthogonalization = Impl::gmres_one_team(A.numRows(), params.gmres_one_team_rows,
-                                                        Impl::is_gpu_space<exec>());
-  Impl::GmresArnoldi<Scalar, Device> arn(A, M, m, res.one_team_orthogonalization);
+  const bool one_team = Impl::gmres_one_team(A.numRows(), params.gmres_one_team_rows, Impl::is_gpu_space<exec>());
+  Impl::GmresArnoldi<Scalar, Device> arn(A, M, m, one_team);
   int total = 0;
   while (res.status == SolverStatus::MaxIterations && total < params.max_iterations) {
+    res.one_team_orthogonalization = one_team;  // a cycle runs
     const bool stop = Impl::gmres_cycle(arn, r, beta, x, bnorm, rel0, m, total, params, res, mon);
     beta = Blas<Scalar, Device>::residual(A, x, b, r);
     rel = beta / bnorm;

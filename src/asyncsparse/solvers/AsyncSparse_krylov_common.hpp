@@ -39,9 +39,6 @@ inline void check_params(const char* who, const SolverParams& p) {
   if (p.graph_from_iteration < 0)
     throw InvalidInput(std::string(who) + ": graph_from_iteration must be >= 0 (0: never), got " +
                        std::to_string(p.graph_from_iteration));
-  if (p.gmres_one_team_rows < -1)
-    throw InvalidInput(std::string(who) + ": gmres_one_team_rows must be >= -1 (-1: the default rule, 0: never), got " +
-                       std::to_string(p.gmres_one_team_rows));
 }
 
 /// Whether GMRES orthogonalizes in one launch of one team (SolverParams::gmres_one_team_rows): a system of at most
