@@ -944,12 +944,7 @@ TEST(TEST_CATEGORY, gmres_ignores_what_recycled_arrays_hold) {
 // backend) against the four kernels: the same status, iterations (+-1: the sums run in another order) and solution;
 // the default rule and the parameter's check
 TEST(TEST_CATEGORY, gmres_one_team_orthogonalization) {
-  auto Ah = lap2d(20);
-  for (int i = 0; i < Ah.nrows; ++i)
-    for (int k = Ah.row_ptr[i]; k < Ah.row_ptr[i + 1]; ++k) {
-      if (Ah.col_idx[k] == i + 1) Ah.values[k] = -1.5;  // gmres_solves_nonsymmetric's matrix
-      if (Ah.col_idx[k] == i - 1) Ah.values[k] = -0.5;
-    }
+  const auto Ah = AsyncSparse::Test::nonsymmetric_lap2d(20);
   const auto A = to_device<Dev>(Ah);
   const auto n = static_cast<std::size_t>(Ah.nrows);
   const V b = to_device<Dev>(random_vector(Ah.nrows, 4));

@@ -567,6 +567,20 @@ using Basis = Kokkos::View<Scalar**, Kokkos::LayoutLeft, Device>;
 /// UpdateNorm: w −= V h_in, then h_out(0) = ‖w‖². Array reduction of k values (1 for UpdateNorm).
 enum class OrthoPass { Dot, UpdateDot, UpdateNorm };
 
+/// Row i of CGS2's update, w_i − Σ_{c<k} V(i, c) h(c) (ortho_pass and arnoldi_one_team).
+template <class Scalar, class BasisView, class Coefficients>
+KOKKOS_INLINE_FUNCTION Scalar basis_update(const BasisView& V, const ordinal_t i, const int k, Scalar wi,
+                                           const Coefficients& h) {
+  for (int c = 0; c < k; ++c) wi -= V(i, c) * static_cast<Scalar>(h(c));
+  return wi;
+}
+
+/// w_i / sqrt(nrm2), or 0 when nrm2 is zero or not finite (scale_by_norm and arnoldi_one_team).
+template <class Scalar>
+KOKKOS_INLINE_FUNCTION Scalar scaled_by_norm(const Scalar wi, const double nrm2) {
+  return nrm2 > 0 && nrm2 - nrm2 == 0 ? static_cast<Scalar>(static_cast<double>(wi) / sqrt(nrm2)) : Scalar(0);
+}
+
 template <class Scalar, class Device>
 struct OrthoFunctor {
   using value_type = double[];
@@ -587,7 +601,7 @@ struct OrthoFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, double* acc) const {
     Scalar wi = w(i);
     if (pass != OrthoPass::Dot) {
-      for (int c = 0; c < k; ++c) wi -= V(i, c) * static_cast<Scalar>(h_in(c));
+      wi = basis_update(V, i, k, wi, h_in);
       w(i) = wi;
     }
     if (pass == OrthoPass::UpdateNorm) {
@@ -621,11 +635,7 @@ struct ScaleByNormFunctor {
   Kokkos::View<Scalar*, Device> v;
   Kokkos::View<const double*, Device> s;
   int idx = 0;
-  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i) const {
-    const double nrm2 = s(idx);
-    const bool ok = nrm2 > 0 && nrm2 - nrm2 == 0;
-    v(i) = ok ? static_cast<Scalar>(static_cast<double>(w(i)) / sqrt(nrm2)) : Scalar(0);
-  }
+  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i) const { v(i) = scaled_by_norm(w(i), s(idx)); }
 };
 
 /// v = w / sqrt(s(idx)) (v = 0 when s(idx) is zero or not finite: the caller stops the cycle then).
@@ -665,9 +675,7 @@ struct ArnoldiOneTeamFunctor {
     });
   }
   KOKKOS_INLINE_FUNCTION Scalar updated(ordinal_t i, int in) const {
-    Scalar wi = w(i);
-    for (int c = 0; c < k; ++c) wi -= V(i, c) * static_cast<Scalar>(s(in + c));
-    return wi;
+    return basis_update(V, i, k, w(i), [&](const int c) { return s(in + c); });
   }
   KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
     const auto n = static_cast<ordinal_t>(w.extent(0));
@@ -689,10 +697,7 @@ struct ArnoldiOneTeamFunctor {
     Kokkos::single(Kokkos::PerTeam(t), [&] { s(nrm) = nrm2; });
     t.team_barrier();
     const double r = s(nrm);
-    const bool ok = r > 0 && r - r == 0;
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) {
-      v(i) = ok ? static_cast<Scalar>(static_cast<double>(w(i)) / sqrt(r)) : Scalar(0);
-    });
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) { v(i) = scaled_by_norm(w(i), r); });
   }
 };
 
