@@ -51,7 +51,7 @@ long env_integer(const char* name, long fallback, long lo, long hi) {
   const char* env = std::getenv(name);
   if (!env) return fallback;
   long long v = 0;
-  if (Impl::parse_integer(env, v) != Impl::NumberText::Ok || v < lo || v > hi)
+  if (!Impl::parse_integer_in(env, lo, hi, v))
     bad_setting(name, env, "an integer in [" + text(lo) + ", " + text(hi) + "]");
   return static_cast<long>(v);
 }

@@ -13,8 +13,7 @@ int main(int argc, char* argv[]) {
   Kokkos::ScopeGuard guard(argc, argv);
   using Device = Kokkos::DefaultExecutionSpace::device_type;
   long long m = 128;
-  if (argc > 1 && (AsyncSparse::Impl::parse_integer(argv[1], m) != AsyncSparse::Impl::NumberText::Ok || m < 1 ||
-                   m > 46340)) {  // 46340^2 rows still fit in int
+  if (argc > 1 && !AsyncSparse::Impl::parse_integer_in(argv[1], 1, 46340, m)) {  // 46340^2 rows still fit in int
     std::fprintf(stderr, "usage: example_pcg_jacobi [m]: m must be an integer in [1, 46340], got '%s'\n", argv[1]);
     return 2;
   }

@@ -114,8 +114,7 @@ int main(int argc, char* argv[]) {
     auto integer = [&]() -> int {
       const std::string v = next();
       long long n = 0;
-      if (AsyncSparse::Impl::parse_integer(v, n) != AsyncSparse::Impl::NumberText::Ok || n < INT_MIN || n > INT_MAX)
-        bad_value(v, "an integer");
+      if (!AsyncSparse::Impl::parse_integer_in(v, INT_MIN, INT_MAX, n)) bad_value(v, "an integer");
       return static_cast<int>(n);
     };
     auto number = [&]() -> double {

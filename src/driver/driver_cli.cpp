@@ -327,7 +327,7 @@ std::vector<int> parse_int_list(const std::string& what, const std::string& text
   std::string tok;
   while (std::getline(ss, tok, ',')) {
     long long v = 0;
-    if (Impl::parse_integer(tok, v) != Impl::NumberText::Ok || v < INT_MIN || v > INT_MAX)
+    if (!Impl::parse_integer_in(tok, INT_MIN, INT_MAX, v))
       throw InvalidInput(what + " expects comma-separated integers, got '" + text + "'");
     out.push_back(static_cast<int>(v));
   }

@@ -78,6 +78,16 @@ TEST(Parameters, parse_number_rules) {
   }
   EXPECT_EQ(Impl::parse_integer("9223372036854775808", i), NumberText::OutOfRange);
   EXPECT_EQ(Impl::parse_integer("-9223372036854775808", i), NumberText::Ok);
+  // within bounds: both ends included, outside / malformed leave the value alone
+  EXPECT_TRUE(Impl::parse_integer_in("-3", -3, 5, i));
+  EXPECT_EQ(i, -3);
+  EXPECT_TRUE(Impl::parse_integer_in("5", -3, 5, i));
+  EXPECT_EQ(i, 5);
+  for (const char* bad : {"6", "-4", "2147483648", "1.0", ""}) {
+    SCOPED_TRACE(std::string("'") + bad + "'");
+    EXPECT_FALSE(Impl::parse_integer_in(bad, -3, 5, i));
+    EXPECT_EQ(i, 5);
+  }
   unsigned long long u = 0;
   EXPECT_EQ(Impl::parse_unsigned("18446744073709551615", u), NumberText::Ok);
   EXPECT_EQ(u, 18446744073709551615ull);

@@ -155,7 +155,7 @@ inline ParameterList parse_parameter_string(const std::string& s) {
     if (eq == std::string::npos || eq == 0) throw InvalidInput("parameter '" + item + "' must be written name=value");
     const std::string key = item.substr(0, eq), val = item.substr(eq + 1);
     long long iv = 0;
-    if (Impl::parse_integer(val, iv) == Impl::NumberText::Ok && iv >= INT_MIN && iv <= INT_MAX) {
+    if (Impl::parse_integer_in(val, INT_MIN, INT_MAX, iv)) {
       list.set(key, static_cast<int>(iv));
       continue;
     }

@@ -44,6 +44,15 @@ inline NumberText parse_integer(const std::string& text, long long& value) {
   return NumberText::Ok;
 }
 
+/// parse_integer's integer within [lo, hi]: true, and `value` set, only for a well-formed integer in that range (the
+/// check of every caller that wants an int or a bounded count).
+inline bool parse_integer_in(const std::string& text, long long lo, long long hi, long long& value) {
+  long long v = 0;
+  if (parse_integer(text, v) != NumberText::Ok || v < lo || v > hi) return false;
+  value = v;
+  return true;
+}
+
 /// A non-negative decimal integer: an optional '+' and digits, in the range of unsigned long long (a '-' is
 /// Malformed: strtoull would wrap "-1" around to the largest value). `value` is set only with Ok.
 inline NumberText parse_unsigned(const std::string& text, unsigned long long& value) {
