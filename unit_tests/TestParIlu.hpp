@@ -1520,6 +1520,62 @@ TEST(TEST_CATEGORY, par_ic_preconditioner_shifts_by_default) {
 // stops at the first check above Params::divergence_tolerance and leaves the numeric phase incomplete; with the
 // guard off the same run ends on meaningless factors (what the guard is for). The asynchronous sweeps do not
 // diverge here on host backends (checked in the same test).
+// The last diagonal shift's asynchronous sweeps get more sweeps when their last one still skipped an update
+// (Impl::finish_numeric_sweeps), the other attempts do not. A = [[1, 1.3], [1.3, 1]] is indefinite: every sweep of
+// the unshifted attempt meets l_11^2 = 1 - 1.69 < 0. With shift_start 0.5 the next attempt, alpha = 0.5, is the last
+// (5 > 1); sequential backward sweeps (one team, one task per chunk) update l_11 before l_10, so the first sweep
+// reads the initial guess l_10 = 1.3 and meets 1.5 - 1.69 < 0 (skipped), the second reads l_10 = 1.3 / sqrt(1.5)
+// and finds the factor of A + 0.5 I. With one sweep the attempt fails without the tail and succeeds with it.
+TEST(TEST_CATEGORY, par_ic_last_shift_sweeps_out_a_breakdown) {
+  const auto Ah = csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1.3, 1.3, 1});
+  const auto A = to_device<Dev>(Ah);
+  Handle h(ParIluKind::Ic);
+  h.params.sweeps = 1;
+  h.launch.block_order = BlockOrder::Backward;
+  h.launch.chunk_size = 1;
+  h.launch.max_concurrent_teams = 1;
+  par_ilu_symbolic(Exec(), h, A);
+  h.params.diagonal_shift = 0.5;
+  par_ilu_numeric(Exec(), h, A);
+  EXPECT_TRUE(h.numeric_done());
+  EXPECT_EQ(h.stats().shift, 0.5);
+  EXPECT_EQ(h.stats().shift_retries, 1);
+  EXPECT_EQ(h.stats().breakdown_tail_sweeps, Impl::kBreakdownTailBatch);
+  EXPECT_EQ(h.stats().sweeps, 1 + Impl::kBreakdownTailBatch);
+  EXPECT_EQ(h.stats().breakdown_sweeps, 1);  // the first sweep of the last attempt only
+  EXPECT_EQ(h.stats().consecutive_breakdowns, 0);
+  Reference::FactorOptions o;
+  o.diagonal_shift = 0.5;
+  EXPECT_LT(max_difference(to_host(par_ilu_factors(Exec(), h).L), Reference::ic0(Ah, o)).first, 1e-12);
+  // the deterministic mode gets no tail (a synchronous sweep breaks down again): every shift fails
+  h.params.mode = SweepMode::Deterministic;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, A), BreakdownError, "no diagonal shift helped");
+  EXPECT_EQ(h.stats().breakdown_tail_sweeps, 0);
+  // without restarts (diagonal_shift 0) the unshifted attempt is not a last shift either: no tail, the error
+  h.params.mode = SweepMode::Async;
+  h.params.diagonal_shift = 0;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, A), BreakdownError, "breakdown at row 1");
+  EXPECT_EQ(h.stats().breakdown_tail_sweeps, 0);
+  EXPECT_EQ(h.stats().sweeps, 1);
+  // where the breakdown persists the tail gives up after kBreakdownTailSweeps: shift 0.2 (last: 2 > 1) keeps
+  // 1.2 < 1.69, but 1.2 - 1.69 / 1.2 < 0 too, so no sweep finds a positive pivot
+  h.params.diagonal_shift = 0.2;
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, A), BreakdownError, "no diagonal shift helped");
+  EXPECT_EQ(h.stats().breakdown_tail_sweeps, Impl::kBreakdownTailSweeps);
+  EXPECT_EQ(h.stats().sweeps, 1 + Impl::kBreakdownTailSweeps);
+  EXPECT_FALSE(h.numeric_done());
+  // the preconditioner says when its factors needed the tail
+  auto M = make_preconditioner<double, Dev>("par_ic", A,
+                                            ParameterList{{"sweeps", 1},
+                                                          {"diagonal_shift", 0.5},
+                                                          {"block_order", std::string("backward")},
+                                                          {"chunk_size", 1},
+                                                          {"max_concurrent_teams", 1}});
+  M->compute();
+  EXPECT_NE(M->description().find("shift 0.5 after 1 restart, 5 sweeps more after a breakdown"), std::string::npos)
+      << M->description();
+}
+
 TEST(TEST_CATEGORY, par_ilu_divergence_is_reported) {
   auto Ah = read_matrix_market(AsyncSparse::Test::matrix_path("bcsstk14"));
   Ah = permute_symmetric(Ah, rcm_permutation(Ah));

@@ -460,10 +460,11 @@ void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, co
 namespace Impl {
 /// One numeric phase of par_ilu_numeric on the scaled values in the handle, with the diagonal shift `alpha`: task
 /// values, initial guess (from the stored factors when `guess_from_factors`), sweep kernel and launch, sweeps and
-/// guard. Throws BreakdownError / DivergenceError as par_ilu_numeric documents.
+/// guard (and the breakdown tail when `last_shift`). Throws BreakdownError / DivergenceError as par_ilu_numeric says.
 template <class ExecSpace, class Scalar, class Device>
 void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, double alpha,
-                             bool guess_from_factors, const std::string& where, const Kokkos::Timer& timer) {
+                             bool guess_from_factors, bool last_shift, const std::string& where,
+                             const Kokkos::Timer& timer) {
   auto& st = h.state();
   {
     // With a shift: A_s + alpha diag(A_s), the diagonal grown away from zero (= A_s + alpha I after the scaling to
@@ -543,7 +544,7 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   stats.diverged = false;
   stats.sweep_seconds = stats.residual_seconds = 0;
   stats.sweep_times.clear();
-  stats.breakdown_sweeps = stats.consecutive_breakdowns = 0;
+  stats.breakdown_sweeps = stats.consecutive_breakdowns = stats.breakdown_tail_sweeps = 0;
   stats.breakdown_row = -1;
   stats.breakdown_problem.clear();
   stats.guard_sweeps = 0;
@@ -599,8 +600,7 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   stats.setup_seconds = timer.seconds();
   Impl::run_sweeps(exec, h, h.params.sweeps);
   Impl::run_guard(exec, h);
-  if (stats.consecutive_breakdowns > 0)  // the last sweep skipped an update: the factors are not usable
-    throw BreakdownError(Impl::par_ilu_name(h), stats.breakdown_row, stats.breakdown_problem);
+  Impl::finish_numeric_sweeps(exec, h, last_shift);
 }
 }  // namespace Impl
 
@@ -643,7 +643,8 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   // breakdown starts from the paper's guess.
   const bool guess_from_factors = (h.params.reuse_factors && st.has_factors) || st.user_guess;
   Impl::with_diagonal_shift(h.params.diagonal_shift, h.stats(), [&](double alpha) {
-    Impl::par_ilu_numeric_attempt(exec, h, alpha, guess_from_factors && alpha == 0.0, where, timer);
+    const bool last = Impl::last_diagonal_shift(h.params.diagonal_shift, alpha);
+    Impl::par_ilu_numeric_attempt(exec, h, alpha, guess_from_factors && alpha == 0.0, last, where, timer);
   });
   st.numeric = true;
   ++st.numeric_phases;

@@ -215,6 +215,9 @@ class ParIluHandle {
     std::int64_t num_tasks = 0;            ///< unknowns updated per sweep (task-list length)
     int breakdown_sweeps = 0;              ///< sweeps that skipped an update (see Params::breakdown_patience)
     int consecutive_breakdowns = 0;        ///< of them, how many directly before the current state
+    /// sweeps added because the last shift's last sweep still skipped an update (Impl::finish_numeric_sweeps), in
+    /// `sweeps` too
+    int breakdown_tail_sweeps = 0;
     std::int64_t breakdown_row = -1;       ///< row of the last skipped update (-1: none)
     std::string breakdown_problem;         ///< what went wrong there
     ResolvedLaunch launch;                 ///< launch used by the sweeps (work items: tasks, or rows for Row)

@@ -392,11 +392,16 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
   std::string description() const override {
     const auto& p = handle_.params;
     return name() + "(" + std::to_string(p.sweeps) + " sweeps, " + to_string(p.mode) +
-           Impl::shift_description(handle_.stats()) + ", " + tri_solve_mode() + " tri-solve" + apply_.launch_note() +
-           ")";
+           Impl::shift_description(handle_.stats()) + tail_description() + ", " + tri_solve_mode() + " tri-solve" +
+           apply_.launch_note() + ")";
   }
   /// The triangular-solve mode: the resolved one after compute() ("auto: isai"), else the parameter.
   std::string tri_solve_mode() const { return apply_.ready() ? apply_.mode() : to_string(tri_.kind); }
+  /// ", 5 sweeps more after a breakdown" when the last shift needed them (Stats::breakdown_tail_sweeps), else "".
+  std::string tail_description() const {
+    const int k = handle_.stats().breakdown_tail_sweeps;
+    return k > 0 ? ", " + std::to_string(k) + " sweeps more after a breakdown" : std::string();
+  }
   /// What the lower / upper triangular solver resolved and did (mode, the auto rule's reason, sweeps, checks).
   const TriSolveStats& lower_solve_stats() const { return apply_.lower_stats(); }
   const TriSolveStats& upper_solve_stats() const { return apply_.upper_stats(); }

@@ -64,6 +64,13 @@ inline bool next_diagonal_shift(double start, double& alpha) {
   return true;
 }
 
+/// Whether `alpha` is the last shift of the sequence from `start` > 0: the attempt whose failure ends the restarts
+/// (ParIlu / ParIc give its asynchronous sweeps more time then: Impl::finish_numeric_sweeps). False without restarts.
+inline bool last_diagonal_shift(double start, double alpha) {
+  double next = alpha;
+  return start > 0 && alpha > 0 && !next_diagonal_shift(start, next);
+}
+
 /// The restarts of with_diagonal_shift; `out` says what happened, also when an error is thrown.
 template <class Attempt>
 void run_diagonal_shifts(double start, ShiftOutcome& out, Attempt&& attempt) {
