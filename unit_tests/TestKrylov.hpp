@@ -537,11 +537,38 @@ TEST(TEST_CATEGORY, krylov_preconditioner_apply_dot) {
         << "iteration " << k;
 }
 
+namespace {
+/// Host reference of CGS2 against the columns `col`: h1 = Vᵀw, w −= V h1, h2 = Vᵀw, w −= V h2 and ‖w‖² of the result.
+struct Cgs2Reference {
+  std::vector<double> h1, h2, w;
+  double nrm2 = 0, wmax = 0;
+};
+Cgs2Reference cgs2_reference(const std::vector<std::vector<double>>& col, std::vector<double> w) {
+  const int k = static_cast<int>(col.size()), n = static_cast<int>(w.size());
+  Cgs2Reference r;
+  r.h1.assign(k, 0.0);
+  r.h2.assign(k, 0.0);
+  for (int c = 0; c < k; ++c)
+    for (int i = 0; i < n; ++i) r.h1[c] += col[c][i] * w[i];
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < k; ++c) w[i] -= col[c][i] * r.h1[c];
+  for (int c = 0; c < k; ++c)
+    for (int i = 0; i < n; ++i) r.h2[c] += col[c][i] * w[i];
+  for (int i = 0; i < n; ++i) {
+    for (int c = 0; c < k; ++c) w[i] -= col[c][i] * r.h2[c];
+    r.nrm2 += w[i] * w[i];
+    r.wmax = std::max(r.wmax, std::abs(w[i]));
+  }
+  r.w = std::move(w);
+  return r;
+}
+}  // namespace
+
 TEST(TEST_CATEGORY, krylov_kernels_cgs2_passes) {
   const int n = 1000, k = 7;
   Impl::Basis<double, Dev> Vb("V", n, k);
   auto Vh = Kokkos::create_mirror_view(Vb);
-  std::vector<double> col[k];
+  std::vector<std::vector<double>> col(k);
   for (int c = 0; c < k; ++c) {
     col[c] = random_vector(n, 10 + c);
     for (int i = 0; i < n; ++i) Vh(i, c) = col[c][i];
@@ -557,26 +584,15 @@ TEST(TEST_CATEGORY, krylov_kernels_cgs2_passes) {
   Impl::ortho_pass<double, Dev>(Impl::OrthoPass::UpdateNorm, Vb, k, w, h2, nr);
   Impl::scale_by_norm<double, Dev>(w, v, h, 2 * k);
   // host reference of the same three passes
-  std::vector<double> w1 = wh, a(k, 0.0), b(k, 0.0);
-  for (int c = 0; c < k; ++c)
-    for (int i = 0; i < n; ++i) a[c] += col[c][i] * wh[i];
-  for (int i = 0; i < n; ++i)
-    for (int c = 0; c < k; ++c) w1[i] -= col[c][i] * a[c];
-  for (int c = 0; c < k; ++c)
-    for (int i = 0; i < n; ++i) b[c] += col[c][i] * w1[i];
-  double nrm2 = 0;
-  for (int i = 0; i < n; ++i) {
-    for (int c = 0; c < k; ++c) w1[i] -= col[c][i] * b[c];
-    nrm2 += w1[i] * w1[i];
-  }
+  const auto ref = cgs2_reference(col, wh);
+  const auto &a = ref.h1, &b = ref.h2, &w1 = ref.w;
+  const double nrm2 = ref.nrm2, wmax = ref.wmax;
   const auto hh = to_std_vector(h), wo = to_std_vector(w), vo = to_std_vector(v);
   for (int c = 0; c < k; ++c) {
     EXPECT_NEAR(hh[c], a[c], 1e-10 * (1 + std::abs(a[c])));
     EXPECT_NEAR(hh[k + c], b[c], 1e-10 * (1 + std::abs(a[c])));
   }
   EXPECT_NEAR(hh[2 * k], nrm2, 1e-10 * nrm2);
-  double wmax = 0;
-  for (int i = 0; i < n; ++i) wmax = std::max(wmax, std::abs(w1[i]));
   for (int i = 0; i < n; ++i) {
     EXPECT_NEAR(wo[i], w1[i], 1e-13 * wmax);
     EXPECT_NEAR(vo[i], w1[i] / std::sqrt(nrm2), 1e-13 * wmax / std::sqrt(nrm2));
@@ -603,19 +619,9 @@ TEST(TEST_CATEGORY, krylov_kernels_cgs2_passes) {
     const auto wn = random_vector(nn, 99);
     V w2 = to_device<Dev>(wn), s("s", 2 * kk + 3);
     Impl::arnoldi_one_team<double, Dev>(W, kk, w2, Kokkos::subview(W, Kokkos::ALL(), kk), s, 1, kk + 1, 2 * kk + 2);
-    std::vector<double> u = wn, ra(kk, 0.0), rb(kk, 0.0);
-    for (int c = 0; c < kk; ++c)
-      for (int i = 0; i < nn; ++i) ra[c] += cols[c][i] * wn[i];
-    for (int i = 0; i < nn; ++i)
-      for (int c = 0; c < kk; ++c) u[i] -= cols[c][i] * ra[c];
-    for (int c = 0; c < kk; ++c)
-      for (int i = 0; i < nn; ++i) rb[c] += cols[c][i] * u[i];
-    double un2 = 0, umax = 0;
-    for (int i = 0; i < nn; ++i) {
-      for (int c = 0; c < kk; ++c) u[i] -= cols[c][i] * rb[c];
-      un2 += u[i] * u[i];
-      umax = std::max(umax, std::abs(u[i]));
-    }
+    const auto r = cgs2_reference(cols, wn);
+    const auto &ra = r.h1, &rb = r.h2, &u = r.w;
+    const double un2 = r.nrm2, umax = r.wmax;
     const auto so = to_std_vector(s), w2o = to_std_vector(w2);
     Kokkos::deep_copy(Wh, W);
     EXPECT_EQ(so[0], 0.0);  // slots outside the three ranges untouched
