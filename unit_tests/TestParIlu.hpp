@@ -1515,14 +1515,9 @@ TEST(TEST_CATEGORY, par_ic_preconditioner_shifts_by_default) {
   ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), InvalidInput, "diagonal_shift must be in [0, 1)");
 }
 
-// Jacobi-style (deterministic, so reproducible on every backend) ILU sweeps diverge on bcsstk14 (RCM order):
-// nonlinear residual 0.14, 2.6, 43 after sweeps 1..3, then growing without bound. With residual checks the guard
-// stops at the first check above Params::divergence_tolerance and leaves the numeric phase incomplete; with the
-// guard off the same run ends on meaningless factors (what the guard is for). The asynchronous sweeps do not
-// diverge here on host backends (checked in the same test).
 // The last diagonal shift's asynchronous sweeps get more sweeps when their last one still skipped an update
-// (Impl::finish_numeric_sweeps), the other attempts do not. A = [[1, 1.3], [1.3, 1]] is indefinite: every sweep of
-// the unshifted attempt meets l_11^2 = 1 - 1.69 < 0. With shift_start 0.5 the next attempt, alpha = 0.5, is the last
+// (Impl::sweep_out_breakdown), the other attempts do not. A = [[1, 1.3], [1.3, 1]] is indefinite: every sweep of
+// the unshifted attempt meets l_11^2 = 1 - 1.69 < 0. With diagonal_shift 0.5 the next attempt, alpha = 0.5, is the last
 // (5 > 1); sequential backward sweeps (one team, one task per chunk) update l_11 before l_10, so the first sweep
 // reads the initial guess l_10 = 1.3 and meets 1.5 - 1.69 < 0 (skipped), the second reads l_10 = 1.3 / sqrt(1.5)
 // and finds the factor of A + 0.5 I. With one sweep the attempt fails without the tail and succeeds with it.
@@ -1547,7 +1542,8 @@ TEST(TEST_CATEGORY, par_ic_last_shift_sweeps_out_a_breakdown) {
   Reference::FactorOptions o;
   o.diagonal_shift = 0.5;
   EXPECT_LT(max_difference(to_host(par_ilu_factors(Exec(), h).L), Reference::ic0(Ah, o)).first, 1e-12);
-  // the deterministic mode gets no tail (a synchronous sweep breaks down again): every shift fails
+  // the deterministic mode stops at its first skipped update (a synchronous sweep would break down again), before any
+  // tail: every shift fails
   h.params.mode = SweepMode::Deterministic;
   ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, A), BreakdownError, "no diagonal shift helped");
   EXPECT_EQ(h.stats().breakdown_tail_sweeps, 0);
@@ -1574,8 +1570,17 @@ TEST(TEST_CATEGORY, par_ic_last_shift_sweeps_out_a_breakdown) {
   M->compute();
   EXPECT_NE(M->description().find("shift 0.5 after 1 restart, 5 sweeps more after a breakdown"), std::string::npos)
       << M->description();
+  // a failed compute() leaves no factors, and the description speaks of no tail
+  M->setParameters(ParameterList{{"diagonal_shift", 0.2}});
+  ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), BreakdownError, "no diagonal shift helped");
+  EXPECT_EQ(M->description().find("sweeps more"), std::string::npos) << M->description();
 }
 
+// Jacobi-style (deterministic, so reproducible on every backend) ILU sweeps diverge on bcsstk14 (RCM order):
+// nonlinear residual 0.14, 2.6, 43 after sweeps 1..3, then growing without bound. With residual checks the guard
+// stops at the first check above Params::divergence_tolerance and leaves the numeric phase incomplete; with the
+// guard off the same run ends on meaningless factors (what the guard is for). The asynchronous sweeps do not
+// diverge here on host backends (checked in the same test).
 TEST(TEST_CATEGORY, par_ilu_divergence_is_reported) {
   auto Ah = read_matrix_market(AsyncSparse::Test::matrix_path("bcsstk14"));
   Ah = permute_symmetric(Ah, rcm_permutation(Ah));

@@ -66,9 +66,9 @@ constexpr int kGraphFromIteration = 8;
 
 /// Default bound of SolverParams::gmres_one_team_rows: GMRES on GPUs orthogonalizes systems of at most this many rows
 /// in one launch of one team (Impl::arnoldi_one_team) instead of four kernels over the whole device. Measured on an
-/// H200 (perf_tests/results/MEASUREMENTS.md#gmres-one-team): one team took 0.63x / 0.92x the time to solution of
+/// H200 (perf_tests/results/MEASUREMENTS.md#gmres-one-team): one team took 0.63x / 0.93x the time to solution of
 /// unpreconditioned / ParILU GMRES at 1,024 rows, 0.82x / 0.92x at 1,856 (watt_2), 0.97x / 1.01x at 2,304 and
-/// 1.33x / 1.04x at 4,096, more above; on the 2-core host with OpenMP it won only at 1,024 rows (0.90x) and lost from
+/// 1.33x / 1.04x at 4,096, more above; on a 2-core host with OpenMP it won only at 1,024 rows (0.90x) and lost from
 /// 1,856 on, hence never on host backends.
 constexpr int kGmresOneTeamMaxRows = 2048;
 

@@ -159,27 +159,6 @@ void check_values(const ExecSpace& exec, const Handle& h, const Mat& A, const st
                      std::to_string(Ah.col_idx[pos]) + ") differs from its transposed entry");
 }
 
-/// Multiplies the entries (i, j) of a CSR matrix by r_i / r_j (RowOverCol), r_i * r_j (RowTimesCol) or r_i (Row).
-enum class RescaleKind { RowOverCol, RowTimesCol, Row };
-template <class ExecSpace, class Mat, class Values, class RView>
-void rescale_entries(const ExecSpace& exec, const Mat& M, const Values& vals, const RView& r, RescaleKind kind) {
-  auto rm = M.graph.row_map;
-  auto ent = M.graph.entries;
-  Kokkos::parallel_for(
-      "AsyncSparse::par_ilu::rescale", Impl::RangePolicy<ExecSpace>(exec, 0, M.numRows()),
-      KOKKOS_LAMBDA(const ordinal_t i) {
-        for (offset_t k = rm(i); k < rm(i + 1); ++k) {
-          const ordinal_t j = ent(k);
-          if (kind == RescaleKind::RowOverCol)
-            vals(k) = vals(k) * r(i) / r(j);
-          else if (kind == RescaleKind::RowTimesCol)
-            vals(k) = vals(k) * r(i) * r(j);
-          else
-            vals(k) = vals(k) * r(i);
-        }
-      });
-}
-
 template <class ExecSpace, class Scalar, class Device>
 double task_residual(const ExecSpace& exec, const ParIluHandle<Scalar, Device>& h) {
   const auto& st = h.state();
@@ -267,6 +246,20 @@ int run_guard(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
                                              p.divergence_tolerance, p.mode));
   }
   return stats.guard_sweeps;
+}
+
+/// The last diagonal shift's tail: with `last_shift` (Impl::last_diagonal_shift) and asynchronous sweeps whose last
+/// one skipped an update, up to kBreakdownTailSweeps more, kBreakdownTailBatch at a time through run_sweeps (its
+/// batches, residual checks and breakdown patience), until the last sweep skips none (Stats::breakdown_tail_sweeps).
+template <class ExecSpace, class Scalar, class Device>
+void sweep_out_breakdown(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, bool last_shift) {
+  auto& stats = h.stats();
+  if (!last_shift || h.params.mode != SweepMode::Async) return;
+  while (stats.consecutive_breakdowns > 0 && stats.breakdown_tail_sweeps < kBreakdownTailSweeps) {
+    const int done = run_sweeps(exec, h, kBreakdownTailBatch);
+    if (done == 0) return;  // the tolerance was reached: run_sweeps runs no more
+    stats.breakdown_tail_sweeps += done;
+  }
 }
 
 template <class Handle>
@@ -599,8 +592,10 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   exec.fence();
   stats.setup_seconds = timer.seconds();
   Impl::run_sweeps(exec, h, h.params.sweeps);
+  Impl::sweep_out_breakdown(exec, h, last_shift);
   Impl::run_guard(exec, h);
-  Impl::finish_numeric_sweeps(exec, h, last_shift);
+  if (stats.consecutive_breakdowns > 0)  // the last sweep skipped an update: the factors are not usable
+    throw BreakdownError(Impl::par_ilu_name(h), stats.breakdown_row, stats.breakdown_problem);
 }
 }  // namespace Impl
 

@@ -215,7 +215,7 @@ class ParIluHandle {
     std::int64_t num_tasks = 0;            ///< unknowns updated per sweep (task-list length)
     int breakdown_sweeps = 0;              ///< sweeps that skipped an update (see Params::breakdown_patience)
     int consecutive_breakdowns = 0;        ///< of them, how many directly before the current state
-    /// sweeps added because the last shift's last sweep still skipped an update (Impl::finish_numeric_sweeps), in
+    /// sweeps added because the last shift's last sweep still skipped an update (Impl::sweep_out_breakdown), in
     /// `sweeps` too
     int breakdown_tail_sweeps = 0;
     std::int64_t breakdown_row = -1;       ///< row of the last skipped update (-1: none)

@@ -399,8 +399,9 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
   std::string tri_solve_mode() const { return apply_.ready() ? apply_.mode() : to_string(tri_.kind); }
   /// ", 5 sweeps more after a breakdown" when the last shift needed them (Stats::breakdown_tail_sweeps), else "".
   std::string tail_description() const {
-    const int k = handle_.stats().breakdown_tail_sweeps;
-    return k > 0 ? ", " + std::to_string(k) + " sweeps more after a breakdown" : std::string();
+    const int k = handle_.stats().breakdown_tail_sweeps;  // of the factors in use, not of a failed numeric phase
+    return k > 0 && handle_.numeric_done() ? ", " + std::to_string(k) + " sweeps more after a breakdown"
+                                           : std::string();
   }
   /// What the lower / upper triangular solver resolved and did (mode, the auto rule's reason, sweeps, checks).
   const TriSolveStats& lower_solve_stats() const { return apply_.lower_stats(); }

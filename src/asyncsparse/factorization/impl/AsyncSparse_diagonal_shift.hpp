@@ -65,7 +65,7 @@ inline bool next_diagonal_shift(double start, double& alpha) {
 }
 
 /// Whether `alpha` is the last shift of the sequence from `start` > 0: the attempt whose failure ends the restarts
-/// (ParIlu / ParIc give its asynchronous sweeps more time then: Impl::finish_numeric_sweeps). False without restarts.
+/// (ParIlu / ParIc give its asynchronous sweeps more time then: Impl::sweep_out_breakdown). False without restarts.
 inline bool last_diagonal_shift(double start, double alpha) {
   double next = alpha;
   return start > 0 && alpha > 0 && !next_diagonal_shift(start, next);

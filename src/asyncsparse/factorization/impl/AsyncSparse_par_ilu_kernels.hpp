@@ -638,5 +638,26 @@ inline void reference_ic_jacobi_sweep(const CsrHost<double>& A_S, CsrHost<double
   L = std::move(N);
 }
 
+/// Multiplies the entries (i, j) of a CSR matrix by r_i / r_j (RowOverCol), r_i * r_j (RowTimesCol) or r_i (Row).
+enum class RescaleKind { RowOverCol, RowTimesCol, Row };
+template <class ExecSpace, class Mat, class Values, class RView>
+void rescale_entries(const ExecSpace& exec, const Mat& M, const Values& vals, const RView& r, RescaleKind kind) {
+  auto rm = M.graph.row_map;
+  auto ent = M.graph.entries;
+  Kokkos::parallel_for(
+      "AsyncSparse::par_ilu::rescale", Impl::RangePolicy<ExecSpace>(exec, 0, M.numRows()),
+      KOKKOS_LAMBDA(const ordinal_t i) {
+        for (offset_t k = rm(i); k < rm(i + 1); ++k) {
+          const ordinal_t j = ent(k);
+          if (kind == RescaleKind::RowOverCol)
+            vals(k) = vals(k) * r(i) / r(j);
+          else if (kind == RescaleKind::RowTimesCol)
+            vals(k) = vals(k) * r(i) * r(j);
+          else
+            vals(k) = vals(k) * r(i);
+        }
+      });
+}
+
 }  // namespace Impl
 }  // namespace AsyncSparse

@@ -675,25 +675,10 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
 /// default ParIC on bcsstk15 (RCM order) broke down at every shift up to 1 in 2 of 20 driver runs (5 of 10 benchmark
 /// processes with their repeated set-ups): the last of the 5 sweeps at shift 1 still met a non-positive pivot; with
 /// 10 or 20 sweeps none of 20 runs did (perf_tests/results/MEASUREMENTS.md#breakdown-tail). Only the attempt whose
-/// failure would end the restarts runs them: the matrices that need a shift keep their set-up time.
+/// failure would end the restarts runs them (Impl::sweep_out_breakdown): the matrices that need a shift keep their
+/// set-up time.
 constexpr int kBreakdownTailSweeps = 10;
 constexpr int kBreakdownTailBatch = 5;
-
-/// The end of a numeric attempt: with `last_shift` (Impl::last_diagonal_shift) and asynchronous sweeps whose last one
-/// skipped an update, up to kBreakdownTailSweeps more; then BreakdownError when the last sweep still skipped one (the
-/// factors are not usable).
-template <class ExecSpace, class Scalar, class Device>
-void finish_numeric_sweeps(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, bool last_shift) {
-  auto& stats = h.stats();
-  const bool tail = last_shift && h.params.mode == SweepMode::Async;
-  while (tail && stats.consecutive_breakdowns > 0 && stats.breakdown_tail_sweeps < kBreakdownTailSweeps) {
-    sweep_batch(exec, h, kBreakdownTailBatch);
-    stats.sweeps += kBreakdownTailBatch;
-    stats.breakdown_tail_sweeps += kBreakdownTailBatch;
-  }
-  if (stats.consecutive_breakdowns > 0)
-    throw BreakdownError(par_ilu_name(h), stats.breakdown_row, stats.breakdown_problem);
-}
 
 }  // namespace Impl
 }  // namespace AsyncSparse
