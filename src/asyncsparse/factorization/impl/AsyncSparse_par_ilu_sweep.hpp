@@ -674,9 +674,10 @@ void one_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
 /// in batches of kBreakdownTailBatch with one wait each, until a batch's last sweep skips none. On an H200 the
 /// default ParIC on bcsstk15 (RCM order) broke down at every shift up to 1 in 2 of 20 driver runs (5 of 10 benchmark
 /// processes with their repeated set-ups): the last of the 5 sweeps at shift 1 still met a non-positive pivot; with
-/// 10 or 20 sweeps none of 20 runs did (perf_tests/results/MEASUREMENTS.md#breakdown-tail). Only the attempt whose
-/// failure would end the restarts runs them (Impl::sweep_out_breakdown): the matrices that need a shift keep their
-/// set-up time.
+/// 10 or 20 sweeps none of 20 runs did; with this tail 2 of 10 processes and 1 of 20 runs still broke down (after
+/// 15 sweeps at shift 1), so it lowers that rate at most (perf_tests/results/MEASUREMENTS.md#breakdown-tail). Only the
+/// attempt whose failure would end the restarts runs them (Impl::sweep_out_breakdown): the matrices that need a shift
+/// keep their set-up time.
 constexpr int kBreakdownTailSweeps = 10;
 constexpr int kBreakdownTailBatch = 5;
 
