@@ -55,8 +55,9 @@
 // cusparse_ilu), measured earlier in the same run (they are registered first for every matrix); a speedup is
 // given only when both solves converged; shift (the ParIC/ParILU/ParICT/ParILUT preconditioners, when their default
 // restart after a breakdown used one: the diagonal shift alpha of A_s + alpha I, parameter "diagonal_shift"; ParICT /
-// ParILUT shift only their initial guess where they can, "shift_initial_only"); jacobi_probe (the ParIC / ParILU /
-// ParICT / ParILUT preconditioners whose auto rule ran the Jacobi probe of the lower factor: its value,
+// ParILUT shift only their initial guess where they can, "shift_initial_only"); ordered_runs (of the `runs` set-ups,
+// those whose factors came from ordered sweeps, parameter "sweep_order"; left out when none); jacobi_probe (the ParIC /
+// ParILU / ParICT / ParILUT preconditioners whose auto rule ran the Jacobi probe of the lower factor: its value,
 // TriSolveStats::jacobi_probe). Hopeless
 // runs are capped: at most 10000 iterations and ASYNCSPARSE_TTS_MAX_SECONDS seconds of solver time (default 30 on GPUs,
 // 10 on host backends); they report converged = 0 and the status. ASYNCSPARSE_TTS_GRAPH_FROM_ITERATION sets
@@ -291,12 +292,12 @@ double preconditioner_probe(const Preconditioner<double, Device>* M) {
   return -1.0;
 }
 
-/// The diagonal shift the preconditioner's restart after a breakdown used (0: none, or not such a preconditioner).
-double preconditioner_shift(const Preconditioner<double, Device>* M) {
+/// f(the Stats of the factorization) of a ParIC / ParILU / ParICT / ParILUT preconditioner, 0 for the others.
+template <class F>
+double factor_stat(const Preconditioner<double, Device>* M, F f) {
   if (const auto* p = dynamic_cast<const ParIncompletePreconditioner<double, Device>*>(M))
-    return p->handle().stats().shift;
-  if (const auto* p = dynamic_cast<const ParThresholdPreconditioner<double, Device>*>(M))
-    return p->handle().stats().shift;
+    return f(p->handle().stats());
+  if (const auto* p = dynamic_cast<const ParThresholdPreconditioner<double, Device>*>(M)) return f(p->handle().stats());
   return 0.0;
 }
 
@@ -318,6 +319,7 @@ void speedups(benchmark::State& state, const std::string& matrix, const std::str
 /// One whole solve: set-up and solve seconds, the solver's result, the preconditioner's restart shift.
 struct Run {
   double setup = 0, solve = 0, shift = 0, probe = -1;
+  bool ordered = false;  ///< the factors came from ordered sweeps (Params::sweep_order)
   SolverResult result;
   double total() const { return setup + solve; }
   static bool faster(const Run& a, const Run& b) { return a.total() < b.total(); }
@@ -353,7 +355,8 @@ void BM_time_to_solution(benchmark::State& state, const Problem& prob, const std
         Run r;
         auto M = build(method, A, prob.spd, r.setup);
         r.solve = timed([&] { r.result = solve(A, M.get(), prob.spd, 10000); });
-        r.shift = preconditioner_shift(M.get());
+        r.shift = factor_stat(M.get(), [](const auto& st) { return st.shift; });
+        r.ordered = factor_stat(M.get(), [](const auto& st) { return st.ordered ? 1.0 : 0.0; }) > 0;
         r.probe = preconditioner_probe(M.get());
         elapsed += r.total();
         runs.push_back(r);
@@ -380,6 +383,8 @@ void BM_time_to_solution(benchmark::State& state, const Problem& prob, const std
     state.counters["status"] = static_cast<int>(res.status);
     state.counters["final_residual"] = res.final_relative_residual;
     if (shift > 0) state.counters["shift"] = shift;
+    const auto ordered = std::count_if(runs.begin(), runs.end(), [](const Run& r) { return r.ordered; });
+    if (ordered > 0) state.counters["ordered_runs"] = static_cast<double>(ordered);
     if (probe >= 0) state.counters["jacobi_probe"] = probe;
     if (!prob.spd) state.counters["one_team"] = res.one_team_orthogonalization ? 1 : 0;
     state.SetLabel(std::string(prob.spd ? "pcg " : "gmres ") + to_string(res.status) +

@@ -19,6 +19,7 @@
 #include <asyncsparse/core/AsyncSparse_generators.hpp>
 #include <asyncsparse/core/AsyncSparse_load.hpp>
 #include <asyncsparse/core/AsyncSparse_parse_number.hpp>
+#include <asyncsparse/core/AsyncSparse_rcm.hpp>
 
 namespace AsyncSparse {
 namespace Test {
@@ -98,6 +99,11 @@ const CsrHost<double>& host_matrix(const std::string& name) {
   auto& p = cache[spec];
   if (!p) p.reset(new CsrHost<double>(load_matrix(spec)));
   return *p;
+}
+
+CsrHost<double> rcm_matrix(const std::string& name) {
+  const auto& A = host_matrix(name);
+  return permute_symmetric(A, rcm_permutation(A));
 }
 
 CsrHost<double> nonsymmetric_lap2d(ordinal_t m) {

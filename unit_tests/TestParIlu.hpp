@@ -65,6 +65,16 @@ std::pair<double, double> max_difference(const CsrHost<double>& got, const CsrHo
   return {err, scale};
 }
 
+/// ILU with 10 deterministic (Jacobi-style) sweeps and the nonlinear residual checked after each: the handle whose
+/// sweeps diverge on bcsstk14 (par_ilu_divergence_is_reported).
+Handle checked_deterministic_ilu() {
+  Handle h(ParIluKind::Ilu);
+  h.params.mode = SweepMode::Deterministic;
+  h.params.sweeps = 10;
+  h.params.residual_interval = 1;
+  return h;
+}
+
 struct Run {
   CsrHost<double> L, U;
   Handle::Stats stats;
@@ -1560,9 +1570,11 @@ TEST(TEST_CATEGORY, par_ic_last_shift_sweeps_out_a_breakdown) {
   EXPECT_EQ(h.stats().breakdown_tail_sweeps, Impl::kBreakdownTailSweeps);
   EXPECT_EQ(h.stats().sweeps, 1 + Impl::kBreakdownTailSweeps);
   EXPECT_FALSE(h.numeric_done());
-  // the preconditioner says when its factors needed the tail
+  // the preconditioner says when its factors needed the tail (with concurrent sweeps only: its default sweep order
+  // would switch to the ordered sweep on host backends)
   auto M = make_preconditioner<double, Dev>("par_ic", A,
                                             ParameterList{{"sweeps", 1},
+                                                          {"sweep_order", std::string("concurrent")},
                                                           {"diagonal_shift", 0.5},
                                                           {"block_order", std::string("backward")},
                                                           {"chunk_size", 1},
@@ -1571,9 +1583,156 @@ TEST(TEST_CATEGORY, par_ic_last_shift_sweeps_out_a_breakdown) {
   EXPECT_NE(M->description().find("shift 0.5 after 1 restart, 5 sweeps more after a breakdown"), std::string::npos)
       << M->description();
   // a failed compute() leaves no factors, and the description speaks of no tail
-  M->setParameters(ParameterList{{"diagonal_shift", 0.2}});
+  M->setParameters(ParameterList{{"diagonal_shift", 0.2}, {"sweep_order", std::string("concurrent")}});
   ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), BreakdownError, "no diagonal shift helped");
   EXPECT_EQ(M->description().find("sweeps more"), std::string::npos) << M->description();
+}
+
+// The ordered sweep (Params::sweep_order Ordered) leaves the exact incomplete factorization of the pattern in one
+// sweep, in both modes: IC(0) of the 2D Laplacian and of nos3 (RCM order), ILU(0) and ILU(1) (whose fill entries the
+// schedule orders too) of the convection-diffusion matrix; the 300 x 300 grid's levels (up to 300 rows) are wider
+// than a team runs on GPUs (256 rows), so there its middle levels get launches of their own. Each row is computed by
+// one thread after the rows it reads, so two runs (one per mode, the same kernel) give the same bits, whatever the
+// threads' timing. Concurrent sweeps after it keep the fixed point.
+TEST(TEST_CATEGORY, par_ilu_ordered_sweep_is_the_exact_factorization) {
+  const auto nos3 = AsyncSparse::Test::rcm_matrix("nos3");
+  struct Case {
+    const char* name;
+    CsrHost<double> A;
+    ParIluKind kind;
+    int fill;
+  };
+  const Case cases[] = {{"lap2d", generate("gen:lap2d:24"), ParIluKind::Ic, 0},
+                        {"nos3", nos3, ParIluKind::Ic, 0},
+                        {"convdiff2d", generate("gen:convdiff2d:24"), ParIluKind::Ilu, 0},
+                        {"convdiff2d ILU(1)", generate("gen:convdiff2d:24"), ParIluKind::Ilu, 1},
+                        {"lap2d 300", generate("gen:lap2d:300"), ParIluKind::Ic, 0}};
+  for (const auto& c : cases) {
+    const auto Ad = to_device<Dev>(c.A);
+    const auto R = c.kind == ParIluKind::Ic ? Reference::IluFactors{Reference::ic0(c.A), CsrHost<double>()}
+                   : c.fill == 0            ? Reference::ilu0(c.A)
+                                            : Reference::iluk(c.A, c.fill);
+    std::vector<double> first;
+    for (auto mode : {SweepMode::Async, SweepMode::Deterministic}) {
+      const std::string what = std::string(c.name) + ", " + to_string(mode);
+      Handle h(c.kind);
+      h.params.sweep_order = SweepOrder::Ordered;
+      h.params.mode = mode;
+      h.params.fill_level = c.fill;
+      par_ilu_symbolic(Exec(), h, Ad);
+      par_ilu_numeric(Exec(), h, Ad);
+      ASSERT_TRUE(h.numeric_done()) << what;
+      EXPECT_TRUE(h.stats().ordered) << what;
+      EXPECT_EQ(h.stats().sweeps, 1) << what;
+      EXPECT_GT(h.stats().ordered_levels, 1) << what;
+      EXPECT_GE(h.stats().ordered_launches, 1) << what;
+      if (c.A.nrows == 300 * 300)  // levels wider than 256 rows (GPUs) or 4 x the threads (host backends)
+        EXPECT_GT(h.stats().ordered_launches, 50) << what;  // GPUs: 87 wide levels + 2 runs
+      EXPECT_EQ(h.stats().sweep_kernel, SweepKernel::RowMerge) << what;
+      const auto F = par_ilu_unscaled_factors(Exec(), h);
+      const auto dl = max_difference(to_host(F.L), R.L);
+      EXPECT_LE(dl.first, 1e-12 * dl.second) << what;
+      if (c.kind == ParIluKind::Ilu) {
+        const auto du = max_difference(to_host(F.U), R.U);
+        EXPECT_LE(du.first, 1e-12 * du.second) << what;
+      }
+      const auto values = to_host(par_ilu_factors(Exec(), h).L).values;
+      if (first.empty())
+        first = values;
+      else
+        EXPECT_EQ(values, first) << what;
+      par_ilu_sweep(Exec(), h, 2);
+      EXPECT_LT(par_ilu_nonlinear_residual(Exec(), h), 1e-12) << what;
+    }
+  }
+  // a pivot the ordered sweep cannot take: [[1, 1.3], [1.3, 1]] is indefinite
+  const auto B = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1.3, 1.3, 1}));
+  Handle h(ParIluKind::Ic);
+  h.params.sweep_order = SweepOrder::Ordered;
+  par_ilu_symbolic(Exec(), h, B);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, B), BreakdownError,
+                               "par_ic (ordered sweep): breakdown at row 1: non-positive pivot");
+  EXPECT_FALSE(h.numeric_done());
+  EXPECT_EQ(h.stats().breakdown_sweeps, 1);
+}
+
+// SweepOrder::Auto (the preconditioners' default) runs the ordered sweep where concurrent sweeps fail: on host
+// backends from the first failure on, on GPUs only where the attempt whose failure would end the numeric phase fails.
+// bcsstk15 (RCM order): the Jacobi-style deterministic IC sweeps break down at every shift from 1e-3 to 1, and its
+// exact IC(0) exists from shift 0.1 on. Host backends: the ordered sweeps from shift 0 on stop at 0.1; GPUs: the
+// concurrent sweeps run at every shift, and the ordered sweep at shift 1 gives the exact IC(0) of A + diag(A).
+TEST(TEST_CATEGORY, par_ilu_auto_order_rescues_the_last_attempt) {
+  const auto Ah = AsyncSparse::Test::rcm_matrix("bcsstk15");
+  const auto A = to_device<Dev>(Ah);
+  Handle h(ParIluKind::Ic);
+  h.params.mode = SweepMode::Deterministic;
+  h.params.diagonal_shift = 1e-3;
+  par_ilu_symbolic(Exec(), h, A);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), h, A), BreakdownError, "no diagonal shift helped");
+  EXPECT_FALSE(h.stats().ordered);
+  h.params.sweep_order = SweepOrder::Auto;
+  par_ilu_numeric(Exec(), h, A);
+  ASSERT_TRUE(h.numeric_done());
+  const bool gpu = Impl::is_gpu_space<Exec>();
+  EXPECT_NEAR(h.stats().shift, gpu ? 1.0 : 0.1, 1e-12);
+  EXPECT_EQ(h.stats().shift_retries, gpu ? 4 : 3);
+  EXPECT_TRUE(h.stats().ordered);
+  EXPECT_EQ(h.stats().sweeps, 1);
+  EXPECT_NE(h.stats().ordered_reason.find("par_ic: breakdown at row"), std::string::npos) << h.stats().ordered_reason;
+  // host backends: the unshifted attempt already ran the ordered sweep after the concurrent ones (both failed)
+  EXPECT_EQ(h.stats().shift_reason.find("with ordered sweeps (sweep_order auto) too") != std::string::npos, !gpu)
+      << h.stats().shift_reason;
+  auto shifted = Ah;
+  for (ordinal_t i = 0; i < shifted.nrows; ++i)
+    for (offset_t p = shifted.row_ptr[i]; p < shifted.row_ptr[i + 1]; ++p)
+      if (shifted.col_idx[p] == i) shifted.values[p] *= 1.0 + h.stats().shift;
+  const auto d = max_difference(to_host(par_ilu_unscaled_factors(Exec(), h).L), Reference::ic0(shifted));
+  EXPECT_LE(d.first, 1e-12 * d.second);
+  // where the concurrent sweeps succeed, no ordered sweep
+  const auto S = to_device<Dev>(generate("gen:lap2d:16"));
+  Handle w(ParIluKind::Ic);
+  w.params.sweep_order = SweepOrder::Auto;
+  par_ilu_symbolic(Exec(), w, S);
+  par_ilu_numeric(Exec(), w, S);
+  EXPECT_FALSE(w.stats().ordered);
+  EXPECT_TRUE(w.stats().ordered_reason.empty());
+  EXPECT_EQ(w.stats().sweeps, 5);
+  // without restarts the only attempt is the last: the deterministic ILU sweeps diverge on bcsstk14
+  // (par_ilu_divergence_is_reported), the ordered sweep gives its ILU(0)
+  const auto Bh = AsyncSparse::Test::rcm_matrix("bcsstk14");
+  const auto B = to_device<Dev>(Bh);
+  Handle u = checked_deterministic_ilu();
+  u.params.sweep_order = SweepOrder::Auto;
+  par_ilu_symbolic(Exec(), u, B);
+  par_ilu_numeric(Exec(), u, B);
+  ASSERT_TRUE(u.numeric_done());
+  EXPECT_TRUE(u.stats().ordered);
+  EXPECT_NE(u.stats().ordered_reason.find("par_ilu: diverged at iteration 4"), std::string::npos)
+      << u.stats().ordered_reason;
+  const auto R = Reference::ilu0(Bh);
+  const auto F = par_ilu_unscaled_factors(Exec(), u);
+  const auto dl = max_difference(to_host(F.L), R.L), du = max_difference(to_host(F.U), R.U);
+  EXPECT_LE(dl.first, 1e-12 * dl.second);
+  EXPECT_LE(du.first, 1e-12 * du.second);
+  // where the ordered sweep fails too, both errors
+  const auto C = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 0, 1, 1}, {0, 1, 0, 1}, {1, 1.3, 1.3, 1}));
+  Handle c(ParIluKind::Ic);
+  c.params.sweep_order = SweepOrder::Auto;
+  par_ilu_symbolic(Exec(), c, C);
+  ASYNCSPARSE_EXPECT_THROW_MSG(par_ilu_numeric(Exec(), c, C), BreakdownError,
+                               "(the matrix is not SPD or its incomplete Cholesky factorization does not exist); with "
+                               "ordered sweeps (sweep_order auto) too: par_ic (ordered sweep): breakdown at row 1: ");
+  EXPECT_FALSE(c.numeric_done());
+  // the preconditioners default to auto and say when the ordered sweep made their factors
+  auto M = make_preconditioner<double, Dev>("par_ic", A, ParameterList{{"mode", std::string("deterministic")}});
+  M->compute();
+  const std::string described = std::string("ParIc(1 ordered sweep after the concurrent ones failed, deterministic, ") +
+                                (gpu ? "shift 1 after 4 restarts" : "shift 0.1 after 3 restarts");
+  EXPECT_NE(M->description().find(described), std::string::npos) << M->description();
+  M->setParameters(ParameterList{{"mode", std::string("deterministic")}, {"sweep_order", std::string("concurrent")}});
+  ASYNCSPARSE_EXPECT_THROW_MSG(M->compute(), BreakdownError, "no diagonal shift helped");
+  ASYNCSPARSE_EXPECT_THROW_MSG(M->setParameters(ParameterList{{"sweep_order", std::string("sorted")}}), InvalidInput,
+                               "sweep_order");
 }
 
 // Jacobi-style (deterministic, so reproducible on every backend) ILU sweeps diverge on bcsstk14 (RCM order):
@@ -1582,13 +1741,9 @@ TEST(TEST_CATEGORY, par_ic_last_shift_sweeps_out_a_breakdown) {
 // guard off the same run ends on meaningless factors (what the guard is for). The asynchronous sweeps do not
 // diverge here on host backends (checked in the same test).
 TEST(TEST_CATEGORY, par_ilu_divergence_is_reported) {
-  auto Ah = read_matrix_market(AsyncSparse::Test::matrix_path("bcsstk14"));
-  Ah = permute_symmetric(Ah, rcm_permutation(Ah));
+  const auto Ah = AsyncSparse::Test::rcm_matrix("bcsstk14");
   const auto A = to_device<Dev>(Ah);
-  Handle h(ParIluKind::Ilu);
-  h.params.mode = SweepMode::Deterministic;
-  h.params.sweeps = 10;
-  h.params.residual_interval = 1;
+  Handle h = checked_deterministic_ilu();
   par_ilu_symbolic(Exec(), h, A);
   try {
     par_ilu_numeric(Exec(), h, A);

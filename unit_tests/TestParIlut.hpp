@@ -1552,8 +1552,7 @@ TEST(TEST_CATEGORY, par_ict_diagonal_shift_and_retry) {
 // phase on A_s + alpha I (15 against 31 PCG iterations; both with the ordered, reproducible sweeps), although their
 // ILU residual with respect to A_s is not smaller (0.0081 against 0.0054).
 TEST(TEST_CATEGORY, par_ict_shift_of_the_initial_guess_only) {
-  auto Ah = load_matrix(AsyncSparse::Test::matrix_path("bcsstk14"));
-  Ah = permute_symmetric(Ah, rcm_permutation(Ah));
+  const auto Ah = AsyncSparse::Test::rcm_matrix("bcsstk14");
   const auto S = scale_unit_diagonal(Ah).A;
   auto A = to_device<Dev>(Ah);
   double residual[2];
@@ -1638,8 +1637,7 @@ TEST(TEST_CATEGORY, par_ilut_breakdown_reported_by_row) {
 // step 3's candidate phase) with a DivergenceError, mark the factors not computed, and without the guard the run
 // goes on to factors whose residual is far above the tolerance (what the guard exists for).
 TEST(TEST_CATEGORY, par_ilut_divergence_is_reported) {
-  auto Ah = load_matrix(AsyncSparse::Test::matrix_path("bcsstk14"));
-  Ah = permute_symmetric(Ah, rcm_permutation(Ah));
+  const auto Ah = AsyncSparse::Test::rcm_matrix("bcsstk14");
   auto A = to_device<Dev>(Ah);
   Handle h;
   h.params.mode = SweepMode::Deterministic;

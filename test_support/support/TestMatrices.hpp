@@ -35,6 +35,10 @@ std::vector<std::string> shared_matrix_names();
 /// load_matrix throws (a missing file names its path).
 const CsrHost<double>& host_matrix(const std::string& name);
 
+/// The shared matrix `name` in RCM order (permute_symmetric by rcm_permutation), as the benchmarks use the shared
+/// matrices; a copy of host_matrix(name), permuted.
+CsrHost<double> rcm_matrix(const std::string& name);
+
 /// The nonsymmetric test matrix of the GMRES tests: lap2d(m) with -1.5 on the right and -0.5 on the left
 /// neighbour of each row (an upwinded first-order term; still a diagonally dominant M-matrix). It is not
 /// gen:convdiff2d, whose coefficients differ.

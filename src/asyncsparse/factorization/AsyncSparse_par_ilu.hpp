@@ -67,6 +67,8 @@
 #include <asyncsparse/factorization/AsyncSparse_task_list.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_diagonal_shift.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_kernels.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_ordered.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_phase.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_sweep.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilu_symbolic.hpp>
 #include <asyncsparse/linalg/AsyncSparse_graph.hpp>
@@ -157,109 +159,6 @@ void check_values(const ExecSpace& exec, const Handle& h, const Mat& A, const st
   while (Ah.row_ptr[row + 1] <= pos) ++row;
   throw InvalidInput(where + ": IC needs a symmetric matrix; a(" + std::to_string(row) + ", " +
                      std::to_string(Ah.col_idx[pos]) + ") differs from its transposed entry");
-}
-
-template <class ExecSpace, class Scalar, class Device>
-double task_residual(const ExecSpace& exec, const ParIluHandle<Scalar, Device>& h) {
-  const auto& st = h.state();
-  const auto& Y = st.kind == ParIluKind::Ilu ? st.Ut : st.L;
-  return relative(task_residual_squares(exec, st.task_row, st.task_col, st.task_a, st.L, Y));
-}
-
-/// Runs up to `count` sweeps with the residual checks of the parameters; returns the sweeps run.
-template <class ExecSpace, class Scalar, class Device>
-int run_sweeps(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, int count) {
-  auto& stats = h.stats();
-  const auto& p = h.params;
-  const int interval = p.residual_interval > 0 ? p.residual_interval : (p.tolerance > 0 ? 1 : 0);
-  // Divergence guard: in the deterministic mode every residual check, in the asynchronous mode only the one of
-  // the final factors of this call (stale values can blow up transiently and recover, by many orders of magnitude:
-  // perf_tests/results/MEASUREMENTS.md#par-ilu-divergence-guard).
-  auto check = [&](bool final_check) {
-    Kokkos::Timer t;
-    const double r = task_residual(exec, h);
-    stats.residual_seconds += t.seconds();
-    stats.residual_sweeps.push_back(stats.sweeps);
-    stats.residual_history.push_back(r);
-    if (p.tolerance > 0 && r <= p.tolerance) stats.converged = true;
-    const bool judged = final_check || p.mode == SweepMode::Deterministic;
-    if (judged && p.divergence_tolerance > 0 && !(r <= p.divergence_tolerance)) {  // NaN fails `r <= tol`
-      stats.diverged = true;
-      h.state().numeric = false;
-      throw DivergenceError(par_ilu_name(h), stats.sweeps,
-                            divergence_message("nonlinear residual", r, "sweep " + std::to_string(stats.sweeps),
-                                               p.divergence_tolerance, p.mode));
-    }
-  };
-  if (interval > 0 && (stats.residual_sweeps.empty() || stats.residual_sweeps.back() != stats.sweeps))
-    check(count == 0);
-  int done = 0;
-  // Nothing to decide between the sweeps (asynchronous, no residual checks, no breakdown patience): batches with one
-  // wait each (Impl::sweep_batch); otherwise one sweep at a time, checked.
-  const bool batched = p.mode == SweepMode::Async && interval == 0 && p.breakdown_patience == 0;
-  while (batched && done < count && !stats.converged) {
-    const int k = std::min(count - done, kSweepBatch);
-    sweep_batch(exec, h, k);
-    stats.sweeps += k;
-    done += k;
-  }
-  while (done < count && !stats.converged) {
-    one_sweep(exec, h);
-    ++stats.sweeps;
-    ++done;
-    if (interval > 0 && stats.sweeps % interval == 0) check(done == count);
-  }
-  return done;
-}
-
-/// The tail guard (Params::guard_tolerance): more sweeps until the relative nonlinear residual is at most
-/// guard_tolerance or guard_max_sweeps were added; the residual is checked before each added sweep (a check of the
-/// same sweep count by run_sweeps is reused) and judged by divergence_tolerance at the end. Returns the sweeps added.
-template <class ExecSpace, class Scalar, class Device>
-int run_guard(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h) {
-  auto& stats = h.stats();
-  const auto& p = h.params;
-  if (!(p.guard_tolerance > 0)) return 0;
-  auto residual = [&] {
-    if (!stats.residual_sweeps.empty() && stats.residual_sweeps.back() == stats.sweeps)
-      return stats.residual_history.back();
-    Kokkos::Timer t;
-    const double r = task_residual(exec, h);
-    stats.residual_seconds += t.seconds();
-    stats.residual_sweeps.push_back(stats.sweeps);
-    stats.residual_history.push_back(r);
-    return r;
-  };
-  double r = residual();
-  while (!(r <= p.guard_tolerance) && stats.guard_sweeps < p.guard_max_sweeps) {  // NaN: sweep on
-    one_sweep(exec, h);
-    ++stats.sweeps;
-    ++stats.guard_sweeps;
-    r = residual();
-  }
-  stats.guard_residual = r;
-  if (p.divergence_tolerance > 0 && !(r <= p.divergence_tolerance)) {
-    stats.diverged = true;
-    h.state().numeric = false;
-    throw DivergenceError(par_ilu_name(h), stats.sweeps,
-                          divergence_message("nonlinear residual", r, "sweep " + std::to_string(stats.sweeps),
-                                             p.divergence_tolerance, p.mode));
-  }
-  return stats.guard_sweeps;
-}
-
-/// The last diagonal shift's tail: with `last_shift` (Impl::last_diagonal_shift) and asynchronous sweeps whose last
-/// one skipped an update, up to kBreakdownTailSweeps more, kBreakdownTailBatch at a time through run_sweeps (its
-/// batches, residual checks and breakdown patience), until the last sweep skips none (Stats::breakdown_tail_sweeps).
-template <class ExecSpace, class Scalar, class Device>
-void sweep_out_breakdown(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, bool last_shift) {
-  auto& stats = h.stats();
-  if (!last_shift || h.params.mode != SweepMode::Async) return;
-  while (stats.consecutive_breakdowns > 0 && stats.breakdown_tail_sweeps < kBreakdownTailSweeps) {
-    const int done = run_sweeps(exec, h, kBreakdownTailBatch);
-    if (done == 0) return;  // the tolerance was reached: run_sweeps runs no more
-    stats.breakdown_tail_sweeps += done;
-  }
 }
 
 template <class Handle>
@@ -453,10 +352,11 @@ void par_ilu_symbolic(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, co
 namespace Impl {
 /// One numeric phase of par_ilu_numeric on the scaled values in the handle, with the diagonal shift `alpha`: task
 /// values, initial guess (from the stored factors when `guess_from_factors`), sweep kernel and launch, sweeps and
-/// guard (and the breakdown tail when `last_shift`). Throws BreakdownError / DivergenceError as par_ilu_numeric says.
+/// guard (and the breakdown tail when `last_shift`), or with `ordered` the ordered sweep (Params::sweep_order; the
+/// row-merge kernel for later sweeps). Throws BreakdownError / DivergenceError as par_ilu_numeric says.
 template <class ExecSpace, class Scalar, class Device>
 void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, double alpha,
-                             bool guess_from_factors, bool last_shift, const std::string& where,
+                             bool guess_from_factors, bool last_shift, bool ordered, const std::string& where,
                              const Kokkos::Timer& timer) {
   auto& st = h.state();
   {
@@ -542,16 +442,22 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   stats.breakdown_problem.clear();
   stats.guard_sweeps = 0;
   stats.guard_residual = -1;
+  stats.ordered = ordered;
+  stats.ordered_levels = stats.ordered_launches = 0;
   // The sweep kernel and its launch (the product lists of the list and row kernels once per pattern; Auto falls back
   // to the entry kernel where they would be too large), committed to the handle only when all of it succeeded.
-  const auto kernel = Impl::choose_sweep_kernel(exec, h);
+  auto kernel = Impl::choose_sweep_kernel(exec, h);
+  if (ordered) {
+    kernel.kernel = SweepKernel::RowMerge;
+    kernel.rule = "ordered sweep (sweep_order): the row_merge kernel's rows level by level";
+  }
   SweepKernel chosen = kernel.kernel;
   std::string rule = kernel.rule;
   std::int64_t products = 0;
   if (chosen == SweepKernel::RowTeam && h.params.mode != SweepMode::Async)
     throw InvalidInput(where + ": the row_team sweep kernel runs asynchronous sweeps only; the deterministic mode " +
                        "takes the entry, list, row or row_merge kernel");
-  if (h.params.sweep_kernel == SweepKernel::Auto) Impl::row_team_auto_veto(exec, h, chosen, rule);
+  if (h.params.sweep_kernel == SweepKernel::Auto && !ordered) Impl::row_team_auto_veto(exec, h, chosen, rule);
   if (sweeps_by_rows(chosen)) Impl::row_sweep_values(exec, h);
   if (uses_product_lists(chosen)) {
     const bool automatic = h.params.sweep_kernel == SweepKernel::Auto;
@@ -566,7 +472,8 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   }
   const bool rows = sweeps_by_rows(chosen);
   const ResolvedLaunch launch = resolve_launch_config<ExecSpace>(
-      h.launch, rows ? std::int64_t(st.n) : stats.num_tasks, rows ? kernel.avg_row : 1.0, exec,
+      ordered ? LaunchConfig() : h.launch, rows ? std::int64_t(st.n) : stats.num_tasks, rows ? kernel.avg_row : 1.0,
+      exec,
       Impl::sweep_launch_defaults(
           where, chosen, kernel.lanes,
           static_cast<double>(stats.num_tasks) / static_cast<double>(std::max<ordinal_t>(st.n, 1))));
@@ -591,6 +498,7 @@ void par_ilu_numeric_attempt(const ExecSpace& exec, ParIluHandle<Scalar, Device>
   Kokkos::deep_copy(exec, st.breakdown_words, Impl::kNoBreakdown);  // see Impl::one_sweep and sweep_batch
   exec.fence();
   stats.setup_seconds = timer.seconds();
+  if (ordered) return Impl::run_ordered_sweep(exec, h);
   Impl::run_sweeps(exec, h, h.params.sweeps);
   Impl::sweep_out_breakdown(exec, h, last_shift);
   Impl::run_guard(exec, h);
@@ -622,6 +530,8 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   Kokkos::Timer timer;
   st.numeric = false;
   Impl::record_shift(h.stats(), Impl::ShiftOutcome());
+  h.stats().ordered = false;
+  h.stats().ordered_reason.clear();
   // Scaling (once; its diagonal pass is part of the checks), then the numeric phase, restarted on a shifted A_s
   // after a breakdown (Params::diagonal_shift).
   if (h.params.scale) {
@@ -637,9 +547,12 @@ void par_ilu_numeric(const ExecSpace& exec, ParIluHandle<Scalar, Device>& h, con
   // The factors stored before (reuse_factors, a user guess) start only the first attempt: a restart after a
   // breakdown starts from the paper's guess.
   const bool guess_from_factors = (h.params.reuse_factors && st.has_factors) || st.user_guess;
+  bool ordered = false;
   Impl::with_diagonal_shift(h.params.diagonal_shift, h.stats(), [&](double alpha) {
     const bool last = Impl::last_diagonal_shift(h.params.diagonal_shift, alpha);
-    Impl::par_ilu_numeric_attempt(exec, h, alpha, guess_from_factors && alpha == 0.0, last, where, timer);
+    Impl::par_ilu_attempt_in_order<ExecSpace>(h, last || !(h.params.diagonal_shift > 0), ordered, [&](bool o) {
+      Impl::par_ilu_numeric_attempt(exec, h, alpha, guess_from_factors && alpha == 0.0, last, o, where, timer);
+    });
   });
   st.numeric = true;
   ++st.numeric_phases;

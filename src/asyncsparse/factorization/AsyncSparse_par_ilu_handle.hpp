@@ -82,6 +82,24 @@ inline SweepKernel sweep_kernel_from_string(const std::string& s) {
   throw InvalidInput("sweep kernel '" + s + "' unknown (valid: auto, entry, list, row, row_merge, row_team)");
 }
 
+/// In which order a sweep runs its fixed-point updates (ParIluHandle::Params::sweep_order,
+/// ParIlutHandle::Params::sweep_order; each says where Auto switches).
+enum class SweepOrder {
+  Concurrent,  ///< all at once, as many as the backend runs in parallel (the papers' algorithm)
+  Ordered,     ///< the entries in row order (Gaussian elimination order), level by level: Gauss–Seidel sweeps
+  Auto         ///< Concurrent; where that breaks down or diverges, Ordered (the handle's Params say where)
+};
+
+inline const char* to_string(SweepOrder o) {
+  return o == SweepOrder::Concurrent ? "concurrent" : o == SweepOrder::Ordered ? "ordered" : "auto";
+}
+inline SweepOrder sweep_order_from_string(const std::string& s) {
+  if (s == "concurrent") return SweepOrder::Concurrent;
+  if (s == "ordered") return SweepOrder::Ordered;
+  if (s == "auto") return SweepOrder::Auto;
+  throw InvalidInput("sweep order '" + s + "' unknown (valid: concurrent, ordered, auto)");
+}
+
 inline SweepMode sweep_mode_from_string(const std::string& s) {
   if (s == "async") return SweepMode::Async;
   if (s == "deterministic") return SweepMode::Deterministic;
@@ -194,6 +212,25 @@ class ParIluHandle {
     /// at alpha = 0 again (with reuse_factors: from the stored factors). 0: no retry. [0, 1). Default 0 (the
     /// preconditioners ParIlu / ParIc set their own default: see their parameter "diagonal_shift").
     double diagonal_shift = 0.0;
+    /// Order of the updates within a sweep. Concurrent (default): the papers' sweeps (Params::mode, sweep_kernel).
+    /// Ordered: one Gauss–Seidel sweep, each row's updates in order and a row after the rows it reads (IC: rows j
+    /// with l_ij in L; ILU: also rows k with u_ki in U): the rows are grouped in levels, the rows of a level run at
+    /// once (a thread each, the row-merge kernel's row update), runs of narrow levels in one team with a barrier
+    /// between two levels, a wider level in a launch of its own (Stats::ordered_levels, ordered_launches). That
+    /// one sweep leaves the exact IC(0) / ILU(0) of the pattern (of the shifted matrix after a restart), the same
+    /// in both modes; `sweeps`, `tolerance`, the guard and the breakdown tail do not apply, and a skipped update
+    /// throws BreakdownError at once. The ordered sweep gives up most of the parallelism: on GPUs it is a chain of
+    /// levels (ParICT's ordered sweeps of its first step took 35-37 ms on bcsstk13 and bcsstk15 on an H200, whose
+    /// patterns have 600-1,000 levels: perf_tests/results/nvidia-h200/ordered_sweeps_b33ac7e.txt; ParIC's have not
+    /// been timed on a GPU yet). par_ilu_sweep after an ordered numeric phase runs the row-merge kernel with its
+    /// default launch (Params::sweep_kernel and ParIluHandle::launch apply again from the next numeric phase).
+    /// Auto: Concurrent, and where an attempt's concurrent sweeps break down or diverge, the ordered sweep at the same
+    /// shift (Stats::ordered, Stats::ordered_reason): on host backends from the first such attempt on, the later shifts
+    /// keeping it (as ParIlut's Auto), on GPUs only for the attempt whose failure would end the numeric phase (the
+    /// last diagonal shift, or the only attempt without restarts), a rescue that costs nothing where the concurrent
+    /// sweeps succeed (Impl::par_ilu_attempt_in_order, perf_tests/results/MEASUREMENTS.md#ordered-rescue).
+    /// par_ilu_sweep runs concurrent sweeps in every case. The preconditioners ParIc / ParIlu default to Auto.
+    SweepOrder sweep_order = SweepOrder::Concurrent;
   };
 
   struct Stats {
@@ -230,6 +267,10 @@ class ParIluHandle {
     double shift = 0.0;                    ///< diagonal shift of the factors (Params::diagonal_shift; 0: none)
     int shift_retries = 0;                 ///< restarts with a larger shift
     std::string shift_reason;              ///< the error that made the first restart necessary
+    bool ordered = false;  ///< the last attempt ran the ordered sweep (Params::sweep_order; after success its factors)
+    std::string ordered_reason;  ///< SweepOrder::Auto: the concurrent sweeps' error ("" when none)
+    int ordered_levels = 0;      ///< levels of the last ordered sweep (0: none)
+    int ordered_launches = 0;    ///< kernel launches of the last ordered sweep
   };
 
   /// Internal state shared with the functions of AsyncSparse_par_ilu.hpp. Not part of the stable interface.
@@ -274,6 +315,13 @@ class ParIluHandle {
     /// List, Row: the product list of every unknown (Impl::SweepPairsFunctor), built at the first numeric phase
     /// that needs it after par_ilu_symbolic; empty otherwise.
     Kokkos::View<offset_t*, Device> pair_ptr, pair_x, pair_y;
+    /// Level schedule of the ordered sweep (Impl::par_ilu_ordered_schedule), built at its first use after
+    /// par_ilu_symbolic: rows by level, level bounds on the host and the device (empty until then).
+    struct OrderedSchedule {
+      std::vector<offset_t> level_ptr;
+      Kokkos::View<ordinal_t*, Device> rows;
+      Kokkos::View<offset_t*, Device> level_ptr_d;
+    } schedule;
   };
 
   ParIluHandle() = default;

@@ -55,23 +55,7 @@ enum class ParIlutSweepKernel {
            ///< the deterministic mode runs Entry)
 };
 
-/// In which order a sweep runs its fixed-point updates (Params::sweep_order).
-enum class SweepOrder {
-  Concurrent,  ///< all at once, as many as the backend runs in parallel (the papers' algorithm)
-  Ordered,     ///< the entries in row order (Gaussian elimination order), level by level: Gauss–Seidel sweeps
-  Auto         ///< Concurrent; where that breaks down or diverges, the numeric phase starts over with Ordered
-};
-
 inline const char* to_string(ParIlutKind k) { return k == ParIlutKind::Ilut ? "ilut" : "ict"; }
-inline const char* to_string(SweepOrder o) {
-  return o == SweepOrder::Concurrent ? "concurrent" : o == SweepOrder::Ordered ? "ordered" : "auto";
-}
-inline SweepOrder sweep_order_from_string(const std::string& s) {
-  if (s == "concurrent") return SweepOrder::Concurrent;
-  if (s == "ordered") return SweepOrder::Ordered;
-  if (s == "auto") return SweepOrder::Auto;
-  throw InvalidInput("sweep order '" + s + "' unknown (valid: concurrent, ordered, auto)");
-}
 inline const char* to_string(CandidateKernel k) {
   return k == CandidateKernel::Auto ? "auto" : k == CandidateKernel::Bitmap ? "bitmap" : "sort";
 }

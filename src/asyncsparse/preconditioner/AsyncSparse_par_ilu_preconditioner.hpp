@@ -365,7 +365,14 @@ inline const ParameterSpec& par_ilu_parameter_spec() {
              "merging index lists) | list (lanes per unknown over its product list) | row (vector lanes per row) | "
              "row_merge (one thread per row, merging index lists) | row_team (rows staged in team memory, a thread "
              "per unknown, no product lists; asynchronous mode only)",
-             {"auto", "entry", "list", "row", "row_merge", "row_team"});
+             {"auto", "entry", "list", "row", "row_merge", "row_team"})
+        .add(
+            "sweep_order", std::string("auto"),
+            "order of the updates in a sweep: concurrent (the sweeps above) | ordered (one sweep in row order, level "
+            "by level: the exact factorization of the pattern) | auto (concurrent; where that breaks down or diverges, "
+            "ordered: on host backends from then on, on GPUs for the last diagonal shift's attempt (or the only "
+            "one without restarts) only)",
+            {"concurrent", "ordered", "auto"});
     add_tri_solve_parameters(s);
     return add_launch_parameters(s);  // of the sweeps (the defaults of the sweep kernel: ParIluHandle::launch)
   }();
@@ -391,9 +398,8 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
   const ParameterSpec& parameter_spec() const override { return Impl::par_ilu_parameter_spec(); }
   std::string description() const override {
     const auto& p = handle_.params;
-    return name() + "(" + std::to_string(p.sweeps) + " sweeps, " + to_string(p.mode) +
-           Impl::shift_description(handle_.stats()) + tail_description() + ", " + tri_solve_mode() + " tri-solve" +
-           apply_.launch_note() + ")";
+    return name() + "(" + sweeps_description() + ", " + to_string(p.mode) + Impl::shift_description(handle_.stats()) +
+           tail_description() + ", " + tri_solve_mode() + " tri-solve" + apply_.launch_note() + ")";
   }
   /// The triangular-solve mode: the resolved one after compute() ("auto: isai"), else the parameter.
   std::string tri_solve_mode() const { return apply_.ready() ? apply_.mode() : to_string(tri_.kind); }
@@ -402,6 +408,14 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
     const int k = handle_.stats().breakdown_tail_sweeps;  // of the factors in use, not of a failed numeric phase
     return k > 0 && handle_.numeric_done() ? ", " + std::to_string(k) + " sweeps more after a breakdown"
                                            : std::string();
+  }
+  /// "5 sweeps", or for factors of the ordered sweep (Params::sweep_order) "1 ordered sweep" (where concurrent
+  /// sweeps failed first, Stats::ordered_reason: "1 ordered sweep after the concurrent ones failed").
+  std::string sweeps_description() const {
+    const auto& p = handle_.params;
+    if (!handle_.numeric_done() || !handle_.stats().ordered) return std::to_string(p.sweeps) + " sweeps";
+    return handle_.stats().ordered_reason.empty() ? "1 ordered sweep"
+                                                  : "1 ordered sweep after the concurrent ones failed";
   }
   /// What the lower / upper triangular solver resolved and did (mode, the auto rule's reason, sweeps, checks).
   const TriSolveStats& lower_solve_stats() const { return apply_.lower_stats(); }
@@ -432,6 +446,7 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
     p.breakdown_patience = l.get("breakdown_patience", 0);
     p.sweep_kernel = sweep_kernel_from_string(l.get("sweep_kernel", "auto"));
     p.diagonal_shift = l.get("diagonal_shift", Impl::kPreconditionerDiagonalShift);
+    p.sweep_order = sweep_order_from_string(l.get("sweep_order", "auto"));
     tri_ = Impl::tri_solve_options_from(l, name());
     handle_.launch = launch_config_from_parameters(l, name());
     apply_ready_ = false;

@@ -111,6 +111,36 @@ void run_diagonal_shifts(double start, ShiftOutcome& out, Attempt&& attempt) {
   }
 }
 
+/// SweepOrder::Auto's switch to ordered sweeps (ParIlu / ParIc at the last attempt, ParIlut / ParIct at the first
+/// failure; each caller says where): run(false) with concurrent sweeps and, where that throws BreakdownError or
+/// DivergenceError, `reason` = its message and run(true) with ordered ones; when those fail too, the concurrent
+/// sweeps' error with the ordered sweeps' appended.
+template <class Run>
+void run_with_ordered_fallback(std::string& reason, Run&& run) {
+  auto ordered = [&](const std::string& what) {
+    reason = what;
+    try {
+      run(true);
+      return std::string();
+    } catch (const BreakdownError& e) {
+      return std::string(e.what());
+    } catch (const DivergenceError& e) {
+      return std::string(e.what());
+    }
+  };
+  std::string also;
+  try {
+    run(false);
+    return;
+  } catch (const BreakdownError& e) {
+    if ((also = ordered(e.what())).empty()) return;
+    throw BreakdownError(e, "; with ordered sweeps (sweep_order auto) too: " + also);
+  } catch (const DivergenceError& e) {
+    if ((also = ordered(e.what())).empty()) return;
+    throw DivergenceError(e, "; with ordered sweeps (sweep_order auto) too: " + also);
+  }
+}
+
 /// Runs attempt(alpha) for alpha = 0, and after each BreakdownError or DivergenceError again for the next shift;
 /// records what happened in `stats` (record_shift), also when an error leaves. When no shift helps, the error of the
 /// unshifted matrix is thrown (its type, row or iteration, as Reference::FactorOptions::diagonal_shift does) with

@@ -441,29 +441,10 @@ void ilut_compute_ordered_fallback(const ExecSpace& exec, Handle& h, const Mat& 
                                    bool release_shift) {
   auto& st = h.state();
   if (h.params.sweep_order != SweepOrder::Auto || st.ordered) return ilut_compute(exec, h, A, release_shift);
-  auto ordered = [&](const std::string& what) {
-    reason = what;
-    st.ordered = true;
-    try {
-      ilut_compute(exec, h, A, release_shift);
-      return std::string();
-    } catch (const BreakdownError& e) {
-      return std::string(e.what());
-    } catch (const DivergenceError& e) {
-      return std::string(e.what());
-    }
-  };
-  std::string also;
-  try {
+  run_with_ordered_fallback(reason, [&](bool ordered) {
+    if (ordered) st.ordered = true;
     ilut_compute(exec, h, A, release_shift);
-    return;
-  } catch (const BreakdownError& e) {
-    if ((also = ordered(e.what())).empty()) return;
-    throw BreakdownError(e, "; with ordered sweeps (sweep_order auto) too: " + also);
-  } catch (const DivergenceError& e) {
-    if ((also = ordered(e.what())).empty()) return;
-    throw DivergenceError(e, "; with ordered sweeps (sweep_order auto) too: " + also);
-  }
+  });
 }
 
 /// ilut_compute on A_s, and on a breakdown or divergence again on A_s + alpha I (Params::diagonal_shift), each with

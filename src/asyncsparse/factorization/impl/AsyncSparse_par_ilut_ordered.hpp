@@ -18,7 +18,7 @@
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_lists.hpp>  // ilut_longest_row
-#include <asyncsparse/linalg/AsyncSparse_graph.hpp>  // Impl::lower_bound_sorted
+#include <asyncsparse/linalg/AsyncSparse_graph.hpp>                       // Impl::lower_bound_sorted, launch_level_runs
 
 namespace AsyncSparse {
 namespace Impl {
@@ -280,24 +280,8 @@ ResolvedLaunch ilut_run_ordered(const ExecSpace& exec, Handle& h, const Sweep& f
   // Levels of up to `wide` rows run one after the other in one team (a team barrier between two levels instead of
   // a kernel launch); a wider level gets a launch of its own with a team per rows_per_team rows.
   const offset_t wide = is_gpu_space<ExecSpace>() ? 2 * static_cast<offset_t>(g.rows_per_team) : 4 * r.concurrency;
-  const std::size_t levels = s.level_ptr.size() - 1;
   h.stats().ordered_launches = 0;
-  for (std::size_t l = 0; l < levels;) {
-    std::size_t e = l;
-    while (e < levels && s.level_ptr[e + 1] - s.level_ptr[e] <= wide) ++e;
-    if (e > l) {  // levels l .. e in one team
-      g.level_begin = static_cast<offset_t>(l);
-      g.level_end = static_cast<offset_t>(e);
-      launch(1);
-      g.level_begin = g.level_end = 0;
-      l = e;
-      continue;
-    }
-    g.begin = s.level_ptr[l];
-    g.count = s.level_ptr[l + 1] - s.level_ptr[l];
-    launch(static_cast<int>((g.count + g.rows_per_team - 1) / g.rows_per_team));
-    ++l;
-  }
+  launch_level_runs(s.level_ptr, wide, g.rows_per_team, g, launch);
   r.num_chunks = static_cast<std::int64_t>(s.level_ptr.size()) - 1;
   h.stats().ordered_levels = static_cast<int>(r.num_chunks);
   return r;
