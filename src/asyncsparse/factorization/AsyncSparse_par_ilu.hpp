@@ -25,8 +25,8 @@
 //   auto F = par_ilu_factors(exec, h);  // L and U (IC: U = Lᵀ) of S A S; apply M^{-1} = S (LU)^{-1} S
 // Parameters each phase reads: par_ilu_symbolic — kind, fill_level, ordering, mesh, ordering_seed;
 // par_ilu_numeric — sweeps, tolerance, residual_interval, divergence_tolerance, mode, reuse_factors, scale,
-// breakdown_patience, guard_tolerance, guard_max_sweeps, diagonal_shift, sweep_kernel and the LaunchConfig;
-// par_ilu_sweep(exec, h, count) — the same but `sweeps` (its count) and the guard.
+// breakdown_patience, guard_tolerance, guard_max_sweeps, diagonal_shift, sweep_kernel, sweep_order and the
+// LaunchConfig; par_ilu_sweep(exec, h, count) — the same but `sweeps` (its count) and the guard.
 //
 // Modes: SweepMode::Async updates the factors in place (the paper's method; results vary from run to run);
 // SweepMode::Deterministic reads the previous sweep and writes a second buffer (a synchronous, Jacobi-style
@@ -41,7 +41,9 @@
 // consecutive sweeps (default: never early), or in the last sweep of par_ilu_numeric (Stats::breakdown_sweeps
 // counts the others). With Params::diagonal_shift > 0 a numeric phase that breaks down or diverges starts over on
 // A_s + alpha diag(A_s), alpha = diagonal_shift, 10x, ... <= 1 (Stats::shift, shift_retries, shift_reason;
-// Impl::with_diagonal_shift).
+// Impl::with_diagonal_shift); with Params::sweep_order an attempt runs one ordered sweep instead, the exact
+// factorization of the pattern (impl/AsyncSparse_par_ilu_ordered.hpp). The sweep loop of a numeric phase (residual
+// checks, guard, breakdown tail): impl/AsyncSparse_par_ilu_phase.hpp.
 #pragma once
 
 #include <Kokkos_Core.hpp>

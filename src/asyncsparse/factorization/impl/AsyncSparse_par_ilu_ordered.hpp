@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AsyncSparse — the ordered sweep of the iterative ILU / IC factorization (ParIluHandle::Params::sweep_order): the
 // level schedule of the rows and the level-by-level launch of the row-merge kernel's row update
-// (AsyncSparse_par_ilu_row_merge.hpp), and the Auto rule's rescue of the last attempt.
+// (AsyncSparse_par_ilu_row_merge.hpp), and the Auto rule of the numeric phase's attempts (par_ilu_attempt_in_order).
 //
 // Why the row-merge update: it computes row i of L (ILU: and column i of U) in order, each sum merging two sorted
 // index lists; run for the rows of one level at a time, every value it reads outside its row is final, so one pass
@@ -131,7 +131,7 @@ unsigned long long par_ilu_ordered_sweep(const ExecSpace& exec, ParIluHandle<Sca
   using word = Kokkos::View<unsigned long long, Device>;
   const word flag(st.breakdown_words.data());
   const bool gpu = is_gpu_space<ExecSpace>();
-  const int concurrency = static_cast<int>(ExecSpace().concurrency());
+  const int concurrency = static_cast<int>(exec.concurrency());
   const int threads = gpu ? kParIluOrderedGpuTeamThreads : 1;
   const offset_t wide = gpu ? 2 * static_cast<offset_t>(threads) : 4 * static_cast<offset_t>(std::max(concurrency, 1));
   const std::size_t levels = s.level_ptr.size() - 1;
