@@ -63,8 +63,8 @@
 // 10 on host backends); they report converged = 0 and the status. ASYNCSPARSE_TTS_GRAPH_FROM_ITERATION sets
 // SolverParams::graph_from_iteration of the CG solves (default: the library's, kGraphFromIteration; 0: never), to
 // measure its rule; ASYNCSPARSE_TTS_GMRES_ONE_TEAM_ROWS sets SolverParams::gmres_one_team_rows of the GMRES solves
-// (default: the library's rule; 0: never; a large bound: always), counter one_team (1: the GMRES solve orthogonalized
-// in one launch of one team).
+// (default: the library's rule; 0: never; a large bound: always), counters one_team (1: the GMRES solve orthogonalized
+// in one launch of one team) and team_cycles (its cycles run whole in one launch of one team).
 //
 //   AsyncSparse_Perf_time_to_solution --benchmark_filter='time_to_solution/L2D/'
 #include "PerfHelpers.hpp"
@@ -386,7 +386,10 @@ void BM_time_to_solution(benchmark::State& state, const Problem& prob, const std
     const auto ordered = std::count_if(runs.begin(), runs.end(), [](const Run& r) { return r.ordered; });
     if (ordered > 0) state.counters["ordered_runs"] = static_cast<double>(ordered);
     if (probe >= 0) state.counters["jacobi_probe"] = probe;
-    if (!prob.spd) state.counters["one_team"] = res.one_team_orthogonalization ? 1 : 0;
+    if (!prob.spd) {
+      state.counters["one_team"] = res.one_team_orthogonalization ? 1 : 0;
+      state.counters["team_cycles"] = res.one_team_cycles;
+    }
     state.SetLabel(std::string(prob.spd ? "pcg " : "gmres ") + to_string(res.status) +
                    (res.message.empty() ? "" : ": " + res.message));
     if (record.ok) speedups(state, prob.name, method, total);

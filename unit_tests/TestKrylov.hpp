@@ -229,8 +229,16 @@ using V = Kokkos::View<double*, Dev>;
 /// M⁻¹ = c I: c < 0 makes PCG's rᵀz negative (not SPD), c = NaN makes it NaN.
 class ScaledIdentity final : public PreconditionerBase<double, Dev> {
  public:
-  ScaledIdentity(const Crs<double, Dev>& A, double c) : PreconditionerBase<double, Dev>(A), c_(c) {}
+  /// `as_diagonal`: also says that it is the diagonal c I (diagonal_scaling), which solvers may apply themselves
+  ScaledIdentity(const Crs<double, Dev>& A, double c, bool as_diagonal = false)
+      : PreconditionerBase<double, Dev>(A), c_(c) {
+    if (as_diagonal) {
+      d_ = vector_type("AsyncSparse::test::scaled_identity", static_cast<std::size_t>(A.numRows()));
+      Kokkos::deep_copy(d_, c);
+    }
+  }
   std::string name() const override { return "ScaledIdentity"; }
+  const_vector_type diagonal_scaling() const override { return d_; }
   const ParameterSpec& parameter_spec() const override {
     static const ParameterSpec spec;
     return spec;
@@ -244,6 +252,7 @@ class ScaledIdentity final : public PreconditionerBase<double, Dev> {
 
  private:
   double c_;
+  vector_type d_;
 };
 
 std::vector<double> random_vector(int n, unsigned seed) {
@@ -868,19 +877,37 @@ TEST(TEST_CATEGORY, gmres_fused_reports_failures) {
   const auto A = to_device<Dev>(lap2d(8));
   V b("b", 64), x("x", 64);
   Kokkos::deep_copy(b, 1.0);
-  ScaledIdentity nan(A, std::numeric_limits<double>::quiet_NaN());
-  nan.compute();
-  SolverParams p;
-  auto r = gmres<double, Dev>(A, b, x, &nan, p);
-  EXPECT_EQ(r.status, SolverStatus::NonFinite);
-  EXPECT_NE(r.message.find("Arnoldi vector became NaN"), std::string::npos) << r.message;
-  EXPECT_EQ(to_std_vector(x), std::vector<double>(64, 0.0));
-  p.max_seconds = 1e-12;
-  r = gmres<double, Dev>(A, b, x, nullptr, p);
-  EXPECT_EQ(r.status, SolverStatus::MaxIterations);
-  EXPECT_EQ(r.iterations, 1);
-  EXPECT_NE(r.message.find("time limit"), std::string::npos) << r.message;
-  EXPECT_LT(r.final_relative_residual, 1.0);  // the one step was applied to x
+  // host-driven cycles (one_team_rows 0) and cycles in one team (64: every backend), the latter through the
+  // preconditioner's diagonal (ScaledIdentity's as_diagonal); a singular M (0) is a zero Hessenberg column
+  for (const int one_team_rows : {0, 64})
+    for (const bool as_diagonal : {false, true}) {
+      SCOPED_TRACE("one_team_rows " + std::to_string(one_team_rows) + (as_diagonal ? ", diagonal" : ""));
+      SolverParams p;
+      p.gmres_one_team_rows = one_team_rows;
+      ScaledIdentity nan(A, std::numeric_limits<double>::quiet_NaN(), as_diagonal);
+      nan.compute();
+      Kokkos::deep_copy(x, 0.0);
+      auto r = gmres<double, Dev>(A, b, x, &nan, p);
+      EXPECT_EQ(r.status, SolverStatus::NonFinite);
+      EXPECT_NE(r.message.find("Arnoldi vector became NaN"), std::string::npos) << r.message;
+      EXPECT_EQ(to_std_vector(x), std::vector<double>(64, 0.0));
+      EXPECT_EQ(r.one_team_cycles, one_team_rows > 0 && as_diagonal ? 1 : 0);
+      ScaledIdentity zero(A, 0.0, as_diagonal);
+      zero.compute();
+      r = gmres<double, Dev>(A, b, x, &zero, p);
+      EXPECT_EQ(r.status, SolverStatus::Breakdown);
+      EXPECT_NE(r.message.find("Hessenberg column is zero"), std::string::npos) << r.message;
+      EXPECT_EQ(r.iterations, 0);
+      EXPECT_EQ(to_std_vector(x), std::vector<double>(64, 0.0));
+      // the time limit: checked after each iteration of host-driven cycles, after each cycle run in one team
+      p.max_seconds = 1e-12;
+      p.restart = 6;
+      r = gmres<double, Dev>(A, b, x, nullptr, p);
+      EXPECT_EQ(r.status, SolverStatus::MaxIterations);
+      EXPECT_EQ(r.iterations, one_team_rows > 0 ? 6 : 1);
+      EXPECT_NE(r.message.find("time limit"), std::string::npos) << r.message;
+      EXPECT_LT(r.final_relative_residual, 1.0);  // the steps were applied to x
+    }
 }
 }  // namespace test_krylov
 
@@ -946,47 +973,21 @@ TEST(TEST_CATEGORY, gmres_ignores_what_recycled_arrays_hold) {
     }
 }
 
-// GMRES with the orthogonalization in one launch of one team (SolverParams::gmres_one_team_rows, forced here on every
-// backend) against the four kernels: the same status, iterations (+-1: the sums run in another order) and solution;
-// the default rule and the parameter's check
+// GMRES in one team (SolverParams::gmres_one_team_rows): the bound, the default rule and the parameter's check (the
+// results against the four kernels: gmres_team_cycle_matches_host_cycles)
 TEST(TEST_CATEGORY, gmres_one_team_orthogonalization) {
   const auto Ah = AsyncSparse::Test::nonsymmetric_lap2d(20);
   const auto A = to_device<Dev>(Ah);
   const auto n = static_cast<std::size_t>(Ah.nrows);
   const V b = to_device<Dev>(random_vector(Ah.nrows, 4));
-  for (const std::string prec : {"none", "jacobi"})
-    for (const int m : {5, 30}) {
-      SCOPED_TRACE(prec + ", restart " + std::to_string(m));
-      auto M = make_preconditioner<double, Dev>(prec, A);
-      M->compute();
-      SolverParams p;
-      p.restart = m;
-      p.tol = 1e-9;
-      p.max_iterations = 2000;
-      SolverResult r[2];
-      std::vector<double> xs[2];
-      for (int k = 0; k < 2; ++k) {
-        p.gmres_one_team_rows = k == 0 ? 0 : static_cast<int>(n);
-        V x("x", n);
-        r[k] = gmres<double, Dev>(A, b, x, prec == "none" ? nullptr : M.get(), p);
-        xs[k] = to_std_vector(x);
-        EXPECT_EQ(r[k].one_team_orthogonalization, k == 1);
-        ASSERT_TRUE(r[k].converged()) << r[k].message;
-      }
-      EXPECT_GT(r[0].iterations, 20);
-      EXPECT_NEAR(r[1].iterations, r[0].iterations, 1);
-      EXPECT_LE(r[1].final_relative_residual, 10 * p.tol);
-      for (std::size_t i = 0; i < n; ++i) ASSERT_NEAR(xs[1][i], xs[0][i], 1e-7 * (1 + std::abs(xs[0][i]))) << i;
-      const std::size_t common = std::min<std::size_t>(10, r[0].residual_history.size());
-      for (std::size_t i = 0; i < common; ++i)
-        EXPECT_NEAR(r[1].residual_history[i], r[0].residual_history[i], 1e-8 * r[0].residual_history[i]) << i;
-    }
   // the bound: one row more than the parameter runs the four kernels
   SolverParams p;
   p.gmres_one_team_rows = static_cast<int>(n) - 1;
   V x("x", n);
   const auto solve = [&](const SolverParams& q) { return gmres<double, Dev>(A, b, x, nullptr, q); };
-  EXPECT_FALSE(solve(p).one_team_orthogonalization);
+  const SolverResult below = solve(p);
+  EXPECT_FALSE(below.one_team_orthogonalization);
+  EXPECT_EQ(below.one_team_cycles, 0);
   // the default: GPUs up to kGmresOneTeamMaxRows rows, never on host backends
   EXPECT_TRUE(Impl::gmres_one_team(kGmresOneTeamMaxRows, -1, true));
   EXPECT_FALSE(Impl::gmres_one_team(kGmresOneTeamMaxRows + 1, -1, true));
@@ -994,8 +995,78 @@ TEST(TEST_CATEGORY, gmres_one_team_orthogonalization) {
   EXPECT_FALSE(Impl::gmres_one_team(10, 0, true));
   Kokkos::deep_copy(x, 0.0);
   const bool gpu = Impl::is_gpu_space<typename Dev::execution_space>();
-  EXPECT_EQ(solve(SolverParams()).one_team_orthogonalization, gpu);
+  const SolverResult def = solve(SolverParams());
+  EXPECT_EQ(def.one_team_orthogonalization, gpu);
+  EXPECT_EQ(def.one_team_cycles > 0, gpu);  // no preconditioner: whole cycles in one team
   p.gmres_one_team_rows = -2;
   EXPECT_THROW(solve(p), InvalidInput);
+}
+}  // namespace test_krylov
+
+namespace test_krylov {
+// GMRES's cycles in one launch of one team (SolverParams::gmres_one_team_rows, forced here on every backend) against
+// host-driven cycles with the orthogonalization in four kernels: the same status, iterations (+-1: the sums run in
+// another order) and solution without a preconditioner (nullptr, and the identity preconditioner), with diagonal
+// Jacobi and with ParIlu's Jacobi triangular solves, over restart lengths and an iteration limit inside a cycle.
+// ParIlu with exact triangular solves has no one-team application: its cycles stay host-driven, with the
+// orthogonalization in one team. The team cycles count their applications of M (one per step and one per update).
+TEST(TEST_CATEGORY, gmres_team_cycle_matches_host_cycles) {
+  const auto Ah = AsyncSparse::Test::nonsymmetric_lap2d(20);
+  const auto A = to_device<Dev>(Ah);
+  const auto n = static_cast<std::size_t>(Ah.nrows);
+  const V b = to_device<Dev>(random_vector(Ah.nrows, 5));
+  struct Case {
+    std::string prec, tri_solve;
+    bool team;
+  };
+  for (const Case& c : {Case{"none", "", true}, Case{"identity", "", true}, Case{"jacobi", "", true},
+                        Case{"par_ilu", "jacobi", true}, Case{"par_ilu", "exact", false}})
+    for (const int m : {1, 5, 30})
+      for (const int limit : {7, 2000}) {
+        if (m == 1 && limit > 7) continue;  // GMRES(1) stagnates on this matrix
+        SCOPED_TRACE(c.prec + " " + c.tri_solve + ", restart " + std::to_string(m) + ", limit " +
+                     std::to_string(limit));
+        ParameterList pl;
+        if (!c.tri_solve.empty()) pl.set("tri_solve", c.tri_solve);
+        auto M = make_preconditioner<double, Dev>(c.prec, A, pl);
+        M->compute();
+        Preconditioner<double, Dev>* prec = c.prec == "none" ? nullptr : M.get();
+        SolverParams p;
+        p.restart = m;
+        p.tol = 1e-9;
+        p.max_iterations = limit;
+        SolverResult r[2];
+        std::vector<double> xs[2];
+        int applies[2];
+        for (int k = 0; k < 2; ++k) {
+          p.gmres_one_team_rows = k == 0 ? 0 : static_cast<int>(n);
+          V x("x", n);
+          const int before = M->getNumApply();
+          r[k] = gmres<double, Dev>(A, b, x, prec, p);
+          applies[k] = M->getNumApply() - before;
+          xs[k] = to_std_vector(x);
+        }
+        EXPECT_EQ(r[0].one_team_cycles, 0);
+        EXPECT_FALSE(r[0].one_team_orthogonalization);
+        EXPECT_EQ(r[1].one_team_cycles > 0, c.team);
+        EXPECT_TRUE(r[1].one_team_orthogonalization);
+        EXPECT_EQ(r[1].status, r[0].status) << r[1].message;
+        if (limit == 7) {
+          EXPECT_EQ(r[0].status, SolverStatus::MaxIterations);
+          EXPECT_EQ(r[1].iterations, 7);
+          if (c.team) EXPECT_EQ(r[1].one_team_cycles, (7 + m - 1) / m);
+        } else {
+          EXPECT_TRUE(r[0].converged()) << r[0].message;
+          EXPECT_GT(r[0].iterations, 10);
+          EXPECT_NEAR(r[1].iterations, r[0].iterations, 1);
+          EXPECT_LE(r[1].final_relative_residual, p.tol);
+        }
+        EXPECT_EQ(r[1].iterations, static_cast<int>(r[1].residual_history.size()) - 1);
+        if (c.team && prec) EXPECT_EQ(applies[1], r[1].iterations + r[1].one_team_cycles);
+        for (std::size_t i = 0; i < n; ++i) ASSERT_NEAR(xs[1][i], xs[0][i], 1e-7 * (1 + std::abs(xs[0][i]))) << i;
+        const std::size_t common = std::min<std::size_t>(10, r[0].residual_history.size());
+        for (std::size_t i = 0; i < common; ++i)
+          EXPECT_NEAR(r[1].residual_history[i], r[0].residual_history[i], 1e-8 * r[0].residual_history[i]) << i;
+      }
 }
 }  // namespace test_krylov

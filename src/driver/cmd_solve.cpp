@@ -60,8 +60,10 @@ class Solve : public Command {
     if (res.graph_replays > 0)
       std::cout << "; preconditioner and product replayed as a CUDA graph in " << res.graph_replays << " iterations";
     if (solver == "gmres")
-      std::cout << "; orthogonalization "
-                << (res.one_team_orthogonalization ? "in one launch of one team" : "in four kernels")
+      std::cout << (res.one_team_cycles > 0
+                        ? "; " + std::to_string(res.one_team_cycles) + " cycles each in one launch of one team"
+                        : std::string("; orthogonalization ") +
+                              (res.one_team_orthogonalization ? "in one launch of one team" : "in four kernels"))
                 << " (rule: one team up to " << kGmresOneTeamMaxRows << " rows on GPUs)";
     std::cout << "\n";
     rec["solver"] = solver;

@@ -75,6 +75,7 @@ void to_json(Json& j, const SolverResult& r) {
   j["time_seconds"] = r.time_seconds;
   j["graph_replays"] = r.graph_replays;
   j["one_team_orthogonalization"] = r.one_team_orthogonalization;
+  j["one_team_cycles"] = r.one_team_cycles;
   if (!r.message.empty()) j["message"] = r.message;
   j["residual_history"] = r.residual_history;
   j["time_history"] = r.time_history;

@@ -133,6 +133,8 @@ for _cmd, _paths in _GRAPH_REPLAYS.items():
     ADDED.setdefault(_cmd, set()).update(_paths)
     # ... and whether GMRES orthogonalized in one launch of one team (SolverResult::one_team_orthogonalization)
     ADDED[_cmd].update({p.replace("graph_replays", "one_team_orthogonalization") for p in _paths})
+    # ... and the GMRES cycles run whole in one launch of one team (SolverResult::one_team_cycles)
+    ADDED[_cmd].update({p.replace("graph_replays", "one_team_cycles") for p in _paths})
 
 # jacobi: the bound on the updates per launch of the asynchronous modes (--max-updates-per-launch, the statistics).
 ADDED["jacobi"] = ADDED["jacobi"] | {"options.max-updates-per-launch", "variants[].last_run.max_updates_per_launch"}

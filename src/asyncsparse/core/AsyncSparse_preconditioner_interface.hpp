@@ -15,12 +15,47 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <string>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_parameters.hpp>
 
 namespace AsyncSparse {
+
+/// Why a GMRES cycle run in one team (GmresTeamCycleArgs) ended before its step limit.
+enum class GmresTeamStop : int {
+  None = 0,       ///< the step limit was reached
+  Estimate = 1,   ///< the rotations' residual estimate reached the tolerance, or h_{j+1,j} = 0 (lucky breakdown)
+  NonFinite = 2,  ///< h_{j+1,j} not finite: the step is not counted and x is left as it was
+  Breakdown = 3,  ///< the Hessenberg column is zero (singular preconditioned operator)
+  Diverged = 4,   ///< the residual estimate grew beyond the divergence bound
+};
+
+/// One restarted-GMRES cycle run in one launch of one team on a small system (Impl::GmresTeamCycle): r = b − A x,
+/// the Arnoldi steps with the preconditioner's application, CGS2 and the Givens rotations, then x += M⁻¹ V y and the
+/// true residual, all on the device. The arrays are the solver's; `out` receives kGmresTeamOutHead values (steps run,
+/// GmresTeamStop, ‖b − A x‖ after the update, ‖b − A x‖ before) and then |g_{j+1}| of each step.
+template <class Scalar, class Device>
+struct GmresTeamCycleArgs {
+  static constexpr int kOutHead = 4;
+  Crs<Scalar, Device> A;
+  Kokkos::View<const Scalar*, Device> b;
+  Kokkos::View<Scalar*, Device> x, r, w, z;
+  Kokkos::View<Scalar**, Kokkos::LayoutLeft, Device> V;  ///< the basis, n × (m + 1)
+  Kokkos::View<double*, Device> work;                    ///< Hessenberg matrix, rotations, coefficients (work_size)
+  Kokkos::View<double*, Device> out;                     ///< kOutHead + m values
+  int m = 0;                                             ///< restart length
+  int max_steps = 0;                                     ///< steps of this cycle at most (≤ m)
+  double tol_abs = 0;                                    ///< stop when |g_{j+1}| ≤ this (tol · ‖b‖)
+  double diverged_abs = 0;  ///< diverged when |g_{j+1}| > this (divergence factor · ‖r_0‖)
+  /// Hessenberg matrix, rotations, g, CGS2's coefficients and norm, the step's verdict, y (Impl::GmresTeamCycle's
+  /// offsets)
+  static std::size_t work_size(int m) {
+    const auto k = static_cast<std::size_t>(m);
+    return (k + 1) * k + 2 * k + (k + 1) + 2 * (k + 1) + 1 + 1 + k;
+  }
+};
 
 template <class Scalar, class Device>
 class Preconditioner {
@@ -63,10 +98,21 @@ class Preconditioner {
   /// note_replayed_applications. False, the default (ParIc / ParIlu / ParIct / ParIlut with Jacobi, one-product
   /// ISAI or one-team exact triangular solves say true).
   virtual bool replayable() const { return false; }
-  /// Counts `count` applications that a solver replayed from a recorded graph (see replayable()) in getNumApply
+  /// Counts `count` applications that a solver replayed from a recorded graph (see replayable()) or ran in its own
+  /// kernel (launch_gmres_team_cycle) in getNumApply
   /// and the preconditioner's own statistics; negative to withdraw the counts of calls made while recording that
   /// ran no application.
   virtual void note_replayed_applications(int count) { (void)count; }
+
+  /// Launches one GMRES cycle in one team (GmresTeamCycleArgs) whose applications of M⁻¹ are the preconditioner's
+  /// own one-team form, asynchronously, and returns true; returns false, having done nothing, where it has none (the
+  /// default). The identity and ParIc / ParIlu / ParIct / ParIlut with Jacobi triangular solves have one (diagonal
+  /// Jacobi's diagonal_scaling the solver applies itself). The solver counts the
+  /// applications it ran through note_replayed_applications.
+  virtual bool launch_gmres_team_cycle(const GmresTeamCycleArgs<Scalar, Device>& args) {
+    (void)args;
+    return false;
+  }
 
   /// When M⁻¹ is a diagonal matrix diag(d) (diagonal Jacobi): d, which a solver may apply inside its own vector
   /// kernels instead of calling apply() (those applications are then not counted by getNumApply/getApplyTime).

@@ -97,10 +97,13 @@ struct SolverParams {
   /// in a CUDA graph and replayed, one launch instead of up to eight (Impl::GraphReplay; the iterates are the same
   /// bit for bit). 0: never. Default kGraphFromIteration (perf_tests/results/MEASUREMENTS.md#graph-replay).
   int graph_from_iteration = kGraphFromIteration;
-  /// GMRES: systems of at most this many rows run each Arnoldi step's orthogonalization (both Gram–Schmidt passes,
-  /// the norm and the scaling) in one launch of one team, larger ones in four kernels over the whole device. -1
-  /// (default): kGmresOneTeamMaxRows on GPUs, never on host backends; 0: never; > 0: this bound on every backend.
-  /// SolverResult::one_team_orthogonalization says which ran.
+  /// GMRES: systems of at most this many rows run in one team: each whole cycle (residual, Arnoldi steps with the
+  /// preconditioner's applications, rotations, update: one launch and one wait per cycle) where the preconditioner
+  /// has a one-team application (none, diagonal Jacobi, ParIc / ParIlu / ParIct / ParIlut with Jacobi triangular
+  /// solves; the time limit is then checked once per cycle), otherwise each Arnoldi step's orthogonalization (both
+  /// Gram–Schmidt passes, the norm and the scaling) in one launch; larger systems orthogonalize in four kernels over
+  /// the whole device. -1 (default): kGmresOneTeamMaxRows on GPUs, never on host backends; 0: never; > 0: this bound on
+  /// every backend. SolverResult::one_team_cycles and one_team_orthogonalization say which ran.
   int gmres_one_team_rows = -1;
 };
 
@@ -115,9 +118,12 @@ struct SolverResult {
   /// iterations whose preconditioner and product ran as a replayed CUDA graph (the last one's speculative work
   /// for the iteration that was not needed included)
   int graph_replays = 0;
-  /// GMRES orthogonalized in one launch of one team per step (SolverParams::gmres_one_team_rows); false where no
-  /// Arnoldi cycle ran
+  /// GMRES orthogonalized in one launch of one team per step (SolverParams::gmres_one_team_rows), or ran whole
+  /// cycles so; false where no Arnoldi cycle ran
   bool one_team_orthogonalization = false;
+  /// GMRES cycles run whole in one launch of one team (SolverParams::gmres_one_team_rows, where the preconditioner has
+  /// a one-team application)
+  int one_team_cycles = 0;
   std::string message;
   bool converged() const { return status == SolverStatus::Converged; }
 };

@@ -28,6 +28,7 @@
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_parameters.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
+#include <asyncsparse/linalg/AsyncSparse_gmres_team.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
 
@@ -61,6 +62,10 @@ class FactorApply {
   /// apply() with s(slot) = xᵀz reduced by the upper solve's product or last Jacobi sweep, when that solve fuses it
   /// (TriangularSolver::fuses_dot) or the one-team launch runs the application; otherwise false, and nothing done.
   bool apply_dot(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s, int slot);
+  /// Launches a GMRES cycle in one team (Preconditioner::launch_gmres_team_cycle) with both triangles' Jacobi sweeps
+  /// as its application of M⁻¹ and returns true, when both solvers are Jacobi solvers with a fixed sweep count; false,
+  /// having done nothing, otherwise.
+  bool launch_gmres_team_cycle(const GmresTeamCycleArgs<Scalar, Device>& args) const;
   /// Both solves replayable from a CUDA graph (TriangularSolver::replayable).
   bool replayable() const { return ready() && lower_.replayable() && upper_.replayable(); }
   /// Counts `count` applications replayed from a recorded graph in both solvers' statistics.
@@ -123,6 +128,16 @@ class FactorApply {
   // are exact one-team solvers); with `dot`, s(slot) = xᵀz
   void one_team_apply(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                       int slot, bool dot);
+  /// Both Jacobi solvers' arrays and the work vector between them in the one-team functor; its b, d, z and out unset.
+  OneTeam jacobi_pair() const {
+    const auto l = lower_.jacobi_arrays(), u = upper_.jacobi_arrays();
+    OneTeam f;
+    f.L = {l.row_map, l.entries, l.values, l.inv_diag, l.work, l.sweeps, l.lower};
+    f.U = {u.row_map, u.entries, u.values, u.inv_diag, u.work, u.sweeps, u.lower};
+    f.w = w_;
+    f.n = lower_.num_rows();
+    return f;
+  }
   ExactPair exact_pair(const const_vector_type& x, const vector_type& z) const {
     return TriangularSolver<Scalar, Device>::exact_one_team_functor(lower_, &upper_, x, z);
   }
@@ -207,22 +222,26 @@ void FactorApply<Scalar, Device>::one_team_apply(const const_vector_type& x, con
     upper_.note_external_solves(1);
     return;
   }
-  const auto l = lower_.jacobi_arrays(), u = upper_.jacobi_arrays();
-  OneTeam f;
-  f.L = {l.row_map, l.entries, l.values, l.inv_diag, l.work, l.sweeps, l.lower};
-  f.U = {u.row_map, u.entries, u.values, u.inv_diag, u.work, u.sweeps, u.lower};
+  OneTeam f = jacobi_pair();
   f.b = x;
   f.d = x;
-  f.w = w_;
   f.z = z;
   if (dot) f.out = Kokkos::subview(s, slot);
-  f.n = static_cast<ordinal_t>(x.extent(0));
   f.dot = dot;
   Kokkos::parallel_for("AsyncSparse::factor_apply::jacobi_one_team",
                        Impl::TeamPolicy<execution_space>(Impl::launch_instance<execution_space>(), 1, one_team_size_),
                        f);
   lower_.note_external_solves(1);
   upper_.note_external_solves(1);
+}
+
+template <class Scalar, class Device>
+bool FactorApply<Scalar, Device>::launch_gmres_team_cycle(const GmresTeamCycleArgs<Scalar, Device>& args) const {
+  if (!ready() || lower_.kind() != TriSolveKind::Jacobi || upper_.kind() != TriSolveKind::Jacobi ||
+      lower_.jacobi_sweeps() < 1 || upper_.jacobi_sweeps() < 1)
+    return false;
+  Impl::gmres_team_cycle_launch(args, Impl::JacobiPairTeamApply<OneTeam>{jacobi_pair()});
+  return true;
 }
 
 template <class Scalar, class Device>
@@ -470,6 +489,9 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
   void apply_impl(const const_vector_type& x, const vector_type& z) override { apply_.apply(x, z); }
   bool replayable_impl() const override { return apply_.replayable(); }
   void note_replays_impl(int count) override { apply_.note_replayed_applications(count); }
+  bool launch_team_cycle_impl(const GmresTeamCycleArgs<Scalar, Device>& args) override {
+    return apply_.launch_gmres_team_cycle(args);
+  }
   bool apply_dot_impl(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                       int slot) override {
     return apply_.apply_dot(x, z, s, slot);
@@ -538,6 +560,9 @@ class IncompleteFactorPreconditioner final : public PreconditionerBase<Scalar, D
   void apply_impl(const const_vector_type& x, const vector_type& z) override { apply_.apply(x, z); }
   bool replayable_impl() const override { return apply_.replayable(); }
   void note_replays_impl(int count) override { apply_.note_replayed_applications(count); }
+  bool launch_team_cycle_impl(const GmresTeamCycleArgs<Scalar, Device>& args) override {
+    return apply_.launch_gmres_team_cycle(args);
+  }
   bool apply_dot_impl(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                       int slot) override {
     return apply_.apply_dot(x, z, s, slot);

@@ -169,6 +169,9 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
   void apply_impl(const const_vector_type& x, const vector_type& z) override { apply_.apply(x, z); }
   bool replayable_impl() const override { return apply_.replayable(); }
   void note_replays_impl(int count) override { apply_.note_replayed_applications(count); }
+  bool launch_team_cycle_impl(const GmresTeamCycleArgs<Scalar, Device>& args) override {
+    return apply_.launch_gmres_team_cycle(args);
+  }
   bool apply_dot_impl(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                       int slot) override {
     return apply_.apply_dot(x, z, s, slot);

@@ -21,6 +21,7 @@
 #include <asyncsparse/exec/AsyncSparse_scalar_readback.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/linalg/AsyncSparse_diagonal.hpp>
+#include <asyncsparse/linalg/AsyncSparse_gmres_team.hpp>
 
 namespace AsyncSparse {
 
@@ -104,6 +105,9 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
   }
 
   bool replayable() const override { return computed_ && replayable_impl(); }
+  bool launch_gmres_team_cycle(const GmresTeamCycleArgs<Scalar, Device>& args) override {
+    return computed_ && launch_team_cycle_impl(args);
+  }
   void note_replayed_applications(int count) override {
     num_apply_ += count;
     note_replays_impl(count);
@@ -140,6 +144,11 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
   }
   /// See Preconditioner::replayable (asked only after compute()); false by default.
   virtual bool replayable_impl() const { return false; }
+  /// See Preconditioner::launch_gmres_team_cycle (asked only after compute()); false, having done nothing, by default.
+  virtual bool launch_team_cycle_impl(const GmresTeamCycleArgs<Scalar, Device>& args) {
+    (void)args;
+    return false;
+  }
   /// The preconditioner's own statistics of `count` replayed applications (getNumApply is counted here already).
   virtual void note_replays_impl(int count) { (void)count; }
   void check_apply(const char* what, const const_vector_type& x, const vector_type& y) const {
@@ -183,6 +192,10 @@ class IdentityPreconditioner final : public PreconditionerBase<Scalar, Device> {
   void compute_impl() override {}
   void apply_impl(const typename B::const_vector_type& x, const typename B::vector_type& z) override {
     Kokkos::deep_copy(z, x);
+  }
+  bool launch_team_cycle_impl(const GmresTeamCycleArgs<Scalar, Device>& args) override {
+    Impl::gmres_team_cycle_launch(args, Impl::IdentityTeamApply());
+    return true;
   }
 };
 

@@ -19,9 +19,11 @@
 // then one copy of (h₁, h₂, ‖w‖²) to the host, which waits for it while the device already runs step j+1's
 // preconditioner and product (they depend only on v_{j+1}). One host synchronisation per iteration
 // (the former loop had three: one per Gram–Schmidt pass and one for the norm), three passes over the
-// basis instead of four. Small systems on GPUs (SolverParams::gmres_one_team_rows) run the three passes and the
-// scaling in one launch of one team (Impl::arnoldi_one_team): four dependent kernels' latency was most of their
-// Arnoldi step.
+// basis instead of four. Small systems on GPUs (SolverParams::gmres_one_team_rows) run each whole cycle in one launch
+// of one team (Impl::gmres_team_cycles, linalg/AsyncSparse_gmres_team.hpp) where the preconditioner has a one-team
+// application (none, diagonal Jacobi, the factor preconditioners with Jacobi triangular solves), otherwise the three
+// passes and the scaling of each step in one launch of one team (Impl::arnoldi_one_team): the latency of dependent
+// kernels and of the host's waits was most of their Arnoldi step.
 #pragma once
 
 #include <KokkosBlas2_gemv.hpp>
@@ -35,6 +37,7 @@
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_scalar_readback.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
+#include <asyncsparse/linalg/AsyncSparse_gmres_team.hpp>
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
 #include <asyncsparse/solvers/AsyncSparse_cg.hpp>
 #include <asyncsparse/solvers/AsyncSparse_krylov_common.hpp>
@@ -120,22 +123,7 @@ class GmresArnoldi {
 
   /// Applies the previous rotations to column j and a new one that zeroes h_{j+1,j}; returns false when the
   /// column is zero (singular preconditioned operator). g then holds the residual estimate |g_{j+1}|.
-  bool rotate(int j) {
-    for (int i = 0; i < j; ++i) {
-      const double t = cs_[i] * h(i, j) + sn_[i] * h(i + 1, j);
-      h(i + 1, j) = -sn_[i] * h(i, j) + cs_[i] * h(i + 1, j);
-      h(i, j) = t;
-    }
-    const double denom = std::hypot(h(j, j), h(j + 1, j));
-    if (denom == 0) return false;
-    cs_[j] = h(j, j) / denom;
-    sn_[j] = h(j + 1, j) / denom;
-    h(j, j) = denom;
-    h(j + 1, j) = 0;
-    g_[j + 1] = -sn_[j] * g_[j];
-    g_[j] = cs_[j] * g_[j];
-    return true;
-  }
+  bool rotate(int j) { return givens_step(&h(0, j), cs_.data(), sn_.data(), g_.data(), j); }
 
   /// Solves the j×j triangular least-squares system and updates x += M⁻¹ (V y).
   void update_solution(int j, const V& x) {
@@ -235,6 +223,106 @@ bool gmres_cycle(GmresArnoldi<Scalar, Device>& arn, const Kokkos::View<Scalar*, 
   return stop;
 }
 
+/// The status after a cycle that did not fail, from the true relative residual `rel` after its update: NonFinite,
+/// Converged, or the message of a cycle whose estimate diverged; false, the status left as it is, otherwise.
+inline bool after_cycle(double rel, const SolverParams& params, SolverResult& res) {
+  if (!std::isfinite(rel)) {
+    res.status = SolverStatus::NonFinite;
+    res.message = "residual became NaN/Inf";
+  } else if (rel <= params.tol) {
+    res.status = SolverStatus::Converged;
+  } else if (res.status == SolverStatus::Diverged) {
+    res.message = "residual grew by more than " + format_number(params.divergence_factor);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// Launches one GMRES cycle in one team (Impl::GmresTeamCycle) with M's one-team application: none without M, the
+/// diagonal of diagonal Jacobi (Preconditioner::diagonal_scaling), else the preconditioner's own
+/// (Preconditioner::launch_gmres_team_cycle). False, nothing launched, where M has none.
+template <class Scalar, class Device>
+bool launch_team_cycle(Preconditioner<Scalar, Device>* M, const GmresTeamCycleArgs<Scalar, Device>& a) {
+  if (!M) {
+    gmres_team_cycle_launch(a, IdentityTeamApply());
+    return true;
+  }
+  const auto d = M->diagonal_scaling();
+  if (d.extent(0) == a.x.extent(0)) {
+    gmres_team_cycle_launch(a, DiagonalTeamApply<Scalar, Device>{d});
+    return true;
+  }
+  return M->launch_gmres_team_cycle(a);
+}
+
+/// GMRES's cycles each in one launch of one team (small systems, SolverParams::gmres_one_team_rows), from the residual
+/// r of x: per cycle one launch and one wait for its steps' residual estimates (recorded, reported and counted as the
+/// host-driven cycles do: gmres_cycle) and the true residual after its update; the time limit is checked after each
+/// cycle. Returns false, having done nothing, where M has no one-team application (launch_team_cycle); the caller then
+/// runs the host-driven cycles. On return `total` and `rel` hold the iterations and the true relative residual.
+template <class Scalar, class Device>
+bool gmres_team_cycles(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, Device>& b,
+                       const Kokkos::View<Scalar*, Device>& x, const Kokkos::View<Scalar*, Device>& r,
+                       Preconditioner<Scalar, Device>* M, double bnorm, double rel0, const SolverParams& params,
+                       SolverResult& res, KrylovMonitor& mon, int& total, double& rel) {
+  using V = Kokkos::View<Scalar*, Device>;
+  using D = Kokkos::View<double*, Device>;
+  using Args = GmresTeamCycleArgs<Scalar, Device>;
+  const int m = params.restart;
+  const auto n = static_cast<std::size_t>(A.numRows());
+  const auto cols = static_cast<std::size_t>(m + 1);
+  // each array is written before it is read: the basis column by column, w by the product, z by M, the Hessenberg
+  // matrix and the coefficients step by step, out at the cycle's end
+  const auto vecs = uninitialized_parts<V, 3>("AsyncSparse::gmres::team_work", {n * cols, n, M ? n : 0});
+  const auto scal = uninitialized_parts<D, 2>("AsyncSparse::gmres::team_scalars",
+                                              {Args::work_size(m), static_cast<std::size_t>(Args::kOutHead + m)});
+  Args a;
+  a.A = A;
+  a.b = b;
+  a.x = x;
+  a.r = r;
+  a.V = Basis<Scalar, Device>(vecs[0].data(), n, cols);  // vecs holds the memory until the solve returns
+  a.w = vecs[1];
+  a.z = M ? vecs[2] : vecs[1];  // not read without M
+  a.work = scal[0];
+  a.out = scal[1];
+  a.m = m;
+  a.tol_abs = params.tol * bnorm;
+  a.diverged_abs = params.divergence_factor * rel0 * bnorm;
+  const auto out = Kokkos::create_mirror_view(a.out);
+  while (res.status == SolverStatus::MaxIterations && total < params.max_iterations) {
+    a.max_steps = std::min(m, params.max_iterations - total);
+    if (!launch_team_cycle(M, a)) return false;  // only on the first cycle: M's form does not change in a solve
+    ++res.one_team_cycles;
+    res.one_team_orthogonalization = true;
+    Kokkos::deep_copy(out, a.out);  // waits for the cycle
+    const int steps = static_cast<int>(out(0));
+    const auto stop = static_cast<GmresTeamStop>(static_cast<int>(out(1)));
+    for (int j = 0; j < steps; ++j) {
+      const double est = out(Args::kOutHead + j) / bnorm;
+      mon.record(est);
+      report_iteration("gmres", params.verbose, ++total, est);
+    }
+    const bool failed = stop == GmresTeamStop::NonFinite || stop == GmresTeamStop::Breakdown;
+    // M's applications: one per step run (a failed step's included), one for the update unless NonFinite skipped it
+    if (M) M->note_replayed_applications(steps + (failed ? 1 : 0) + (steps > 0 && stop != GmresTeamStop::NonFinite));
+    rel = out(2) / bnorm;
+    if (stop == GmresTeamStop::NonFinite) {
+      res.status = SolverStatus::NonFinite;
+      res.message = "Arnoldi vector became NaN/Inf (preconditioner or matrix produced it)";
+    } else if (stop == GmresTeamStop::Breakdown) {
+      res.status = SolverStatus::Breakdown;
+      res.message = "Hessenberg column is zero (singular preconditioned operator)";
+    } else if (stop == GmresTeamStop::Diverged) {
+      res.status = SolverStatus::Diverged;
+    }
+    if (failed) break;
+    if (!after_cycle(rel, params, res) && mon.time_up()) break;
+  }
+  return true;
+}
+
 }  // namespace Impl
 
 /// Solve A x = b by right-preconditioned GMRES(params.restart). `M` may be nullptr.
@@ -259,21 +347,16 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   const double bnorm = start.b_norm, rel0 = start.rel0();
   double beta = start.r_norm, rel = rel0;
   const bool one_team = Impl::gmres_one_team(A.numRows(), params.gmres_one_team_rows, Impl::is_gpu_space<exec>());
-  Impl::GmresArnoldi<Scalar, Device> arn(A, M, m, one_team);
   int total = 0;
-  while (res.status == SolverStatus::MaxIterations && total < params.max_iterations) {
-    res.one_team_orthogonalization = one_team;  // a cycle runs
-    const bool stop = Impl::gmres_cycle(arn, r, beta, x, bnorm, rel0, m, total, params, res, mon);
-    beta = Blas<Scalar, Device>::residual(A, x, b, r);
-    rel = beta / bnorm;
-    if (stop) break;
-    if (!std::isfinite(rel)) {
-      res.status = SolverStatus::NonFinite;
-      res.message = "residual became NaN/Inf";
-    } else if (rel <= params.tol) {
-      res.status = SolverStatus::Converged;
-    } else if (res.status == SolverStatus::Diverged) {
-      res.message = "residual grew by more than " + format_number(params.divergence_factor);
+  if (!(one_team && Impl::gmres_team_cycles(A, b, x, r, M, bnorm, rel0, params, res, mon, total, rel))) {
+    Impl::GmresArnoldi<Scalar, Device> arn(A, M, m, one_team);
+    while (res.status == SolverStatus::MaxIterations && total < params.max_iterations) {
+      res.one_team_orthogonalization = one_team;  // a cycle runs
+      const bool stop = Impl::gmres_cycle(arn, r, beta, x, bnorm, rel0, m, total, params, res, mon);
+      beta = Blas<Scalar, Device>::residual(A, x, b, r);
+      rel = beta / bnorm;
+      if (stop) break;
+      Impl::after_cycle(rel, params, res);
     }
   }
   res.iterations = total;

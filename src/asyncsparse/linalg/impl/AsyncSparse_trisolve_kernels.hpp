@@ -279,10 +279,11 @@ double jacobi_sweep(const ResolvedLaunch& launch, const RowMap& rm, const Entrie
 /// Both triangles' Jacobi solves of z = U^{-1} L^{-1} b in one launch of one team (FactorApply on small triangles:
 /// TriSolveOptions::one_team_entries). The sweeps are those of TriangularSolver::jacobi_solve, in the same order and
 /// into the same vectors (sweep s of k writes x when k - s is even, the solver's work vector otherwise; the first
-/// forms x_0 = D^{-1} b on the fly), one thread per row with its sum in row order; the team's barrier separates the
-/// sweeps, and the lower solve from the upper one. With `dot`, the last sweep of U also sums d·z into `out`.
-/// On a GPU the whole application is one kernel on one multiprocessor instead of a launch per sweep: for small
-/// triangles the sweeps are too short to fill the device, and each launch costs more than the sweep
+/// forms x_0 = D^{-1} b on the fly), one thread (or vector lane) per row with its sum in row order; the team's barrier
+/// separates the sweeps, and the lower solve from the upper one. `solve` is also one application of M⁻¹ inside a GMRES
+/// cycle run in one team (Impl::JacobiPairTeamApply), whose team has vector lanes. With `dot`, the last sweep of U also
+/// sums d·z into `out`. On a GPU the whole application is one kernel on one multiprocessor instead of a launch per
+/// sweep: for small triangles the sweeps are too short to fill the device, and each launch costs more than the sweep
 /// (perf_tests/results/MEASUREMENTS.md#tri-solve-one-team).
 template <class ExecSpace, class RowMap, class Entries, class Values, class Vec, class CVec, class Out>
 struct JacobiPairOneTeam {
@@ -326,7 +327,7 @@ struct JacobiPairOneTeam {
       const bool first = s == 1;
       if (with_dot && s == k) {
         Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(m, n),
+            Kokkos::TeamVectorRange(m, n),
             [&](const ordinal_t i, double& acc) {
               const Scalar xi = row_value(T, bv, cur, first, i);
               xout(i) = xi;
@@ -334,7 +335,7 @@ struct JacobiPairOneTeam {
             },
             sum);
       } else {
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(m, n),
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(m, n),
                              [&](const ordinal_t i) { xout(i) = row_value(T, bv, cur, first, i); });
       }
       m.team_barrier();
