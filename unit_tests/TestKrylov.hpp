@@ -1068,5 +1068,17 @@ TEST(TEST_CATEGORY, gmres_team_cycle_matches_host_cycles) {
         for (std::size_t i = 0; i < common; ++i)
           EXPECT_NEAR(r[1].residual_history[i], r[0].residual_history[i], 1e-8 * r[0].residual_history[i]) << i;
       }
+  // a preconditioner of another matrix's size: refused as by the host-driven cycles, never run in the team
+  ParameterList pl;
+  pl.set("tri_solve", std::string("jacobi"));
+  const auto small = to_device<Dev>(lap2d(4));
+  for (const std::string prec : {"jacobi", "par_ilu"}) {
+    auto M = make_preconditioner<double, Dev>(prec, small, prec == "par_ilu" ? pl : ParameterList());
+    M->compute();
+    SolverParams p;
+    p.gmres_one_team_rows = static_cast<int>(n);
+    V x("x", n);
+    ASYNCSPARSE_EXPECT_THROW_MSG((gmres<double, Dev>(A, b, x, M.get(), p)), InvalidInput, "do not match the matrix");
+  }
 }
 }  // namespace test_krylov

@@ -106,7 +106,8 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
 
   bool replayable() const override { return computed_ && replayable_impl(); }
   bool launch_gmres_team_cycle(const GmresTeamCycleArgs<Scalar, Device>& args) override {
-    return computed_ && launch_team_cycle_impl(args);
+    // vectors of another length: refused, so that the solver's apply() reports them (check_apply)
+    return computed_ && args.x.extent(0) == static_cast<std::size_t>(A_.numRows()) && launch_team_cycle_impl(args);
   }
   void note_replayed_applications(int count) override {
     num_apply_ += count;

@@ -249,7 +249,7 @@ bool launch_team_cycle(Preconditioner<Scalar, Device>* M, const GmresTeamCycleAr
     return true;
   }
   const auto d = M->diagonal_scaling();
-  if (d.extent(0) == a.x.extent(0)) {
+  if (M->isComputed() && d.extent(0) == a.x.extent(0)) {
     gmres_team_cycle_launch(a, DiagonalTeamApply<Scalar, Device>{d});
     return true;
   }
@@ -259,13 +259,14 @@ bool launch_team_cycle(Preconditioner<Scalar, Device>* M, const GmresTeamCycleAr
 /// GMRES's cycles each in one launch of one team (small systems, SolverParams::gmres_one_team_rows), from the residual
 /// r of x: per cycle one launch and one wait for its steps' residual estimates (recorded, reported and counted as the
 /// host-driven cycles do: gmres_cycle) and the true residual after its update; the time limit is checked after each
-/// cycle. Returns false, having done nothing, where M has no one-team application (launch_team_cycle); the caller then
-/// runs the host-driven cycles. On return `total` and `rel` hold the iterations and the true relative residual.
+/// cycle. Returns false where M has no one-team application (launch_team_cycle), before the first cycle (nothing done)
+/// or, should it lose it, before a later one; the caller then runs the remaining cycles host-driven from r and beta,
+/// which each cycle leaves as b − A x and ‖b − A x‖. On return `total` holds the iterations.
 template <class Scalar, class Device>
 bool gmres_team_cycles(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, Device>& b,
                        const Kokkos::View<Scalar*, Device>& x, const Kokkos::View<Scalar*, Device>& r,
                        Preconditioner<Scalar, Device>* M, double bnorm, double rel0, const SolverParams& params,
-                       SolverResult& res, KrylovMonitor& mon, int& total, double& rel) {
+                       SolverResult& res, KrylovMonitor& mon, int& total, double& beta) {
   using V = Kokkos::View<Scalar*, Device>;
   using D = Kokkos::View<double*, Device>;
   using Args = GmresTeamCycleArgs<Scalar, Device>;
@@ -293,7 +294,7 @@ bool gmres_team_cycles(const Crs<Scalar, Device>& A, const Kokkos::View<const Sc
   const auto out = Kokkos::create_mirror_view(a.out);
   while (res.status == SolverStatus::MaxIterations && total < params.max_iterations) {
     a.max_steps = std::min(m, params.max_iterations - total);
-    if (!launch_team_cycle(M, a)) return false;  // only on the first cycle: M's form does not change in a solve
+    if (!launch_team_cycle(M, a)) return false;
     ++res.one_team_cycles;
     res.one_team_orthogonalization = true;
     Kokkos::deep_copy(out, a.out);  // waits for the cycle
@@ -307,7 +308,8 @@ bool gmres_team_cycles(const Crs<Scalar, Device>& A, const Kokkos::View<const Sc
     const bool failed = stop == GmresTeamStop::NonFinite || stop == GmresTeamStop::Breakdown;
     // M's applications: one per step run (a failed step's included), one for the update unless NonFinite skipped it
     if (M) M->note_replayed_applications(steps + (failed ? 1 : 0) + (steps > 0 && stop != GmresTeamStop::NonFinite));
-    rel = out(2) / bnorm;
+    beta = out(2);
+    const double rel = beta / bnorm;
     if (stop == GmresTeamStop::NonFinite) {
       res.status = SolverStatus::NonFinite;
       res.message = "Arnoldi vector became NaN/Inf (preconditioner or matrix produced it)";
@@ -348,7 +350,9 @@ SolverResult gmres(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar
   double beta = start.r_norm, rel = rel0;
   const bool one_team = Impl::gmres_one_team(A.numRows(), params.gmres_one_team_rows, Impl::is_gpu_space<exec>());
   int total = 0;
-  if (!(one_team && Impl::gmres_team_cycles(A, b, x, r, M, bnorm, rel0, params, res, mon, total, rel))) {
+  const bool team = one_team && Impl::gmres_team_cycles(A, b, x, r, M, bnorm, rel0, params, res, mon, total, beta);
+  rel = beta / bnorm;
+  if (!team) {
     Impl::GmresArnoldi<Scalar, Device> arn(A, M, m, one_team);
     while (res.status == SolverStatus::MaxIterations && total < params.max_iterations) {
       res.one_team_orthogonalization = one_team;  // a cycle runs
