@@ -1008,8 +1008,9 @@ namespace test_krylov {
 // host-driven cycles with the orthogonalization in four kernels: the same status, iterations (+-1: the sums run in
 // another order) and solution without a preconditioner (nullptr, and the identity preconditioner), with diagonal
 // Jacobi and with ParIlu's Jacobi triangular solves, over restart lengths and an iteration limit inside a cycle.
-// ParIlu with exact triangular solves has no one-team application: its cycles stay host-driven, with the
-// orthogonalization in one team. The team cycles count their applications of M (one per step and one per update).
+// ParIlu with exact triangular solves has no one-team application, nor has a restart length whose cycle does not fit
+// the team's scratch memory: their cycles stay host-driven, with the orthogonalization in one team. The team cycles
+// count their applications of M (one per step and one per update).
 TEST(TEST_CATEGORY, gmres_team_cycle_matches_host_cycles) {
   const auto Ah = AsyncSparse::Test::nonsymmetric_lap2d(20);
   const auto A = to_device<Dev>(Ah);
@@ -1068,6 +1069,22 @@ TEST(TEST_CATEGORY, gmres_team_cycle_matches_host_cycles) {
         for (std::size_t i = 0; i < common; ++i)
           EXPECT_NEAR(r[1].residual_history[i], r[0].residual_history[i], 1e-8 * r[0].residual_history[i]) << i;
       }
+  // a restart length whose cycle does not fit the team's scratch memory: host-driven cycles, the orthogonalization
+  // in one team
+  {
+    constexpr int big = 200;
+    ASSERT_FALSE((Impl::gmres_team_cycle_fits<double, Dev>(big)));
+    EXPECT_TRUE((Impl::gmres_team_cycle_fits<double, Dev>(30)));
+    SolverParams p;
+    p.restart = big;
+    p.tol = 1e-9;
+    p.gmres_one_team_rows = static_cast<int>(n);
+    V x("x", n);
+    const SolverResult r = gmres<double, Dev>(A, b, x, nullptr, p);
+    EXPECT_TRUE(r.converged()) << r.message;
+    EXPECT_EQ(r.one_team_cycles, 0);
+    EXPECT_TRUE(r.one_team_orthogonalization);
+  }
   // a preconditioner of another matrix's size: refused as by the host-driven cycles, never run in the team
   ParameterList pl;
   pl.set("tri_solve", std::string("jacobi"));

@@ -32,29 +32,24 @@ enum class GmresTeamStop : int {
   Diverged = 4,   ///< the residual estimate grew beyond the divergence bound
 };
 
-/// One restarted-GMRES cycle run in one launch of one team on a small system (Impl::GmresTeamCycle): r = b − A x,
-/// the Arnoldi steps with the preconditioner's application, CGS2 and the Givens rotations, then x += M⁻¹ V y and the
-/// true residual, all on the device. The arrays are the solver's; `out` receives kGmresTeamOutHead values (steps run,
-/// GmresTeamStop, ‖b − A x‖ after the update, ‖b − A x‖ before) and then |g_{j+1}| of each step.
+/// One restarted-GMRES cycle run in one launch of one team on a small system (Impl::GmresTeamCycle): from the residual
+/// r = b − A x of norm `beta`, the Arnoldi steps with the preconditioner's application, CGS2 and the Givens rotations,
+/// then x += M⁻¹ V y and the new residual r = b − A x, all on the device (the Hessenberg matrix and the rotations in
+/// the team's scratch memory). The arrays are the solver's; `out` receives kOutHead values (steps run, GmresTeamStop,
+/// ‖b − A x‖ after the update) and then |g_{j+1}| of each step.
 template <class Scalar, class Device>
 struct GmresTeamCycleArgs {
-  static constexpr int kOutHead = 4;
+  static constexpr int kOutHead = 3;
   Crs<Scalar, Device> A;
   Kokkos::View<const Scalar*, Device> b;
   Kokkos::View<Scalar*, Device> x, r, w, z;
   Kokkos::View<Scalar**, Kokkos::LayoutLeft, Device> V;  ///< the basis, n × (m + 1)
-  Kokkos::View<double*, Device> work;                    ///< Hessenberg matrix, rotations, coefficients (work_size)
   Kokkos::View<double*, Device> out;                     ///< kOutHead + m values
   int m = 0;                                             ///< restart length
   int max_steps = 0;                                     ///< steps of this cycle at most (≤ m)
+  double beta = 0;                                       ///< ‖r‖ at the cycle's start
   double tol_abs = 0;                                    ///< stop when |g_{j+1}| ≤ this (tol · ‖b‖)
   double diverged_abs = 0;  ///< diverged when |g_{j+1}| > this (divergence factor · ‖r_0‖)
-  /// Hessenberg matrix, rotations, g, CGS2's coefficients and norm, the step's verdict, y (Impl::GmresTeamCycle's
-  /// offsets)
-  static std::size_t work_size(int m) {
-    const auto k = static_cast<std::size_t>(m);
-    return (k + 1) * k + 2 * k + (k + 1) + 2 * (k + 1) + 1 + 1 + k;
-  }
 };
 
 template <class Scalar, class Device>

@@ -100,7 +100,8 @@ struct SolverParams {
   /// GMRES: systems of at most this many rows run in one team: each whole cycle (residual, Arnoldi steps with the
   /// preconditioner's applications, rotations, update: one launch and one wait per cycle) where the preconditioner
   /// has a one-team application (none, diagonal Jacobi, ParIc / ParIlu / ParIct / ParIlut with Jacobi triangular
-  /// solves; the time limit is then checked once per cycle), otherwise each Arnoldi step's orthogonalization (both
+  /// solves) and the cycle's Hessenberg matrix fits the team's scratch memory (restart lengths up to 68 on CUDA with
+  /// Kokkos 3.4; the time limit is then checked once per cycle), otherwise each Arnoldi step's orthogonalization (both
   /// Gram–Schmidt passes, the norm and the scaling) in one launch; larger systems orthogonalize in four kernels over
   /// the whole device. -1 (default): kGmresOneTeamMaxRows on GPUs, never on host backends; 0: never; > 0: this bound on
   /// every backend. SolverResult::one_team_cycles and one_team_orthogonalization say which ran.

@@ -4,12 +4,14 @@
 //
 // On a system of a few thousand rows every kernel of an Arnoldi step is too short to fill a GPU: the step is the
 // latency of its launches (the preconditioner's sweeps, the product, the orthogonalization) and of the host's wait
-// for the Hessenberg column. Impl::GmresTeamCycle runs the cycle on one multiprocessor instead: the true residual,
-// every step's application of M⁻¹ (the preconditioner's one-team form: none, a diagonal, or both triangles' Jacobi
-// sweeps), the product with A, CGS2 (Impl::ArnoldiOneTeamFunctor, the orthogonalization's one-team kernel), the
-// Givens rotations and the stopping tests on one thread, the least-squares solution and x += M⁻¹ V y, separated by
-// the team's barriers; the host reads the steps' residual estimates once per cycle. The arithmetic is that of the
-// host-driven cycle (solvers/AsyncSparse_gmres.hpp) up to the order of the sums.
+// for the Hessenberg column. Impl::GmresTeamCycle runs the cycle on one multiprocessor instead: every step's
+// application of M⁻¹ (the preconditioner's one-team form: none, a diagonal, or both triangles' Jacobi sweeps), the
+// product with A, CGS2 (Impl::ArnoldiOneTeamFunctor, the orthogonalization's one-team kernel), the Givens rotations
+// and the stopping tests on one thread, the least-squares solution, x += M⁻¹ V y and the true residual, separated by
+// the team's barriers; the host reads the steps' residual estimates once per cycle. The Hessenberg matrix, the
+// rotations and the coefficients live in the team's scratch memory, so that the one thread's chain of rotations does
+// not go through global memory. The arithmetic is that of the host-driven cycle
+// (solvers/AsyncSparse_gmres.hpp) up to the order of the sums.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -36,23 +38,40 @@ KOKKOS_INLINE_FUNCTION double scaled_hypot(double x, double y) {
 
 /// One Givens step of GMRES's least-squares problem: applies the rotations (cs, sn) of the columns before j to column
 /// j of the Hessenberg matrix (h[i] = H(i, j), i <= j + 1, contiguous) and a new one that zeroes h[j + 1], and rotates
-/// g; false, nothing rotated anew, when the column is zero (a singular preconditioned operator). The host-driven
-/// cycles (GmresArnoldi::rotate) and the team cycle (GmresTeamCycle) share it.
+/// g; false, nothing rotated anew, when the column is zero (a singular preconditioned operator). The entry the next
+/// rotation reads stays in a register instead of being written and read back. The host-driven cycles
+/// (GmresArnoldi::rotate) and the team cycle (GmresTeamCycle) share it.
 KOKKOS_INLINE_FUNCTION bool givens_step(double* h, double* cs, double* sn, double* g, int j) {
+  double hi = h[0];  // h[i] after the rotations before i
   for (int i = 0; i < j; ++i) {
-    const double t = cs[i] * h[i] + sn[i] * h[i + 1];
-    h[i + 1] = -sn[i] * h[i] + cs[i] * h[i + 1];
-    h[i] = t;
+    const double hn = h[i + 1];
+    h[i] = cs[i] * hi + sn[i] * hn;
+    hi = -sn[i] * hi + cs[i] * hn;
   }
-  const double denom = scaled_hypot(h[j], h[j + 1]);
-  if (denom == 0) return false;
-  cs[j] = h[j] / denom;
-  sn[j] = h[j + 1] / denom;
+  const double hj1 = h[j + 1];
+  const double denom = scaled_hypot(hi, hj1);
+  if (denom == 0) {
+    h[j] = hi;
+    return false;
+  }
+  const double c = hi / denom, sj = hj1 / denom;
+  cs[j] = c;
+  sn[j] = sj;
   h[j] = denom;
   h[j + 1] = 0;
-  g[j + 1] = -sn[j] * g[j];
-  g[j] = cs[j] * g[j];
+  g[j + 1] = -sj * g[j];
+  g[j] = c * g[j];
   return true;
+}
+
+/// y = R⁻¹ g for the j x j upper triangle R of the rotated Hessenberg matrix (column-major, leading dimension ld):
+/// the least-squares solution of a GMRES cycle (GmresArnoldi::update_solution and GmresTeamCycle::update).
+KOKKOS_INLINE_FUNCTION void back_substitution(const double* H, int ld, const double* g, double* y, int j) {
+  for (int i = j - 1; i >= 0; --i) {
+    double s = g[i];
+    for (int k = i + 1; k < j; ++k) s -= H[k * ld + i] * y[k];
+    y[i] = s / H[i * ld + i];
+  }
 }
 
 /// M = I in a team cycle: the cycle multiplies the basis vectors themselves.
@@ -97,6 +116,8 @@ struct GmresTeamCycle {
   using Vec = Kokkos::View<Scalar*, Device>;
   using CVec = Kokkos::View<const Scalar*, Device>;
   using Args = GmresTeamCycleArgs<Scalar, Device>;
+  using Cgs2 = ArnoldiOneTeamFunctor<Scalar, Device>;
+  using scratch_view = Kokkos::View<double*, typename exec::scratch_memory_space, Kokkos::MemoryUnmanaged>;
 
   typename Crs<Scalar, Device>::row_map_type::const_type rm;
   typename Crs<Scalar, Device>::index_type::const_type ent;
@@ -108,17 +129,21 @@ struct GmresTeamCycle {
   GmresTeamCycle(const Args& args, const Apply& apply)
       : rm(args.A.graph.row_map), ent(args.A.graph.entries), val(args.A.values), a(args), M(apply) {}
 
-  // offsets into a.work: the Hessenberg matrix (column-major, (m + 1) x m), the rotations, g, CGS2's coefficients and
-  // ‖w‖², the step's verdict, the least-squares solution
-  KOKKOS_INLINE_FUNCTION int o_cs() const { return (a.m + 1) * a.m; }
-  KOKKOS_INLINE_FUNCTION int o_sn() const { return o_cs() + a.m; }
-  KOKKOS_INLINE_FUNCTION int o_g() const { return o_sn() + a.m; }
-  KOKKOS_INLINE_FUNCTION int o_h1() const { return o_g() + a.m + 1; }
-  KOKKOS_INLINE_FUNCTION int o_h2() const { return o_h1() + a.m + 1; }
-  KOKKOS_INLINE_FUNCTION int o_nrm() const { return o_h2() + a.m + 1; }
-  KOKKOS_INLINE_FUNCTION int o_flag() const { return o_nrm() + 1; }
-  KOKKOS_INLINE_FUNCTION int o_y() const { return o_flag() + 1; }
-  KOKKOS_INLINE_FUNCTION double& h(int i, int j) const { return a.work(j * (a.m + 1) + i); }
+  // offsets into the team's scratch: the Hessenberg matrix (column-major, (m + 1) x m), the rotations, g, CGS2's
+  // coefficients and ‖w‖², the step's verdict, the least-squares solution
+  static KOKKOS_INLINE_FUNCTION int o_cs(int m) { return (m + 1) * m; }
+  static KOKKOS_INLINE_FUNCTION int o_sn(int m) { return o_cs(m) + m; }
+  static KOKKOS_INLINE_FUNCTION int o_g(int m) { return o_sn(m) + m; }
+  static KOKKOS_INLINE_FUNCTION int o_h1(int m) { return o_g(m) + m + 1; }
+  static KOKKOS_INLINE_FUNCTION int o_h2(int m) { return o_h1(m) + m + 1; }
+  static KOKKOS_INLINE_FUNCTION int o_nrm(int m) { return o_h2(m) + m + 1; }
+  static KOKKOS_INLINE_FUNCTION int o_flag(int m) { return o_nrm(m) + 1; }
+  static KOKKOS_INLINE_FUNCTION int o_y(int m) { return o_flag(m) + 1; }
+  static KOKKOS_INLINE_FUNCTION int scratch_entries(int m) { return o_y(m) + m; }
+  /// The scratch of a cycle of restart length m.
+  static std::size_t scratch_bytes(int m) {
+    return scratch_view::shmem_size(static_cast<std::size_t>(scratch_entries(m)));
+  }
 
   KOKKOS_INLINE_FUNCTION Vec column(int j) const { return Kokkos::subview(a.V, Kokkos::ALL(), j); }
 
@@ -128,8 +153,8 @@ struct GmresTeamCycle {
     for (offset_t k = rm(i); k < rm(i + 1); ++k) s += val(k) * v(ent(k));
     return s;
   }
-  /// r = b − A x; returns ‖r‖ to every thread (through a.work's flag slot).
-  KOKKOS_INLINE_FUNCTION double residual(const member& t, ordinal_t n) const {
+  /// r = b − A x; returns ‖r‖ to every thread (through the norm's slot of the scratch).
+  KOKKOS_INLINE_FUNCTION double residual(const member& t, const scratch_view& sw, ordinal_t n) const {
     double rr = 0;
     Kokkos::parallel_reduce(
         Kokkos::TeamVectorRange(t, n),
@@ -139,20 +164,21 @@ struct GmresTeamCycle {
           acc += static_cast<double>(ri) * static_cast<double>(ri);
         },
         rr);
-    Kokkos::single(Kokkos::PerTeam(t), [&] { a.work(o_nrm()) = rr; });
+    Kokkos::single(Kokkos::PerTeam(t), [&] { sw(o_nrm(a.m)) = rr; });
     t.team_barrier();
-    return sqrt(a.work(o_nrm()));
+    return sqrt(sw(o_nrm(a.m)));
   }
   /// Column j of H from CGS2's coefficients, the old rotations applied to it and a new one zeroing h_{j+1,j}, g and
   /// the verdict (GmresTeamStop); one thread.
-  KOKKOS_INLINE_FUNCTION int finish_step(int j) const {
-    for (int i = 0; i <= j; ++i) h(i, j) = a.work(o_h1() + i) + a.work(o_h2() + i);
-    const double hnext = sqrt(a.work(o_nrm()));
-    h(j + 1, j) = hnext;
+  KOKKOS_INLINE_FUNCTION int finish_step(const scratch_view& sw, int j) const {
+    const int m = a.m;
+    double* h = &sw(j * (m + 1));
+    for (int i = 0; i <= j; ++i) h[i] = sw(o_h1(m) + i) + sw(o_h2(m) + i);
+    const double hnext = sqrt(sw(o_nrm(m)));
+    h[j + 1] = hnext;
     if (!(hnext - hnext == 0)) return static_cast<int>(GmresTeamStop::NonFinite);
-    double* g = &a.work(o_g());
-    if (!givens_step(&h(0, j), &a.work(o_cs()), &a.work(o_sn()), g, j))
-      return static_cast<int>(GmresTeamStop::Breakdown);
+    double* g = &sw(o_g(m));
+    if (!givens_step(h, &sw(o_cs(m)), &sw(o_sn(m)), g, j)) return static_cast<int>(GmresTeamStop::Breakdown);
     const double est = g[j + 1] < 0 ? -g[j + 1] : g[j + 1];
     a.out(Args::kOutHead + j) = est;
     if (est <= a.tol_abs || hnext == 0) return static_cast<int>(GmresTeamStop::Estimate);
@@ -162,13 +188,15 @@ struct GmresTeamCycle {
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
     const auto n = static_cast<ordinal_t>(a.x.extent(0));
-    const double beta = residual(t, n);
+    const int m = a.m;
+    const scratch_view sw(t.team_scratch(0), scratch_entries(m));
+    const double beta = a.beta;  // ‖r‖ of r = b − A x, computed by the caller or the previous cycle's end
     int steps = 0, stop = static_cast<int>(GmresTeamStop::None);
     if (beta > 0 && beta - beta == 0) {  // the host starts a cycle only from a finite residual above the tolerance
       const Vec v0 = column(0);
       Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n),
                            [&](const ordinal_t i) { v0(i) = static_cast<Scalar>(a.r(i) / beta); });
-      Kokkos::single(Kokkos::PerTeam(t), [&] { a.work(o_g()) = beta; });
+      Kokkos::single(Kokkos::PerTeam(t), [&] { sw(o_g(m)) = beta; });
       t.team_barrier();
       for (int j = 0; j < a.max_steps; ++j) {
         const Vec vj = column(j);
@@ -177,43 +205,36 @@ struct GmresTeamCycle {
           a.w(i) = Apply::identity ? row_product(i, vj) : row_product(i, a.z);
         });
         t.team_barrier();
-        ArnoldiOneTeamFunctor<Scalar, Device> cgs2{a.V, a.w, column(j + 1), a.work, j + 1, o_h1(), o_h2(), o_nrm()};
-        cgs2(t);
+        const Cgs2 cgs2{a.V, a.w, column(j + 1), {}, j + 1, o_h1(m), o_h2(m), o_nrm(m)};
+        cgs2.run(t, sw);
         t.team_barrier();
-        Kokkos::single(Kokkos::PerTeam(t), [&] { a.work(o_flag()) = finish_step(j); });
+        Kokkos::single(Kokkos::PerTeam(t), [&] { sw(o_flag(m)) = finish_step(sw, j); });
         t.team_barrier();
-        stop = static_cast<int>(a.work(o_flag()));
+        stop = static_cast<int>(sw(o_flag(m)));
         if (stop == static_cast<int>(GmresTeamStop::NonFinite) || stop == static_cast<int>(GmresTeamStop::Breakdown))
           break;
         steps = j + 1;
         if (stop != static_cast<int>(GmresTeamStop::None)) break;
       }
       // Breakdown keeps the steps before it; NonFinite leaves x as it was (the host-driven cycle does the same)
-      if (steps > 0 && stop != static_cast<int>(GmresTeamStop::NonFinite)) update(t, n, steps);
+      if (steps > 0 && stop != static_cast<int>(GmresTeamStop::NonFinite)) update(t, sw, n, steps);
     }
-    const double beta_end = residual(t, n);
+    const double beta_end = residual(t, sw, n);
     Kokkos::single(Kokkos::PerTeam(t), [&] {
       a.out(0) = steps;
       a.out(1) = stop;
       a.out(2) = beta_end;
-      a.out(3) = beta;
     });
   }
 
   /// y = H(0:j, 0:j)⁻¹ g(0:j) (one thread), then x += M⁻¹ V y.
-  KOKKOS_INLINE_FUNCTION void update(const member& t, ordinal_t n, int j) const {
-    Kokkos::single(Kokkos::PerTeam(t), [&] {
-      double* y = &a.work(o_y());
-      for (int i = j - 1; i >= 0; --i) {
-        double s = a.work(o_g() + i);
-        for (int k = i + 1; k < j; ++k) s -= h(i, k) * y[k];
-        y[i] = s / h(i, i);
-      }
-    });
+  KOKKOS_INLINE_FUNCTION void update(const member& t, const scratch_view& sw, ordinal_t n, int j) const {
+    const int m = a.m;
+    Kokkos::single(Kokkos::PerTeam(t), [&] { back_substitution(&sw(0), m + 1, &sw(o_g(m)), &sw(o_y(m)), j); });
     t.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) {
       Scalar s = 0;
-      for (int c = 0; c < j; ++c) s += a.V(i, c) * static_cast<Scalar>(a.work(o_y() + c));
+      for (int c = 0; c < j; ++c) s += a.V(i, c) * static_cast<Scalar>(sw(o_y(m) + c));
       a.w(i) = s;
     });
     t.team_barrier();
@@ -224,17 +245,31 @@ struct GmresTeamCycle {
   }
 };
 
+/// Whether a cycle of restart length m fits the team's scratch memory of the backend: GMRES(30)'s cycle takes about
+/// 9 KB; from a restart length of 69 on CUDA (40 KB with Kokkos 3.4) the host-driven cycles run instead.
+template <class Scalar, class Device>
+bool gmres_team_cycle_fits(int m) {
+  using exec = typename Device::execution_space;
+  return GmresTeamCycle<Scalar, Device, IdentityTeamApply>::scratch_bytes(m) <=
+         static_cast<std::size_t>(Impl::TeamPolicy<exec>::scratch_size_max(0));
+}
+
 /// Launches one GMRES cycle in one team (GmresTeamCycle) with the application `apply`, asynchronously: a team of the
-/// orthogonalization's lanes (arnoldi_one_team_lanes) and as many threads as fit, at most 32.
+/// orthogonalization's lanes (arnoldi_one_team_lanes) and as many threads as fit, at most 32. The caller has checked
+/// gmres_team_cycle_fits(args.m).
 template <class Scalar, class Device, class Apply>
 void gmres_team_cycle_launch(const GmresTeamCycleArgs<Scalar, Device>& args, const Apply& apply) {
   using exec = typename Device::execution_space;
   using F = GmresTeamCycle<Scalar, Device, Apply>;
   constexpr int lanes = arnoldi_one_team_lanes<exec>();
-  static const int threads =
-      std::max(1, std::min(32, Impl::TeamPolicy<exec>(1, 1, lanes).team_size_max(F(), Kokkos::ParallelForTag())));
-  Kokkos::parallel_for("AsyncSparse::gmres::team_cycle",
-                       Impl::TeamPolicy<exec>(Impl::launch_instance<exec>(), 1, threads, lanes), F(args, apply));
+  static const int threads = [] {  // with the most scratch a cycle may take
+    auto sized = Impl::TeamPolicy<exec>(1, 1, lanes);
+    sized.set_scratch_size(0, Kokkos::PerTeam(Impl::TeamPolicy<exec>::scratch_size_max(0)));
+    return std::max(1, std::min(32, sized.team_size_max(F(), Kokkos::ParallelForTag())));
+  }();
+  auto policy = Impl::TeamPolicy<exec>(Impl::launch_instance<exec>(), 1, threads, lanes);
+  policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(args.m)));
+  Kokkos::parallel_for("AsyncSparse::gmres::team_cycle", policy, F(args, apply));
 }
 
 }  // namespace Impl

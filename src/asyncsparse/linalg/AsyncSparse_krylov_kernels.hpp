@@ -656,7 +656,9 @@ void scale_by_norm(const Kokkos::View<const Scalar*, Device>& w, const Kokkos::V
 /// one multiprocessor's loads: the rule's bound (kGmresOneTeamMaxRows, 2,048 rows) is where that stops paying. The same
 /// results as the passes up to the order of the sums: h1 = Vᵀw into s[h1, h1 + k), w −= V h1, h2 = Vᵀw into s[h2, h2 +
 /// k), w −= V h2, ‖w‖² into s[nrm], v = w / ‖w‖ (v = 0 when ‖w‖² is zero or not finite). Each column's dot product is a
-/// thread's vector lanes over the rows; the updates take the team's threads and lanes over the rows.
+/// thread's vector lanes over the rows (the rows by stretches per thread, summed afterwards per column, measured
+/// slower: each thread's sums over its columns became a chain of reductions); the updates take the team's threads and
+/// lanes over the rows. GmresTeamCycle runs it inside its own team with the coefficients in its scratch (run()).
 template <class Scalar, class Device>
 struct ArnoldiOneTeamFunctor {
   using member = typename Impl::TeamPolicy<typename Device::execution_space>::member_type;
@@ -665,40 +667,45 @@ struct ArnoldiOneTeamFunctor {
   Kokkos::View<double*, Device> s;
   int k = 0, h1 = 0, h2 = 0, nrm = 0;
 
-  KOKKOS_INLINE_FUNCTION void dots(const member& t, ordinal_t n, int out) const {
+  template <class S>
+  KOKKOS_INLINE_FUNCTION void dots(const member& t, const S& sv, ordinal_t n, int out) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, k), [&](const int c) {
       double sum = 0;
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(t, n),
           [&](const ordinal_t i, double& a) { a += static_cast<double>(V(i, c)) * static_cast<double>(w(i)); }, sum);
-      Kokkos::single(Kokkos::PerThread(t), [&] { s(out + c) = sum; });
+      Kokkos::single(Kokkos::PerThread(t), [&] { sv(out + c) = sum; });
     });
   }
-  KOKKOS_INLINE_FUNCTION Scalar updated(ordinal_t i, int in) const {
-    return basis_update(V, i, k, w(i), [&](const int c) { return s(in + c); });
+  template <class S>
+  KOKKOS_INLINE_FUNCTION Scalar updated(const S& sv, ordinal_t i, int in) const {
+    return basis_update(V, i, k, w(i), [&](const int c) { return sv(in + c); });
   }
-  KOKKOS_INLINE_FUNCTION void operator()(const member& t) const {
+  /// The orthogonalization with the coefficients in `sv` (s, or the caller's scratch).
+  template <class S>
+  KOKKOS_INLINE_FUNCTION void run(const member& t, const S& sv) const {
     const auto n = static_cast<ordinal_t>(w.extent(0));
-    dots(t, n, h1);  // the team's barrier makes each thread's writes to s and w visible to the others
+    dots(t, sv, n, h1);  // the team's barrier makes each thread's writes to sv and w visible to the others
     t.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) { w(i) = updated(i, h1); });
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) { w(i) = updated(sv, i, h1); });
     t.team_barrier();
-    dots(t, n, h2);
+    dots(t, sv, n, h2);
     t.team_barrier();
     double nrm2 = 0;
     Kokkos::parallel_reduce(
         Kokkos::TeamVectorRange(t, n),
         [&](const ordinal_t i, double& a) {
-          const Scalar wi = updated(i, h2);
+          const Scalar wi = updated(sv, i, h2);
           w(i) = wi;
           a += static_cast<double>(wi) * static_cast<double>(wi);
         },
         nrm2);
-    Kokkos::single(Kokkos::PerTeam(t), [&] { s(nrm) = nrm2; });
+    Kokkos::single(Kokkos::PerTeam(t), [&] { sv(nrm) = nrm2; });
     t.team_barrier();
-    const double r = s(nrm);
+    const double r = sv(nrm);
     Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) { v(i) = scaled_by_norm(w(i), r); });
   }
+  KOKKOS_INLINE_FUNCTION void operator()(const member& t) const { run(t, s); }
 };
 
 /// The lanes of arnoldi_one_team's team: 32 where the backend has them (a warp per column's dot product on CUDA), one

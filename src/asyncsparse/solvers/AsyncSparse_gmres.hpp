@@ -128,11 +128,7 @@ class GmresArnoldi {
   /// Solves the j×j triangular least-squares system and updates x += M⁻¹ (V y).
   void update_solution(int j, const V& x) {
     std::vector<double> y(j);
-    for (int i = j - 1; i >= 0; --i) {
-      double s = g_[i];
-      for (int k = i + 1; k < j; ++k) s -= h(i, k) * y[k];
-      y[i] = s / h(i, i);
-    }
+    back_substitution(H_.data(), m_ + 1, g_.data(), y.data(), j);
     for (int i = 0; i < j; ++i) yh_(i) = static_cast<Scalar>(y[i]);
     const auto yd = Kokkos::subview(yd_, std::make_pair(0, j));
     // yh_ is written again only in the next cycle, after the restart's Blas::residual has waited for the device
@@ -259,9 +255,10 @@ bool launch_team_cycle(Preconditioner<Scalar, Device>* M, const GmresTeamCycleAr
 /// GMRES's cycles each in one launch of one team (small systems, SolverParams::gmres_one_team_rows), from the residual
 /// r of x: per cycle one launch and one wait for its steps' residual estimates (recorded, reported and counted as the
 /// host-driven cycles do: gmres_cycle) and the true residual after its update; the time limit is checked after each
-/// cycle. Returns false where M has no one-team application (launch_team_cycle), before the first cycle (nothing done)
-/// or, should it lose it, before a later one; the caller then runs the remaining cycles host-driven from r and beta,
-/// which each cycle leaves as b − A x and ‖b − A x‖. On return `total` holds the iterations.
+/// cycle. Returns false where the cycle does not fit the team's scratch memory (gmres_team_cycle_fits: restart lengths
+/// from 69 on CUDA with Kokkos 3.4) or M has no one-team application (launch_team_cycle), before the first cycle
+/// (nothing done) or, should it lose it, before a later one; the caller then runs the remaining cycles host-driven from
+/// r and beta, which each cycle leaves as b − A x and ‖b − A x‖. On return `total` holds the iterations.
 template <class Scalar, class Device>
 bool gmres_team_cycles(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, Device>& b,
                        const Kokkos::View<Scalar*, Device>& x, const Kokkos::View<Scalar*, Device>& r,
@@ -271,13 +268,13 @@ bool gmres_team_cycles(const Crs<Scalar, Device>& A, const Kokkos::View<const Sc
   using D = Kokkos::View<double*, Device>;
   using Args = GmresTeamCycleArgs<Scalar, Device>;
   const int m = params.restart;
+  if (!gmres_team_cycle_fits<Scalar, Device>(m)) return false;
   const auto n = static_cast<std::size_t>(A.numRows());
   const auto cols = static_cast<std::size_t>(m + 1);
-  // each array is written before it is read: the basis column by column, w by the product, z by M, the Hessenberg
-  // matrix and the coefficients step by step, out at the cycle's end
+  // each array is written before it is read: the basis column by column, w by the product, z by M, out step by step
+  // and at the cycle's end
   const auto vecs = uninitialized_parts<V, 3>("AsyncSparse::gmres::team_work", {n * cols, n, M ? n : 0});
-  const auto scal = uninitialized_parts<D, 2>("AsyncSparse::gmres::team_scalars",
-                                              {Args::work_size(m), static_cast<std::size_t>(Args::kOutHead + m)});
+  const D outd = cached_uninitialized<D>("AsyncSparse::gmres::team_out", static_cast<std::size_t>(Args::kOutHead + m));
   Args a;
   a.A = A;
   a.b = b;
@@ -286,14 +283,14 @@ bool gmres_team_cycles(const Crs<Scalar, Device>& A, const Kokkos::View<const Sc
   a.V = Basis<Scalar, Device>(vecs[0].data(), n, cols);  // vecs holds the memory until the solve returns
   a.w = vecs[1];
   a.z = M ? vecs[2] : vecs[1];  // not read without M
-  a.work = scal[0];
-  a.out = scal[1];
+  a.out = outd;
   a.m = m;
   a.tol_abs = params.tol * bnorm;
   a.diverged_abs = params.divergence_factor * rel0 * bnorm;
   const auto out = Kokkos::create_mirror_view(a.out);
   while (res.status == SolverStatus::MaxIterations && total < params.max_iterations) {
     a.max_steps = std::min(m, params.max_iterations - total);
+    a.beta = beta;  // r is b − A x: from krylov_start or the previous cycle's end
     if (!launch_team_cycle(M, a)) return false;
     ++res.one_team_cycles;
     res.one_team_orthogonalization = true;

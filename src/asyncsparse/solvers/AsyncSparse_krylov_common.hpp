@@ -41,8 +41,8 @@ inline void check_params(const char* who, const SolverParams& p) {
                        std::to_string(p.graph_from_iteration));
 }
 
-/// Whether GMRES orthogonalizes in one launch of one team (SolverParams::gmres_one_team_rows): a system of at most
-/// kGmresOneTeamMaxRows rows on a GPU by default.
+/// Whether GMRES runs in one team (SolverParams::gmres_one_team_rows): whole cycles (Impl::gmres_team_cycles) where
+/// they can, else each step's orthogonalization; a system of at most kGmresOneTeamMaxRows rows on a GPU by default.
 inline bool gmres_one_team(std::int64_t rows, int param, bool gpu) {
   if (param == 0) return false;
   if (param < 0) return gpu && rows <= kGmresOneTeamMaxRows;
