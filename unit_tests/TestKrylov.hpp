@@ -1020,9 +1020,12 @@ TEST(TEST_CATEGORY, gmres_team_cycle_matches_host_cycles) {
     std::string prec, tri_solve;
     bool team;
   };
+  int mmax = 1;  // the longest restart whose cycle fits the team's scratch memory: the end of its layout in use
+  while (Impl::gmres_team_cycle_fits<double, Dev>(mmax + 1)) ++mmax;
+  ASSERT_GE(mmax, 30);
   for (const Case& c : {Case{"none", "", true}, Case{"identity", "", true}, Case{"jacobi", "", true},
                         Case{"par_ilu", "jacobi", true}, Case{"par_ilu", "exact", false}})
-    for (const int m : {1, 5, 30})
+    for (const int m : {1, 5, 30, mmax})
       for (const int limit : {7, 2000}) {
         if (m == 1 && limit > 7) continue;  // GMRES(1) stagnates on this matrix
         SCOPED_TRACE(c.prec + " " + c.tri_solve + ", restart " + std::to_string(m) + ", limit " +
@@ -1072,9 +1075,12 @@ TEST(TEST_CATEGORY, gmres_team_cycle_matches_host_cycles) {
   // a restart length whose cycle does not fit the team's scratch memory: host-driven cycles, the orthogonalization
   // in one team
   {
-    constexpr int big = 200;
+    const int big = mmax + 1;
     ASSERT_FALSE((Impl::gmres_team_cycle_fits<double, Dev>(big)));
-    EXPECT_TRUE((Impl::gmres_team_cycle_fits<double, Dev>(30)));
+    EXPECT_FALSE((Impl::gmres_team_cycle_fits<double, Dev>(1 << 20)));
+    GmresTeamCycleArgs<double, Dev> args;
+    args.m = big;
+    EXPECT_THROW(Impl::gmres_team_cycle_launch(args, Impl::IdentityTeamApply()), InvalidInput);
     SolverParams p;
     p.restart = big;
     p.tol = 1e-9;

@@ -97,14 +97,14 @@ struct SolverParams {
   /// in a CUDA graph and replayed, one launch instead of up to eight (Impl::GraphReplay; the iterates are the same
   /// bit for bit). 0: never. Default kGraphFromIteration (perf_tests/results/MEASUREMENTS.md#graph-replay).
   int graph_from_iteration = kGraphFromIteration;
-  /// GMRES: systems of at most this many rows run in one team: each whole cycle (residual, Arnoldi steps with the
-  /// preconditioner's applications, rotations, update: one launch and one wait per cycle) where the preconditioner
-  /// has a one-team application (none, diagonal Jacobi, ParIc / ParIlu / ParIct / ParIlut with Jacobi triangular
-  /// solves) and the cycle's Hessenberg matrix fits the team's scratch memory (restart lengths up to 68 on CUDA with
-  /// Kokkos 3.4; the time limit is then checked once per cycle), otherwise each Arnoldi step's orthogonalization (both
-  /// Gram–Schmidt passes, the norm and the scaling) in one launch; larger systems orthogonalize in four kernels over
-  /// the whole device. -1 (default): kGmresOneTeamMaxRows on GPUs, never on host backends; 0: never; > 0: this bound on
-  /// every backend. SolverResult::one_team_cycles and one_team_orthogonalization say which ran.
+  /// GMRES: systems of at most this many rows run in one team: each whole cycle (Arnoldi steps with the
+  /// preconditioner's applications, rotations, update, new residual: one launch and one wait per cycle; the time limit
+  /// is then checked once per cycle) where the preconditioner has a one-team application (none, diagonal Jacobi, ParIc
+  /// / ParIlu / ParIct / ParIlut with Jacobi triangular solves) and the cycle's Hessenberg matrix fits the team's
+  /// scratch memory (restart lengths up to 68 on CUDA with Kokkos 3.4), otherwise each Arnoldi step's orthogonalization
+  /// (both Gram–Schmidt passes, the norm and the scaling) in one launch; larger systems orthogonalize in four kernels
+  /// over the whole device. -1 (default): kGmresOneTeamMaxRows on GPUs, never on host backends; 0: never; > 0: this
+  /// bound on every backend. SolverResult::one_team_cycles and one_team_orthogonalization say which ran.
   int gmres_one_team_rows = -1;
 };
 

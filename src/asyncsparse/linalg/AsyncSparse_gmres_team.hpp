@@ -18,8 +18,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
+#include <asyncsparse/core/AsyncSparse_errors.hpp>
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
@@ -250,17 +252,21 @@ struct GmresTeamCycle {
 template <class Scalar, class Device>
 bool gmres_team_cycle_fits(int m) {
   using exec = typename Device::execution_space;
+  if (m < 1 || m > 4096) return false;  // far beyond any scratch memory; keeps the int offsets from overflowing
   return GmresTeamCycle<Scalar, Device, IdentityTeamApply>::scratch_bytes(m) <=
          static_cast<std::size_t>(Impl::TeamPolicy<exec>::scratch_size_max(0));
 }
 
 /// Launches one GMRES cycle in one team (GmresTeamCycle) with the application `apply`, asynchronously: a team of the
-/// orthogonalization's lanes (arnoldi_one_team_lanes) and as many threads as fit, at most 32. The caller has checked
-/// gmres_team_cycle_fits(args.m).
+/// orthogonalization's lanes (arnoldi_one_team_lanes) and as many threads as fit, at most 32. InvalidInput where the
+/// restart length does not fit the team's scratch memory (gmres_team_cycle_fits; the solver checks before).
 template <class Scalar, class Device, class Apply>
 void gmres_team_cycle_launch(const GmresTeamCycleArgs<Scalar, Device>& args, const Apply& apply) {
   using exec = typename Device::execution_space;
   using F = GmresTeamCycle<Scalar, Device, Apply>;
+  if (!gmres_team_cycle_fits<Scalar, Device>(args.m))
+    throw InvalidInput("gmres: a cycle of restart length " + std::to_string(args.m) +
+                       " does not fit one team's scratch memory");
   constexpr int lanes = arnoldi_one_team_lanes<exec>();
   static const int threads = [] {  // with the most scratch a cycle may take
     auto sized = Impl::TeamPolicy<exec>(1, 1, lanes);
