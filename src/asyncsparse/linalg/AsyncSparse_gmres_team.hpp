@@ -10,8 +10,8 @@
 // and the stopping tests on one thread, the least-squares solution, x += M⁻¹ V y and the true residual, separated by
 // the team's barriers; the host reads the steps' residual estimates once per cycle. The Hessenberg matrix, the
 // rotations and the coefficients live in the team's scratch memory, so that the one thread's chain of rotations does
-// not go through global memory. The arithmetic is that of the host-driven cycle
-// (solvers/AsyncSparse_gmres.hpp) up to the order of the sums.
+// not go through global memory. The arithmetic is that of the host-driven cycle (solvers/AsyncSparse_gmres.hpp) up to
+// the order of the sums.
 #pragma once
 
 #include <Kokkos_Core.hpp>

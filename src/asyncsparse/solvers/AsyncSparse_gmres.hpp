@@ -170,6 +170,15 @@ class GmresArnoldi {
   std::vector<double> H_, cs_, sn_, g_;
 };
 
+/// The status and message of an Arnoldi step that failed: `status` NonFinite (the new basis vector is not finite) or
+/// Breakdown (its Hessenberg column is zero); both kinds of cycle (gmres_cycle, gmres_team_cycles) report through it.
+inline void step_failed(SolverStatus status, SolverResult& res) {
+  res.status = status;
+  res.message = status == SolverStatus::NonFinite
+                    ? "Arnoldi vector became NaN/Inf (preconditioner or matrix produced it)"
+                    : "Hessenberg column is zero (singular preconditioned operator)";
+}
+
 /// One GMRES(m) cycle from the residual r (‖r‖ = beta): Arnoldi steps until convergence, the restart
 /// length, the iteration limit, or a failure; then x is updated. `total` counts iterations over all cycles.
 /// Returns true when the solve must stop without a further cycle (NonFinite, Breakdown, time limit).
@@ -186,13 +195,11 @@ bool gmres_cycle(GmresArnoldi<Scalar, Device>& arn, const Kokkos::View<Scalar*, 
     if (j + 1 < m && total + 1 < params.max_iterations) arn.product(j + 1);  // overlaps the host's wait
     const double hnext = arn.finish_column(j);
     if (!std::isfinite(hnext)) {
-      res.status = SolverStatus::NonFinite;
-      res.message = "Arnoldi vector became NaN/Inf (preconditioner or matrix produced it)";
+      step_failed(SolverStatus::NonFinite, res);
       return true;
     }
     if (!arn.rotate(j)) {
-      res.status = SolverStatus::Breakdown;
-      res.message = "Hessenberg column is zero (singular preconditioned operator)";
+      step_failed(SolverStatus::Breakdown, res);
       stop = true;
       break;
     }
@@ -307,12 +314,8 @@ bool gmres_team_cycles(const Crs<Scalar, Device>& A, const Kokkos::View<const Sc
     if (M) M->note_replayed_applications(steps + (failed ? 1 : 0) + (steps > 0 && stop != GmresTeamStop::NonFinite));
     beta = out(2);
     const double rel = beta / bnorm;
-    if (stop == GmresTeamStop::NonFinite) {
-      res.status = SolverStatus::NonFinite;
-      res.message = "Arnoldi vector became NaN/Inf (preconditioner or matrix produced it)";
-    } else if (stop == GmresTeamStop::Breakdown) {
-      res.status = SolverStatus::Breakdown;
-      res.message = "Hessenberg column is zero (singular preconditioned operator)";
+    if (failed) {
+      step_failed(stop == GmresTeamStop::NonFinite ? SolverStatus::NonFinite : SolverStatus::Breakdown, res);
     } else if (stop == GmresTeamStop::Diverged) {
       res.status = SolverStatus::Diverged;
     }
