@@ -1011,97 +1011,183 @@ namespace test_krylov {
 // ParIlu with exact triangular solves has no one-team application, nor has a restart length whose cycle does not fit
 // the team's scratch memory: their cycles stay host-driven, with the orthogonalization in one team. The team cycles
 // count their applications of M (one per step and one per update).
-TEST(TEST_CATEGORY, gmres_team_cycle_matches_host_cycles) {
-  const auto Ah = AsyncSparse::Test::nonsymmetric_lap2d(20);
-  const auto A = to_device<Dev>(Ah);
-  const auto n = static_cast<std::size_t>(Ah.nrows);
-  const V b = to_device<Dev>(random_vector(Ah.nrows, 5));
-  struct Case {
-    std::string prec, tri_solve;
-    bool team;
-  };
-  int mmax = 1;  // the longest restart whose cycle fits the team's scratch memory: the end of its layout in use
-  while (Impl::gmres_team_cycle_fits<double, Dev>(mmax + 1)) ++mmax;
-  ASSERT_GE(mmax, 30);
-  for (const Case& c : {Case{"none", "", true}, Case{"identity", "", true}, Case{"jacobi", "", true},
-                        Case{"par_ilu", "jacobi", true}, Case{"par_ilu", "exact", false}})
-    for (const int m : {1, 5, 30, mmax})
-      for (const int limit : {7, 2000}) {
-        if (m == 1 && limit > 7) continue;  // GMRES(1) stagnates on this matrix
-        SCOPED_TRACE(c.prec + " " + c.tri_solve + ", restart " + std::to_string(m) + ", limit " +
-                     std::to_string(limit));
-        ParameterList pl;
-        if (!c.tri_solve.empty()) pl.set("tri_solve", c.tri_solve);
-        auto M = make_preconditioner<double, Dev>(c.prec, A, pl);
-        M->compute();
-        Preconditioner<double, Dev>* prec = c.prec == "none" ? nullptr : M.get();
-        SolverParams p;
-        p.restart = m;
-        p.tol = 1e-9;
-        p.max_iterations = limit;
-        SolverResult r[2];
-        std::vector<double> xs[2];
-        int applies[2];
-        for (int k = 0; k < 2; ++k) {
-          p.gmres_one_team_rows = k == 0 ? 0 : static_cast<int>(n);
-          V x("x", n);
-          const int before = M->getNumApply();
-          r[k] = gmres<double, Dev>(A, b, x, prec, p);
-          applies[k] = M->getNumApply() - before;
-          xs[k] = to_std_vector(x);
-        }
-        EXPECT_EQ(r[0].one_team_cycles, 0);
-        EXPECT_FALSE(r[0].one_team_orthogonalization);
-        EXPECT_EQ(r[1].one_team_cycles > 0, c.team);
-        EXPECT_TRUE(r[1].one_team_orthogonalization);
-        EXPECT_EQ(r[1].status, r[0].status) << r[1].message;
-        if (limit == 7) {
-          EXPECT_EQ(r[0].status, SolverStatus::MaxIterations);
-          EXPECT_EQ(r[1].iterations, 7);
-          if (c.team) EXPECT_EQ(r[1].one_team_cycles, (7 + m - 1) / m);
-        } else {
-          EXPECT_TRUE(r[0].converged()) << r[0].message;
-          EXPECT_GT(r[0].iterations, 10);
-          EXPECT_NEAR(r[1].iterations, r[0].iterations, 1);
-          EXPECT_LE(r[1].final_relative_residual, p.tol);
-        }
-        EXPECT_EQ(r[1].iterations, static_cast<int>(r[1].residual_history.size()) - 1);
-        if (c.team && prec) EXPECT_EQ(applies[1], r[1].iterations + r[1].one_team_cycles);
-        for (std::size_t i = 0; i < n; ++i) ASSERT_NEAR(xs[1][i], xs[0][i], 1e-7 * (1 + std::abs(xs[0][i]))) << i;
-        const std::size_t common = std::min<std::size_t>(10, r[0].residual_history.size());
-        for (std::size_t i = 0; i < common; ++i)
-          EXPECT_NEAR(r[1].residual_history[i], r[0].residual_history[i], 1e-8 * r[0].residual_history[i]) << i;
-      }
-  // a restart length whose cycle does not fit the team's scratch memory: host-driven cycles, the orthogonalization
-  // in one team
-  {
-    const int big = mmax + 1;
-    ASSERT_FALSE((Impl::gmres_team_cycle_fits<double, Dev>(big)));
-    EXPECT_FALSE((Impl::gmres_team_cycle_fits<double, Dev>(1 << 20)));
-    GmresTeamCycleArgs<double, Dev> args;
-    args.m = big;
-    EXPECT_THROW(Impl::gmres_team_cycle_launch(args, Impl::IdentityTeamApply()), InvalidInput);
-    SolverParams p;
-    p.restart = big;
-    p.tol = 1e-9;
-    p.gmres_one_team_rows = static_cast<int>(n);
-    V x("x", n);
-    const SolverResult r = gmres<double, Dev>(A, b, x, nullptr, p);
-    EXPECT_TRUE(r.converged()) << r.message;
-    EXPECT_EQ(r.one_team_cycles, 0);
-    EXPECT_TRUE(r.one_team_orthogonalization);
+// A with a dense last row and column (an arrow: as watt_2, one row far longer than the others), diagonally dominant.
+CsrHost<double> with_dense_last_row_and_column(const CsrHost<double>& Ah) {
+  const ordinal_t n = Ah.nrows;
+  CsrHost<double> B(n, n);
+  std::vector<std::vector<std::pair<ordinal_t, double>>> rows(static_cast<std::size_t>(n));
+  for (ordinal_t i = 0; i < n; ++i)
+    for (offset_t k = Ah.row_begin(i); k < Ah.row_end(i); ++k) rows[i].push_back({Ah.col_idx[k], Ah.values[k]});
+  double last = 0;
+  for (ordinal_t i = 0; i + 1 < n; ++i) {
+    const double v = 0.01 * (1 + i % 7);
+    rows[i].push_back({n - 1, -v});
+    rows[n - 1].push_back({i, v});
+    last += 2 * v;
   }
-  // a preconditioner of another matrix's size: refused as by the host-driven cycles, never run in the team
-  ParameterList pl;
-  pl.set("tri_solve", std::string("jacobi"));
-  const auto small = to_device<Dev>(lap2d(4));
-  for (const std::string prec : {"jacobi", "par_ilu"}) {
-    auto M = make_preconditioner<double, Dev>(prec, small, prec == "par_ilu" ? pl : ParameterList());
-    M->compute();
-    SolverParams p;
-    p.gmres_one_team_rows = static_cast<int>(n);
-    V x("x", n);
-    ASYNCSPARSE_EXPECT_THROW_MSG((gmres<double, Dev>(A, b, x, M.get(), p)), InvalidInput, "do not match the matrix");
+  for (auto& r : rows) {
+    std::sort(r.begin(), r.end());
+    std::vector<std::pair<ordinal_t, double>> m;  // a grid entry in the last column or row gets its arrow value added
+    for (const auto& e : r)
+      if (!m.empty() && m.back().first == e.first)
+        m.back().second += e.second;
+      else
+        m.push_back(e);
+    r = m;
+  }
+  for (auto& e : rows[n - 1])
+    if (e.first == n - 1) e.second += last;
+  for (ordinal_t i = 0; i < n; ++i) {
+    for (const auto& e : rows[i]) {
+      B.col_idx.push_back(e.first);
+      B.values.push_back(e.second);
+    }
+    B.row_ptr[i + 1] = static_cast<offset_t>(B.col_idx.size());
+  }
+  return B;
+}
+
+// Impl::team_long_rows lists the rows above kTeamLongRowEntries entries (counting the diagonal or not), and none when
+// more than kTeamLongRowsMax are long.
+TEST(TEST_CATEGORY, team_long_rows_lists_the_rows_above_the_bound) {
+  using Exec = typename Dev::execution_space;
+  const auto B = with_dense_last_row_and_column(AsyncSparse::Test::nonsymmetric_lap2d(20));
+  const auto A = to_device<Dev>(B);
+  const auto read = [](const Kokkos::View<int*, Dev>& list) {
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), list);
+    std::vector<int> rows;
+    for (int q = 0; q < Impl::team_long_row_count(h); ++q) rows.push_back(Impl::team_long_row(h, q));
+    std::sort(rows.begin(), rows.end());
+    return std::make_pair(h(0), rows);
+  };
+  const auto arrow = read(Impl::team_long_rows<Dev>(Exec(), A.graph.row_map, A.numRows(), 0));
+  EXPECT_EQ(arrow.first, 1);
+  EXPECT_EQ(arrow.second, std::vector<int>{B.nrows - 1});
+  // rows of exactly kTeamLongRowEntries + 1 entries: long for A, not once the stored diagonal is left out
+  CsrHost<double> C(70, 70);
+  for (ordinal_t i = 0; i < 70; ++i) {
+    const ordinal_t len = i < 3 ? Impl::kTeamLongRowEntries + 1 : 2;
+    for (ordinal_t j = 0; j < len; ++j) {
+      C.col_idx.push_back(j);
+      C.values.push_back(1.0);
+    }
+    C.row_ptr[i + 1] = static_cast<offset_t>(C.col_idx.size());
+  }
+  auto Cd = to_device<Dev>(C);
+  const auto three = read(Impl::team_long_rows<Dev>(Exec(), Cd.graph.row_map, C.nrows, 0));
+  EXPECT_EQ(three.second, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(read(Impl::team_long_rows<Dev>(Exec(), Cd.graph.row_map, C.nrows, 1)).first, 0);
+  // more long rows than a list holds: counted, none listed
+  CsrHost<double> D(Impl::kTeamLongRowsMax + 1, Impl::kTeamLongRowEntries + 1);
+  for (ordinal_t i = 0; i < D.nrows; ++i) {
+    for (ordinal_t j = 0; j <= Impl::kTeamLongRowEntries; ++j) {
+      D.col_idx.push_back(j);
+      D.values.push_back(1.0);
+    }
+    D.row_ptr[i + 1] = static_cast<offset_t>(D.col_idx.size());
+  }
+  auto Dd = to_device<Dev>(D);
+  const auto many = read(Impl::team_long_rows<Dev>(Exec(), Dd.graph.row_map, D.nrows, 0));
+  EXPECT_EQ(many.first, Impl::kTeamLongRowsMax + 1);
+  EXPECT_TRUE(many.second.empty());
+}
+
+TEST(TEST_CATEGORY, gmres_team_cycle_matches_host_cycles) {
+  for (const bool arrow : {false, true}) {
+    SCOPED_TRACE(arrow ? "with a dense last row and column" : "2D grid");
+    const auto grid = AsyncSparse::Test::nonsymmetric_lap2d(20);
+    const auto Ah = arrow ? with_dense_last_row_and_column(grid) : grid;
+    const auto A = to_device<Dev>(Ah);
+    const auto n = static_cast<std::size_t>(Ah.nrows);
+    const V b = to_device<Dev>(random_vector(Ah.nrows, 5));
+    struct Case {
+      std::string prec, tri_solve;
+      bool team;
+    };
+    int mmax = 1;  // the longest restart whose cycle fits the team's scratch memory: the end of its layout in use
+    while (Impl::gmres_team_cycle_fits<double, Dev>(mmax + 1)) ++mmax;
+    ASSERT_GE(mmax, 30);
+    for (const Case& c : {Case{"none", "", true}, Case{"identity", "", true}, Case{"jacobi", "", true},
+                          Case{"par_ilu", "jacobi", true}, Case{"par_ilu", "exact", false}})
+      for (const int m : {1, 5, 30, mmax})
+        for (const int limit : {7, 2000}) {
+          if (m == 1 && limit > 7) continue;  // GMRES(1) stagnates on this matrix
+          SCOPED_TRACE(c.prec + " " + c.tri_solve + ", restart " + std::to_string(m) + ", limit " +
+                       std::to_string(limit));
+          ParameterList pl;
+          if (!c.tri_solve.empty()) pl.set("tri_solve", c.tri_solve);
+          auto M = make_preconditioner<double, Dev>(c.prec, A, pl);
+          M->compute();
+          Preconditioner<double, Dev>* prec = c.prec == "none" ? nullptr : M.get();
+          SolverParams p;
+          p.restart = m;
+          p.tol = 1e-9;
+          p.max_iterations = limit;
+          SolverResult r[2];
+          std::vector<double> xs[2];
+          int applies[2];
+          for (int k = 0; k < 2; ++k) {
+            p.gmres_one_team_rows = k == 0 ? 0 : static_cast<int>(n);
+            V x("x", n);
+            const int before = M->getNumApply();
+            r[k] = gmres<double, Dev>(A, b, x, prec, p);
+            applies[k] = M->getNumApply() - before;
+            xs[k] = to_std_vector(x);
+          }
+          EXPECT_EQ(r[0].one_team_cycles, 0);
+          EXPECT_FALSE(r[0].one_team_orthogonalization);
+          EXPECT_EQ(r[1].one_team_cycles > 0, c.team);
+          EXPECT_TRUE(r[1].one_team_orthogonalization);
+          EXPECT_EQ(r[1].status, r[0].status) << r[1].message;
+          if (limit == 7) {
+            EXPECT_EQ(r[0].status, SolverStatus::MaxIterations);
+            EXPECT_EQ(r[1].iterations, 7);
+            if (c.team) EXPECT_EQ(r[1].one_team_cycles, (7 + m - 1) / m);
+          } else {
+            EXPECT_TRUE(r[0].converged()) << r[0].message;
+            EXPECT_GT(r[0].iterations, 10);
+            EXPECT_NEAR(r[1].iterations, r[0].iterations, 1);
+            EXPECT_LE(r[1].final_relative_residual, p.tol);
+          }
+          EXPECT_EQ(r[1].iterations, static_cast<int>(r[1].residual_history.size()) - 1);
+          if (c.team && prec) EXPECT_EQ(applies[1], r[1].iterations + r[1].one_team_cycles);
+          for (std::size_t i = 0; i < n; ++i) ASSERT_NEAR(xs[1][i], xs[0][i], 1e-7 * (1 + std::abs(xs[0][i]))) << i;
+          const std::size_t common = std::min<std::size_t>(10, r[0].residual_history.size());
+          for (std::size_t i = 0; i < common; ++i)
+            EXPECT_NEAR(r[1].residual_history[i], r[0].residual_history[i], 1e-8 * r[0].residual_history[i]) << i;
+        }
+    if (arrow) continue;  // the rest does not depend on the matrix
+    // a restart length whose cycle does not fit the team's scratch memory: host-driven cycles, the orthogonalization
+    // in one team
+    {
+      const int big = mmax + 1;
+      ASSERT_FALSE((Impl::gmres_team_cycle_fits<double, Dev>(big)));
+      EXPECT_FALSE((Impl::gmres_team_cycle_fits<double, Dev>(1 << 20)));
+      GmresTeamCycleArgs<double, Dev> args;
+      args.m = big;
+      EXPECT_THROW(Impl::gmres_team_cycle_launch(args, Impl::IdentityTeamApply()), InvalidInput);
+      SolverParams p;
+      p.restart = big;
+      p.tol = 1e-9;
+      p.gmres_one_team_rows = static_cast<int>(n);
+      V x("x", n);
+      const SolverResult r = gmres<double, Dev>(A, b, x, nullptr, p);
+      EXPECT_TRUE(r.converged()) << r.message;
+      EXPECT_EQ(r.one_team_cycles, 0);
+      EXPECT_TRUE(r.one_team_orthogonalization);
+    }
+    // a preconditioner of another matrix's size: refused as by the host-driven cycles, never run in the team
+    ParameterList pl;
+    pl.set("tri_solve", std::string("jacobi"));
+    const auto small = to_device<Dev>(lap2d(4));
+    for (const std::string prec : {"jacobi", "par_ilu"}) {
+      auto M = make_preconditioner<double, Dev>(prec, small, prec == "par_ilu" ? pl : ParameterList());
+      M->compute();
+      SolverParams p;
+      p.gmres_one_team_rows = static_cast<int>(n);
+      V x("x", n);
+      ASYNCSPARSE_EXPECT_THROW_MSG((gmres<double, Dev>(A, b, x, M.get(), p)), InvalidInput, "do not match the matrix");
+    }
   }
 }
 }  // namespace test_krylov

@@ -45,6 +45,7 @@ struct GmresTeamCycleArgs {
   Kokkos::View<Scalar*, Device> x, r, w, z;
   Kokkos::View<Scalar**, Kokkos::LayoutLeft, Device> V;  ///< the basis, n × (m + 1)
   Kokkos::View<double*, Device> out;                     ///< kOutHead + m values
+  Kokkos::View<int*, Device> long_rows;                  ///< A's long rows (Impl::team_long_rows); empty: none
   int m = 0;                                             ///< restart length
   int max_steps = 0;                                     ///< steps of this cycle at most (≤ m)
   double beta = 0;                                       ///< ‖r‖ at the cycle's start

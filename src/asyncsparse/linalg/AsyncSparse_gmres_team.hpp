@@ -10,8 +10,10 @@
 // and the stopping tests on one thread, the least-squares solution, x += M⁻¹ V y and the true residual, separated by
 // the team's barriers; the host reads the steps' residual estimates once per cycle. The Hessenberg matrix, the
 // rotations and the coefficients live in the team's scratch memory, so that the one thread's chain of rotations does
-// not go through global memory. The arithmetic is that of the host-driven cycle (solvers/AsyncSparse_gmres.hpp) up to
-// the order of the sums.
+// not go through global memory. The passes give every row a thread, except the few long rows of A and of the factors
+// (Impl::team_long_rows), which take a thread's vector lanes each: the barrier after a pass would otherwise wait for
+// the thread of a dense row. The arithmetic is that of the host-driven cycle (solvers/AsyncSparse_gmres.hpp) up to the
+// order of the sums.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -25,6 +27,7 @@
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
+#include <asyncsparse/linalg/impl/AsyncSparse_team_long_rows.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
@@ -155,6 +158,24 @@ struct GmresTeamCycle {
     for (offset_t k = rm(i); k < rm(i + 1); ++k) s += val(k) * v(ent(k));
     return s;
   }
+  /// w = A v, a thread per row and the listed long rows (a.long_rows, `longs` of them) a thread's vector lanes each,
+  /// then the team's barrier.
+  KOKKOS_INLINE_FUNCTION void product(const member& t, const Vec& v, ordinal_t n, int longs) const {
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) {
+      if (longs > 0 && rm(i + 1) - rm(i) > kTeamLongRowEntries) return;
+      a.w(i) = row_product(i, v);
+    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, longs), [&](const int q) {
+      const ordinal_t i = team_long_row(a.long_rows, q);
+      const offset_t beg = rm(i);
+      Scalar s = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(t, rm(i + 1) - beg),
+          [&](const offset_t k, Scalar& acc) { acc += val(beg + k) * v(ent(beg + k)); }, s);
+      Kokkos::single(Kokkos::PerThread(t), [&] { a.w(i) = s; });
+    });
+    t.team_barrier();
+  }
   /// r = b − A x; returns ‖r‖ to every thread (through the norm's slot of the scratch).
   KOKKOS_INLINE_FUNCTION double residual(const member& t, const scratch_view& sw, ordinal_t n) const {
     double rr = 0;
@@ -194,6 +215,7 @@ struct GmresTeamCycle {
     const scratch_view sw(t.team_scratch(0), scratch_entries(m));
     const double beta = a.beta;  // ‖r‖ of r = b − A x, computed by the caller or the previous cycle's end
     int steps = 0, stop = static_cast<int>(GmresTeamStop::None);
+    const int longs = team_long_row_count(a.long_rows);
     if (beta > 0 && beta - beta == 0) {  // the host starts a cycle only from a finite residual above the tolerance
       const Vec v0 = column(0);
       Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n),
@@ -203,10 +225,7 @@ struct GmresTeamCycle {
       for (int j = 0; j < a.max_steps; ++j) {
         const Vec vj = column(j);
         if (!Apply::identity) M(t, CVec(vj), a.z);
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) {
-          a.w(i) = Apply::identity ? row_product(i, vj) : row_product(i, a.z);
-        });
-        t.team_barrier();
+        product(t, Apply::identity ? vj : a.z, n, longs);
         const Cgs2 cgs2{a.V, a.w, column(j + 1), {}, j + 1, o_h1(m), o_h2(m), o_nrm(m)};
         cgs2.run(t, sw);
         t.team_barrier();

@@ -63,8 +63,9 @@ class FactorApply {
   /// (TriangularSolver::fuses_dot) or the one-team launch runs the application; otherwise false, and nothing done.
   bool apply_dot(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s, int slot);
   /// Launches a GMRES cycle in one team (Preconditioner::launch_gmres_team_cycle) with both triangles' Jacobi sweeps
-  /// as its application of M⁻¹ and returns true, when both solvers are Jacobi solvers with a fixed sweep count; false,
-  /// having done nothing, otherwise.
+  /// as its application of M⁻¹ (their long rows, listed at the first launch after setup(), on a thread's lanes each)
+  /// and returns true, when both solvers are Jacobi solvers with a fixed sweep count; false, having done nothing,
+  /// otherwise.
   bool launch_gmres_team_cycle(const GmresTeamCycleArgs<Scalar, Device>& args) const;
   /// Both solves replayable from a CUDA graph (TriangularSolver::replayable).
   bool replayable() const { return ready() && lower_.replayable() && upper_.replayable(); }
@@ -144,6 +145,8 @@ class FactorApply {
 
   TriangularSolver<Scalar, Device> lower_, upper_;
   vector_type inv_s_, w_;
+  // the triangles' long rows for the GMRES team cycle (Impl::team_long_rows), listed at its first launch after setup()
+  mutable Kokkos::View<int*, Device> long_rows_l_, long_rows_u_;
   bool one_team_ = false, exact_one_team_ = false;
   int one_team_size_ = 1;
 };
@@ -155,6 +158,7 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   check_factor_sizes(L, U);  // before anything of the previous set-up is replaced
   check_scaling(s, L.numRows());
   one_team_ = false;
+  long_rows_l_ = long_rows_u_ = Kokkos::View<int*, Device>();
   // One allocation (Impl::uninitialized_parts) for the inverse scaling, the work vector between the solves (written by
   // the lower solve before the upper one reads it) and both solvers' arrays, sized for the mode each resolves from the
   // rule's facts without the Jacobi probe. The probe can only turn that mode (jacobi) into exact, which needs less,
@@ -240,7 +244,15 @@ bool FactorApply<Scalar, Device>::launch_gmres_team_cycle(const GmresTeamCycleAr
   if (!ready() || lower_.kind() != TriSolveKind::Jacobi || upper_.kind() != TriSolveKind::Jacobi ||
       lower_.jacobi_sweeps() < 1 || upper_.jacobi_sweeps() < 1)
     return false;
-  Impl::gmres_team_cycle_launch(args, Impl::JacobiPairTeamApply<OneTeam>{jacobi_pair()});
+  if (long_rows_l_.extent(0) == 0) {  // once per set-up (the patterns): the rows a thread's lanes take in the cycle
+    const auto exec = Impl::launch_instance<execution_space>();
+    long_rows_l_ = Impl::team_long_rows<Device>(exec, lower_.jacobi_arrays().row_map, lower_.num_rows(), 1);
+    long_rows_u_ = Impl::team_long_rows<Device>(exec, upper_.jacobi_arrays().row_map, upper_.num_rows(), 1);
+  }
+  OneTeam pair = jacobi_pair();
+  pair.L.long_rows = long_rows_l_;
+  pair.U.long_rows = long_rows_u_;
+  Impl::gmres_team_cycle_launch(args, Impl::JacobiPairTeamApply<OneTeam>{pair});
   return true;
 }
 

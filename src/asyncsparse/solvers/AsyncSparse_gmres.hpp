@@ -291,6 +291,8 @@ bool gmres_team_cycles(const Crs<Scalar, Device>& A, const Kokkos::View<const Sc
   a.w = vecs[1];
   a.z = M ? vecs[2] : vecs[1];  // not read without M
   a.out = outd;
+  a.long_rows =
+      team_long_rows<Device>(launch_instance<typename Device::execution_space>(), A.graph.row_map, A.numRows(), 0);
   a.m = m;
   a.tol_abs = params.tol * bnorm;
   a.diverged_abs = params.divergence_factor * rel0 * bnorm;

@@ -24,6 +24,7 @@
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/exec/AsyncSparse_atomics.hpp>
 #include <asyncsparse/exec/AsyncSparse_launch_config.hpp>
+#include <asyncsparse/linalg/impl/AsyncSparse_team_long_rows.hpp>
 
 namespace AsyncSparse {
 namespace Impl {
@@ -281,9 +282,11 @@ double jacobi_sweep(const ResolvedLaunch& launch, const RowMap& rm, const Entrie
 /// into the same vectors (sweep s of k writes x when k - s is even, the solver's work vector otherwise; the first
 /// forms x_0 = D^{-1} b on the fly), one thread (or vector lane) per row with its sum in row order; the team's barrier
 /// separates the sweeps, and the lower solve from the upper one. `solve` is also one application of M⁻¹ inside a GMRES
-/// cycle run in one team (Impl::JacobiPairTeamApply), whose team has vector lanes. With `dot`, the last sweep of U also
-/// sums d·z into `out`. On a GPU the whole application is one kernel on one multiprocessor instead of a launch per
-/// sweep: for small triangles the sweeps are too short to fill the device, and each launch costs more than the sweep
+/// cycle run in one team (Impl::JacobiPairTeamApply), whose team has vector lanes; there each triangle's long rows
+/// (Tri::long_rows, Impl::team_long_rows: a dense row's hundred entries would hold up every sweep on one thread) take
+/// a thread's lanes each, summed in the lanes' order. With `dot`, the last sweep of U also sums d·z into `out`. On a
+/// GPU the whole application is one kernel on one multiprocessor instead of a launch per sweep: for small triangles
+/// the sweeps are too short to fill the device, and each launch costs more than the sweep
 /// (perf_tests/results/MEASUREMENTS.md#tri-solve-one-team).
 template <class ExecSpace, class RowMap, class Entries, class Values, class Vec, class CVec, class Out>
 struct JacobiPairOneTeam {
@@ -296,6 +299,7 @@ struct JacobiPairOneTeam {
     Vec work;
     int sweeps = 0;
     bool lower = true;
+    Kokkos::View<int*, typename Vec::device_type> long_rows;  ///< Impl::team_long_rows of the triangle; empty: none
   };
   Tri L, U;
   CVec b, d;
@@ -305,40 +309,83 @@ struct JacobiPairOneTeam {
   bool dot = false;
 
   template <class BV, class XIn>
-  KOKKOS_INLINE_FUNCTION Scalar row_value(const Tri& T, const BV& bv, const XIn& xin, bool first, ordinal_t i) const {
+  KOKKOS_INLINE_FUNCTION Scalar x_in(const Tri& T, const BV& bv, const XIn& xin, bool first, ordinal_t j) const {
+    return first ? T.dinv(j) * bv(j) : xin(j);
+  }
+  template <class BV, class XIn>
+  KOKKOS_INLINE_FUNCTION Scalar row_value(const Tri& T, const BV& bv, const XIn& xin, bool first, ordinal_t i,
+                                          offset_t beg, offset_t end) const {
+    Scalar s = 0;
+    for (offset_t k = beg; k < end; ++k) s += T.val(k) * x_in(T, bv, xin, first, T.ent(k));
+    return T.dinv(i) * (bv(i) - s);
+  }
+  // row i of a sweep by this thread, unless `longs` and the row is listed (more than kTeamLongRowEntries entries):
+  // false then, nothing written
+  template <class BV, class XIn>
+  KOKKOS_INLINE_FUNCTION bool short_row(const Tri& T, const BV& bv, const XIn& xin, bool first, ordinal_t i, bool longs,
+                                        Scalar& xi) const {
     offset_t beg, end;
     off_diagonal_range(T.rm, i, T.lower, beg, end);
-    Scalar s = 0;
-    for (offset_t k = beg; k < end; ++k) {
-      const ordinal_t j = T.ent(k);
-      s += T.val(k) * (first ? T.dinv(j) * bv(j) : xin(j));
-    }
-    return T.dinv(i) * (bv(i) - s);
+    if (longs && end - beg > kTeamLongRowEntries) return false;
+    xi = row_value(T, bv, xin, first, i, beg, end);
+    return true;
+  }
+  // the listed long rows of a sweep, a thread's vector lanes each
+  template <class BV, class XIn>
+  KOKKOS_INLINE_FUNCTION void long_rows(const member_type& m, const Tri& T, const BV& bv, const XIn& xin, bool first,
+                                        const Vec& xout, int count) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, count), [&](const int q) {
+      const ordinal_t i = team_long_row(T.long_rows, q);
+      offset_t beg, end;
+      off_diagonal_range(T.rm, i, T.lower, beg, end);
+      Scalar s = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(m, end - beg),
+          [&](const offset_t t, Scalar& acc) { acc += T.val(beg + t) * x_in(T, bv, xin, first, T.ent(beg + t)); }, s);
+      Kokkos::single(Kokkos::PerThread(m), [&]() { xout(i) = T.dinv(i) * (bv(i) - s); });
+    });
   }
   // the k sweeps on T with right-hand side bv into x; returns d·x summed in the last sweep when `with_dot`
   template <class BV>
   KOKKOS_INLINE_FUNCTION double solve(const member_type& m, const Tri& T, const BV& bv, const Vec& x,
                                       bool with_dot) const {
     const int k = T.sweeps;
+    const int longs = team_long_row_count(T.long_rows);
     Vec cur = x;  // the previous sweep's output (not read by the first sweep)
     double sum = 0;
     for (int s = 1; s <= k; ++s) {
       const Vec xout = (k - s) % 2 == 0 ? x : T.work;
       const bool first = s == 1;
-      if (with_dot && s == k) {
+      const bool last_dot = with_dot && s == k;
+      if (last_dot) {
         Kokkos::parallel_reduce(
             Kokkos::TeamVectorRange(m, n),
             [&](const ordinal_t i, double& acc) {
-              const Scalar xi = row_value(T, bv, cur, first, i);
+              Scalar xi;
+              if (!short_row(T, bv, cur, first, i, longs > 0, xi)) return;
               xout(i) = xi;
               acc += static_cast<double>(d(i)) * static_cast<double>(xi);
             },
             sum);
       } else {
-        Kokkos::parallel_for(Kokkos::TeamVectorRange(m, n),
-                             [&](const ordinal_t i) { xout(i) = row_value(T, bv, cur, first, i); });
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(m, n), [&](const ordinal_t i) {
+          Scalar xi;
+          if (short_row(T, bv, cur, first, i, longs > 0, xi)) xout(i) = xi;
+        });
       }
+      if (longs > 0) long_rows(m, T, bv, cur, first, xout, longs);
       m.team_barrier();
+      if (last_dot && longs > 0) {  // the long rows' share of d·x, once their values are written
+        double rest = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamVectorRange(m, longs),
+            [&](const int q, double& acc) {
+              const ordinal_t i = team_long_row(T.long_rows, q);
+              acc += static_cast<double>(d(i)) * static_cast<double>(xout(i));
+            },
+            rest);
+        sum += rest;
+      }
       cur = xout;
     }
     return sum;
