@@ -246,7 +246,8 @@ void BM_probe(benchmark::State& state, const std::string& name, bool ic) {
                            kReps);
   state.counters["n"] = n;
   state.counters["team"] = team;
-  {  // the probe's z against the library's one-team application of the same factors
+  {  // the probe's z against FactorApply's application of the same factors (in one team or a launch per sweep by its
+     // bound: the same sums)
     Impl::FactorApply<double, Device> M;
     TriSolveOptions o;
     o.kind = TriSolveKind::Jacobi;

@@ -4,6 +4,7 @@
 // kernels against plain references and the fused CG against the textbook (Reference) loop.
 #include <KokkosBlas1_update.hpp>
 #include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
@@ -1011,7 +1012,8 @@ namespace test_krylov {
 // ParIlu with exact triangular solves has no one-team application, nor has a restart length whose cycle does not fit
 // the team's scratch memory: their cycles stay host-driven, with the orthogonalization in one team. The team cycles
 // count their applications of M (one per step and one per update).
-// A with a dense last row and column (an arrow: as watt_2, one row far longer than the others), diagonally dominant.
+// A with a dense last row and column of small entries (an arrow: as watt_2, one row far longer than the others), the
+// last row made diagonally dominant.
 CsrHost<double> with_dense_last_row_and_column(const CsrHost<double>& Ah) {
   const ordinal_t n = Ah.nrows;
   CsrHost<double> B(n, n);
@@ -1063,6 +1065,14 @@ TEST(TEST_CATEGORY, team_long_rows_lists_the_rows_above_the_bound) {
   const auto arrow = read(Impl::team_long_rows<Dev>(Exec(), A.graph.row_map, A.numRows(), 0));
   EXPECT_EQ(arrow.first, 1);
   EXPECT_EQ(arrow.second, std::vector<int>{B.nrows - 1});
+  // its ILU(0) factors: the dense row is L's last row (the diagonal stored, not counted); U has none
+  ParIluHandle<double, Dev> h(ParIluKind::Ilu);
+  par_ilu_symbolic(Exec(), h, A);
+  par_ilu_numeric(Exec(), h, A);
+  const auto F = par_ilu_factors(Exec(), h);
+  EXPECT_EQ(read(Impl::team_long_rows<Dev>(Exec(), F.L.graph.row_map, F.L.numRows(), 1)).second,
+            std::vector<int>{B.nrows - 1});
+  EXPECT_EQ(read(Impl::team_long_rows<Dev>(Exec(), F.U.graph.row_map, F.U.numRows(), 1)).first, 0);
   // rows of exactly kTeamLongRowEntries + 1 entries: long for A, not once the stored diagonal is left out
   CsrHost<double> C(70, 70);
   for (ordinal_t i = 0; i < 70; ++i) {
@@ -1119,6 +1129,8 @@ TEST(TEST_CATEGORY, gmres_team_cycle_matches_host_cycles) {
           auto M = make_preconditioner<double, Dev>(c.prec, A, pl);
           M->compute();
           Preconditioner<double, Dev>* prec = c.prec == "none" ? nullptr : M.get();
+          EXPECT_EQ(Impl::has_team_cycle(prec, Ah.nrows), c.team);
+          if (prec) EXPECT_FALSE(Impl::has_team_cycle(prec, Ah.nrows + 1));  // another size: refused
           SolverParams p;
           p.restart = m;
           p.tol = 1e-9;

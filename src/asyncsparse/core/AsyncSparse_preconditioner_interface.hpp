@@ -109,6 +109,12 @@ class Preconditioner {
     (void)args;
     return false;
   }
+  /// Whether launch_gmres_team_cycle launches for vectors of `n` rows: a solver asks before it prepares a cycle's
+  /// arrays. False by default.
+  virtual bool has_gmres_team_cycle(ordinal_t n) const {
+    (void)n;
+    return false;
+  }
 
   /// When M⁻¹ is a diagonal matrix diag(d) (diagonal Jacobi): d, which a solver may apply inside its own vector
   /// kernels instead of calling apply() (those applications are then not counted by getNumApply/getApplyTime).

@@ -10,10 +10,10 @@
 // and the stopping tests on one thread, the least-squares solution, x += M⁻¹ V y and the true residual, separated by
 // the team's barriers; the host reads the steps' residual estimates once per cycle. The Hessenberg matrix, the
 // rotations and the coefficients live in the team's scratch memory, so that the one thread's chain of rotations does
-// not go through global memory. The passes give every row a thread, except the few long rows of A and of the factors
-// (Impl::team_long_rows), which take a thread's vector lanes each: the barrier after a pass would otherwise wait for
-// the thread of a dense row. The arithmetic is that of the host-driven cycle (solvers/AsyncSparse_gmres.hpp) up to the
-// order of the sums.
+// not go through global memory. The passes of every step give each row a thread, except the few long rows of A and of
+// the factors (Impl::team_long_rows), which take a thread's vector lanes each: the barrier after a pass would otherwise
+// wait for the thread of a dense row (the residual at the cycle's end keeps a thread per row). The arithmetic is that
+// of the host-driven cycle (solvers/AsyncSparse_gmres.hpp) up to the order of the sums.
 #pragma once
 
 #include <Kokkos_Core.hpp>

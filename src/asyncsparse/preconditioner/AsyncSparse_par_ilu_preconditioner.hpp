@@ -67,6 +67,11 @@ class FactorApply {
   /// and returns true, when both solvers are Jacobi solvers with a fixed sweep count; false, having done nothing,
   /// otherwise.
   bool launch_gmres_team_cycle(const GmresTeamCycleArgs<Scalar, Device>& args) const;
+  /// Whether launch_gmres_team_cycle launches: both solvers are Jacobi solvers with a fixed sweep count.
+  bool has_gmres_team_cycle() const {
+    return ready() && lower_.kind() == TriSolveKind::Jacobi && upper_.kind() == TriSolveKind::Jacobi &&
+           lower_.jacobi_sweeps() >= 1 && upper_.jacobi_sweeps() >= 1;
+  }
   /// Both solves replayable from a CUDA graph (TriangularSolver::replayable).
   bool replayable() const { return ready() && lower_.replayable() && upper_.replayable(); }
   /// Counts `count` applications replayed from a recorded graph in both solvers' statistics.
@@ -146,6 +151,7 @@ class FactorApply {
   TriangularSolver<Scalar, Device> lower_, upper_;
   vector_type inv_s_, w_;
   // the triangles' long rows for the GMRES team cycle (Impl::team_long_rows), listed at its first launch after setup()
+  // (a preconditioner serves one host thread at a time, as its counters do)
   mutable Kokkos::View<int*, Device> long_rows_l_, long_rows_u_;
   bool one_team_ = false, exact_one_team_ = false;
   int one_team_size_ = 1;
@@ -241,9 +247,7 @@ void FactorApply<Scalar, Device>::one_team_apply(const const_vector_type& x, con
 
 template <class Scalar, class Device>
 bool FactorApply<Scalar, Device>::launch_gmres_team_cycle(const GmresTeamCycleArgs<Scalar, Device>& args) const {
-  if (!ready() || lower_.kind() != TriSolveKind::Jacobi || upper_.kind() != TriSolveKind::Jacobi ||
-      lower_.jacobi_sweeps() < 1 || upper_.jacobi_sweeps() < 1)
-    return false;
+  if (!has_gmres_team_cycle()) return false;
   if (long_rows_l_.extent(0) == 0) {  // once per set-up (the patterns): the rows a thread's lanes take in the cycle
     const auto exec = Impl::launch_instance<execution_space>();
     long_rows_l_ = Impl::team_long_rows<Device>(exec, lower_.jacobi_arrays().row_map, lower_.num_rows(), 1);
@@ -504,6 +508,7 @@ class ParIncompletePreconditioner : public PreconditionerBase<Scalar, Device> {
   bool launch_team_cycle_impl(const GmresTeamCycleArgs<Scalar, Device>& args) override {
     return apply_.launch_gmres_team_cycle(args);
   }
+  bool has_team_cycle_impl() const override { return apply_.has_gmres_team_cycle(); }
   bool apply_dot_impl(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                       int slot) override {
     return apply_.apply_dot(x, z, s, slot);
@@ -575,6 +580,7 @@ class IncompleteFactorPreconditioner final : public PreconditionerBase<Scalar, D
   bool launch_team_cycle_impl(const GmresTeamCycleArgs<Scalar, Device>& args) override {
     return apply_.launch_gmres_team_cycle(args);
   }
+  bool has_team_cycle_impl() const override { return apply_.has_gmres_team_cycle(); }
   bool apply_dot_impl(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                       int slot) override {
     return apply_.apply_dot(x, z, s, slot);

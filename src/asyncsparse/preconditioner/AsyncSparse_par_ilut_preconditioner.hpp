@@ -172,6 +172,7 @@ class ParThresholdPreconditioner : public PreconditionerBase<Scalar, Device> {
   bool launch_team_cycle_impl(const GmresTeamCycleArgs<Scalar, Device>& args) override {
     return apply_.launch_gmres_team_cycle(args);
   }
+  bool has_team_cycle_impl() const override { return apply_.has_gmres_team_cycle(); }
   bool apply_dot_impl(const const_vector_type& x, const vector_type& z, const Kokkos::View<double*, Device>& s,
                       int slot) override {
     return apply_.apply_dot(x, z, s, slot);

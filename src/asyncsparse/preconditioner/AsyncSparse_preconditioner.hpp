@@ -109,6 +109,9 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
     // vectors of another length: refused, so that the solver's apply() reports them (check_apply)
     return computed_ && args.x.extent(0) == static_cast<std::size_t>(A_.numRows()) && launch_team_cycle_impl(args);
   }
+  bool has_gmres_team_cycle(ordinal_t n) const override {
+    return computed_ && n == A_.numRows() && has_team_cycle_impl();
+  }
   void note_replayed_applications(int count) override {
     num_apply_ += count;
     note_replays_impl(count);
@@ -150,6 +153,8 @@ class PreconditionerBase : public Preconditioner<Scalar, Device> {
     (void)args;
     return false;
   }
+  /// Whether launch_team_cycle_impl launches (asked only after compute()); false by default.
+  virtual bool has_team_cycle_impl() const { return false; }
   /// The preconditioner's own statistics of `count` replayed applications (getNumApply is counted here already).
   virtual void note_replays_impl(int count) { (void)count; }
   void check_apply(const char* what, const const_vector_type& x, const vector_type& y) const {
@@ -198,6 +203,7 @@ class IdentityPreconditioner final : public PreconditionerBase<Scalar, Device> {
     Impl::gmres_team_cycle_launch(args, Impl::IdentityTeamApply());
     return true;
   }
+  bool has_team_cycle_impl() const override { return true; }
 };
 
 /// M = diag(A) (point Jacobi). A missing or zero diagonal entry is reported by row in compute().

@@ -242,6 +242,15 @@ inline bool after_cycle(double rel, const SolverParams& params, SolverResult& re
   return true;
 }
 
+/// Whether M has a one-team application for vectors of n rows (launch_team_cycle launches): none without M, the
+/// diagonal of diagonal Jacobi (Preconditioner::diagonal_scaling), else the preconditioner's own
+/// (Preconditioner::has_gmres_team_cycle).
+template <class Scalar, class Device>
+bool has_team_cycle(const Preconditioner<Scalar, Device>* M, ordinal_t n) {
+  return !M || (M->isComputed() && M->diagonal_scaling().extent(0) == static_cast<std::size_t>(n)) ||
+         M->has_gmres_team_cycle(n);
+}
+
 /// Launches one GMRES cycle in one team (Impl::GmresTeamCycle) with M's one-team application: none without M, the
 /// diagonal of diagonal Jacobi (Preconditioner::diagonal_scaling), else the preconditioner's own
 /// (Preconditioner::launch_gmres_team_cycle). False, nothing launched, where M has none.
@@ -275,7 +284,8 @@ bool gmres_team_cycles(const Crs<Scalar, Device>& A, const Kokkos::View<const Sc
   using D = Kokkos::View<double*, Device>;
   using Args = GmresTeamCycleArgs<Scalar, Device>;
   const int m = params.restart;
-  if (!gmres_team_cycle_fits<Scalar, Device>(m)) return false;
+  // nothing prepared where the cycle does not fit or M has no one-team form
+  if (!gmres_team_cycle_fits<Scalar, Device>(m) || !has_team_cycle(M, A.numRows())) return false;
   const auto n = static_cast<std::size_t>(A.numRows());
   const auto cols = static_cast<std::size_t>(m + 1);
   // each array is written before it is read: the basis column by column, w by the product, z by M, out step by step

@@ -7,8 +7,8 @@
 // dense row or column of the matrix, as watt_2's 128 entries among rows of at most 7) keeps one thread summing entry
 // after entry while the rest of the team waits. The passes therefore leave the rows listed here to a thread's vector
 // lanes each (TeamThreadRange over the list, ThreadVectorRange over the row), beside the thread-per-row pass over the
-// others and before the same barrier. A list is a device array of kTeamLongRowsMax + 1 ints: the number of long rows
-// found, then the rows; when more are found than it holds, none is listed and every row keeps its thread.
+// others and before the same barrier. A list is a device array of at least kTeamLongRowsMax + 1 ints: the number of
+// long rows found, then the rows; when more are found than it holds, none is listed and every row keeps its thread.
 // perf_tests/results/MEASUREMENTS.md#team-long-rows.
 #pragma once
 

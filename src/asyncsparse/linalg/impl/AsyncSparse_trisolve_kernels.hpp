@@ -284,7 +284,8 @@ double jacobi_sweep(const ResolvedLaunch& launch, const RowMap& rm, const Entrie
 /// separates the sweeps, and the lower solve from the upper one. `solve` is also one application of M⁻¹ inside a GMRES
 /// cycle run in one team (Impl::JacobiPairTeamApply), whose team has vector lanes; there each triangle's long rows
 /// (Tri::long_rows, Impl::team_long_rows: a dense row's hundred entries would hold up every sweep on one thread) take
-/// a thread's lanes each, summed in the lanes' order. With `dot`, the last sweep of U also sums d·z into `out`. On a
+/// a thread's lanes each, summed in the lanes' order. With `dot`, the last sweep of U also sums d·z into `out` (such
+/// an application, FactorApply's, lists no long rows and sweeps every row by a thread). On a
 /// GPU the whole application is one kernel on one multiprocessor instead of a launch per sweep: for small triangles
 /// the sweeps are too short to fill the device, and each launch costs more than the sweep
 /// (perf_tests/results/MEASUREMENTS.md#tri-solve-one-team).
@@ -350,7 +351,7 @@ struct JacobiPairOneTeam {
   KOKKOS_INLINE_FUNCTION double solve(const member_type& m, const Tri& T, const BV& bv, const Vec& x,
                                       bool with_dot) const {
     const int k = T.sweeps;
-    const int longs = team_long_row_count(T.long_rows);
+    const int longs = with_dot ? 0 : team_long_row_count(T.long_rows);  // a dot-fusing solve sweeps every row by rows
     Vec cur = x;  // the previous sweep's output (not read by the first sweep)
     double sum = 0;
     for (int s = 1; s <= k; ++s) {
@@ -375,17 +376,6 @@ struct JacobiPairOneTeam {
       }
       if (longs > 0) long_rows(m, T, bv, cur, first, xout, longs);
       m.team_barrier();
-      if (last_dot && longs > 0) {  // the long rows' share of d·x, once their values are written
-        double rest = 0;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamVectorRange(m, longs),
-            [&](const int q, double& acc) {
-              const ordinal_t i = team_long_row(T.long_rows, q);
-              acc += static_cast<double>(d(i)) * static_cast<double>(xout(i));
-            },
-            rest);
-        sum += rest;
-      }
       cur = xout;
     }
     return sum;
