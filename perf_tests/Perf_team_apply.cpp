@@ -137,20 +137,31 @@ Pair factors(const std::string& name, bool ic) {
 
 constexpr int kReps = 200;
 
-void BM_factor_apply(benchmark::State& state, const std::string& name, bool ic, std::int64_t one_team_entries) {
-  Pair p;
+/// The factors of `name` into p, or false with the benchmark skipped (the factorization's error as the reason).
+bool factors_or_skip(benchmark::State& state, const std::string& name, bool ic, Pair& p) {
   try {
     p = factors(name, ic);
+    return true;
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
-    return;
+    return false;
   }
-  Impl::FactorApply<double, Device> M;
+}
+
+/// Impl::FactorApply of the pair with Jacobi(3) solves (one_team_entries: TriSolveOptions', -1 its default).
+void jacobi3_apply(Impl::FactorApply<double, Device>& M, const Pair& p, bool ic, std::int64_t one_team_entries) {
   TriSolveOptions o;
   o.kind = TriSolveKind::Jacobi;
   o.sweeps = 3;
   o.one_team_entries = one_team_entries;
   M.setup(p.L, p.U, !ic, Vec(), o);
+}
+
+void BM_factor_apply(benchmark::State& state, const std::string& name, bool ic, std::int64_t one_team_entries) {
+  Pair p;
+  if (!factors_or_skip(state, name, ic, p)) return;
+  Impl::FactorApply<double, Device> M;
+  jacobi3_apply(M, p, ic, one_team_entries);
   Vec x("x", p.L.numRows()), z("z", p.L.numRows());
   Kokkos::deep_copy(x, 1.0);
   M.apply(x, z);
@@ -167,12 +178,7 @@ void BM_factor_apply(benchmark::State& state, const std::string& name, bool ic, 
 template <int Flags>
 void BM_probe(benchmark::State& state, const std::string& name, bool ic) {
   Pair p;
-  try {
-    p = factors(name, ic);
-  } catch (const std::exception& e) {
-    state.SkipWithError(e.what());
-    return;
-  }
+  if (!factors_or_skip(state, name, ic, p)) return;
   const ordinal_t n = p.L.numRows();
   using F = PairProbe<Flags>;
   F f;
@@ -249,10 +255,7 @@ void BM_probe(benchmark::State& state, const std::string& name, bool ic) {
   {  // the probe's z against FactorApply's application of the same factors (in one team or a launch per sweep by its
      // bound: the same sums)
     Impl::FactorApply<double, Device> M;
-    TriSolveOptions o;
-    o.kind = TriSolveKind::Jacobi;
-    o.sweeps = 3;
-    M.setup(p.L, p.U, !ic, Vec(), o);
+    jacobi3_apply(M, p, ic, -1);
     Vec zr("zr", n);
     M.apply(x, zr);
     double d = 0;
