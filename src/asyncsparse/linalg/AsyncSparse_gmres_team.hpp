@@ -162,18 +162,15 @@ struct GmresTeamCycle {
   /// then the team's barrier.
   KOKKOS_INLINE_FUNCTION void product(const member& t, const Vec& v, ordinal_t n, int longs) const {
     Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) {
-      if (longs > 0 && rm(i + 1) - rm(i) > kTeamLongRowEntries) return;
-      a.w(i) = row_product(i, v);
+      if (longs == 0 || !team_long_row_length(rm(i + 1) - rm(i))) a.w(i) = row_product(i, v);
     });
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, longs), [&](const int q) {
-      const ordinal_t i = team_long_row(a.long_rows, q);
-      const offset_t beg = rm(i);
-      Scalar s = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(t, rm(i + 1) - beg),
-          [&](const offset_t k, Scalar& acc) { acc += val(beg + k) * v(ent(beg + k)); }, s);
-      Kokkos::single(Kokkos::PerThread(t), [&] { a.w(i) = s; });
-    });
+    team_long_rows_pass<Scalar>(
+        t, a.long_rows, longs,
+        [&](const ordinal_t i, offset_t& beg, offset_t& end) {
+          beg = rm(i);
+          end = rm(i + 1);
+        },
+        [&](const offset_t k) { return val(k) * v(ent(k)); }, [&](const ordinal_t i, const Scalar s) { a.w(i) = s; });
     t.team_barrier();
   }
   /// r = b − A x; returns ‖r‖ to every thread (through the norm's slot of the scratch).

@@ -38,6 +38,27 @@ KOKKOS_INLINE_FUNCTION ordinal_t team_long_row(const List& list, int q) {
   return static_cast<ordinal_t>(list(q + 1));
 }
 
+/// Whether a row of `len` entries (those a pass sums) is long.
+KOKKOS_INLINE_FUNCTION bool team_long_row_length(offset_t len) { return len > kTeamLongRowEntries; }
+
+/// The listed long rows' part of a one-team pass, a thread's vector lanes each (`count` of them, team_long_row_count):
+/// for the listed row i, `range(i, beg, end)` names the entries the pass sums, `term(k)` is entry k's term, and
+/// `write(i, s)` stores the row's result from its sum s, added in the lanes' order. No barrier: the caller's pass over
+/// the other rows ends at the same one.
+template <class Scalar, class Member, class List, class Range, class Term, class Write>
+KOKKOS_INLINE_FUNCTION void team_long_rows_pass(const Member& t, const List& list, int count, const Range& range,
+                                                const Term& term, const Write& write) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(t, count), [&](const int q) {
+    const ordinal_t i = team_long_row(list, q);
+    offset_t beg = 0, end = 0;
+    range(i, beg, end);
+    Scalar s = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::ThreadVectorRange(t, end - beg), [&](const offset_t k, Scalar& acc) { acc += term(beg + k); }, s);
+    Kokkos::single(Kokkos::PerThread(t), [&] { write(i, s); });
+  });
+}
+
 /// Lists the rows i < n of the row map `rm` with more than kTeamLongRowEntries entries, not counting `diagonal`
 /// stored ones (1 for a triangle that stores its diagonal, 0 for A), asynchronously on `exec`. The list's order
 /// depends on the threads' timing; the passes treat every listed row alike.
@@ -48,7 +69,7 @@ Kokkos::View<int*, Device> team_long_rows(const ExecSpace& exec, const RowMap& r
   Kokkos::deep_copy(exec, Kokkos::subview(list, 0), 0);
   Kokkos::parallel_for(
       "AsyncSparse::team_long_rows", Impl::RangePolicy<ExecSpace>(exec, 0, n), KOKKOS_LAMBDA(const ordinal_t i) {
-        if (rm(i + 1) - rm(i) - diagonal <= kTeamLongRowEntries) return;
+        if (!team_long_row_length(rm(i + 1) - rm(i) - diagonal)) return;
         const int q = Kokkos::atomic_fetch_add(&list(0), 1);
         if (q < kTeamLongRowsMax) list(q + 1) = static_cast<int>(i);
       });

@@ -285,10 +285,9 @@ double jacobi_sweep(const ResolvedLaunch& launch, const RowMap& rm, const Entrie
 /// cycle run in one team (Impl::JacobiPairTeamApply), whose team has vector lanes; there each triangle's long rows
 /// (Tri::long_rows, Impl::team_long_rows: a dense row's hundred entries would hold up every sweep on one thread) take
 /// a thread's lanes each, summed in the lanes' order. With `dot`, the last sweep of U also sums d·z into `out` (such
-/// an application, FactorApply's, lists no long rows and sweeps every row by a thread). On a
-/// GPU the whole application is one kernel on one multiprocessor instead of a launch per sweep: for small triangles
-/// the sweeps are too short to fill the device, and each launch costs more than the sweep
-/// (perf_tests/results/MEASUREMENTS.md#tri-solve-one-team).
+/// an application, FactorApply's, lists no long rows and sweeps every row by a thread). On a GPU the whole application
+/// is one kernel on one multiprocessor instead of a launch per sweep: for small triangles the sweeps are too short to
+/// fill the device, and each launch costs more than the sweep (perf_tests/results/MEASUREMENTS.md#tri-solve-one-team).
 template <class ExecSpace, class RowMap, class Entries, class Values, class Vec, class CVec, class Out>
 struct JacobiPairOneTeam {
   using Scalar = typename Vec::non_const_value_type;
@@ -313,38 +312,19 @@ struct JacobiPairOneTeam {
   KOKKOS_INLINE_FUNCTION Scalar x_in(const Tri& T, const BV& bv, const XIn& xin, bool first, ordinal_t j) const {
     return first ? T.dinv(j) * bv(j) : xin(j);
   }
+  // row i of a sweep: D^{-1} (b - N x_in) over its off-diagonal entries
   template <class BV, class XIn>
-  KOKKOS_INLINE_FUNCTION Scalar row_value(const Tri& T, const BV& bv, const XIn& xin, bool first, ordinal_t i,
-                                          offset_t beg, offset_t end) const {
+  KOKKOS_INLINE_FUNCTION Scalar row_value(const Tri& T, const BV& bv, const XIn& xin, bool first, ordinal_t i) const {
+    offset_t beg, end;
+    off_diagonal_range(T.rm, i, T.lower, beg, end);
     Scalar s = 0;
     for (offset_t k = beg; k < end; ++k) s += T.val(k) * x_in(T, bv, xin, first, T.ent(k));
     return T.dinv(i) * (bv(i) - s);
   }
-  // row i of a sweep by this thread, unless `longs` and the row is listed (more than kTeamLongRowEntries entries):
-  // false then, nothing written
-  template <class BV, class XIn>
-  KOKKOS_INLINE_FUNCTION bool short_row(const Tri& T, const BV& bv, const XIn& xin, bool first, ordinal_t i, bool longs,
-                                        Scalar& xi) const {
+  KOKKOS_INLINE_FUNCTION bool is_long(const Tri& T, ordinal_t i) const {
     offset_t beg, end;
     off_diagonal_range(T.rm, i, T.lower, beg, end);
-    if (longs && end - beg > kTeamLongRowEntries) return false;
-    xi = row_value(T, bv, xin, first, i, beg, end);
-    return true;
-  }
-  // the listed long rows of a sweep, a thread's vector lanes each
-  template <class BV, class XIn>
-  KOKKOS_INLINE_FUNCTION void long_rows(const member_type& m, const Tri& T, const BV& bv, const XIn& xin, bool first,
-                                        const Vec& xout, int count) const {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, count), [&](const int q) {
-      const ordinal_t i = team_long_row(T.long_rows, q);
-      offset_t beg, end;
-      off_diagonal_range(T.rm, i, T.lower, beg, end);
-      Scalar s = 0;
-      Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(m, end - beg),
-          [&](const offset_t t, Scalar& acc) { acc += T.val(beg + t) * x_in(T, bv, xin, first, T.ent(beg + t)); }, s);
-      Kokkos::single(Kokkos::PerThread(m), [&]() { xout(i) = T.dinv(i) * (bv(i) - s); });
-    });
+    return team_long_row_length(end - beg);
   }
   // the k sweeps on T with right-hand side bv into x; returns d·x summed in the last sweep when `with_dot`
   template <class BV>
@@ -357,24 +337,25 @@ struct JacobiPairOneTeam {
     for (int s = 1; s <= k; ++s) {
       const Vec xout = (k - s) % 2 == 0 ? x : T.work;
       const bool first = s == 1;
-      const bool last_dot = with_dot && s == k;
-      if (last_dot) {
+      if (with_dot && s == k) {
         Kokkos::parallel_reduce(
             Kokkos::TeamVectorRange(m, n),
             [&](const ordinal_t i, double& acc) {
-              Scalar xi;
-              if (!short_row(T, bv, cur, first, i, longs > 0, xi)) return;
+              const Scalar xi = row_value(T, bv, cur, first, i);
               xout(i) = xi;
               acc += static_cast<double>(d(i)) * static_cast<double>(xi);
             },
             sum);
       } else {
         Kokkos::parallel_for(Kokkos::TeamVectorRange(m, n), [&](const ordinal_t i) {
-          Scalar xi;
-          if (short_row(T, bv, cur, first, i, longs > 0, xi)) xout(i) = xi;
+          if (longs == 0 || !is_long(T, i)) xout(i) = row_value(T, bv, cur, first, i);
         });
+        team_long_rows_pass<Scalar>(
+            m, T.long_rows, longs,
+            [&](const ordinal_t i, offset_t& beg, offset_t& end) { off_diagonal_range(T.rm, i, T.lower, beg, end); },
+            [&](const offset_t j) { return T.val(j) * x_in(T, bv, cur, first, T.ent(j)); },
+            [&](const ordinal_t i, const Scalar sum_i) { xout(i) = T.dinv(i) * (bv(i) - sum_i); });
       }
-      if (longs > 0) long_rows(m, T, bv, cur, first, xout, longs);
       m.team_barrier();
       cur = xout;
     }
