@@ -35,6 +35,58 @@ double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) 
   return m;
 }
 
+TEST(TEST_CATEGORY, jacobi_sweep_rows_rule) {
+  using Impl::SweepRows;
+  // no thread-per-row product (host backends, rows of more than 27 entries): lane groups
+  EXPECT_EQ(Impl::jacobi_sweep_rows(false, false, 1000000, 2.0, 270336), SweepRows::Lanes);
+  // short rows: a thread per row
+  EXPECT_EQ(Impl::jacobi_sweep_rows(true, false, 1000, 4.0, 270336), SweepRows::Thread);
+  // longer rows: lane groups until the rows reach a quarter of the concurrency, then the product's block size
+  EXPECT_EQ(Impl::jacobi_sweep_rows(true, false, 11948, 5.7, 270336), SweepRows::Lanes);
+  EXPECT_EQ(Impl::jacobi_sweep_rows(true, false, 67584, 5.7, 270336), SweepRows::Thread);
+  EXPECT_EQ(Impl::jacobi_sweep_rows(true, true, 67583, 12.6, 270336), SweepRows::Lanes);
+  EXPECT_EQ(Impl::jacobi_sweep_rows(true, true, 67584, 12.6, 270336), SweepRows::Thread256);
+}
+TEST(TEST_CATEGORY, jacobi_sweep_launches_sum_each_row_in_order_on_gpus) {
+  // The launched Jacobi sweeps of short rows take a thread per row on GPUs and add a row's terms in storage order
+  // (Impl::jacobi_sweep_rows), as the one-team application does: on GPUs the two agree bit for bit. The 7-point
+  // grid's triangles hold up to 3 off-diagonal entries per row (2.6 on average), which lane groups would add in
+  // another order. Host backends sweep with one lane per row, whose sums the compiler may contract
+  // differently in the two kernels: equal to rounding there.
+  const bool gpu = Impl::is_gpu_space<typename Dev::execution_space>();
+  const auto Ah = lap3d7(8);
+  const auto A = to_device<Dev>(Ah);
+  const int n = Ah.nrows;
+  const auto tri_nnz = (Ah.nnz() + n) / 2;  // a triangle's entries, diagonal included
+  {
+    TriangularSolver<double, Dev> S;
+    S.setup(to_device<Dev>(Reference::ic0(Ah)), true, false, jacobi(3));
+    EXPECT_EQ(S.jacobi_sweep_rows(), gpu ? Impl::SweepRows::Thread : Impl::SweepRows::Lanes);
+  }
+  std::vector<double> rh(n);
+  for (int i = 0; i < n; ++i) rh[i] = 1.0 + std::sin(0.3 * i);
+  const V r = to_device<Dev>(rh);
+  for (const std::string prec : {"par_ic", "par_ilu"})
+    for (int k : {1, 2, 3}) {
+      SCOPED_TRACE(prec + " jacobi(" + std::to_string(k) + ")");
+      const std::string common =
+          "mode=deterministic,tri_solve=jacobi,tri_solve_sweeps=" + std::to_string(k) + ",tri_solve_one_team_entries=";
+      auto many = make_preconditioner<double, Dev>(prec, A, parse_parameter_string(common + "0"));
+      auto one = make_preconditioner<double, Dev>(prec, A, parse_parameter_string(common + std::to_string(tri_nnz)));
+      many->compute();
+      one->compute();
+      ASSERT_NE(one->description().find("in one launch"), std::string::npos) << one->description();
+      ASSERT_EQ(many->description().find("in one launch"), std::string::npos) << many->description();
+      V z_many("z_many", n), z_one("z_one", n);
+      many->apply(r, z_many);
+      one->apply(r, z_one);
+      const auto zm = to_std_vector(z_many), zo = to_std_vector(z_one);
+      if (gpu)
+        EXPECT_EQ(zo, zm);
+      else
+        EXPECT_LT(max_rel_diff(zo, zm), 1e-13);
+    }
+}
 TEST(TEST_CATEGORY, jacobi_solve_dot_sums_in_the_last_sweep_on_gpus) {
   const bool gpu = Impl::is_gpu_space<typename Dev::execution_space>();
   const auto L = Reference::ic0(lap2d(30));

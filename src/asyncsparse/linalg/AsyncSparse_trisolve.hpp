@@ -22,8 +22,9 @@
 //    solve of Chow & Patel (SISC 2015, sect. 4) and Anzt, Chow & Dongarra (Euro-Par 2015). D^{-1}(T - D) is
 //    nilpotent, so n sweeps give the exact solution; a few usually make as good a preconditioner. Fused: one
 //    kernel per sweep, x_0 formed inside the first sweep, the sweeps alternating between x and one work vector
-//    so that the last one writes x (k = 0: one kernel, x = D^{-1} b). solve_dot: the last sweep one thread per row
-//    and d·x summed in it (GPUs, short rows; a preconditioned CG's rᵀz).
+//    so that the last one writes x (k = 0: one kernel, x = D^{-1} b); on GPUs a thread per row where the rows are short
+//    or many (Impl::jacobi_sweep_rows), else a lane group per row. solve_dot: the last sweep one thread per row and
+//    d·x summed in it (GPUs, short rows; a preconditioned CG's rᵀz).
 //  * JacobiAdaptive: the same sweeps, at most `sweeps` of them, stopping once the triangular residual
 //    ||b - T x_j||_2 has dropped to `tolerance` times that of x_0 or a check finds it above `stagnation` times
 //    its value at the previous check. The residual of x_j falls out of sweep j + 1 (its row sums are those of
@@ -215,6 +216,8 @@ class TriangularSolver {
     return ready_ && (stats_.kind == TriSolveKind::Jacobi || exact_one_team() ||
                       (stats_.kind == TriSolveKind::Isai && stats_.sweeps == 0 && isai_launch_.row_per_thread));
   }
+  /// The kernel of a Jacobi solver's sweeps (Impl::jacobi_sweep_rows: a thread or a lane group per row), after setup().
+  Impl::SweepRows jacobi_sweep_rows() const { return sweep_rows_; }
   /// Exact solves in one launch of one team (ExactAlgorithm::OneTeam), after setup().
   bool exact_one_team() const {
     return ready_ && stats_.kind == TriSolveKind::Exact && stats_.exact_algorithm == ExactAlgorithm::OneTeam;
@@ -485,16 +488,16 @@ class TriangularSolver {
       Impl::jacobi_sweep_dot<execution_space, true>(row_map_, entries_, values_, inv_diag_, n_, lower_, b, b, x, d,
                                                     out);
     else
-      Impl::jacobi_sweep<execution_space, true>(launch_, row_map_, entries_, values_, inv_diag_, n_, lower_, b, b,
-                                                first, false);
+      Impl::jacobi_sweep<execution_space, true>(launch_, sweep_rows_, row_map_, entries_, values_, inv_diag_, n_,
+                                                lower_, b, b, first, false);
     vector_type cur = first, next = first.data() == x.data() ? work_ : x;
     for (int s = 2; s <= k; ++s) {
       if (dot && s == k)
         Impl::jacobi_sweep_dot<execution_space, false>(row_map_, entries_, values_, inv_diag_, n_, lower_, b,
                                                        const_vector_type(cur), next, d, out);
       else
-        Impl::jacobi_sweep<execution_space, false>(launch_, row_map_, entries_, values_, inv_diag_, n_, lower_, b,
-                                                   const_vector_type(cur), next, false);
+        Impl::jacobi_sweep<execution_space, false>(launch_, sweep_rows_, row_map_, entries_, values_, inv_diag_, n_,
+                                                   lower_, b, const_vector_type(cur), next, false);
       std::swap(cur, next);
     }
   }
@@ -503,8 +506,8 @@ class TriangularSolver {
     const int max_sweeps = stats_.sweeps;
     const int interval = opt_.check_interval;
     // Sweep 1 reduces ||r_0||^2 (residual of x_0 = D^{-1} b): the reference of the tolerance.
-    const double r0 = std::sqrt(Impl::jacobi_sweep<execution_space, true>(launch_, row_map_, entries_, values_,
-                                                                          inv_diag_, n_, lower_, b, b, x, true));
+    const double r0 = std::sqrt(Impl::jacobi_sweep<execution_space, true>(
+        launch_, sweep_rows_, row_map_, entries_, values_, inv_diag_, n_, lower_, b, b, x, true));
     ++stats_.checks;
     double prev = r0;
     vector_type cur = x, next = work_;
@@ -513,8 +516,9 @@ class TriangularSolver {
     bool stop = r0 == 0;
     while (!stop && done < max_sweeps) {
       const bool check = done % interval == 0;
-      const double rr = Impl::jacobi_sweep<execution_space, false>(launch_, row_map_, entries_, values_, inv_diag_, n_,
-                                                                   lower_, b, const_vector_type(cur), next, check);
+      const double rr =
+          Impl::jacobi_sweep<execution_space, false>(launch_, sweep_rows_, row_map_, entries_, values_, inv_diag_, n_,
+                                                     lower_, b, const_vector_type(cur), next, check);
       std::swap(cur, next);
       ++done;
       if (check) {
@@ -559,7 +563,9 @@ class TriangularSolver {
   typename crs_type::row_map_type isai_row_map_;
   typename crs_type::index_type isai_entries_;
   ResolvedLaunch launch_;
+  Impl::SweepRows sweep_rows_ = Impl::SweepRows::Lanes;  // the Jacobi sweeps' kernel
   // the product of Isai solves (row_per_thread: the library's kernel, else KK's); for Jacobi its conditions only
+  // (fuses_dot, sweep_rows_)
   Impl::SpmvLaunch isai_launch_;
   std::shared_ptr<handle_type> kh_;
   Kokkos::View<int*, Device> level_sets_;  // ExactAlgorithm::OneTeam: Impl::exact_level_sets
@@ -613,12 +619,16 @@ void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool
   isai_values_ = sizes[3] > 0 ? parts[3] : vector_type();
   verdict_ = decltype(verdict_)(reinterpret_cast<Impl::verdict_t*>(parts[4].data()));
   Kokkos::deep_copy(execution_space(), verdict_, Impl::kNoVerdict);
-  launch_ = resolve_launch_config<execution_space>(
-      LaunchConfig{}, n_, n_ > 0 ? static_cast<double>(T.nnz() - n_) / static_cast<double>(n_) : 1.0);
-  // the product of Isai solves; for Jacobi the shape whose conditions decide whether the last sweep sums (fuses_dot)
+  const double offdiag = n_ > 0 ? static_cast<double>(T.nnz() - n_) / static_cast<double>(n_) : 1.0;
+  launch_ = resolve_launch_config<execution_space>(LaunchConfig{}, n_, offdiag);
+  // the product of Isai solves; for Jacobi the triangle's product, whose conditions decide whether the last sweep sums
+  // (fuses_dot) and, with the rows' length, whether the sweeps take a thread per row (jacobi_sweep_rows; the adaptive
+  // mode keeps lane groups)
   isai_launch_ = stats_.kind == TriSolveKind::Isai || stats_.kind == TriSolveKind::Jacobi
                      ? Impl::spmv_launch<execution_space>(n_, T.nnz())
                      : Impl::SpmvLaunch();
+  sweep_rows_ = Impl::jacobi_sweep_rows(isai_launch_.row_per_thread, isai_launch_.bounded_blocks, n_, offdiag,
+                                        launch_.concurrency);
   load(T, row_scale, col_scale, "TriangularSolver::setup", true);
   if (stats_.isai_power > 1)  // the product of the extended pattern
     isai_launch_ = Impl::spmv_launch<execution_space>(n_, static_cast<std::int64_t>(isai_values_.extent(0)));

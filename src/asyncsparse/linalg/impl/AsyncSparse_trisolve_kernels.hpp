@@ -164,10 +164,11 @@ void tri_diagonal_solve(const Values& dinv, ordinal_t n, const B& b, const X& x)
       KOKKOS_LAMBDA(const ordinal_t i) { x(i) = dinv(i) * b(i); });
 }
 
-/// One Jacobi sweep on a triangle T = D + N, x_out = D^{-1} (b - N x_in), one vector-lane group per row. With
-/// First, x_in = D^{-1} b is not stored but formed on the fly (the initial guess folded into the first sweep).
-/// JacobiSweepResidual (the adaptive mode's check sweeps) also returns ||b - T x_in||_2^2, the residual of the
-/// iterate the sweep starts from, at no extra pass: it needs only the row sums the sweep computes anyway.
+/// One Jacobi sweep on a triangle T = D + N, x_out = D^{-1} (b - N x_in), one vector-lane group per row
+/// (SweepRows::Lanes). With First, x_in = D^{-1} b is not stored but formed on the fly (the initial guess folded into
+/// the first sweep). JacobiSweepRow is the same sweep with a thread per row; as a reduction (the adaptive mode's check
+/// sweeps) it also returns ||b - T x_in||_2^2, the residual of the iterate the sweep starts from, at no extra pass: it
+/// needs only the row sums the sweep computes anyway.
 template <class ExecSpace, class RowMap, class Entries, class Values, class B, class XIn, class XOut, bool First>
 struct JacobiSweep {
   using Scalar = typename XOut::non_const_value_type;
@@ -206,11 +207,12 @@ struct JacobiSweep {
   }
 };
 
-/// A Jacobi sweep that also reduces ||b - T x_in||_2^2, one thread per row (a flat reduction: cheaper on GPUs than
-/// a team reduction across the vector lanes of JacobiSweep; used on the check sweeps of the adaptive mode), or with
-/// `dot` the product d·x_out instead (the last sweep of TriangularSolver::solve_dot).
+/// A Jacobi sweep with one thread per row, its sum in row order (a range launch). As a parallel_for, the plain sweep
+/// (GPUs, as jacobi_sweep_rows decides); as a reduction, it also sums ||b - T x_in||_2^2 (a flat reduction:
+/// cheaper on GPUs than a team reduction across the vector lanes of JacobiSweep; used on the check sweeps of the
+/// adaptive mode), or with `dot` the product d·x_out instead (the last sweep of TriangularSolver::solve_dot).
 template <class RowMap, class Entries, class Values, class B, class XIn, class XOut, bool First>
-struct JacobiSweepResidual {
+struct JacobiSweepRow {
   using Scalar = typename XOut::non_const_value_type;
   using value_type = double;
   RowMap rm;
@@ -227,11 +229,21 @@ struct JacobiSweepResidual {
     if (First) return dinv(j) * b(j);
     return xin(j);
   }
-  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, double& rr) const {
-    offset_t beg, end;
+  // row i's off-diagonal entries [beg, end) and their sum (N x_in)_i
+  KOKKOS_INLINE_FUNCTION Scalar row_sum(ordinal_t i, offset_t& beg, offset_t& end) const {
     off_diagonal_range(rm, i, lower, beg, end);
     Scalar s = 0;
     for (offset_t k = beg; k < end; ++k) s += val(k) * x_in(ent(k));
+    return s;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i) const {
+    offset_t beg, end;
+    const Scalar s = row_sum(i, beg, end);
+    xout(i) = dinv(i) * (b(i) - s);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, double& rr) const {
+    offset_t beg, end;
+    const Scalar s = row_sum(i, beg, end);
     const Scalar bi = b(i);
     const Scalar xi = dinv(i) * (bi - s);
     xout(i) = xi;
@@ -244,36 +256,78 @@ struct JacobiSweepResidual {
   }
 };
 
-/// The last sweep of a fused Jacobi solve (TriangularSolver::solve_dot): one JacobiSweepResidual with `dot`, its sum
+/// The last sweep of a fused Jacobi solve (TriangularSolver::solve_dot): one JacobiSweepRow with `dot`, its sum
 /// d·x_out written to the device scalar `out`, asynchronously.
 template <class ExecSpace, bool First, class RowMap, class Entries, class Values, class B, class XIn, class XOut,
           class D, class Out>
 void jacobi_sweep_dot(const RowMap& rm, const Entries& ent, const Values& val, const Values& dinv, ordinal_t n,
                       bool lower, const B& b, const XIn& xin, const XOut& xout, const D& d, const Out& out) {
-  JacobiSweepResidual<RowMap, Entries, Values, B, XIn, XOut, First> f{rm, ent, val, dinv, b, xin, xout, lower};
+  JacobiSweepRow<RowMap, Entries, Values, B, XIn, XOut, First> f{rm, ent, val, dinv, b, xin, xout, lower};
   f.d = d;
   f.dot = true;
   Kokkos::parallel_reduce("AsyncSparse::trisolve::jacobi_sweep_dot",
                           Impl::RangePolicy<ExecSpace>(Impl::launch_instance<ExecSpace>(), 0, n), f, out);
 }
 
-/// Runs one JacobiSweep; returns ||b - T x_in||_2^2 when `residual` (one device-to-host transfer), else 0.
+/// How jacobi_sweep runs a plain sweep: JacobiSweep's lane groups with the solver's launch, or JacobiSweepRow, a
+/// thread per row, with Kokkos' default block size or 256-thread blocks (jacobi_sweep_rows).
+enum class SweepRows { Lanes, Thread, Thread256 };
+
+/// Most off-diagonal entries per row, on average, for which jacobi_sweep_rows takes a thread per row on a triangle of
+/// fewer than concurrency / kJacobiRowSweepConcurrencyDivisor rows.
+constexpr double kJacobiRowSweepMaxOffDiagonal = 4.0;
+/// A triangle of at least concurrency / 4 rows (67,584 on an H100: a quarter of its resident threads) takes a thread
+/// per row whatever its rows' length.
+constexpr int kJacobiRowSweepConcurrencyDivisor = 4;
+
+/// The Jacobi sweeps' kernel of a triangle of n rows with `offdiag` off-diagonal entries per row on average, whose
+/// product takes `product` (Impl::spmv_launch of the triangle; `concurrency` is the execution space's): a thread per
+/// row where the product takes one (GPUs, at most kRowSpmvMaxAvgNnz entries per row on average, 256-thread blocks
+/// above kRowSpmvBoundedBlocksMinAvgNnz: both count the diagonal, `offdiag` does not) and either the rows are short
+/// (at most kJacobiRowSweepMaxOffDiagonal) or there are many (n >= concurrency / kJacobiRowSweepConcurrencyDivisor);
+/// otherwise lane groups, whose n x lanes threads keep a small triangle with longer rows busier. The adaptive mode
+/// keeps lane groups (TriangularSolver; only fixed sweep counts were measured). HIP is not measured. Measured on an
+/// H100 (perf_tests/results/MEASUREMENTS.md#jacobi-sweep-rows): a thread per row swept the 1024² grid's triangles (2
+/// off-diagonal entries per row) and the 27-point 64³ grid's (12.6) 1.7-1.9x faster; 1138_bus (1.3) 1.27x,
+/// 494_bus (1.2) 1.10x; bodyy6 (3.0, 19,366 rows) and nos7 (2.7) as fast; with longer rows on fewer rows slower:
+/// PCG with Jacobi(3) solves 1.08-1.15x the time on bcsstk13, 14, 15, 18 and 27 (5.7-22 per row, at most 11,948
+/// rows), 1.09x on nos3 (7.8).
+inline SweepRows jacobi_sweep_rows(bool row_per_thread, bool bounded_blocks, std::int64_t n, double offdiag,
+                                   std::int64_t concurrency) {
+  if (!row_per_thread) return SweepRows::Lanes;
+  if (offdiag > kJacobiRowSweepMaxOffDiagonal && n * kJacobiRowSweepConcurrencyDivisor < concurrency)
+    return SweepRows::Lanes;
+  return bounded_blocks ? SweepRows::Thread256 : SweepRows::Thread;
+}
+
+/// Runs one Jacobi sweep; returns ||b - T x_in||_2^2 when `residual` (one device-to-host transfer; a thread per row
+/// then, whatever `rows`), else 0.
 template <class ExecSpace, bool First, class RowMap, class Entries, class Values, class B, class XIn, class XOut>
-double jacobi_sweep(const ResolvedLaunch& launch, const RowMap& rm, const Entries& ent, const Values& val,
-                    const Values& dinv, ordinal_t n, bool lower, const B& b, const XIn& xin, const XOut& xout,
-                    bool residual) {
-  using F = JacobiSweep<ExecSpace, RowMap, Entries, Values, B, XIn, XOut, First>;
-  const F f{rm, ent, val, dinv, b, xin, xout, n, launch.chunk_size, lower};
-  const Impl::TeamPolicy<ExecSpace> policy(Impl::launch_instance<ExecSpace>(), static_cast<int>(launch.num_chunks),
-                                           launch.team_size, launch.vector_length);
+double jacobi_sweep(const ResolvedLaunch& launch, SweepRows rows, const RowMap& rm, const Entries& ent,
+                    const Values& val, const Values& dinv, ordinal_t n, bool lower, const B& b, const XIn& xin,
+                    const XOut& xout, bool residual) {
+  using Row = JacobiSweepRow<RowMap, Entries, Values, B, XIn, XOut, First>;
+  using index = Kokkos::IndexType<ordinal_t>;
+  const ExecSpace exec = Impl::launch_instance<ExecSpace>();
+  const Row row{rm, ent, val, dinv, b, xin, xout, lower};
   double rr = 0;
-  if (residual)
-    Kokkos::parallel_reduce(
-        "AsyncSparse::trisolve::jacobi_sweep_residual",
-        Impl::RangePolicy<ExecSpace>(Impl::launch_instance<ExecSpace>(), 0, n),
-        JacobiSweepResidual<RowMap, Entries, Values, B, XIn, XOut, First>{rm, ent, val, dinv, b, xin, xout, lower}, rr);
-  else
-    Kokkos::parallel_for("AsyncSparse::trisolve::jacobi_sweep", policy, f);
+  if (residual) {
+    Kokkos::parallel_reduce("AsyncSparse::trisolve::jacobi_sweep_residual", Impl::RangePolicy<ExecSpace>(exec, 0, n),
+                            row, rr);
+  } else if (rows == SweepRows::Thread256) {
+    Kokkos::parallel_for("AsyncSparse::trisolve::jacobi_sweep_rows",
+                         Impl::RangePolicy<ExecSpace, Kokkos::LaunchBounds<256, 1>, index>(exec, 0, n), row);
+  } else if (rows == SweepRows::Thread) {
+    Kokkos::parallel_for("AsyncSparse::trisolve::jacobi_sweep_rows", Impl::RangePolicy<ExecSpace, index>(exec, 0, n),
+                         row);
+  } else {
+    using F = JacobiSweep<ExecSpace, RowMap, Entries, Values, B, XIn, XOut, First>;
+    const F f{rm, ent, val, dinv, b, xin, xout, n, launch.chunk_size, lower};
+    Kokkos::parallel_for(
+        "AsyncSparse::trisolve::jacobi_sweep",
+        Impl::TeamPolicy<ExecSpace>(exec, static_cast<int>(launch.num_chunks), launch.team_size, launch.vector_length),
+        f);
+  }
   return rr;
 }
 
@@ -331,7 +385,7 @@ struct JacobiPairOneTeam {
   KOKKOS_INLINE_FUNCTION double solve(const member_type& m, const Tri& T, const BV& bv, const Vec& x,
                                       bool with_dot) const {
     const int k = T.sweeps;
-    const int longs = with_dot ? 0 : team_long_row_count(T.long_rows);  // a dot-fusing solve sweeps every row by rows
+    const int longs = with_dot ? 0 : team_long_row_count(T.long_rows);  // a dot-fusing solve: every row by a thread
     Vec cur = x;  // the previous sweep's output (not read by the first sweep)
     double sum = 0;
     for (int s = 1; s <= k; ++s) {
