@@ -281,17 +281,19 @@ constexpr double kJacobiRowSweepMaxOffDiagonal = 4.0;
 constexpr int kJacobiRowSweepConcurrencyDivisor = 4;
 
 /// The Jacobi sweeps' kernel of a triangle of n rows with `offdiag` off-diagonal entries per row on average, whose
-/// product takes `product` (Impl::spmv_launch of the triangle; `concurrency` is the execution space's): a thread per
-/// row where the product takes one (GPUs, at most kRowSpmvMaxAvgNnz entries per row on average, 256-thread blocks
-/// above kRowSpmvBoundedBlocksMinAvgNnz: both count the diagonal, `offdiag` does not) and either the rows are short
-/// (at most kJacobiRowSweepMaxOffDiagonal) or there are many (n >= concurrency / kJacobiRowSweepConcurrencyDivisor);
-/// otherwise lane groups, whose n x lanes threads keep a small triangle with longer rows busier. The adaptive mode
-/// keeps lane groups (TriangularSolver; only fixed sweep counts were measured). HIP is not measured. Measured on an
-/// H100 (perf_tests/results/MEASUREMENTS.md#jacobi-sweep-rows): a thread per row swept the 1024² grid's triangles (2
-/// off-diagonal entries per row) and the 27-point 64³ grid's (12.6) 1.7-1.9x faster; 1138_bus (1.3) 1.27x,
-/// 494_bus (1.2) 1.10x; bodyy6 (3.0, 19,366 rows) and nos7 (2.7) as fast; with longer rows on fewer rows slower:
-/// PCG with Jacobi(3) solves 1.08-1.15x the time on bcsstk13, 14, 15, 18 and 27 (5.7-22 per row, at most 11,948
-/// rows), 1.09x on nos3 (7.8).
+/// product (Impl::spmv_launch of the triangle) takes a thread per row when `row_per_thread`, in 256-thread blocks when
+/// `bounded_blocks`; `concurrency` is the execution space's. A thread per row where the product takes one (GPUs, at
+/// most kRowSpmvMaxAvgNnz entries per row on average, 256-thread blocks above kRowSpmvBoundedBlocksMinAvgNnz: both
+/// count the diagonal, `offdiag` does not) and either the rows are short (at most kJacobiRowSweepMaxOffDiagonal) or
+/// there are many (n >= concurrency / kJacobiRowSweepConcurrencyDivisor); otherwise lane groups, whose n x lanes
+/// threads keep a small triangle with longer rows busier. The adaptive mode keeps lane groups (TriangularSolver; only
+/// fixed sweep counts were measured). HIP is not measured. Measured on an H100
+/// (perf_tests/results/MEASUREMENTS.md#jacobi-sweep-rows): a thread per row swept the 1024² grid's triangles (2
+/// off-diagonal entries per row) and the 27-point 64³ grid's (12.6) 1.7-1.9x faster; on small triangles with short rows
+/// PCG with Jacobi(3) solves took 0.88-0.92x the time on nos2 (1.7 per row) and 1138_bus (1.3), 0.95-0.97x on bodyy5
+/// and bodyy6 (3.0) in both calls (bodyy4 0.97x and 1.02x) (a solve pair alone within the spread: 0.79-0.88x on
+/// 1138_bus, 0.93-1.01x on bodyy6); with longer rows on fewer rows slower: PCG with Jacobi(3) solves 1.08-1.15x the
+/// time on bcsstk13, 14, 15, 18 and 27 (5.7-22 per row, at most 11,948 rows), 1.09x on nos3 (7.8).
 inline SweepRows jacobi_sweep_rows(bool row_per_thread, bool bounded_blocks, std::int64_t n, double offdiag,
                                    std::int64_t concurrency) {
   if (!row_per_thread) return SweepRows::Lanes;
