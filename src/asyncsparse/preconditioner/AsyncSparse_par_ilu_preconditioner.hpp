@@ -85,9 +85,18 @@ class FactorApply {
     const std::string l = lower_.stats().mode(), u = upper_.stats().mode();
     return (lower_.stats().reason.empty() ? "" : "auto: ") + l + (u != l ? " / " + u : "");
   }
-  /// " in one launch" when both solves run in one launch of one team (TriSolveOptions::one_team_entries), else "":
-  /// the preconditioners' descriptions put it after "<mode> tri-solve".
-  std::string launch_note() const { return one_team_ ? " in one launch" : ""; }
+  /// " in one launch" when both solves run in one launch of one team (TriSolveOptions::one_team_entries); for Jacobi
+  /// solves launched per sweep the sweeps' kernel (Impl::jacobi_sweep_rows: ", a thread per row" or ", lane groups",
+  /// per triangle where they differ); else "": the preconditioners' descriptions put it after "<mode> tri-solve".
+  std::string launch_note() const {
+    if (one_team_) return " in one launch";
+    if (!ready() || lower_.kind() != TriSolveKind::Jacobi || upper_.kind() != TriSolveKind::Jacobi) return "";
+    const auto name = [](Impl::SweepRows r) {
+      return r == Impl::SweepRows::Lanes ? "lane groups" : "a thread per row";
+    };
+    const std::string l = name(lower_.jacobi_sweep_rows()), u = name(upper_.jacobi_sweep_rows());
+    return ", " + (l == u ? l : l + " (L) / " + u + " (U)");
+  }
   /// Both solves (Jacobi, or exact with ExactAlgorithm::OneTeam) run in one launch of one team
   /// (TriSolveOptions::one_team_entries).
   bool one_team() const { return one_team_; }
