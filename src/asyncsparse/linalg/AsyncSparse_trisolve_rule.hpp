@@ -17,7 +17,8 @@
 //
 // The rule (choose_tri_solve) is one function of a few cheap facts about the backend and the triangle. Its
 // thresholds are named constants; what each depends on is said beside it. Measured numbers behind them are in
-// perf_tests/results/MEASUREMENTS.md#tri-solve-auto-rule.
+// perf_tests/results/MEASUREMENTS.md#tri-solve-auto-rule. Impl::jacobi_sweep_rows (at the end) picks the kernel of the
+// Jacobi sweeps on GPUs (MEASUREMENTS.md#jacobi-sweep-rows).
 #pragma once
 
 #include <cstdint>
@@ -211,4 +212,50 @@ inline TriSolveChoice choose_tri_solve(const TriSolveRuleInputs& in) {
   return c;
 }
 
+namespace Impl {
+
+/// How jacobi_sweep runs a plain sweep: JacobiSweep's lane groups with the solver's launch, or JacobiSweepRow, a
+/// thread per row, with Kokkos' default block size or 256-thread blocks (jacobi_sweep_rows).
+enum class SweepRows { Lanes, Thread, Thread256 };
+
+/// Most off-diagonal entries per row, on average, for which jacobi_sweep_rows takes a thread per row on a triangle of
+/// fewer than concurrency / kJacobiRowSweepConcurrencyDivisor rows.
+constexpr double kJacobiRowSweepMaxOffDiagonal = 4.0;
+/// A triangle of at least concurrency / 4 rows (67,584 on an H100: a quarter of its resident threads) takes a thread
+/// per row whatever its rows' length.
+constexpr int kJacobiRowSweepConcurrencyDivisor = 4;
+
+/// The Jacobi sweeps' kernel of a triangle of n rows with `offdiag` off-diagonal entries per row on average, whose
+/// product (Impl::spmv_launch of the triangle) takes a thread per row when `row_per_thread`, in 256-thread blocks when
+/// `bounded_blocks`; `concurrency` is the execution space's. A thread per row where the product takes one (GPUs, at
+/// most kRowSpmvMaxAvgNnz entries per row on average, 256-thread blocks above kRowSpmvBoundedBlocksMinAvgNnz: both
+/// count the diagonal, `offdiag` does not) and either the rows are short (at most kJacobiRowSweepMaxOffDiagonal) or
+/// there are many (n >= concurrency / kJacobiRowSweepConcurrencyDivisor); otherwise lane groups, whose n x lanes
+/// threads keep a small triangle with longer rows busier. The adaptive mode keeps lane groups (TriangularSolver; only
+/// fixed sweep counts were measured). HIP is not measured. Measured on an H100
+/// (perf_tests/results/MEASUREMENTS.md#jacobi-sweep-rows): a thread per row swept the 1024² grid's triangles (2
+/// off-diagonal entries per row) and the 27-point 64³ grid's (12.6) 1.7-1.9x faster; on small triangles with short rows
+/// PCG with Jacobi(3) solves took 0.88-0.92x the time on nos2 (1.7 per row) and 1138_bus (1.3), 0.95-0.97x on bodyy5
+/// and bodyy6 (3.0) in both calls (bodyy4 0.97x and 1.02x) (a solve pair alone within the spread: 0.79-0.88x on
+/// 1138_bus, 0.93-1.01x on bodyy6); with longer rows on fewer rows slower: PCG with Jacobi(3) solves 1.08-1.15x the
+/// time on bcsstk13, 14, 15, 18 and 27 (5.7-22 per row, at most 11,948 rows), 1.09x on nos3 (7.8).
+inline SweepRows jacobi_sweep_rows(bool row_per_thread, bool bounded_blocks, std::int64_t n, double offdiag,
+                                   std::int64_t concurrency) {
+  if (!row_per_thread) return SweepRows::Lanes;
+  if (offdiag > kJacobiRowSweepMaxOffDiagonal && n * kJacobiRowSweepConcurrencyDivisor < concurrency)
+    return SweepRows::Lanes;
+  return bounded_blocks ? SweepRows::Thread256 : SweepRows::Thread;
+}
+
+/// The run record's words for the kernels of the Jacobi sweeps over L (`lower`) and U (`upper`) launched per sweep:
+/// ", a thread per row" or ", lane groups", per triangle (", ... (L) / ... (U)") where the rule (jacobi_sweep_rows)
+/// chose differently; "" on host backends (`gpu` false), whose sweeps have one kernel (a row per thread).
+inline std::string jacobi_sweep_rows_note(SweepRows lower, SweepRows upper, bool gpu) {
+  if (!gpu) return "";
+  const auto name = [](SweepRows r) { return r == SweepRows::Lanes ? "lane groups" : "a thread per row"; };
+  const std::string l = name(lower), u = name(upper);
+  return ", " + (l == u ? l : l + " (L) / " + u + " (U)");
+}
+
+}  // namespace Impl
 }  // namespace AsyncSparse

@@ -86,16 +86,14 @@ class FactorApply {
     return (lower_.stats().reason.empty() ? "" : "auto: ") + l + (u != l ? " / " + u : "");
   }
   /// " in one launch" when both solves run in one launch of one team (TriSolveOptions::one_team_entries); for Jacobi
-  /// solves launched per sweep the sweeps' kernel (Impl::jacobi_sweep_rows: ", a thread per row" or ", lane groups",
-  /// per triangle where they differ); else "": the preconditioners' descriptions put it after "<mode> tri-solve".
+  /// solves launched per sweep on GPUs the sweeps' kernel (Impl::jacobi_sweep_rows_note: ", a thread per row" or
+  /// ", lane groups", per triangle where they differ); else "": the preconditioners' descriptions put it after
+  /// "<mode> tri-solve".
   std::string launch_note() const {
     if (one_team_) return " in one launch";
     if (!ready() || lower_.kind() != TriSolveKind::Jacobi || upper_.kind() != TriSolveKind::Jacobi) return "";
-    const auto name = [](Impl::SweepRows r) {
-      return r == Impl::SweepRows::Lanes ? "lane groups" : "a thread per row";
-    };
-    const std::string l = name(lower_.jacobi_sweep_rows()), u = name(upper_.jacobi_sweep_rows());
-    return ", " + (l == u ? l : l + " (L) / " + u + " (U)");
+    return Impl::jacobi_sweep_rows_note(lower_.jacobi_sweep_rows(), upper_.jacobi_sweep_rows(),
+                                        Impl::is_gpu_space<typename Device::execution_space>());
   }
   /// Both solves (Jacobi, or exact with ExactAlgorithm::OneTeam) run in one launch of one team
   /// (TriSolveOptions::one_team_entries).

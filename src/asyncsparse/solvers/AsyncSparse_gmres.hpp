@@ -242,17 +242,23 @@ inline bool after_cycle(double rel, const SolverParams& params, SolverResult& re
   return true;
 }
 
+/// Whether M is diagonal Jacobi computed for vectors of n rows (Preconditioner::diagonal_scaling): the one-team cycle
+/// then applies its diagonal itself (DiagonalTeamApply). For n = 0 any computed M counts (its empty diagonal suffices).
+template <class Scalar, class Device>
+bool team_cycle_diagonal(const Preconditioner<Scalar, Device>& M, std::size_t n) {
+  return M.isComputed() && M.diagonal_scaling().extent(0) == n;
+}
+
 /// Whether M has a one-team application for vectors of n rows (launch_team_cycle launches): none without M, the
-/// diagonal of diagonal Jacobi (Preconditioner::diagonal_scaling), else the preconditioner's own
+/// diagonal of diagonal Jacobi (team_cycle_diagonal), else the preconditioner's own
 /// (Preconditioner::has_gmres_team_cycle).
 template <class Scalar, class Device>
 bool has_team_cycle(const Preconditioner<Scalar, Device>* M, ordinal_t n) {
-  return !M || (M->isComputed() && M->diagonal_scaling().extent(0) == static_cast<std::size_t>(n)) ||
-         M->has_gmres_team_cycle(n);
+  return !M || team_cycle_diagonal(*M, static_cast<std::size_t>(n)) || M->has_gmres_team_cycle(n);
 }
 
 /// Launches one GMRES cycle in one team (Impl::GmresTeamCycle) with M's one-team application: none without M, the
-/// diagonal of diagonal Jacobi (Preconditioner::diagonal_scaling), else the preconditioner's own
+/// diagonal of diagonal Jacobi (team_cycle_diagonal), else the preconditioner's own
 /// (Preconditioner::launch_gmres_team_cycle). False, nothing launched, where M has none.
 template <class Scalar, class Device>
 bool launch_team_cycle(Preconditioner<Scalar, Device>* M, const GmresTeamCycleArgs<Scalar, Device>& a) {
@@ -260,9 +266,8 @@ bool launch_team_cycle(Preconditioner<Scalar, Device>* M, const GmresTeamCycleAr
     gmres_team_cycle_launch(a, IdentityTeamApply());
     return true;
   }
-  const auto d = M->diagonal_scaling();
-  if (M->isComputed() && d.extent(0) == a.x.extent(0)) {
-    gmres_team_cycle_launch(a, DiagonalTeamApply<Scalar, Device>{d});
+  if (team_cycle_diagonal(*M, a.x.extent(0))) {
+    gmres_team_cycle_launch(a, DiagonalTeamApply<Scalar, Device>{M->diagonal_scaling()});
     return true;
   }
   return M->launch_gmres_team_cycle(a);
