@@ -71,6 +71,12 @@ TEST(TEST_CATEGORY, jacobi_sweep_launches_sum_each_row_in_order_on_gpus) {
     S.setup(to_device<Dev>(Reference::ic0(Ah)), true, false, jacobi(3));
     EXPECT_EQ(S.jacobi_sweep_rows(), gpu ? Impl::SweepRows::Thread : Impl::SweepRows::Lanes);
   }
+  {  // Jacobi(0), x = D^{-1} b, sweeps nothing: no kernel named
+    auto none = make_preconditioner<double, Dev>(
+        "par_ic", A, parse_parameter_string("tri_solve=jacobi,tri_solve_sweeps=0,tri_solve_one_team_entries=0"));
+    none->compute();
+    EXPECT_NE(none->description().find("jacobi(0) tri-solve)"), std::string::npos) << none->description();
+  }
   std::vector<double> rh(n);
   for (int i = 0; i < n; ++i) rh[i] = 1.0 + std::sin(0.3 * i);
   const V r = to_device<Dev>(rh);

@@ -87,11 +87,13 @@ class FactorApply {
   }
   /// " in one launch" when both solves run in one launch of one team (TriSolveOptions::one_team_entries); for Jacobi
   /// solves launched per sweep on GPUs the sweeps' kernel (Impl::jacobi_sweep_rows_note: ", a thread per row" or
-  /// ", lane groups", per triangle where they differ); else "": the preconditioners' descriptions put it after
-  /// "<mode> tri-solve".
+  /// ", lane groups", per triangle where they differ); else "" (also for Jacobi(0), x = D^{-1} b, which sweeps
+  /// nothing): the preconditioners' descriptions put it after "<mode> tri-solve".
   std::string launch_note() const {
     if (one_team_) return " in one launch";
-    if (!ready() || lower_.kind() != TriSolveKind::Jacobi || upper_.kind() != TriSolveKind::Jacobi) return "";
+    if (!ready() || lower_.kind() != TriSolveKind::Jacobi || upper_.kind() != TriSolveKind::Jacobi ||
+        lower_.jacobi_sweeps() < 1 || upper_.jacobi_sweeps() < 1)
+      return "";
     return Impl::jacobi_sweep_rows_note(lower_.jacobi_sweep_rows(), upper_.jacobi_sweep_rows(),
                                         Impl::is_gpu_space<typename Device::execution_space>());
   }
