@@ -110,7 +110,8 @@ class Preconditioner {
     return false;
   }
   /// Whether launch_gmres_team_cycle launches for vectors of `n` rows: a solver asks before it prepares a cycle's
-  /// arrays. False by default.
+  /// arrays, and calls launch_gmres_team_cycle only where this says true. False by default: a preconditioner that
+  /// overrides launch_gmres_team_cycle overrides this too.
   virtual bool has_gmres_team_cycle(ordinal_t n) const {
     (void)n;
     return false;
