@@ -79,5 +79,25 @@ class LaunchInstanceScope {
   const ExecSpace* previous_;
 };
 
+/// A range launch over [0, n) on launch_instance<ExecSpace>(): Kokkos' default block size, or 256-thread blocks
+/// (Kokkos::LaunchBounds<256, 1>) when `bounded_blocks` — the choice the row-per-thread kernels (the product's, the
+/// Jacobi sweeps') make by their rows' length. A parallel_reduce into `out` when one is passed.
+template <class ExecSpace, class Index, class F, class... Out>
+void launch_rows(const char* name, Index n, bool bounded_blocks, const F& f, const Out&... out) {
+  static_assert(sizeof...(Out) <= 1, "launch_rows reduces into one output at most");
+  using index = Kokkos::IndexType<Index>;
+  const ExecSpace exec = launch_instance<ExecSpace>();
+  const auto run = [&](const auto& policy) {
+    if constexpr (sizeof...(Out) == 0)
+      Kokkos::parallel_for(name, policy, f);
+    else
+      Kokkos::parallel_reduce(name, policy, f, out...);
+  };
+  if (bounded_blocks)
+    run(RangePolicy<ExecSpace, Kokkos::LaunchBounds<256, 1>, index>(exec, 0, n));
+  else
+    run(RangePolicy<ExecSpace, index>(exec, 0, n));
+}
+
 }  // namespace Impl
 }  // namespace AsyncSparse

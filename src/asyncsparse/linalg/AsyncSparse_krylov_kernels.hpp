@@ -314,16 +314,6 @@ struct RowSpmvFunctor : SpmvFields<Scalar, Device, Update> {
   KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, double& acc) const { acc += row(i); }
 };
 
-/// The range launch of RowSpmvFunctor, with Kokkos' default block size or 256-thread blocks.
-template <class Policy, class Scalar, class Device, bool Update>
-void launch_row_spmv(const RowSpmvFunctor<Scalar, Device, Update>& f) {
-  const Policy policy(Impl::launch_instance<typename Policy::execution_space>(), 0, f.n);
-  if (f.reduce)
-    Kokkos::parallel_reduce("AsyncSparse::krylov::row_spmv_dot", policy, f, Kokkos::subview(f.s, f.out));
-  else
-    Kokkos::parallel_for("AsyncSparse::krylov::row_spmv", policy, f);
-}
-
 template <class Scalar, class Device, bool Update>
 void launch_spmv_dot(SpmvDotFunctor<Scalar, Device, Update> f, const SpmvLaunch& l) {
   using exec = typename Device::execution_space;
@@ -335,11 +325,11 @@ void launch_spmv_dot(SpmvDotFunctor<Scalar, Device, Update> f, const SpmvLaunch&
   if (l.row_per_thread) {
     RowSpmvFunctor<Scalar, Device, Update> r;
     static_cast<SpmvFields<Scalar, Device, Update>&>(r) = f;
-    using index = Kokkos::IndexType<ordinal_t>;
-    if (l.bounded_blocks)
-      launch_row_spmv<Impl::RangePolicy<exec, Kokkos::LaunchBounds<256, 1>, index>>(r);
+    if (r.reduce)
+      Impl::launch_rows<exec>("AsyncSparse::krylov::row_spmv_dot", r.n, l.bounded_blocks, r,
+                              Kokkos::subview(r.s, r.out));
     else
-      launch_row_spmv<Impl::RangePolicy<exec, index>>(r);
+      Impl::launch_rows<exec>("AsyncSparse::krylov::row_spmv", r.n, l.bounded_blocks, r);
     return;
   }
   if (f.reduce) f.scratch.check("spmv_dot", l.league_size);

@@ -277,19 +277,14 @@ double jacobi_sweep(const ResolvedLaunch& launch, SweepRows rows, const RowMap& 
                     const Values& val, const Values& dinv, ordinal_t n, bool lower, const B& b, const XIn& xin,
                     const XOut& xout, bool residual) {
   using Row = JacobiSweepRow<RowMap, Entries, Values, B, XIn, XOut, First>;
-  using index = Kokkos::IndexType<ordinal_t>;
   const ExecSpace exec = Impl::launch_instance<ExecSpace>();
   const Row row{rm, ent, val, dinv, b, xin, xout, lower};
   double rr = 0;
   if (residual) {
     Kokkos::parallel_reduce("AsyncSparse::trisolve::jacobi_sweep_residual", Impl::RangePolicy<ExecSpace>(exec, 0, n),
                             row, rr);
-  } else if (rows == SweepRows::Thread256) {
-    Kokkos::parallel_for("AsyncSparse::trisolve::jacobi_sweep_rows",
-                         Impl::RangePolicy<ExecSpace, Kokkos::LaunchBounds<256, 1>, index>(exec, 0, n), row);
-  } else if (rows == SweepRows::Thread) {
-    Kokkos::parallel_for("AsyncSparse::trisolve::jacobi_sweep_rows", Impl::RangePolicy<ExecSpace, index>(exec, 0, n),
-                         row);
+  } else if (rows != SweepRows::Lanes) {
+    Impl::launch_rows<ExecSpace>("AsyncSparse::trisolve::jacobi_sweep_rows", n, rows == SweepRows::Thread256, row);
   } else {
     using F = JacobiSweep<ExecSpace, RowMap, Entries, Values, B, XIn, XOut, First>;
     const F f{rm, ent, val, dinv, b, xin, xout, n, launch.chunk_size, lower};
