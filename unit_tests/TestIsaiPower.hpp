@@ -261,4 +261,42 @@ TEST(TEST_CATEGORY, isai_power_fewer_pcg_iterations) {
   EXPECT_NE(M->description().find("isai^2 tri-solve"), std::string::npos) << M->description();
 }
 
+TEST(TEST_CATEGORY, isai_power2_is_two_jacobi_sweeps_on_grids) {
+  // Two Jacobi sweeps from x_0 = D^-1 b apply M = (I - G + G^2) D^-1, G = D^-1 (T - D), and M T = I + G^3. On the
+  // 5- and 7-point grids, numbered lexicographically, G^3's entries (paths of three steps in T's graph) lie outside
+  // the pattern of |T|^2, which holds M: M satisfies the ISAI conditions there, so the ISAI on |T|^2 is Jacobi(2)
+  // (the reason their PCG iteration counts agree, MEASUREMENTS.md#tri-solve-auto-rule). On the 9-point grid a path of
+  // three steps can end where one of one step does, and the two differ.
+  const auto L2 = Reference::ic0(lap2d(16));
+  const auto L3 = Reference::ic0(lap3d7(6));
+  const auto F = Reference::ilu0(convdiff2d(12, 10.0));
+  const auto L9 = Reference::ic0(aniso2d(16));
+  TriSolveOptions jacobi2;
+  jacobi2.kind = TriSolveKind::Jacobi;
+  jacobi2.sweeps = 2;
+  auto difference = [&](const CsrHost<double>& T, bool lower, bool unit = false) {
+    std::vector<double> b(T.nrows);
+    for (int i = 0; i < T.nrows; ++i) b[i] = 1.0 + 0.5 * std::sin(0.37 * i);
+    std::vector<double> x[2];
+    int k = 0;
+    for (const auto& o : {isai(2), jacobi2}) {
+      TriangularSolver<double, Dev> S;
+      S.setup(to_device<Dev>(T), lower, unit, o);
+      V xd("x", T.nrows);
+      S.solve(to_device<Dev>(b), xd);
+      x[k++] = to_std_vector(xd);
+    }
+    double worst = 0;
+    for (int i = 0; i < T.nrows; ++i) worst = std::max(worst, std::abs(x[0][i] - x[1][i]) / std::abs(x[1][i]));
+    return worst;
+  };
+  EXPECT_LT(difference(L2, true), 1e-12);
+  EXPECT_LT(difference(Reference::transpose(L2), false), 1e-12);
+  EXPECT_LT(difference(L3, true), 1e-12);
+  EXPECT_LT(difference(Reference::transpose(L3), false), 1e-12);
+  EXPECT_LT(difference(F.L, true, true), 1e-12);  // ILU(0) of a convection-diffusion grid: other values, same pattern
+  EXPECT_LT(difference(F.U, false), 1e-12);
+  EXPECT_GT(difference(L9, true), 1e-6);
+}
+
 }  // namespace test_isai_power
