@@ -13,6 +13,9 @@
 // hint, closures under 4 KB (all of the library's) are kernel arguments, which CUDA queues without waiting; larger
 // ones would go through global memory, which does not wait either. Host backends ignore the property.
 //
+// Impl::launch_rows: the range launch of the row-per-thread kernels (the CRS product's, the Jacobi sweeps'), with
+// Kokkos' default block size or 256-thread blocks.
+//
 // The execution space instance: kernels on a solver's iteration path take launch_instance<ExecSpace>() — the default
 // instance, or the one a LaunchInstanceScope of the calling thread names (Impl::GraphReplay records a CG
 // iteration's kernels on a stream of its own that way, without passing an instance through every interface).
