@@ -14,7 +14,9 @@
 // the default on host backends — and every matrix of the shared folder (ASYNCSPARSE_MATRIX_DIR), in RCM order
 // as the driver uses them; or the names and generator specs in ASYNCSPARSE_TTS_PROBLEMS (';'-separated). A matrix is
 // solved by PCG when analyze() finds it symmetric with a positive diagonal (the driver's rule), otherwise by
-// right-preconditioned GMRES(30).
+// right-preconditioned GMRES(30); a name with the suffix "@gmres" (L3D@gmres) is solved as a nonsymmetric one
+// (GMRES, the LU methods) whatever analyze() finds: the LU preconditioners on 3D grids, which no generator makes
+// nonsymmetric.
 //
 // Methods (PCG matrices / GMRES matrices):
 //   none                   no preconditioner
@@ -25,6 +27,8 @@
 //                          correction step | isai on T's own pattern | on the pattern of |T|^2
 //                          (tri_solve_isai_power=1, 2); a parameter
 //                          the build does not know makes the benchmark skip itself with the message
+//   par_ic_working (par_ilu_* alike)   the default with an ISAI's values in the working precision
+//                          (tri_solve_isai_precision=working) where the rule takes single precision (GPUs)
 //   par_ic_one_team, par_ic_launches (par_ilu_* alike)   the default mode with both Jacobi solves in one launch
 //                          of one team at any size (tri_solve_one_team_entries=1e9) | never (0); the bound also
 //                          gates the one-team exact solve (with 0, 1138_bus and 494_bus solve by cuSPARSE SpSV)
@@ -37,6 +41,7 @@
 //                          instead of 5 (sweeps=k): what the sweep count buys in iterations and costs in set-up
 //   par_ict / par_ilut     make_preconditioner("par_ict" / "par_ilut", A), defaults (steps until the ILU residual
 //                          stagnates, at most 30)
+//   par_ict_jacobi, _isai (par_ilut_* alike)   the same with tri_solve=jacobi (3 sweeps) | isai
 //   par_ict_5steps / par_ilut_5steps   the same with exactly 5 steps (steps=5, stagnation_tolerance=0: the
 //                          default before the stagnation rule)
 //   kk_spiluk              Kokkos-Kernels spiluk(0) (symbolic + numeric) and the exact triangular solves of
@@ -93,8 +98,18 @@ struct Problem {
   bool spd = true;
 };
 
+constexpr const char* kGmresSuffix = "@gmres";
+
+/// The matrix of a problem name: the name without kGmresSuffix.
+std::string matrix_name(const std::string& problem) {
+  const std::string suffix = kGmresSuffix;
+  const bool gmres =
+      problem.size() > suffix.size() && problem.compare(problem.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return gmres ? problem.substr(0, problem.size() - suffix.size()) : problem;
+}
+
 /// L2D, L3D and the shared matrices (their names; SPD by analyze(), as the driver decides), or those listed in
-/// ASYNCSPARSE_TTS_PROBLEMS (names or generator specs separated by ';').
+/// ASYNCSPARSE_TTS_PROBLEMS (names or generator specs separated by ';'; with kGmresSuffix: not SPD).
 std::vector<Problem> problems() {
   std::vector<std::string> names = env_list("ASYNCSPARSE_TTS_PROBLEMS");
   std::vector<Problem> list;
@@ -104,8 +119,8 @@ std::vector<Problem> problems() {
   }
   for (const auto& n : names) {
     try {
-      const auto p = analyze(host_matrix(n));
-      list.push_back({n, p.symmetric_values && p.positive_diagonal});
+      const auto p = analyze(host_matrix(matrix_name(n)));
+      list.push_back({n, p.symmetric_values && p.positive_diagonal && matrix_name(n) == n});
     } catch (const std::exception& e) {
       std::fprintf(stderr, "time_to_solution: skipping %s: %s\n", n.c_str(), e.what());
     }
@@ -123,8 +138,9 @@ const CrsD& problem_matrix(const std::string& name) {
   }
   auto it = cache.find(name);
   if (it != cache.end()) return it->second;
-  const auto& Ah = host_matrix(name);
-  const bool generated = name == "L2D" || name == "L3D" || name.rfind("gen:", 0) == 0;
+  const auto& Ah = host_matrix(matrix_name(name));
+  const std::string m = matrix_name(name);
+  const bool generated = m == "L2D" || m == "L3D" || m.rfind("gen:", 0) == 0;
   return cache
       .emplace(name, generated ? to_device<Device>(Ah) : to_device<Device>(permute_symmetric(Ah, rcm_permutation(Ah))))
       .first->second;
@@ -175,6 +191,8 @@ bool factory_method(const std::string& method, std::string& factory, std::string
       {"par_ilu_isai_p1", {"par_ilu", "tri_solve=isai,tri_solve_isai_power=1"}},
       {"par_ic_isai_p2", {"par_ic", "tri_solve=isai,tri_solve_isai_power=2"}},
       {"par_ilu_isai_p2", {"par_ilu", "tri_solve=isai,tri_solve_isai_power=2"}},
+      {"par_ic_working", {"par_ic", "tri_solve_isai_precision=working"}},
+      {"par_ilu_working", {"par_ilu", "tri_solve_isai_precision=working"}},
       {"par_ic_one_team", {"par_ic", "tri_solve_one_team_entries=1000000000"}},
       {"par_ilu_one_team", {"par_ilu", "tri_solve_one_team_entries=1000000000"}},
       {"par_ic_launches", {"par_ic", "tri_solve_one_team_entries=0"}},
@@ -190,6 +208,10 @@ bool factory_method(const std::string& method, std::string& factory, std::string
       {"par_ilu_sweeps3", {"par_ilu", "sweeps=3"}},
       {"par_ict", {"par_ict", ""}},
       {"par_ilut", {"par_ilut", ""}},
+      {"par_ict_jacobi", {"par_ict", "tri_solve=jacobi,tri_solve_sweeps=3"}},
+      {"par_ilut_jacobi", {"par_ilut", "tri_solve=jacobi,tri_solve_sweeps=3"}},
+      {"par_ict_isai", {"par_ict", "tri_solve=isai"}},
+      {"par_ilut_isai", {"par_ilut", "tri_solve=isai"}},
       {"par_ict_5steps", {"par_ict", "steps=5,stagnation_tolerance=0"}},
       {"par_ilut_5steps", {"par_ilut", "steps=5,stagnation_tolerance=0"}},
   };
@@ -375,7 +397,7 @@ void BM_time_to_solution(benchmark::State& state, const Problem& prob, const std
     state.counters["max_ms"] = 1e3 * std::max_element(runs.begin(), runs.end(), Run::faster)->total();
     record.ok = res.converged();
     record.seconds = total;
-    set_matrix_counters(state, host_matrix(prob.name));
+    set_matrix_counters(state, host_matrix(matrix_name(prob.name)));
     state.counters["setup_ms"] = 1e3 * setup;
     state.counters["solve_ms"] = 1e3 * solve_s;
     state.counters["iterations"] = res.iterations;
@@ -418,6 +440,7 @@ std::vector<std::string> methods(bool spd) {
                               "par_" + f + "_isai1",
                               "par_" + f + "_isai_p1",
                               "par_" + f + "_isai_p2",
+                              "par_" + f + "_working",
                               "par_" + f + "_one_team",
                               "par_" + f + "_launches",
                               "par_" + f + "_list",
@@ -425,6 +448,8 @@ std::vector<std::string> methods(bool spd) {
                               "par_" + f + "_sweeps2",
                               "par_" + f + "_sweeps3",
                               std::string(spd ? "par_ict" : "par_ilut"),
+                              std::string(spd ? "par_ict_jacobi" : "par_ilut_jacobi"),
+                              std::string(spd ? "par_ict_isai" : "par_ilut_isai"),
                               std::string(spd ? "par_ict_5steps" : "par_ilut_5steps")})
     m.push_back(s);
   return m;

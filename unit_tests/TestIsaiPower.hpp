@@ -20,10 +20,13 @@ using namespace AsyncSparse;
 using Dev = TEST_DEVICE;
 using V = Kokkos::View<double*, Dev>;
 
+/// ISAI on the pattern of |T|^power, its product in the working precision (the tests compare it to M's values;
+/// single-precision values: isai_single_precision_values).
 TriSolveOptions isai(int power) {
   TriSolveOptions o;
   o.kind = TriSolveKind::Isai;
   o.isai_power = power;
+  o.isai_precision = IsaiPrecision::Working;
   return o;
 }
 
@@ -303,6 +306,136 @@ TEST(TEST_CATEGORY, isai_power2_is_two_jacobi_sweeps_on_grids) {
   EXPECT_LT(difference(F.L, true, true), 1e-12);  // ILU(0) of a convection-diffusion grid: other values, same pattern
   EXPECT_LT(difference(F.U, false), 1e-12);
   EXPECT_GT(difference(L9, true), 1e-6);
+}
+
+TEST(TEST_CATEGORY, tri_solve_auto_rule_gives_lu_pairs_jacobi_sweeps) {
+  // the rule: the large triangles (short rows) of an LU pair take Jacobi(3), without the probe (where a Cholesky
+  // pair's take ISAI: trisolve_auto_rule)
+  TriSolveRuleInputs lu;
+  lu.gpu = lu.cusparse = lu.lu = true;
+  lu.n = 1 << 20;
+  lu.nnz = 3 * lu.n;
+  EXPECT_FALSE(tri_solve_rule_probes_jacobi(true, lu.n, lu.nnz));
+  auto c = choose_tri_solve(lu);
+  EXPECT_EQ(c.kind, TriSolveKind::Jacobi);
+  EXPECT_EQ(c.sweeps, kDefaultJacobiSweeps);
+  EXPECT_NE(c.reason.find("3.0 entries/row: large triangles of an LU pair -> jacobi(3)"), std::string::npos)
+      << c.reason;
+  lu.jacobi_probe = 0.9;  // a probe (never run for them) would not send them to the exact solve
+  EXPECT_EQ(choose_tri_solve(lu).kind, TriSolveKind::Jacobi);
+  lu.lu = false;
+  EXPECT_EQ(choose_tri_solve(lu).kind, TriSolveKind::Isai);
+  lu.lu = true;
+  lu.n = 20000;  // small triangles: as for a Cholesky pair (probe 0.9: exact)
+  lu.nnz = 60000;
+  EXPECT_EQ(choose_tri_solve(lu).kind, TriSolveKind::Exact);
+  // GPUs: on a grid whose triangles hold more than 10^6 entries (short rows) the rule takes ISAI for ParIC's Cholesky
+  // pair and Jacobi(3) for ParILU's LU pair (GMRES); host backends solve both exactly (trisolve_auto_rule)
+  if (!Impl::is_gpu_space<typename Dev::execution_space>()) GTEST_SKIP() << "the GPU branch of the rule";
+  const auto A = to_device<Dev>(lap2d(600));  // triangles of 1,078,800 entries
+  for (const std::string method : {"par_ic", "par_ilu"}) {
+    auto M = make_preconditioner<double, Dev>(method, A, parse_parameter_string("mode=deterministic"));
+    M->compute();
+    auto* P = dynamic_cast<ParIncompletePreconditioner<double, Dev>*>(M.get());
+    ASSERT_NE(P, nullptr);
+    const auto& st = P->lower_solve_stats();
+    if (method == "par_ic") {
+      EXPECT_EQ(st.kind, TriSolveKind::Isai) << st.reason;
+      EXPECT_NE(st.reason.find("large triangle, short rows -> isai"), std::string::npos) << st.reason;
+    } else {
+      EXPECT_EQ(st.kind, TriSolveKind::Jacobi) << st.reason;
+      EXPECT_EQ(st.sweeps, kDefaultJacobiSweeps) << st.reason;
+      EXPECT_NE(st.reason.find("large triangles of an LU pair -> jacobi(3)"), std::string::npos) << st.reason;
+    }
+    EXPECT_EQ(P->upper_solve_stats().kind, st.kind);
+  }
+}
+
+TEST(TEST_CATEGORY, isai_single_precision_values) {
+  // the product with M's values rounded to float: within float's rounding of the working-precision product, on both
+  // triangles, through solve() and solve_dot(); Auto takes it on GPUs only (isai_single_values_rule)
+  const bool gpu = Impl::is_gpu_space<typename Dev::execution_space>();
+  EXPECT_EQ(TriSolveOptions().isai_precision, IsaiPrecision::Auto);
+  EXPECT_EQ(isai_single_values_rule(gpu), gpu);
+  const auto L = Reference::ic0(lap2d(16));
+  const auto U = Reference::transpose(L);
+  for (const bool lower : {true, false}) {
+    const auto Td = to_device<Dev>(lower ? L : U);
+    const int n = L.nrows;
+    V b("b", n), x_work("x_work", n), x_single("x_single", n), x_dot("x_dot", n);
+    Kokkos::deep_copy(b, 1.0);
+    TriangularSolver<double, Dev> work, single, automatic;
+    TriSolveOptions o = isai(2);
+    work.setup(Td, lower, false, o);
+    o.isai_precision = IsaiPrecision::Single;
+    single.setup(Td, lower, false, o);
+    o.isai_precision = IsaiPrecision::Auto;
+    automatic.setup(Td, lower, false, o);
+    EXPECT_FALSE(work.stats().isai_single);
+    EXPECT_TRUE(single.stats().isai_single);
+    EXPECT_EQ(automatic.stats().isai_single, gpu);
+    work.solve(b, x_work);
+    single.solve(b, x_single);
+    const auto xw = to_std_vector(x_work), xs = to_std_vector(x_single);
+    double worst = 0, largest = 0;
+    for (int i = 0; i < n; ++i) {
+      worst = std::max(worst, std::abs(xs[i] - xw[i]));
+      largest = std::max(largest, std::abs(xw[i]));
+    }
+    EXPECT_LT(worst, 1e-6 * largest);  // float's unit rounding 6e-8 per value, at most 6 values per row
+    EXPECT_GT(worst, 0.0);             // the rounded values were read
+    const Kokkos::View<double*, Dev> s("s", 2);
+    if (single.solve_dot(b, x_dot, b, s, 1)) {  // GPUs: the fused product and sum reads the same values
+      EXPECT_EQ(to_std_vector(x_dot), xs);
+      double sum = 0;
+      for (double v : xs) sum += v;
+      EXPECT_NEAR(to_std_vector(s)[1], sum, 1e-12 * std::abs(sum));
+    }
+  }
+  {  // rows longer than the row-per-thread product takes (GPUs: lane groups): a dense lower triangle, 32.5 per row
+    const int m = 64;
+    std::vector<int> r, c;
+    std::vector<double> v;
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j <= i; ++j) {
+        r.push_back(i);
+        c.push_back(j);
+        v.push_back(i == j ? 2.0 * m : 1.0 / (1.0 + i - j));
+      }
+    const auto D = to_device<Dev>(csr_from_triplets<double>(m, m, r, c, v));
+    TriangularSolver<double, Dev> work, single;
+    TriSolveOptions o = isai(1);
+    work.setup(D, true, false, o);
+    o.isai_precision = IsaiPrecision::Single;
+    single.setup(D, true, false, o);
+    V b("b", m), xw("xw", m), xs("xs", m);
+    Kokkos::deep_copy(b, 1.0);
+    work.solve(b, xw);
+    single.solve(b, xs);
+    const auto hw = to_std_vector(xw), hs = to_std_vector(xs);
+    for (int i = 0; i < m; ++i) EXPECT_NEAR(hs[i], hw[i], 1e-6 * std::abs(hw[i])) << i;
+    EXPECT_NE(hs, hw);
+  }
+  // a value beyond float's range: T = [1e-20 0; 1 1e-20] has the inverse [1e20 0; -1e40 1e20] on its pattern
+  const auto T = to_device<Dev>(csr_from_triplets<double>(2, 2, {0, 1, 1}, {0, 0, 1}, {1e-20, 1.0, 1e-20}));
+  TriSolveOptions o = isai(1);
+  o.isai_precision = IsaiPrecision::Single;
+  TriangularSolver<double, Dev> S;
+  ASYNCSPARSE_EXPECT_THROW_MSG(S.setup(T, true, false, o), InvalidInput,
+                               "ISAI value 1 is beyond single precision's range (isai_precision single)");
+  o.isai_precision = IsaiPrecision::Auto;  // keeps the working precision
+  S.setup(T, true, false, o);
+  EXPECT_FALSE(S.stats().isai_single);
+  V b("b", 2), x("x", 2);
+  Kokkos::deep_copy(b, 1.0);
+  S.solve(b, x);
+  const auto xh = to_std_vector(x);
+  EXPECT_DOUBLE_EQ(xh[0], 1e20);
+  EXPECT_DOUBLE_EQ(xh[1], 1e20 - 1e40);
+  // the parameter
+  ASYNCSPARSE_EXPECT_THROW_MSG(isai_precision_from_string("half"), InvalidInput,
+                               "ISAI precision 'half' unknown (valid: auto, working, single)");
+  EXPECT_EQ(isai_precision_from_string("single"), IsaiPrecision::Single);
 }
 
 }  // namespace test_isai_power

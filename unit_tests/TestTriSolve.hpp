@@ -361,12 +361,14 @@ std::vector<double> solve_opts(const CsrHost<double>& T, bool lower, bool unit, 
   return to_std_vector(x);
 }
 
-// Isai on T's own pattern (isai_power 1; the extended patterns of the rule: TestIsaiPower.hpp).
+// Isai on T's own pattern (isai_power 1; the extended patterns of the rule: TestIsaiPower.hpp), its product in the
+// working precision (single-precision values: TestIsaiPower.hpp).
 TriSolveOptions opts(TriSolveKind k, int sweeps = -1) {
   TriSolveOptions o;
   o.kind = k;
   o.sweeps = sweeps;
   o.isai_power = 1;
+  o.isai_precision = IsaiPrecision::Working;
   return o;
 }
 

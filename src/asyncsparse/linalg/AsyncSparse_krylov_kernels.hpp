@@ -231,13 +231,14 @@ VectorLaunch vector_launch(std::int64_t n) {
 
 /// The fields and the row product of the CRS kernels: y = A x (Update = false) or p_new = z + β p_old,
 /// y = A p_new (Update = true, x = z), β = s(num) / s(den); with a reduction (`reduce`) s(out) = d·y, d the vector
-/// multiplied (p_new) unless `dot_with` is given.
-template <class Scalar, class Device, bool Update>
+/// multiplied (p_new) unless `dot_with` is given. A's values are of type MatScalar (an ISAI stored in single
+/// precision: float), each converted to Scalar before its product.
+template <class Scalar, class Device, bool Update, class MatScalar = Scalar>
 struct SpmvFields {
   using crs = Crs<Scalar, Device>;
   typename crs::row_map_type row_map;
   typename crs::index_type entries;
-  typename crs::values_type values;
+  Kokkos::View<const MatScalar*, Device> values;
   /// gathered through the read-only path, as Kokkos-Kernels' product reads x
   Kokkos::View<const Scalar*, Device, Kokkos::MemoryTraits<Kokkos::RandomAccess>> z, p_old;
   Kokkos::View<const Scalar*, Device> dot_with;
@@ -253,7 +254,7 @@ struct SpmvFields {
   KOKKOS_INLINE_FUNCTION Scalar beta() const { return Update ? static_cast<Scalar>(s(num) / s(den)) : Scalar(0); }
   KOKKOS_INLINE_FUNCTION Scalar entry(const offset_t k, const Scalar beta) const {
     const ordinal_t j = entries(k);
-    return values(k) * (Update ? z(j) + beta * p_old(j) : z(j));
+    return static_cast<Scalar>(values(k)) * (Update ? z(j) + beta * p_old(j) : z(j));
   }
   /// Row i of the vector multiplied: p_new(i) (Update) or x(i).
   KOKKOS_INLINE_FUNCTION Scalar multiplied(const ordinal_t i, const Scalar beta) const {
@@ -271,8 +272,8 @@ struct SpmvFields {
 
 /// The lane-group layout: team t handles row chunks t, t + L, t + 2L, ... (L = league size), a lane group per
 /// row; with a reduction each thread sums its rows' terms and finish_team_sums adds them up.
-template <class Scalar, class Device, bool Update>
-struct SpmvDotFunctor : SpmvFields<Scalar, Device, Update> {
+template <class Scalar, class Device, bool Update, class MatScalar = Scalar>
+struct SpmvDotFunctor : SpmvFields<Scalar, Device, Update, MatScalar> {
   using exec = typename Device::execution_space;
   using member = typename Impl::TeamPolicy<exec>::member_type;
 
@@ -297,8 +298,8 @@ struct SpmvDotFunctor : SpmvFields<Scalar, Device, Update> {
 };
 
 /// One thread per row (SpmvLaunch::row_per_thread): a range launch, its sum Kokkos' range reduction.
-template <class Scalar, class Device, bool Update>
-struct RowSpmvFunctor : SpmvFields<Scalar, Device, Update> {
+template <class Scalar, class Device, bool Update, class MatScalar = Scalar>
+struct RowSpmvFunctor : SpmvFields<Scalar, Device, Update, MatScalar> {
   using value_type = double;  // of the reduction (Kokkos cannot deduce it from the two call operators)
   /// y(i) (and p_new(i)); returns row i's term of the reduction.
   KOKKOS_INLINE_FUNCTION double row(const ordinal_t i) const {
@@ -314,8 +315,8 @@ struct RowSpmvFunctor : SpmvFields<Scalar, Device, Update> {
   KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i, double& acc) const { acc += row(i); }
 };
 
-template <class Scalar, class Device, bool Update>
-void launch_spmv_dot(SpmvDotFunctor<Scalar, Device, Update> f, const SpmvLaunch& l) {
+template <class Scalar, class Device, bool Update, class MatScalar>
+void launch_spmv_dot(SpmvDotFunctor<Scalar, Device, Update, MatScalar> f, const SpmvLaunch& l) {
   using exec = typename Device::execution_space;
   f.chunks = l.chunks;
   if (l.league_size == 0) {
@@ -323,8 +324,8 @@ void launch_spmv_dot(SpmvDotFunctor<Scalar, Device, Update> f, const SpmvLaunch&
     return;
   }
   if (l.row_per_thread) {
-    RowSpmvFunctor<Scalar, Device, Update> r;
-    static_cast<SpmvFields<Scalar, Device, Update>&>(r) = f;
+    RowSpmvFunctor<Scalar, Device, Update, MatScalar> r;
+    static_cast<SpmvFields<Scalar, Device, Update, MatScalar>&>(r) = f;
     if (r.reduce)
       Impl::launch_rows<exec>("AsyncSparse::krylov::row_spmv_dot", r.n, l.bounded_blocks, r,
                               Kokkos::subview(r.s, r.out));
@@ -341,14 +342,19 @@ void launch_spmv_dot(SpmvDotFunctor<Scalar, Device, Update> f, const SpmvLaunch&
 
 /// The product's functor with the fields spmv_dot and cg_direction_spmv share: A, y, the scalars s, the slot
 /// `out` of the reduction (when `reduce`) and the launch's rows per team.
-template <bool Update, class Scalar, class Device>
-SpmvDotFunctor<Scalar, Device, Update> spmv_functor(const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>& y,
-                                                    const Kokkos::View<double*, Device>& s, int out, bool reduce,
-                                                    const SpmvLaunch& l, const TeamSumScratch<Device>& scratch) {
-  SpmvDotFunctor<Scalar, Device, Update> f;
+/// `values` (optional): A's values in another type (MatScalar, e.g. float), read instead of A.values.
+template <bool Update, class Scalar, class Device, class MatScalar = Scalar>
+SpmvDotFunctor<Scalar, Device, Update, MatScalar> spmv_functor(
+    const Crs<Scalar, Device>& A, const Kokkos::View<Scalar*, Device>& y, const Kokkos::View<double*, Device>& s,
+    int out, bool reduce, const SpmvLaunch& l, const TeamSumScratch<Device>& scratch,
+    const Kokkos::View<const MatScalar*, Device>& values = {}) {
+  SpmvDotFunctor<Scalar, Device, Update, MatScalar> f;
   f.row_map = A.graph.row_map;
   f.entries = A.graph.entries;
-  f.values = A.values;
+  if constexpr (std::is_same<MatScalar, Scalar>::value)
+    f.values = values.extent(0) > 0 ? values : Kokkos::View<const Scalar*, Device>(A.values);
+  else
+    f.values = values;
   f.y = y;
   f.s = s;
   f.out = out;
@@ -361,16 +367,18 @@ SpmvDotFunctor<Scalar, Device, Update> spmv_functor(const Crs<Scalar, Device>& A
 
 /// y = A x; with `s` non-empty also s(out) = d·y (d = dot_with, or x when that is empty; dot_with of y's length and
 /// not y itself, else InvalidInput), summed through `scratch` (made for the same launch; not needed by a
-/// row-per-thread launch). One pass.
-template <class Scalar, class Device>
+/// row-per-thread launch). One pass. `values` (optional, of A's length): A's values in another type (MatScalar:
+/// an ISAI stored in single precision), read instead of A.values.
+template <class Scalar, class Device, class MatScalar = Scalar>
 void spmv_dot(const Crs<Scalar, Device>& A, const Kokkos::View<const Scalar*, Device>& x,
               const Kokkos::View<Scalar*, Device>& y, const Kokkos::View<double*, Device>& s, int out,
               const SpmvLaunch& l, const TeamSumScratch<Device>& scratch = TeamSumScratch<Device>(),
-              const Kokkos::View<const Scalar*, Device>& dot_with = {}) {
+              const Kokkos::View<const Scalar*, Device>& dot_with = {},
+              const Kokkos::View<const MatScalar*, Device>& values = {}) {
   if (dot_with.extent(0) != 0 && (dot_with.extent(0) != y.extent(0) || dot_with.data() == y.data()))
     throw InvalidInput("spmv_dot: the vector of the reduction has length " + std::to_string(dot_with.extent(0)) +
                        " for " + std::to_string(y.extent(0)) + " rows, or is the product's output");
-  auto f = spmv_functor<false>(A, y, s, out, s.extent(0) > 0, l, scratch);
+  auto f = spmv_functor<false>(A, y, s, out, s.extent(0) > 0, l, scratch, values);
   f.z = x;
   f.dot_with = dot_with;
   launch_spmv_dot(f, l);

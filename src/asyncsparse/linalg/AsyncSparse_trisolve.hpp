@@ -43,6 +43,8 @@
 //    Impl::kRowSpmvMaxAvgNnz entries on average the row-per-thread kernel (Impl::spmv_dot; solve_dot() also reduces
 //    dᵀx in that pass, a Krylov solver's rᵀz, up to Impl::kFusedReductionMaxRows rows), else Kokkos-Kernels' spmv;
 //    with `sweeps` = s > 0, s steps x += M (b - T x) follow (two passes each). M is exact when T^{-1} has M's pattern.
+//    TriSolveOptions::isai_precision: the product may read a single-precision copy of M's values (by default on
+//    GPUs; then always the library's product, Impl::spmv_dot).
 //  * Auto: resolved at setup by choose_tri_solve() (AsyncSparse_trisolve_rule.hpp); stats().reason says why.
 //
 // Input checks: setup() throws InvalidInput for a non-square matrix, a row whose diagonal is not stored at the
@@ -85,16 +87,18 @@ namespace AsyncSparse {
 /// of its two triangles'). T need not have passed the structure checks yet (the probe tolerates empty rows and
 /// columns out of range; see Impl::JacobiProbeSweep). `probe` false: the facts without the probe (jacobi_probe -1).
 /// `scratch`: memory for the probe's two iterates when it holds 2 n entries, else the probe allocates them.
+/// `lu`: T is the lower triangle of an LU pair (TriSolveRuleInputs::lu).
 template <class ExecSpace, class Scalar, class Device>
 TriSolveRuleInputs tri_solve_rule_inputs(const Crs<Scalar, Device>& T, bool lower, bool unit_diagonal = false,
                                          std::int64_t nnz = -1, bool probe = true,
-                                         const Kokkos::View<Scalar*, Device>& scratch = {}) {
+                                         const Kokkos::View<Scalar*, Device>& scratch = {}, bool lu = false) {
   TriSolveRuleInputs in;
   in.gpu = Impl::is_gpu_space<ExecSpace>();
   in.cusparse = cusparse_spsv_supports<Scalar, Device>();
   in.concurrency = static_cast<int>(ExecSpace().concurrency());
   in.n = T.numRows();
   in.nnz = nnz >= 0 ? nnz : T.nnz();
+  in.lu = lu;
   if (probe && tri_solve_rule_probes_jacobi(in.gpu, in.n, in.nnz))
     in.jacobi_probe = Impl::jacobi_probe<ExecSpace>(T.graph.row_map, T.graph.entries, T.values, T.numRows(), lower,
                                                     unit_diagonal, kGpuJacobiProbeSweeps, scratch);
@@ -411,7 +415,23 @@ class TriangularSolver {
       Impl::isai_compute<execution_space>(row_map_, entries_, values_, inv_diag_, n_, lower_, isai_values_,
                                           verdict_.data(), isai_row_map_, isai_entries_);
       Impl::tri_throw_verdict(Impl::take_verdict(execution_space(), verdict_), where, n_, lower_);
+      if (stats_.isai_single) load_isai_single(where);
     }
+  }
+
+  /// The product's copy of M's values in single precision (stats_.isai_single). A value beyond float's range: the
+  /// product keeps the working precision (IsaiPrecision::Auto) or InvalidInput (Single).
+  void load_isai_single(const std::string& where) {
+    if (isai_single_.extent(0) != isai_values_.extent(0))
+      isai_single_ = Impl::cached_uninitialized<Kokkos::View<float*, Device>>("AsyncSparse::trisolve::isai_single",
+                                                                              isai_values_.extent(0));
+    const std::int64_t bad = Impl::to_single<execution_space>(isai_values_, isai_single_);
+    if (bad == static_cast<std::int64_t>(isai_values_.extent(0))) return;
+    if (opt_.isai_precision == IsaiPrecision::Single)
+      throw InvalidInput(where + ": ISAI value " + std::to_string(bad) +
+                         " is beyond single precision's range (isai_precision single); use working");
+    stats_.isai_single = false;
+    isai_single_ = {};
   }
 
   void setup_exact() {
@@ -536,7 +556,11 @@ class TriangularSolver {
 
   void isai_solve(const const_vector_type& b, const vector_type& x) {
     const crs_type M = isai_matrix();
-    if (isai_launch_.row_per_thread)
+    if (stats_.isai_single)
+      Impl::spmv_dot<Scalar, Device, float>(M, b, x, Kokkos::View<double*, Device>(), 0, isai_launch_,
+                                            Impl::TeamSumScratch<Device>(), {},
+                                            Kokkos::View<const float*, Device>(isai_single_));
+    else if (isai_launch_.row_per_thread)
       Impl::spmv_dot<Scalar, Device>(M, b, x, Kokkos::View<double*, Device>(), 0, isai_launch_);
     else
       Blas<Scalar, Device>::spmv(Scalar(1), M, b, Scalar(0), x);
@@ -557,6 +581,7 @@ class TriangularSolver {
   typename crs_type::row_map_type row_map_;
   typename crs_type::index_type entries_;
   vector_type values_, inv_diag_, work_, rhs_copy_, isai_values_;
+  Kokkos::View<float*, Device> isai_single_;  // stats_.isai_single: M's values in single precision
   /// The loading passes' verdict word (Impl::report_verdict; kNoVerdict between loads), in the arrays' allocation.
   Kokkos::View<Impl::verdict_t, memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> verdict_;
   // the pattern of |T|^isai_power of an Isai solver with isai_power > 1 (empty: M has T's pattern)
@@ -603,6 +628,11 @@ void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool
   stats_.isai_power = stats_.kind != TriSolveKind::Isai ? 1
                       : opt.isai_power > 0              ? opt.isai_power
                                                         : isai_power_rule(n_, static_cast<std::int64_t>(T.nnz()));
+  stats_.isai_single =
+      stats_.kind == TriSolveKind::Isai && sizeof(Scalar) > sizeof(float) &&
+      (opt.isai_precision == IsaiPrecision::Single ||
+       (opt.isai_precision == IsaiPrecision::Auto && isai_single_values_rule(Impl::is_gpu_space<execution_space>())));
+  if (!stats_.isai_single) isai_single_ = {};
   isai_row_map_ = {};
   isai_entries_ = {};
   // Every mode writes the work vector before reading it. The values, inverse diagonal, work vector and ISAI values
@@ -722,6 +752,9 @@ bool TriangularSolver<Scalar, Device>::solve_dot(const const_vector_type& b, con
   if (b.data() == x.data() || d.data() == x.data()) throw InvalidInput("TriangularSolver::solve_dot: x aliases b or d");
   if (stats_.kind == TriSolveKind::Jacobi)
     jacobi_solve(b, x, d, Kokkos::subview(s, slot));
+  else if (stats_.isai_single)
+    Impl::spmv_dot<Scalar, Device, float>(isai_matrix(), b, x, s, slot, isai_launch_, Impl::TeamSumScratch<Device>(), d,
+                                          Kokkos::View<const float*, Device>(isai_single_));
   else
     Impl::spmv_dot<Scalar, Device>(isai_matrix(), b, x, s, slot, isai_launch_, Impl::TeamSumScratch<Device>(), d);
   return true;
@@ -737,7 +770,7 @@ bool TriangularSolver<Scalar, Device>::same_pattern(const crs_type& T) const {
 #define ASYNCSPARSE_ETI_TRISOLVE(EXTERN, S, D)                                        \
   EXTERN template class TriangularSolver<S, D>;                                       \
   EXTERN template TriSolveRuleInputs tri_solve_rule_inputs<D::execution_space, S, D>( \
-      const Crs<S, D>&, bool, bool, std::int64_t, bool, const Kokkos::View<S*, D>&);
+      const Crs<S, D>&, bool, bool, std::int64_t, bool, const Kokkos::View<S*, D>&, bool);
 ASYNCSPARSE_ETI_DECLARE_DOUBLE(ASYNCSPARSE_ETI_TRISOLVE)
 
 }  // namespace AsyncSparse

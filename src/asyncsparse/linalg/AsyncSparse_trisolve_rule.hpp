@@ -71,6 +71,9 @@ struct TriSolveRuleInputs {
   /// ||1 - T x_3|| / ||1|| after kGpuJacobiProbeSweeps Jacobi sweeps on T x = 1 from x_0 = D^{-1} 1, T the lower
   /// triangle (Impl::jacobi_probe; -1: not measured, NaN: T has a zero or non-finite diagonal)
   double jacobi_probe = -1;
+  /// the triangles are the pair of an LU factorization (unit lower L and U: ParILU, ParILUT), which a nonsymmetric
+  /// matrix's GMRES applies; false: a Cholesky pair (L, Lᵀ: ParIC, ParICT, applied in PCG) or a lone triangle
+  bool lu = false;
 };
 
 /// The rule's answer: the mode, its sweep count (Jacobi: sweeps; JacobiAdaptive: maximum sweeps; Isai: correction
@@ -80,6 +83,33 @@ struct TriSolveChoice {
   int sweeps = 0;
   std::string reason;
 };
+
+/// Precision of the values of an ISAI in its product (TriSolveOptions::isai_precision): Auto (the rule
+/// isai_single_values_rule), Working (the solver's Scalar), Single (float; the product still sums in Scalar).
+enum class IsaiPrecision { Auto, Working, Single };
+
+inline const char* to_string(IsaiPrecision p) {
+  return p == IsaiPrecision::Working ? "working" : p == IsaiPrecision::Single ? "single" : "auto";
+}
+
+/// The parameter strings, in the order of the documentation.
+inline const std::vector<std::string>& isai_precision_names() {
+  static const std::vector<std::string> names = {"auto", "working", "single"};
+  return names;
+}
+
+inline IsaiPrecision isai_precision_from_string(const std::string& s) {
+  for (auto p : {IsaiPrecision::Auto, IsaiPrecision::Working, IsaiPrecision::Single})
+    if (s == to_string(p)) return p;
+  throw InvalidInput("ISAI precision '" + s + "' unknown (valid: auto, working, single)");
+}
+
+/// The rule behind IsaiPrecision::Auto: single-precision values on GPUs (where the product is bound by memory
+/// bandwidth: 8 bytes per entry instead of 12 with 32-bit column indices), the working precision on host backends.
+/// The ISAI approximates T^{-1} to far less than single precision's rounding (it is exact only where T^{-1} has M's
+/// pattern), so the rounded values leave the Krylov iterations as they were. Measured:
+/// perf_tests/results/MEASUREMENTS.md#isai-single.
+inline bool isai_single_values_rule(bool gpu) { return gpu; }
 
 /// Default sweep counts when the user leaves "tri_solve_sweeps" at -1.
 constexpr int kDefaultJacobiSweeps = 3;         ///< "jacobi": the setting measured best on the 2D Laplacian
@@ -107,6 +137,15 @@ constexpr int kGpuAutoIsaiCorrectionSteps = 0;
 /// Entries of a triangle from which a GPU uses ISAI rather than Jacobi sweeps. Depends on the GPU's memory bandwidth
 /// times its kernel-launch latency (the size at which a pass stops being launch-bound) and on the Krylov solver's
 /// own cost per iteration.
+/// The triangles of an LU pair (TriSolveRuleInputs::lu) of this size take kDefaultJacobiSweeps Jacobi sweeps instead,
+/// without the Jacobi probe: a GMRES(30) iteration costs several CG iterations (0.84 against 0.18 ms on 1024^2
+/// 5-point grids with ISAI, H100), so the Krylov iterations that the sweeps save over ISAI (which on the pattern of
+/// |T|^2 equals two sweeps on lexicographic grids) outweigh the sweep they add per solve: ParILU + GMRES on five
+/// convection-diffusion grids of 0.6-2.1 M rows took 0.83-0.88x the time to solution of ISAI with Jacobi(3), on the
+/// 7-point 100^3 and 27-point 64^3 Laplacians (solved as nonsymmetric) 0.77x and 0.98x, while PCG with ParIC on the
+/// 1024^2 Laplacian took 1.25x. The probe's bound (kGpuJacobiProbeMax) holds where exact solves are cheap: it is 0.83
+/// on the convection-diffusion grids' factors, where cuSPARSE's exact solves took 1.28x ISAI's time (90 against 763
+/// GMRES iterations on the 1024^2 grid) and Jacobi(3) 0.85x (MEASUREMENTS.md#tri-solve-auto-rule).
 constexpr std::int64_t kGpuIsaiMinNnz = 1000000;
 /// Average entries per row of a triangle up to which a GPU uses ISAI. Depends on the cost of the ISAI setup
 /// (quadratic in the row length) against the sweeps it saves per solve.
@@ -136,10 +175,16 @@ constexpr double kGpuJacobiOneSweepProbeMax = 0.025;
 /// larger triangle has at most this many stored entries (MEASUREMENTS.md#tri-solve-one-team).
 constexpr std::int64_t kGpuJacobiOneTeamMaxEntries = 2048;
 
-/// True when the GPU branch of the rule reads the Jacobi probe: a GPU and a triangle the ISAI branch does not take.
-inline bool tri_solve_rule_probes_jacobi(bool gpu, std::int64_t n, std::int64_t nnz) {
+/// True for the triangles of the GPU branch's first case: large (at least kGpuIsaiMinNnz entries) with short rows (at
+/// most kGpuIsaiMaxAvgRowNnz on average): ISAI, or Jacobi sweeps for an LU pair, without the Jacobi probe.
+inline bool tri_solve_rule_large_short_rows(std::int64_t n, std::int64_t nnz) {
   const double avg_row = n > 0 ? static_cast<double>(nnz) / static_cast<double>(n) : 0.0;
-  return gpu && n > 0 && !(nnz >= kGpuIsaiMinNnz && avg_row <= kGpuIsaiMaxAvgRowNnz);
+  return nnz >= kGpuIsaiMinNnz && avg_row <= kGpuIsaiMaxAvgRowNnz;
+}
+
+/// True when the GPU branch of the rule reads the Jacobi probe: a GPU and a triangle not of its first case.
+inline bool tri_solve_rule_probes_jacobi(bool gpu, std::int64_t n, std::int64_t nnz) {
+  return gpu && n > 0 && !tri_solve_rule_large_short_rows(n, nnz);
 }
 
 /// THE auto rule: picks the triangular-solve mode of the incomplete-factorization preconditioners.
@@ -156,7 +201,8 @@ inline bool tri_solve_rule_probes_jacobi(bool gpu, std::int64_t n, std::int64_t 
 ///  - ISAI when the triangle is large (at least kGpuIsaiMinNnz entries) and its rows short (at most
 ///    kGpuIsaiMaxAvgRowNnz on average): a pass then costs memory bandwidth, not launch latency, and ISAI makes one
 ///    pass per solve where Jacobi(k) makes k; its preconditioner is weaker (it equals the inverse on T's pattern
-///    only), but the extra Krylov iterations cost less than the passes saved;
+///    only), but the extra Krylov iterations cost less than the passes saved — in PCG; the triangles of an LU pair
+///    (GMRES, whose iterations cost more) take the Jacobi sweeps below instead;
 ///  - otherwise Jacobi with kDefaultJacobiSweeps sweeps, unless the Jacobi probe says those sweeps leave most of the
 ///    triangular residual (above kGpuJacobiProbeMax, or not finite): then the exact solve, whose extra cost per
 ///    Krylov iteration is then smaller than the iterations Jacobi sweeps would add; or that they leave almost none
@@ -192,7 +238,11 @@ inline TriSolveChoice choose_tri_solve(const TriSolveRuleInputs& in) {
     return c;
   }
   const bool slow_jacobi = !(in.jacobi_probe <= kGpuJacobiProbeMax);  // NaN included; -1 (not measured) is not
-  if (in.nnz >= kGpuIsaiMinNnz && avg_row <= kGpuIsaiMaxAvgRowNnz) {
+  if (tri_solve_rule_large_short_rows(in.n, in.nnz) && in.lu) {
+    c.kind = TriSolveKind::Jacobi;
+    c.sweeps = kDefaultJacobiSweeps;
+    c.reason = facts() + ": large triangles of an LU pair -> jacobi(" + std::to_string(c.sweeps) + ")";
+  } else if (tri_solve_rule_large_short_rows(in.n, in.nnz)) {
     c.kind = TriSolveKind::Isai;
     c.sweeps = kGpuAutoIsaiCorrectionSteps;
     c.reason = facts() + ": large triangle, short rows -> isai";

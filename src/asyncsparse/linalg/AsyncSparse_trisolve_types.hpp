@@ -46,6 +46,11 @@ struct TriSolveOptions {
   /// with more entries (Impl::isai_pattern_power; rows of the pattern extended at most
   /// Impl::kIsaiPowerMaxRowEntries entries long). 0 (default): isai_power_rule (2 for short rows, else 1).
   int isai_power = 0;
+  /// Isai: the precision of M's values in the product (IsaiPrecision): Single stores them as float as well (the
+  /// product reads 4 bytes per value instead of 8 and sums in Scalar; M itself, isai_matrix(), and the correction
+  /// steps keep Scalar); Working the solver's Scalar only; Auto (default) isai_single_values_rule (GPUs: single).
+  /// No effect where Scalar is float.
+  IsaiPrecision isai_precision = IsaiPrecision::Auto;
   /// JacobiAdaptive: stop once ||b - T x_j|| <= tolerance * ||b - T x_0|| (> 0, default 1e-2).
   double tolerance = 1e-2;
   /// JacobiAdaptive: stop when a check finds the residual above stagnation times its previous check's (> 0,
@@ -72,6 +77,7 @@ struct TriSolveStats {
   int sweeps = 0;                                         ///< resolved sweep count (see TriSolveOptions::sweeps)
   int isai_power = 1;                                     ///< Isai: the pattern's power (TriSolveOptions::isai_power)
   std::int64_t isai_nnz = 0;                              ///< Isai: entries of M
+  bool isai_single = false;  ///< Isai: the product reads M's values in single precision (isai_precision)
   std::string reason;                                     ///< why Auto chose this mode ("" when not Auto)
   double jacobi_probe = -1;                               ///< Jacobi probe given to the rule (-1: not measured)
   std::int64_t solves = 0;                                ///< solve() calls since setup

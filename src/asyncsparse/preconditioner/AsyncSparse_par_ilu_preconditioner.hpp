@@ -39,7 +39,7 @@ namespace Impl {
 /// z = S U^{-1} L^{-1} S x with two TriangularSolvers. S = diag(s) (empty s: S = I). The scaling is folded into
 /// the solvers' copies of the factors, z = (U S^{-1})^{-1} (S^{-1} L)^{-1} x, so an apply is the two solves only.
 /// With TriSolveKind::Auto the mode is decided once, for both triangles, by choose_tri_solve on the facts of L
-/// (and the larger entry count of L and U).
+/// (and the larger entry count of L and U; a unit lower L makes the pair an LU pair, TriSolveRuleInputs::lu).
 template <class Scalar, class Device>
 class FactorApply {
  public:
@@ -88,9 +88,11 @@ class FactorApply {
   /// " in one launch" when both solves run in one launch of one team (TriSolveOptions::one_team_entries); for Jacobi
   /// solves launched per sweep on GPUs the sweeps' kernel (Impl::jacobi_sweep_rows_note: ", a thread per row" or
   /// ", lane groups", per triangle where they differ); else "" (also for Jacobi(0), x = D^{-1} b, which sweeps
-  /// nothing): the preconditioners' descriptions put it after "<mode> tri-solve".
+  /// nothing); ", single-precision values" for ISAI solves whose product reads M's values in single precision
+  /// (TriSolveOptions::isai_precision): the preconditioners' descriptions put it after "<mode> tri-solve".
   std::string launch_note() const {
     if (one_team_) return " in one launch";
+    if (ready() && lower_.stats().isai_single) return ", single-precision values";
     if (!ready() || lower_.kind() != TriSolveKind::Jacobi || upper_.kind() != TriSolveKind::Jacobi ||
         lower_.jacobi_sweeps() < 1 || upper_.jacobi_sweeps() < 1)
       return "";
@@ -182,7 +184,8 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   // in one team allocate their level sets themselves.)
   const auto n = static_cast<std::size_t>(L.numRows());
   const std::int64_t rule_nnz = std::max<std::int64_t>(L.nnz(), U.nnz());
-  TriSolveRuleInputs in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, rule_nnz, false);
+  // a unit lower L: the pair of an LU factorization (TriSolveRuleInputs::lu)
+  TriSolveRuleInputs in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, rule_nnz, false, {}, unit_lower);
   using solver = TriangularSolver<Scalar, Device>;
   const TriSolveChoice c = solver::resolve_kind(opt, in);
   // one ISAI pattern power for both triangles, from the facts the mode was chosen on (isai_power_rule); an extended
@@ -199,7 +202,7 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   inv_s_ = v[0];
   w_ = v[1];
   if (opt.kind == TriSolveKind::Auto)
-    in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, rule_nnz, true, v[2]);
+    in = tri_solve_rule_inputs<execution_space>(L, true, unit_lower, rule_nnz, true, v[2], unit_lower);
   set_inverse_scaling(s, L.numRows());
   lower_.defer_verdict(true);  // both triangles' checks in one wait
   upper_.defer_verdict(true);
@@ -334,6 +337,11 @@ inline void add_tri_solve_parameters(ParameterSpec& s) {
            "isai: the pattern of the approximate inverses is that of |T|^k (1: the triangle's own; 2: each row the "
            "union of the rows its entries meet; at most 3): fewer Krylov iterations for larger products; 0: the rule "
            "isai_power_rule (2 for triangles of at most 4 entries per row on average, else 1)")
+      .add("tri_solve_isai_precision", std::string("auto"),
+           "isai: the precision of the approximate inverses' values in the product, which sums in the working "
+           "precision: auto (single on GPUs, working on host backends) | working | single (a value beyond float's "
+           "range: an error; auto keeps the working precision then)",
+           isai_precision_names())
       .add("tri_solve_tolerance", 1e-2,
            "jacobi_adaptive: stop once the triangular residual is this fraction of that of x0 = D^-1 b (> 0)")
       .add("tri_solve_stagnation", 0.9,
@@ -357,6 +365,7 @@ inline TriSolveOptions tri_solve_options_from(const ParameterList& l, const std:
   o.check_interval = l.get("tri_solve_check_interval", 1);
   o.one_team_entries = l.get("tri_solve_one_team_entries", -1);
   o.isai_power = l.get("tri_solve_isai_power", 0);
+  o.isai_precision = isai_precision_from_string(l.get("tri_solve_isai_precision", "auto"));
   if (o.sweeps < -1)
     throw InvalidInput(owner + ": parameter 'tri_solve_sweeps' must be >= 0 (or -1: default), got " +
                        std::to_string(o.sweeps));
