@@ -138,8 +138,8 @@ const CrsD& problem_matrix(const std::string& name) {
   }
   auto it = cache.find(name);
   if (it != cache.end()) return it->second;
-  const auto& Ah = host_matrix(matrix_name(name));
   const std::string m = matrix_name(name);
+  const auto& Ah = host_matrix(m);
   const bool generated = m == "L2D" || m == "L3D" || m.rfind("gen:", 0) == 0;
   return cache
       .emplace(name, generated ? to_device<Device>(Ah) : to_device<Device>(permute_symmetric(Ah, rcm_permutation(Ah))))

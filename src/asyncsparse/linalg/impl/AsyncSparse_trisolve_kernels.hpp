@@ -754,17 +754,20 @@ void isai_compute(const RowMap& rm, const Entries& ent, const Values& val, const
 }
 
 /// to(k) = from(k) in single precision (an ISAI's values for the product, IsaiPrecision::Single); returns the first k
-/// whose value is not finite there (beyond float's range, or not finite already), or to.extent(0) when none.
+/// whose value float cannot hold (beyond its range, or not finite: to(k) = 0 there, never a conversion out of range,
+/// which C++ leaves undefined), or to.extent(0) when none.
 template <class ExecSpace, class From, class To>
 std::int64_t to_single(const From& from, const To& to) {
   const auto n = static_cast<std::int64_t>(to.extent(0));
+  const double largest = static_cast<double>(std::numeric_limits<float>::max());
   std::int64_t bad = n;  // Kokkos::Min starts from its identity (the largest value), not from this
   Kokkos::parallel_reduce(
       "AsyncSparse::trisolve::isai_single", Impl::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(0, n),
       KOKKOS_LAMBDA(const std::int64_t k, std::int64_t& first) {
-        const float v = static_cast<float>(from(k));
-        to(k) = v;
-        if (!is_finite(v) && k < first) first = k;
+        const double v = static_cast<double>(from(k));
+        const bool fits = v >= -largest && v <= largest;  // false for NaN
+        to(k) = fits ? static_cast<float>(v) : 0.0f;
+        if (!fits && k < first) first = k;
       },
       Kokkos::Min<std::int64_t>(bad));
   return bad < n ? bad : n;
