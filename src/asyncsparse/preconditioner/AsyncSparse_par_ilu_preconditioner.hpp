@@ -580,8 +580,11 @@ class IncompleteFactorPreconditioner final : public PreconditionerBase<Scalar, D
     static const ParameterSpec spec;
     return spec;
   }
-  /// After compute(): the resolved triangular-solve mode ("auto: isai+1", "jacobi(3)", "exact(cusparse)", ...).
-  std::string tri_solve_mode() const { return apply_.mode(); }
+  /// After compute(): the resolved triangular-solve mode ("auto: isai+1", "jacobi(3)", "exact(cusparse)", ...), with
+  /// ", single-precision values" where an ISAI product reads them (TriSolveOptions::isai_precision; run records).
+  std::string tri_solve_mode() const {
+    return apply_.mode() + (apply_.lower_stats().isai_single ? ", single-precision values" : "");
+  }
   /// After compute(), when the mode was Auto: the rule's reason (choose_tri_solve); "" otherwise.
   const std::string& tri_solve_reason() const { return apply_.lower_stats().reason; }
 
