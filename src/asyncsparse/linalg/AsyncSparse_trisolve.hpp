@@ -554,14 +554,21 @@ class TriangularSolver {
     stats_.total_sweeps += done;
   }
 
+  /// x = M b by the library's product (Impl::spmv_dot) with M's values in single precision where stats_.isai_single,
+  /// and with s(slot) = dᵀx when `s` is not empty.
+  void isai_spmv_dot(const const_vector_type& b, const vector_type& x, const Kokkos::View<double*, Device>& s,
+                     int slot, const const_vector_type& d) const {
+    if (stats_.isai_single)
+      Impl::spmv_dot<Scalar, Device, float>(isai_matrix(), b, x, s, slot, isai_launch_, Impl::TeamSumScratch<Device>(),
+                                            d, Kokkos::View<const float*, Device>(isai_single_));
+    else
+      Impl::spmv_dot<Scalar, Device>(isai_matrix(), b, x, s, slot, isai_launch_, Impl::TeamSumScratch<Device>(), d);
+  }
+
   void isai_solve(const const_vector_type& b, const vector_type& x) {
     const crs_type M = isai_matrix();
-    if (stats_.isai_single)
-      Impl::spmv_dot<Scalar, Device, float>(M, b, x, Kokkos::View<double*, Device>(), 0, isai_launch_,
-                                            Impl::TeamSumScratch<Device>(), {},
-                                            Kokkos::View<const float*, Device>(isai_single_));
-    else if (isai_launch_.row_per_thread)
-      Impl::spmv_dot<Scalar, Device>(M, b, x, Kokkos::View<double*, Device>(), 0, isai_launch_);
+    if (stats_.isai_single || isai_launch_.row_per_thread)
+      isai_spmv_dot(b, x, Kokkos::View<double*, Device>(), 0, const_vector_type());
     else
       Blas<Scalar, Device>::spmv(Scalar(1), M, b, Scalar(0), x);
     if (stats_.sweeps == 0) return;
@@ -752,11 +759,8 @@ bool TriangularSolver<Scalar, Device>::solve_dot(const const_vector_type& b, con
   if (b.data() == x.data() || d.data() == x.data()) throw InvalidInput("TriangularSolver::solve_dot: x aliases b or d");
   if (stats_.kind == TriSolveKind::Jacobi)
     jacobi_solve(b, x, d, Kokkos::subview(s, slot));
-  else if (stats_.isai_single)
-    Impl::spmv_dot<Scalar, Device, float>(isai_matrix(), b, x, s, slot, isai_launch_, Impl::TeamSumScratch<Device>(), d,
-                                          Kokkos::View<const float*, Device>(isai_single_));
   else
-    Impl::spmv_dot<Scalar, Device>(isai_matrix(), b, x, s, slot, isai_launch_, Impl::TeamSumScratch<Device>(), d);
+    isai_spmv_dot(b, x, s, slot, d);
   return true;
 }
 

@@ -92,12 +92,17 @@ class FactorApply {
   /// (TriSolveOptions::isai_precision): the preconditioners' descriptions put it after "<mode> tri-solve".
   std::string launch_note() const {
     if (one_team_) return " in one launch";
-    if (ready() && lower_.stats().isai_single) return ", single-precision values";
+    if (!precision_note().empty()) return precision_note();
     if (!ready() || lower_.kind() != TriSolveKind::Jacobi || upper_.kind() != TriSolveKind::Jacobi ||
         lower_.jacobi_sweeps() < 1 || upper_.jacobi_sweeps() < 1)
       return "";
     return Impl::jacobi_sweep_rows_note(lower_.jacobi_sweep_rows(), upper_.jacobi_sweep_rows(),
                                         Impl::is_gpu_space<typename Device::execution_space>());
+  }
+  /// ", single-precision values" where the ISAI products read M's values in single precision
+  /// (TriSolveOptions::isai_precision), else "".
+  std::string precision_note() const {
+    return ready() && lower_.stats().isai_single ? ", single-precision values" : "";
   }
   /// Both solves (Jacobi, or exact with ExactAlgorithm::OneTeam) run in one launch of one team
   /// (TriSolveOptions::one_team_entries).
@@ -583,7 +588,7 @@ class IncompleteFactorPreconditioner final : public PreconditionerBase<Scalar, D
   /// After compute(): the resolved triangular-solve mode ("auto: isai+1", "jacobi(3)", "exact(cusparse)", ...), with
   /// ", single-precision values" where an ISAI product reads them (TriSolveOptions::isai_precision; run records).
   std::string tri_solve_mode() const {
-    return apply_.mode() + (apply_.lower_stats().isai_single ? ", single-precision values" : "");
+    return apply_.mode() + apply_.precision_note();
   }
   /// After compute(), when the mode was Auto: the rule's reason (choose_tri_solve); "" otherwise.
   const std::string& tri_solve_reason() const { return apply_.lower_stats().reason; }
