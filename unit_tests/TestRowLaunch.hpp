@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Row launches (core/AsyncSparse_row_launch.hpp): every entry of every row handled once by its row's lanes, the lane
-// rule; and the transpose's row sort with rows longer than its scratch.
+// rule; the row-team launch with and without its register bound (core/AsyncSparse_policies.hpp); and the transpose's
+// row sort with rows longer than its scratch.
+#include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_reference.hpp>
 #include <asyncsparse/core/AsyncSparse_row_launch.hpp>
 #include <asyncsparse/linalg/AsyncSparse_transpose.hpp>
@@ -81,6 +83,36 @@ TEST(TEST_CATEGORY, row_launch_lanes_rule) {
   EXPECT_GE(l.league * l.rows_per_team, 1000);
   EXPECT_LT((l.league - 1) * l.rows_per_team, 1000);
   EXPECT_EQ(Impl::row_launch<Exec>(0, 27.0).league, 0);
+}
+
+/// hits(t * team + r) += 1 by thread r of team t, through its team's scratch (written by the thread, read back by the
+/// next one after a barrier), launched by Impl::parallel_for_row_team.
+void run_row_team(int league, int team, Kokkos::View<int*, Dev> hits) {
+  using Member = typename Impl::TeamPolicy<Exec>::member_type;
+  using Scratch = Kokkos::View<int*, typename Exec::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Impl::parallel_for_row_team(
+      "test::row_team", Exec(), league, team, 1, 0, Scratch::shmem_size(team), KOKKOS_LAMBDA(const Member& m) {
+        Scratch s(m.team_scratch(0), m.team_size());
+        s(m.team_rank()) = m.league_rank() * m.team_size() + m.team_rank();
+        m.team_barrier();
+        const int from = (m.team_rank() + 1) % m.team_size();
+        Kokkos::atomic_add(&hits(s(from)), 1);
+      });
+}
+
+// Impl::parallel_for_row_team runs every thread of every team once with its scratch, in teams that take the register
+// bound (at most kRowTeamBoundThreads threads; GPUs) and in larger ones, which launch without it.
+TEST(TEST_CATEGORY, row_team_launch_runs_every_thread_with_and_without_the_register_bound) {
+  const int most = Impl::is_gpu_space<Exec>() ? 2 * static_cast<int>(Impl::kRowTeamBoundThreads)
+                                              : static_cast<int>(std::min<std::int64_t>(Exec().concurrency(), 4));
+  for (const int team : {1, std::min(most, 128), std::min(most, static_cast<int>(Impl::kRowTeamBoundThreads)), most}) {
+    SCOPED_TRACE(team);
+    const int league = 37;
+    Kokkos::View<int*, Dev> hits("hits", static_cast<std::size_t>(league) * team);
+    run_row_team(league, team, hits);
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hits);
+    for (std::size_t k = 0; k < h.extent(0); ++k) ASSERT_EQ(h(k), 1) << "slot " << k;
+  }
 }
 
 // The transpose's rows are sorted in scratch memory up to a capacity that depends on the lanes (GPUs); longer rows

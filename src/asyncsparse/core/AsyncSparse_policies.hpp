@@ -14,7 +14,8 @@
 // ones would go through global memory, which does not wait either. Host backends ignore the property.
 //
 // Impl::launch_rows: the range launch of the row-per-thread kernels (the CRS product's, the Jacobi sweeps'), with
-// Kokkos' default block size or 256-thread blocks.
+// Kokkos' default block size or 256-thread blocks. Impl::parallel_for_row_team: the team launch of the ParIC / ParILU
+// row-team sweep, with a register bound on GPUs (kRowTeamBoundMinBlocks).
 //
 // The execution space instance: kernels on a solver's iteration path take launch_instance<ExecSpace>() — the default
 // instance, or the one a LaunchInstanceScope of the calling thread names (Impl::GraphReplay records a CG
@@ -25,6 +26,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
+#include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
@@ -52,6 +56,38 @@ constexpr bool is_gpu_space() {
   if (std::is_same<ExecSpace, Compat::HIP>::value) return true;
 #endif
   return false;
+}
+
+/// Register bound of the ParIC / ParILU row-team sweep kernel on GPUs (SweepKernel::RowTeam): launched with
+/// Kokkos::LaunchBounds<kRowTeamBoundThreads, kRowTeamBoundMinBlocks>, i.e. at most 65,536 / (256 x 8) = 32 registers
+/// per thread, where a team has at most kRowTeamBoundThreads threads (lanes included; larger teams launch unbounded).
+/// Without the bound the compiler gave its IC / ILU kernels 48 / 54 registers (56-63 % occupancy on an H100); with it
+/// one sweep on the 27-point 64^3 Laplacian took 0.83x / 0.81x the time (6 blocks, 40 registers: 0.90x / 0.83x). Not
+/// applied where it was measured slower: the list kernel (64 registers for its four loads in flight; 1.3x slower with
+/// 6 blocks, 3-4x with 8) and the ParICT / ParILUT row-team kernel (1.03-1.12x per step on the 5- and 27-point grids).
+/// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#row-team-registers
+constexpr unsigned kRowTeamBoundThreads = 256;
+constexpr unsigned kRowTeamBoundMinBlocks = 8;
+
+/// Kokkos::parallel_for of the team functor `f` over `league` teams of `team` threads with `lanes` vector lanes and
+/// `bytes` of scratch at `level`: with the register bound kRowTeamBoundMinBlocks on GPUs where the team has at most
+/// kRowTeamBoundThreads threads, else with Impl::TeamPolicy.
+template <class ExecSpace, class F>
+void parallel_for_row_team(const std::string& label, const ExecSpace& exec, std::int64_t league, int team, int lanes,
+                           int level, std::size_t bytes, const F& f) {
+  if constexpr (is_gpu_space<ExecSpace>()) {
+    if (static_cast<std::int64_t>(team) * lanes <= static_cast<std::int64_t>(kRowTeamBoundThreads)) {
+      using bounded = TeamPolicy<ExecSpace, Kokkos::LaunchBounds<kRowTeamBoundThreads, kRowTeamBoundMinBlocks>>;
+      Kokkos::parallel_for(
+          label, bounded(exec, static_cast<int>(league), team, lanes).set_scratch_size(level, Kokkos::PerTeam(bytes)),
+          f);
+      return;
+    }
+  }
+  Kokkos::parallel_for(label,
+                       TeamPolicy<ExecSpace>(exec, static_cast<int>(league), team, lanes)
+                           .set_scratch_size(level, Kokkos::PerTeam(bytes)),
+                       f);
 }
 
 template <class ExecSpace>

@@ -457,12 +457,11 @@ void launch_row_team_sweep(const ExecSpace& exec, ParIluHandle<Scalar, Device>& 
   f.scratch_level = st.row_team_scratch_level;
   f.nrows = st.n;
   const std::int64_t teams = (static_cast<std::int64_t>(st.n) + f.rows_per_team - 1) / f.rows_per_team;
-  Impl::TeamPolicy<ExecSpace> policy(exec, teams, f.rows_per_team * f.threads_per_row,
-                                     std::max(1, st.chunks.resolved().vector_length));
   const auto bytes = decltype(f)::scratch_bytes(f.max_row, f.rows_per_team);
-  Kokkos::parallel_for(
-      Kind == ParIluKind::Ilu ? "AsyncSparse::par_ilu::sweep_row_team" : "AsyncSparse::par_ic::sweep_row_team",
-      policy.set_scratch_size(f.scratch_level, Kokkos::PerTeam(bytes)), f);
+  Impl::parallel_for_row_team(
+      Kind == ParIluKind::Ilu ? "AsyncSparse::par_ilu::sweep_row_team" : "AsyncSparse::par_ic::sweep_row_team", exec,
+      teams, f.rows_per_team * f.threads_per_row, std::max(1, st.chunks.resolved().vector_length), f.scratch_level,
+      bytes, f);
 }
 
 /// Launches one sweep (no wait); the kernels report a skipped update in `flag` (kNoBreakdown on entry).
