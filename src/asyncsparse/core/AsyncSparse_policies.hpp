@@ -65,6 +65,7 @@ constexpr bool is_gpu_space() {
 /// one sweep on the 27-point 64^3 Laplacian took 0.83x / 0.81x the time (6 blocks, 40 registers: 0.90x / 0.83x). Not
 /// applied where it was measured slower: the list kernel (64 registers for its four loads in flight; 1.3x slower with
 /// 6 blocks, 3-4x with 8) and the ParICT / ParILUT row-team kernel (1.03-1.12x per step on the 5- and 27-point grids).
+/// Measured on CUDA only; HIP takes the same bound unmeasured.
 /// Default chosen by measurement: perf_tests/results/MEASUREMENTS.md#row-team-registers
 constexpr unsigned kRowTeamBoundThreads = 256;
 constexpr unsigned kRowTeamBoundMinBlocks = 8;
