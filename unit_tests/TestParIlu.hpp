@@ -978,38 +978,42 @@ TEST(TEST_CATEGORY, par_ilu_row_team_kernel_converges_to_exact_factors) {
   // breakdowns: reported as by the other kernels
   expect_breakdown_at_row_1(SweepKernel::RowTeam, SweepMode::Async);
   // rows too long for team memory (a GPU's 32 rows of a team x 600 entries x 12 bytes x 2 exceed it): the staged rows
-  // go to scratch level 1 (global memory), with the same result
-  std::vector<ordinal_t> ri, ci;
-  std::vector<double> vi;
-  const int n = 600;
-  for (int i = 0; i < n; ++i) {  // tridiagonal, plus a full last row and column of small entries
-    for (int j = std::max(0, i - 1); j <= std::min(n - 1, i + 1); ++j) {
-      ri.push_back(i);
-      ci.push_back(j);
-      vi.push_back(i == j ? 4.0 : -1.0);
+  // go to scratch level 1 (global memory), with the same result. Rows of 45 entries fit team memory (34 KB per team
+  // on a GPU), but not for the register bound's 8 teams per multiprocessor: launched without the bound.
+  for (const int n : {45, 600}) {
+    std::vector<ordinal_t> ri, ci;
+    std::vector<double> vi;
+    for (int i = 0; i < n; ++i) {  // tridiagonal, plus a full last row and column of small entries
+      for (int j = std::max(0, i - 1); j <= std::min(n - 1, i + 1); ++j) {
+        ri.push_back(i);
+        ci.push_back(j);
+        vi.push_back(i == j ? 4.0 : -1.0);
+      }
+      if (i < n - 2) {
+        ri.insert(ri.end(), {i, n - 1});
+        ci.insert(ci.end(), {n - 1, i});
+        vi.insert(vi.end(), {0.001, 0.002});
+      }
     }
-    if (i < n - 2) {
-      ri.insert(ri.end(), {i, n - 1});
-      ci.insert(ci.end(), {n - 1, i});
-      vi.insert(vi.end(), {0.001, 0.002});
-    }
+    const auto arrow = csr_from_triplets<double>(n, n, ri, ci, vi);
+    SCOPED_TRACE("arrow n=" + std::to_string(n));
+    Handle a(ParIluKind::Ilu);
+    a.params.sweep_kernel = SweepKernel::RowTeam;
+    a.params.sweeps = 300;
+    a.params.tolerance = 1e-12;
+    const auto Arrow = to_device<Dev>(arrow);
+    par_ilu_symbolic(Exec(), a, Arrow);
+    par_ilu_numeric(Exec(), a, Arrow);
+    EXPECT_EQ(a.state().row_team_max_row, n);
+    EXPECT_NE(a.stats().sweep_kernel_rule.find(gpu && n > 45 ? "global scratch memory" : "team memory"),
+              std::string::npos)
+        << a.stats().sweep_kernel_rule;
+    EXPECT_TRUE(a.stats().converged);
+    const auto F = par_ilu_unscaled_factors(Exec(), a);
+    const auto R = Reference::ilu0(arrow);
+    EXPECT_LE(max_difference(to_host(F.L), R.L).first, 1e-9) << "arrow, L";
+    EXPECT_LE(max_difference(to_host(F.U), R.U).first, 1e-9) << "arrow, U";
   }
-  const auto arrow = csr_from_triplets<double>(n, n, ri, ci, vi);
-  Handle a(ParIluKind::Ilu);
-  a.params.sweep_kernel = SweepKernel::RowTeam;
-  a.params.sweeps = 300;
-  a.params.tolerance = 1e-12;
-  const auto Arrow = to_device<Dev>(arrow);
-  par_ilu_symbolic(Exec(), a, Arrow);
-  par_ilu_numeric(Exec(), a, Arrow);
-  EXPECT_EQ(a.state().row_team_max_row, n);
-  EXPECT_NE(a.stats().sweep_kernel_rule.find(gpu ? "global scratch memory" : "team memory"), std::string::npos)
-      << a.stats().sweep_kernel_rule;
-  EXPECT_TRUE(a.stats().converged);
-  const auto F = par_ilu_unscaled_factors(Exec(), a);
-  const auto R = Reference::ilu0(arrow);
-  EXPECT_LE(max_difference(to_host(F.L), R.L).first, 1e-9) << "arrow, L";
-  EXPECT_LE(max_difference(to_host(F.U), R.U).first, 1e-9) << "arrow, U";
 }
 
 /// Whether the Jacobi-style (deterministic) IC sweeps reach the nonlinear residual 1e-10 on A in 200 sweeps.

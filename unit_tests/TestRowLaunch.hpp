@@ -86,12 +86,12 @@ TEST(TEST_CATEGORY, row_launch_lanes_rule) {
 }
 
 /// hits(t * team + r) += 1 by thread r of team t, through its team's scratch (written by the thread, read back by the
-/// next one after a barrier), launched by Impl::parallel_for_row_team.
-void run_row_team(int league, int team, Kokkos::View<int*, Dev> hits) {
+/// next one after a barrier), launched by Impl::parallel_for_row_team with `extra` more bytes of team scratch.
+void run_row_team(int league, int team, Kokkos::View<int*, Dev> hits, std::size_t extra = 0) {
   using Member = typename Impl::TeamPolicy<Exec>::member_type;
   using Scratch = Kokkos::View<int*, typename Exec::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   Impl::parallel_for_row_team(
-      "test::row_team", Exec(), league, team, 1, 0, Scratch::shmem_size(team), KOKKOS_LAMBDA(const Member& m) {
+      "test::row_team", Exec(), league, team, 1, 0, Scratch::shmem_size(team) + extra, KOKKOS_LAMBDA(const Member& m) {
         Scratch s(m.team_scratch(0), m.team_size());
         s(m.team_rank()) = m.league_rank() * m.team_size() + m.team_rank();
         m.team_barrier();
@@ -101,18 +101,24 @@ void run_row_team(int league, int team, Kokkos::View<int*, Dev> hits) {
 }
 
 // Impl::parallel_for_row_team runs every thread of every team once with its scratch, in teams that take the register
-// bound (at most kRowTeamBoundThreads threads; GPUs) and in larger ones, which launch without it.
+// bound (at most kRowTeamBoundThreads threads; GPUs) and in larger ones, which launch without it; and in teams of
+// 29 KB of team memory, of which kRowTeamBoundMinBlocks do not fit a GPU multiprocessor (the bound's block count
+// cannot be met: launched without it, where Kokkos refused the bounded launch).
 TEST(TEST_CATEGORY, row_team_launch_runs_every_thread_with_and_without_the_register_bound) {
   const int most = Impl::is_gpu_space<Exec>() ? 2 * static_cast<int>(Impl::kRowTeamBoundThreads)
                                               : static_cast<int>(std::min<std::int64_t>(Exec().concurrency(), 4));
-  for (const int team : {1, std::min(most, 128), std::min(most, static_cast<int>(Impl::kRowTeamBoundThreads)), most}) {
-    SCOPED_TRACE(team);
-    const int league = 37;
-    Kokkos::View<int*, Dev> hits("hits", static_cast<std::size_t>(league) * team);
-    run_row_team(league, team, hits);
-    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hits);
-    for (std::size_t k = 0; k < h.extent(0); ++k) ASSERT_EQ(h(k), 1) << "slot " << k;
-  }
+  const std::size_t large = 29 * 1024;  // over an H100's 228 KB / 8 per team; within every backend's team memory
+  ASSERT_LE(large + 4 * std::size_t(most) + 64, static_cast<std::size_t>(Impl::TeamPolicy<Exec>::scratch_size_max(0)));
+  for (const std::size_t extra : {std::size_t(0), large})
+    for (const int team :
+         {1, std::min(most, 128), std::min(most, static_cast<int>(Impl::kRowTeamBoundThreads)), most}) {
+      SCOPED_TRACE(std::to_string(team) + " threads, " + std::to_string(extra) + " extra bytes");
+      const int league = 37;
+      Kokkos::View<int*, Dev> hits("hits", static_cast<std::size_t>(league) * team);
+      run_row_team(league, team, hits, extra);
+      const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hits);
+      for (std::size_t k = 0; k < h.extent(0); ++k) ASSERT_EQ(h(k), 1) << "slot " << k;
+    }
 }
 
 // The transpose's rows are sorted in scratch memory up to a capacity that depends on the lanes (GPUs); longer rows

@@ -72,17 +72,23 @@ constexpr unsigned kRowTeamBoundMinBlocks = 8;
 
 /// Kokkos::parallel_for of the team functor `f` over `league` teams of `team` threads with `lanes` vector lanes and
 /// `bytes` of scratch at `level`: with the register bound kRowTeamBoundMinBlocks on GPUs where the team has at most
-/// kRowTeamBoundThreads threads, else with Impl::TeamPolicy.
+/// kRowTeamBoundThreads threads and kRowTeamBoundMinBlocks such teams fit a multiprocessor's shared memory, else with
+/// Impl::TeamPolicy. The second condition is Kokkos' own (team_size_max of the bounded policy with its scratch): its
+/// block size deduction asks for the bound's blocks per multiprocessor, and a team of more than about 28 KB of team
+/// memory (an H100's 228 KB / 8) was refused outright ("requested too large team size"; ParILU's row-team kernel on
+/// rows of 37-53 entries).
 template <class ExecSpace, class F>
 void parallel_for_row_team(const std::string& label, const ExecSpace& exec, std::int64_t league, int team, int lanes,
                            int level, std::size_t bytes, const F& f) {
   if constexpr (is_gpu_space<ExecSpace>()) {
     if (static_cast<std::int64_t>(team) * lanes <= static_cast<std::int64_t>(kRowTeamBoundThreads)) {
       using bounded = TeamPolicy<ExecSpace, Kokkos::LaunchBounds<kRowTeamBoundThreads, kRowTeamBoundMinBlocks>>;
-      Kokkos::parallel_for(
-          label, bounded(exec, static_cast<int>(league), team, lanes).set_scratch_size(level, Kokkos::PerTeam(bytes)),
-          f);
-      return;
+      const auto policy =
+          bounded(exec, static_cast<int>(league), team, lanes).set_scratch_size(level, Kokkos::PerTeam(bytes));
+      if (policy.team_size_max(f, Kokkos::ParallelForTag()) >= team) {
+        Kokkos::parallel_for(label, policy, f);
+        return;
+      }
     }
   }
   Kokkos::parallel_for(label,
