@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -169,6 +170,19 @@ void setup_handle(ParIluHandle<double, Device>& h, const Baselines& b, int sweep
   par_ilu_numeric(ExecSpace(), h, b.A);
 }
 
+/// setup_handle, or false with the benchmark skipped where it throws (the reason as the error message): a failing
+/// variant ends its own benchmark, not the process and the benchmarks after it.
+bool setup_or_skip(benchmark::State& state, ParIluHandle<double, Device>& h, const Baselines& b, int sweeps,
+                   const Variant& v = Variant()) {
+  try {
+    setup_handle(h, b, sweeps, v);
+    return true;
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return false;
+  }
+}
+
 /// True (the benchmark skipped, with the reason) for IC on a matrix without IC(0).
 bool skip_without_ic0(benchmark::State& state, const Baselines& b, ParIluKind kind) {
   if (kind != ParIluKind::Ic || b.ic0_exists) return false;
@@ -184,7 +198,7 @@ void BM_sweep(benchmark::State& state, const std::string& name, ParIluKind kind,
   const auto& b = baselines(name);
   if (skip_without_ic0(state, b, kind)) return;
   ParIluHandle<double, Device> h(kind);
-  setup_handle(h, b, 0, v);
+  if (!setup_or_skip(state, h, b, 0, v)) return;
   par_ilu_sweep(ExecSpace(), h, 1);  // warm-up
   for (auto _ : state) {
     const std::size_t before = h.stats().sweep_times.size();
@@ -206,7 +220,7 @@ void BM_five_sweeps(benchmark::State& state, const std::string& name, ParIluKind
   const auto& b = baselines(name);
   if (skip_without_ic0(state, b, kind)) return;
   ParIluHandle<double, Device> h(kind);
-  setup_handle(h, b, 5, v);
+  if (!setup_or_skip(state, h, b, 5, v)) return;
   std::vector<double> setup;
   for (auto _ : state) {
     par_ilu_numeric(ExecSpace(), h, b.A);
@@ -238,12 +252,7 @@ void BM_factorization(benchmark::State& state, const std::string& name, ParIluKi
   const auto& b = baselines(name);
   if (skip_without_ic0(state, b, kind)) return;
   ParIluHandle<double, Device> h(kind);
-  try {
-    setup_handle(h, b, 5, v);  // warm-up: every kernel of the variant loaded
-  } catch (const Error& e) {
-    state.SkipWithError(e.what());
-    return;
-  }
+  if (!setup_or_skip(state, h, b, 5, v)) return;  // warm-up: every kernel of the variant loaded
   std::vector<double> symbolic, setup, sweeps;
   for (auto _ : state) {
     Kokkos::Timer ts;
@@ -316,7 +325,7 @@ void BM_baseline(benchmark::State& state, const std::string& name, const std::st
       return;
     }
     ParIluHandle<double, Device> h(ParIluKind::Ic);
-    setup_handle(h, b, 0);
+    if (!setup_or_skip(state, h, b, 0)) return;
     const double t = chain_floor_seconds(b.A.numRows());
     for (auto _ : state) state.SetIterationTime(t);
     state.counters["workers"] = ExecSpace().concurrency();
@@ -350,7 +359,7 @@ void BM_launch(benchmark::State& state) {
                          : state.range(0) == 1 ? BlockOrder::Backward
                                                : BlockOrder::Random;
   h.launch.max_concurrent_teams = static_cast<int>(state.range(1));
-  setup_handle(h, b, 5);
+  if (!setup_or_skip(state, h, b, 5)) return;
   std::vector<double> res;
   std::uint64_t seed = 1;
   for (auto _ : state) {

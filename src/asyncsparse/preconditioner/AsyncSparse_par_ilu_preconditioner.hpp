@@ -92,7 +92,7 @@ class FactorApply {
   /// (TriSolveOptions::isai_precision): the preconditioners' descriptions put it after "<mode> tri-solve".
   std::string launch_note() const {
     if (one_team_) return " in one launch";
-    if (!precision_note().empty()) return precision_note();
+    if (std::string note = precision_note(); !note.empty()) return note;
     if (!ready() || lower_.kind() != TriSolveKind::Jacobi || upper_.kind() != TriSolveKind::Jacobi ||
         lower_.jacobi_sweeps() < 1 || upper_.jacobi_sweeps() < 1)
       return "";
