@@ -19,6 +19,9 @@
 // (Params::sweep_kernel) of every sweep (the default: the rule ilut_sweep_kernel, counter list_sweeps / row_team_sweeps
 // 1 where the step's last sweep used the list / row-team kernel; products_per_entry: its lists' products per factor
 // entry).
+// par_il*_step/<matrix>/exact_sampleselect and exact_team_select take the threshold by SampleSelect alone
+// (Params::team_select_max = 0) and by the one-team select at every size (2^20) against the default rule; counters
+// select_magnitudes_L / _U: the magnitudes the step's selection ranked per factor (the rule's input).
 // par_il*_reuse/<matrix>/<auto|entry|list|row_team> time a pattern-reusing numeric phase with each sweep kernel.
 // par_il*_sweep/<matrix>/lanes<k> time one sweep with k lanes per entry (lanes_default: the default rule).
 // par_ilut_candidates/<matrix> and par_ict_candidates/<matrix> time the candidate phase alone with the bitmap and
@@ -28,9 +31,11 @@
 #include "PerfHelpers.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <asyncsparse/core/AsyncSparse_rcm.hpp>
 #include <asyncsparse/factorization/AsyncSparse_kk_par_ilut.hpp>
@@ -53,13 +58,13 @@ CsrHost<double> ordered(const std::string& name) {
 }
 
 void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict, ThresholdSelection sel,
-                      bool sample_select_only = false, ParIlutSweepKernel kernel = ParIlutSweepKernel::Auto) {
+                      std::int64_t team_select_max = -1, ParIlutSweepKernel kernel = ParIlutSweepKernel::Auto) {
   const auto Ah = ordered(name);
   auto A = to_device<Device>(Ah);
   const ExecSpace exec;
   ParIlutHandle<double, Device> h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
   h.params.selection = sel;
-  if (sample_select_only) h.params.team_select_max = 0;
+  h.params.team_select_max = team_select_max;
   h.params.sweep_kernel = kernel;
   h.params.compute_residual = false;
   h.params.max_steps = 0;  // the initial guess; the steps one at a time below
@@ -99,6 +104,10 @@ void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict
                       }) /
                       reps;
   const auto& last = h.stats().steps.back();
+  // magnitudes the last step's selections ranked: the off-diagonal entries of the enlarged factors
+  const auto& before = h.stats().steps[h.stats().steps.size() - 2];
+  state.counters["select_magnitudes_L"] = static_cast<double>(before.nnz_L + last.candidates_L - Ah.nrows);
+  if (!ict) state.counters["select_magnitudes_U"] = static_cast<double>(before.nnz_U + last.candidates_U - Ah.nrows);
   const double step = (cand + sweep + select + remove) / std::max<std::int64_t>(1, steps);
   set_matrix_counters(state, Ah);
   state.counters["nnz_L"] = last.nnz_L;
@@ -434,21 +443,24 @@ int register_all() {
                                    [m, sel](benchmark::State& s) { BM_par_ilut_step(s, m, true, sel); })
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
-  // exact selection by SampleSelect only (Params::team_select_max = 0), against the default's one-team select
-  for (bool ict : {false, true})
-    for (const auto& m : ict ? ict_set : ilut)
-      benchmark::RegisterBenchmark(
-          (std::string(ict ? "par_ict_step/" : "par_ilut_step/") + m + "/exact_sampleselect").c_str(),
-          [m, ict](benchmark::State& s) { BM_par_ilut_step(s, m, ict, ThresholdSelection::Exact, true); })
-          ->UseManualTime()
-          ->Unit(benchmark::kMillisecond);
+  // exact selection by SampleSelect only (Params::team_select_max = 0) and by the one-team select at every size
+  // (2^20), against the default rule
+  const std::pair<std::string, std::int64_t> selects[] = {{"exact_sampleselect", 0}, {"exact_team_select", 1 << 20}};
+  for (const auto& sel : selects)
+    for (bool ict : {false, true})
+      for (const auto& m : ict ? ict_set : ilut)
+        benchmark::RegisterBenchmark(
+            (std::string(ict ? "par_ict_step/" : "par_ilut_step/") + m + "/" + sel.first).c_str(),
+            [m, ict, sel](benchmark::State& s) { BM_par_ilut_step(s, m, ict, ThresholdSelection::Exact, sel.second); })
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond);
   // the sweep kernels of the step's multi-sweep phase forced either way, against the default's rule
   for (bool ict : {false, true})
     for (const auto& m : ict ? ict_set : ilut)
       for (auto k : {ParIlutSweepKernel::Entry, ParIlutSweepKernel::List, ParIlutSweepKernel::RowTeam})
         benchmark::RegisterBenchmark(
             (std::string(ict ? "par_ict_step/" : "par_ilut_step/") + m + "/exact_" + to_string(k) + "_sweeps").c_str(),
-            [m, ict, k](benchmark::State& s) { BM_par_ilut_step(s, m, ict, ThresholdSelection::Exact, false, k); })
+            [m, ict, k](benchmark::State& s) { BM_par_ilut_step(s, m, ict, ThresholdSelection::Exact, -1, k); })
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond);
   for (bool ict : {false, true})

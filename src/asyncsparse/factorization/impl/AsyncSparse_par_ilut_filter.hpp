@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
@@ -30,6 +32,9 @@ struct IlutKeepRule {
   /// the quota keeps every tie (approximate selection; exact selection where only the quota's ties exist, as with
   /// distinct magnitudes): ilut_keep then needs no ranking of the ties
   bool all_ties = false;
+  /// the entries the rule keeps where the host knows them without a read-back, else -1: an exact selection keeps the
+  /// diagonal and exactly its off-diagonal budget (ties beyond the quota go), the other rules keep what the values say
+  std::int64_t kept = -1;
 };
 
 /// Params::team_select_max resolved: the most magnitudes the one-team radix select handles. Measured on an H100
@@ -114,6 +119,7 @@ IlutSelection<typename Handle::value_view> ilut_select_begin(const ExecSpace& ex
     rule.all_ties = reaching <= budget_offdiag;
     rule.quota = budget_offdiag;
     if (!rule.all_ties) rule.quota -= sel.stats.count_greater;
+    rule.kept = n + budget_offdiag;
   } else {
     t = sample_select_approximate(exec, sel, mag, k).value;
     rule.quota = std::numeric_limits<std::int64_t>::max();
@@ -146,6 +152,7 @@ void ilut_select_end(const ExecSpace& exec, Handle& h, IlutSelection<VV>& a, Ilu
       s->rule.threshold = static_cast<double>(r.value);
       s->rule.quota = s->budget_offdiag - r.greater;
       s->rule.all_ties = r.equal <= s->rule.quota;
+      s->rule.kept = h.state().n + s->budget_offdiag;
       s->stats = SampleSelectStats{};  // no SampleSelect ran
       s->pending = false;
       s->mag = VV();
@@ -158,7 +165,7 @@ void ilut_select_end(const ExecSpace& exec, Handle& h, IlutSelection<VV>& a, Ilu
 }
 
 /// Which entries of a factor stay: entry p does where pos(p + 1) > pos(p); pos(p) is its compacted position,
-/// pos(nnz) = kept (-1 on the host until read: ilut_read_kept).
+/// pos(nnz) = kept (the count IlutKeepRule::kept promised, or -1 on the host until read: ilut_read_kept).
 template <class PV>
 struct IlutKeep {
   PV pos;
@@ -166,32 +173,47 @@ struct IlutKeep {
 };
 
 /// The totals of the keep decisions `a` and `b` (those with kept = -1 and a position array) in one wait for the
-/// device: each total is pos(nnz), the last entry of its scan.
+/// device: each total is pos(nnz), the last entry of its scan. Totals the rule knew (IlutKeepRule::kept: exact
+/// selection) are not read on GPUs, which saves a wait per step (an H100: ParILUT steps 0.96-0.97x on fv1 and
+/// bodyy4, MEASUREMENTS.md#par-ilut-kept-count); host backends, where a read costs no wait, read them too and check
+/// them (a mismatch is an internal error: the compaction would be sized wrong).
 template <class ExecSpace, class PV>
 void ilut_read_kept(const ExecSpace& exec, IlutKeep<PV>& a, IlutKeep<PV>& b) {
   using H = Kokkos::View<offset_t, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  constexpr bool check = !is_gpu_space<ExecSpace>();
+  offset_t read[2] = {-1, -1};
+  IlutKeep<PV>* keeps[2] = {&a, &b};
   bool any = false;
-  for (IlutKeep<PV>* k : {&a, &b})
-    if (k->kept < 0 && k->pos.extent(0) > 0) {
-      Kokkos::deep_copy(exec, H(&k->kept), Kokkos::subview(k->pos, k->pos.extent(0) - 1));
+  for (int f = 0; f < 2; ++f)
+    if ((keeps[f]->kept < 0 || check) && keeps[f]->pos.extent(0) > 0) {
+      Kokkos::deep_copy(exec, H(&read[f]), Kokkos::subview(keeps[f]->pos, keeps[f]->pos.extent(0) - 1));
       any = true;
     }
-  if (any) exec.fence();
+  if (!any) return;
+  exec.fence();
+  for (int f = 0; f < 2; ++f) {
+    if (read[f] < 0) continue;
+    if (keeps[f]->kept >= 0 && keeps[f]->kept != read[f])
+      throw std::logic_error("par_ilut: the threshold rule keeps " + std::to_string(read[f]) + " entries, not the " +
+                             std::to_string(keeps[f]->kept) + " its selection promised");
+    keeps[f]->kept = read[f];
+  }
 }
 
 /// The entries of factor F (rows, diagonal last) that stay under `rule`. Where every tie stays (IlutKeepRule::
 /// all_ties, the usual case), one scan decides and positions at once. Where the quota keeps only some of the ties,
 /// a first scan ranks the ties (|v| == threshold) in storage order and decides keep(p) from the global rank in its
 /// final pass, the second turns keep into positions. (One scan cannot do both: its increment would depend on the
-/// prefix, which a parallel scan's first pass only knows locally.) The total (IlutKeep::kept) is left to
-/// ilut_read_kept, which reads those of both factors at once.
+/// prefix, which a parallel scan's first pass only knows locally.) The total (IlutKeep::kept) is the rule's where it
+/// knows it (IlutKeepRule::kept), otherwise left to ilut_read_kept, which reads those of both factors at once.
 template <class ExecSpace, class Workspace, class Factor>
 IlutKeep<decltype(Factor::ptr)> ilut_keep(const ExecSpace& exec, Workspace& ws, const Factor& F,
                                           const IlutKeepRule& rule) {
   using PV = decltype(Factor::ptr);
   using Scalar = typename decltype(Factor::val)::non_const_value_type;
   const offset_t nnz = F.nnz;
-  IlutKeep<PV> k{ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::pos", static_cast<std::size_t>(nnz) + 1)};
+  IlutKeep<PV> k{ilut_alloc<PV>(ws, "AsyncSparse::par_ilut::pos", static_cast<std::size_t>(nnz) + 1),
+                 static_cast<offset_t>(rule.kept)};
   const bool remove = rule.remove;
   const Scalar t = static_cast<Scalar>(rule.threshold);
   const std::int64_t quota = rule.quota;
