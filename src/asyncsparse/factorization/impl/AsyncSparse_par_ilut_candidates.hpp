@@ -146,9 +146,15 @@ struct CandRowCount {
 };
 
 /// 3. The enlarged factors' row pointers and entry arrays: row i of L gets lower(i) strict entries and its
-/// diagonal, row i of U (ParILUT) the cnt(i) - lower(i) others.
+/// diagonal, row i of U (ParILUT) the cnt(i) - lower(i) others. `bound`: cand_bound's total (-1: not computed), at
+/// least the entries of either factor (a row's unique columns are among its gathered ones). Where it fits offset_t,
+/// ParILUT scans both factors' row pointers in offset_t before it reads their totals, in one wait for the device;
+/// otherwise each scan reads its 64-bit total and refuses a pattern offset_t cannot hold (ilut_scan). On an H100 the
+/// one wait made ParILUT steps 0.994-0.998x as long on L2D, L3D, bcsstk16, bodyy4 and fv1, 0.975x on cryg2500
+/// (MEASUREMENTS.md#par-ilut-kept-count).
 template <class Kind, class ExecSpace, class Handle>
-void cand_allocate(const ExecSpace& exec, Handle& h, const CandidateWork<Handle>& w, IlutCandidates<Handle>& res) {
+void cand_allocate(const ExecSpace& exec, Handle& h, const CandidateWork<Handle>& w, IlutCandidates<Handle>& res,
+                   std::int64_t bound) {
   using PV = typename Handle::offset_view;
   auto& st = h.state();
   const bool det = h.params.mode == SweepMode::Deterministic;
@@ -156,17 +162,31 @@ void cand_allocate(const ExecSpace& exec, Handle& h, const CandidateWork<Handle>
   const CandRowCount<PV> lcnt{w.cnt, w.lower, false}, ucnt{w.cnt, w.lower, true};
   auto& L2 = res.L;
   L2.ptr = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("lptr"), static_cast<std::size_t>(n) + 1);
-  ilut_alloc_entries(ilut_ws(h), L2, ilut_scan(exec, ilut_ws(h), L2.ptr, lcnt, n, cand_label<Kind>("lptr_scan")), true,
-                     det);
-  res.added_L = L2.nnz - st.L.nnz;
-  if constexpr (!Kind::ict) {
+  if constexpr (Kind::ict) {
+    (void)bound;
+    ilut_alloc_entries(ilut_ws(h), L2, ilut_scan(exec, ilut_ws(h), L2.ptr, lcnt, n, cand_label<Kind>("lptr_scan")),
+                       true, det);
+  } else {
     auto& U2 = res.U;
     U2.ptr = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("uptr"), static_cast<std::size_t>(n) + 1);
-    ilut_alloc_entries(ilut_ws(h), U2, ilut_scan(exec, ilut_ws(h), U2.ptr, ucnt, n, cand_label<Kind>("uptr_scan")),
-                       false, false);
+    offset_t total[2];
+    if (bound >= 0 && bound <= max_stored_entries) {
+      ilut_scan_counts(exec, ilut_ws(h), L2.ptr, lcnt, n, bound, cand_label<Kind>("lptr_scan"), false);
+      ilut_scan_counts(exec, ilut_ws(h), U2.ptr, ucnt, n, bound, cand_label<Kind>("uptr_scan"), false);
+      using H = Kokkos::View<offset_t, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+      Kokkos::deep_copy(exec, H(total), Kokkos::subview(L2.ptr, n));
+      Kokkos::deep_copy(exec, H(total + 1), Kokkos::subview(U2.ptr, n));
+      exec.fence();
+    } else {
+      total[0] = ilut_scan(exec, ilut_ws(h), L2.ptr, lcnt, n, cand_label<Kind>("lptr_scan"));
+      total[1] = ilut_scan(exec, ilut_ws(h), U2.ptr, ucnt, n, cand_label<Kind>("uptr_scan"));
+    }
+    ilut_alloc_entries(ilut_ws(h), L2, total[0], true, det);
+    ilut_alloc_entries(ilut_ws(h), U2, total[1], false, false);
     res.uval = ilut_alloc<typename Handle::value_view>(ilut_ws(h), cand_label<Kind>("uval"), U2.nnz);
     res.added_U = U2.nnz - st.U.nnz;
   }
+  res.added_L = L2.nnz - st.L.nnz;
 }
 
 /// 4. The patterns of the enlarged factors and, for each entry, its position in A and in the old factors (-1: new).
@@ -313,11 +333,13 @@ double cand_residual2(const ExecSpace& exec, Handle& h, const CandidateWork<Hand
   return ilut_sum(exec, rowsum, n, h.params.mode == SweepMode::Deterministic);
 }
 
-/// Steps 1.–4. by the bitmap kernels (AsyncSparse_par_ilut_candidates_bitmap.hpp): rows of at most `words` words.
+/// Steps 1.–4. by the bitmap kernels (AsyncSparse_par_ilut_candidates_bitmap.hpp): rows of at most `words` words;
+/// `bound` as for cand_allocate.
 template <class Kind, class ExecSpace, class Handle>
 void cand_bitmap(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& R, std::int64_t words,
                  const CandBitmapShape& shape, const typename Handle::ordinal_view& wbase,
-                 const typename Handle::ordinal_view& wlen, CandidateWork<Handle>& w, IlutCandidates<Handle>& res) {
+                 const typename Handle::ordinal_view& wlen, CandidateWork<Handle>& w, IlutCandidates<Handle>& res,
+                 std::int64_t bound) {
   using PV = typename Handle::offset_view;
   auto& st = h.state();
   const ordinal_t n = st.n;
@@ -342,7 +364,7 @@ void cand_bitmap(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>& 
   CandBitmapKernel<Kind, ExecSpace, Handle, false> counter;
   setup(counter);
   cand_bitmap_launch(exec, cand_label<Kind>("candidates_bitmap_count").c_str(), counter);
-  cand_allocate<Kind>(exec, h, w, res);
+  cand_allocate<Kind>(exec, h, w, res, bound);
   w.lold = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_lold"), res.L.nnz);
   if constexpr (!Kind::ict) w.uold = ilut_alloc<PV>(ilut_ws(h), cand_label<Kind>("cand_uold"), res.U.nnz);
   CandBitmapKernel<Kind, ExecSpace, Handle, true> filler;
@@ -394,13 +416,13 @@ void cand_pattern(const ExecSpace& exec, Handle& h, const ilut_factor_t<Handle>&
     }
     if (bitmap) {
       kernel = CandidateKernel::Bitmap;
-      cand_bitmap<Kind>(exec, h, R, words, shape, wbase, wlen, w, res);
+      cand_bitmap<Kind>(exec, h, R, words, shape, wbase, wlen, w, res, total);
     }
   }
   if (kernel == CandidateKernel::Sort) {
     if (total < 0) total = cand_bound<Kind>(exec, h, R, w);
     cand_gather_sort<Kind>(exec, h, R, total, w);
-    cand_allocate<Kind>(exec, h, w, res);
+    cand_allocate<Kind>(exec, h, w, res, total);
     cand_fill<Kind>(exec, h, w, res);
   }
   h.stats().candidate_kernel = kernel;
