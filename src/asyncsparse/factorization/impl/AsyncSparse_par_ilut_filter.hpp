@@ -43,7 +43,9 @@ struct IlutKeepRule {
 /// faster than SampleSelect, 1.14x at 65,536 and 0.82x at 131,072 (one team reads at one SM's bandwidth). In the
 /// ParILUT/ParICT steps it was clearly faster below 10,000 magnitudes (cryg2500: 0.12-0.17 ms per threshold phase
 /// against 0.33-0.49), within the run-to-run spread around 56,000 (ParICT on fv1). The rule keeps it where it won in
-/// every call: up to 32,768. Host backends have no launch latency to save: never.
+/// every call: up to 32,768. Rechecked in the steps (H100, 2026-12-06, MEASUREMENTS.md#par-ilut-kept-count): forced
+/// above the bound, ParILUT 1.08-1.21x slower (fv1's 56,262 magnitudes per factor to bcsstk16's 370,000), ParICT
+/// 0.99-1.21x. Host backends have no launch latency to save: never.
 template <class ExecSpace, class Params>
 std::int64_t ilut_team_select_max(const Params& p) {
   if (p.team_select_max >= 0) return p.team_select_max;
