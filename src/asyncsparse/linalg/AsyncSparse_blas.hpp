@@ -102,6 +102,7 @@ std::pair<double, double> Blas<Scalar, Device>::rhs_and_residual_norms(const crs
   Kokkos::parallel_reduce("AsyncSparse::blas::rhs_and_residual_norms", Impl::RangePolicy<exec>(0, b.extent(0)),
                           Impl::TwoSquaredNorms<const_vector_type>{2, b, r},
                           Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(sums, 2));
+  exec().fence();  // a reduction into a View need not wait for its result (Kokkos 4 does not)
   // plain sums of squares: where they may have over- or underflowed (or hold a NaN), the norms of nrm2 instead
   constexpr double lo = 1e-280, hi = 1e280;
   if (!(sums[0] > lo && sums[0] < hi) || !(sums[1] > lo && sums[1] < hi))

@@ -148,9 +148,10 @@ const typename Handle::State::LongestRow& ilut_longest_row(const ExecSpace& exec
   f.lp = st.L.ptr;
   f.up = st.U.ptr;
   f.ict = st.kind == ParIlutKind::Ict;
-  offset_t most[2] = {0, 0};  // finished on return
+  offset_t most[2] = {0, 0};
   Kokkos::parallel_reduce("AsyncSparse::par_ilut::longest_row", Impl::RangePolicy<ExecSpace>(exec, 0, st.n), f,
                           Kokkos::View<offset_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(most, 2));
+  exec.fence();  // a reduction into a View need not wait for its result (Kokkos 4 does not)
   c.generation = st.pattern_generation;
   c.entries = most[0];
   c.tasks = most[1];
