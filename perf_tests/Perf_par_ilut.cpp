@@ -19,9 +19,11 @@
 // (Params::sweep_kernel) of every sweep (the default: the rule ilut_sweep_kernel, counter list_sweeps / row_team_sweeps
 // 1 where the step's last sweep used the list / row-team kernel; products_per_entry: its lists' products per factor
 // entry).
-// par_il*_step/<matrix>/exact_sampleselect and exact_team_select take the threshold by SampleSelect alone
-// (Params::team_select_max = 0) and by the one-team select at every size (2^20) against the default rule; counters
-// select_magnitudes_L / _U: the magnitudes the step's selection ranked per factor (the rule's input).
+// par_il*_step/<matrix>/exact_sampleselect, exact_team_select and exact_bucket_select take the threshold by
+// SampleSelect alone (Params::team_select_max = 0, bucket_select_max = 0), by the one-team select at every size (2^20)
+// and by one SampleSelect level finished on the device at every size (team_select_max = 0, bucket_select_max = 2^40)
+// against the default rule; exact_no_bucket_select is the default rule without the latter (bucket_select_max = 0);
+// counters select_magnitudes_L / _U: the magnitudes the step's selection ranked per factor (the rules' input).
 // par_il*_reuse/<matrix>/<auto|entry|list|row_team> time a pattern-reusing numeric phase with each sweep kernel.
 // par_il*_sweep/<matrix>/lanes<k> time one sweep with k lanes per entry (lanes_default: the default rule).
 // par_ilut_candidates/<matrix> and par_ict_candidates/<matrix> time the candidate phase alone with the bitmap and
@@ -58,13 +60,15 @@ CsrHost<double> ordered(const std::string& name) {
 }
 
 void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict, ThresholdSelection sel,
-                      std::int64_t team_select_max = -1, ParIlutSweepKernel kernel = ParIlutSweepKernel::Auto) {
+                      std::int64_t team_select_max = -1, ParIlutSweepKernel kernel = ParIlutSweepKernel::Auto,
+                      std::int64_t bucket_select_max = -1) {
   const auto Ah = ordered(name);
   auto A = to_device<Device>(Ah);
   const ExecSpace exec;
   ParIlutHandle<double, Device> h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
   h.params.selection = sel;
   h.params.team_select_max = team_select_max;
+  h.params.bucket_select_max = bucket_select_max;
   h.params.sweep_kernel = kernel;
   h.params.compute_residual = false;
   h.params.max_steps = 0;  // the initial guess; the steps one at a time below
@@ -443,15 +447,26 @@ int register_all() {
                                    [m, sel](benchmark::State& s) { BM_par_ilut_step(s, m, true, sel); })
           ->UseManualTime()
           ->Unit(benchmark::kMillisecond);
-  // exact selection by SampleSelect only (Params::team_select_max = 0) and by the one-team select at every size
-  // (2^20), against the default rule
-  const std::pair<std::string, std::int64_t> selects[] = {{"exact_sampleselect", 0}, {"exact_team_select", 1 << 20}};
+  // exact selection by SampleSelect only, by the one-team select at every size (2^20), by one SampleSelect level
+  // finished on the device at every size, and by the default rule without the last, against the default rule
+  struct SelectVariant {
+    const char* name;
+    std::int64_t team_select_max;
+    std::int64_t bucket_select_max;
+  };
+  const SelectVariant selects[] = {{"exact_sampleselect", 0, 0},
+                                   {"exact_team_select", 1 << 20, 0},
+                                   {"exact_bucket_select", 0, std::int64_t(1) << 40},
+                                   {"exact_no_bucket_select", -1, 0}};
   for (const auto& sel : selects)
     for (bool ict : {false, true})
       for (const auto& m : ict ? ict_set : ilut)
         benchmark::RegisterBenchmark(
-            (std::string(ict ? "par_ict_step/" : "par_ilut_step/") + m + "/" + sel.first).c_str(),
-            [m, ict, sel](benchmark::State& s) { BM_par_ilut_step(s, m, ict, ThresholdSelection::Exact, sel.second); })
+            (std::string(ict ? "par_ict_step/" : "par_ilut_step/") + m + "/" + sel.name).c_str(),
+            [m, ict, sel](benchmark::State& s) {
+              BM_par_ilut_step(s, m, ict, ThresholdSelection::Exact, sel.team_select_max, ParIlutSweepKernel::Auto,
+                               sel.bucket_select_max);
+            })
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond);
   // the sweep kernels of the step's multi-sweep phase forced either way, against the default's rule

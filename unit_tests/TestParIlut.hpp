@@ -1106,31 +1106,42 @@ TEST(TEST_CATEGORY, par_ilut_working_arrays_are_reused) {
   }
 }
 
-// The one-team radix select (Params::team_select_max) picks the same thresholds as SampleSelect: deterministic
-// factors equal bit for bit, with ties at the threshold (the 5-point Laplacian's factors hold many equal values).
+// The one-team radix select (Params::team_select_max) and one SampleSelect level finished by it on the device
+// (Params::bucket_select_max; 256 buckets, and 4, whose large strict buckets the one-team select ranks) pick the same
+// thresholds as SampleSelect: deterministic factors equal bit for bit, with ties at the threshold (the 5-point
+// Laplacian's factors hold many equal values).
 TEST(TEST_CATEGORY, par_ilut_team_select_gives_the_same_factors) {
   for (bool ict : {false, true}) {
     const std::string what = ict ? "ParICT" : "ParILUT";
     auto A = to_device<Dev>(ict ? lap2d(14) : convdiff(14));
-    CsrHost<double> L[2], U[2];
-    for (int team : {0, 1}) {
+    CsrHost<double> L[4], U[4];
+    for (int path : {0, 1, 2, 3}) {  // SampleSelect, one team, bucketed with 256 and with 4 buckets
       Handle h(ict ? ParIlutKind::Ict : ParIlutKind::Ilut);
       h.params.mode = SweepMode::Deterministic;
       h.params.max_steps = 4;
       h.params.stagnation_tolerance = 0.0;  // exactly max_steps steps
-      h.params.team_select_max = team ? std::int64_t(1) << 40 : 0;
+      h.params.team_select_max = path == 1 ? std::int64_t(1) << 40 : 0;
+      h.params.bucket_select_max = path >= 2 ? std::int64_t(1) << 40 : 0;
+      if (path == 3) h.params.select.num_buckets = 4;
       par_ilut_symbolic(Exec(), h, A);
       par_ilut_numeric(Exec(), h, A);
-      // thresholds were selected (entries removed) in every step, by SampleSelect only without the team path
+      // thresholds were selected (entries removed) in every step, by SampleSelect only without the team path, in
+      // one level on the bucketed path
       for (int s = 1; s <= 4; ++s) EXPECT_GT(h.stats().steps[s].threshold_L, 0.0) << what << " step " << s;
-      EXPECT_EQ(h.stats().last_select.n == 0, team == 1) << what;
-      L[team] = to_host(par_ilut_lower(Exec(), h));
-      U[team] = to_host(par_ilut_upper(Exec(), h));
+      EXPECT_EQ(h.stats().last_select.n == 0, path == 1) << what;
+      if (path >= 2) {
+        EXPECT_EQ(h.stats().last_select.levels, 1) << what << " path " << path;
+        EXPECT_GT(h.stats().last_select.count_equal, 0) << what << " path " << path;
+      }
+      L[path] = to_host(par_ilut_lower(Exec(), h));
+      U[path] = to_host(par_ilut_upper(Exec(), h));
     }
-    EXPECT_EQ(L[0].col_idx, L[1].col_idx) << what;
-    EXPECT_EQ(L[0].values, L[1].values) << what;
-    EXPECT_EQ(U[0].col_idx, U[1].col_idx) << what;
-    EXPECT_EQ(U[0].values, U[1].values) << what;
+    for (int path : {1, 2, 3}) {
+      EXPECT_EQ(L[0].col_idx, L[path].col_idx) << what << " path " << path;
+      EXPECT_EQ(L[0].values, L[path].values) << what << " path " << path;
+      EXPECT_EQ(U[0].col_idx, U[path].col_idx) << what << " path " << path;
+      EXPECT_EQ(U[0].values, U[path].values) << what << " path " << path;
+    }
   }
   // a budget of at most n keeps the diagonal only, with either selection (no rank to select)
   for (bool ict : {false, true})
@@ -1152,6 +1163,11 @@ TEST(TEST_CATEGORY, par_ilut_team_select_gives_the_same_factors) {
   auto A = to_device<Dev>(lap2d(5));
   ASYNCSPARSE_EXPECT_THROW_MSG(par_ilut_symbolic(Exec(), bad, A), InvalidInput,
                                "par_ilut_symbolic: Params::team_select_max must be >= -1");
+  bad.params.team_select_max = -1;
+  bad.params.bucket_select_max = -3;
+  ASYNCSPARSE_EXPECT_THROW_MSG(
+      par_ilut_symbolic(Exec(), bad, A), InvalidInput,
+      "par_ilut_symbolic: Params::bucket_select_max must be >= -1 (-1: the default rule), got -3");
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 // selection within its stated rank bound; every bad input rejected with a clear message.
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/factorization/AsyncSparse_select.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_bucket_select.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_team_select.hpp>
 #include <support/TestHelpers.hpp>
 
@@ -172,36 +173,60 @@ TEST(TEST_CATEGORY, sample_select_team_splitters_match_host_sort) {
   EXPECT_EQ((Impl::select_team_sort<TEST_EXECSPACE, float>(Impl::select_sample(large, 20000, 0))), gpu);
 }
 
-// The one-team radix select of ParILUT's short arrays: the k-th smallest magnitude as std::nth_element finds it, the
-// counts of larger and of equal magnitudes, NaN reported, on the same inputs (ties, signed zeros, infinities, an
-// outlier).
+/// Impl::bucket_select_launch's result, read back.
+template <class T, class Values>
+Impl::TeamSelection<T> bucket_select_magnitude(SampleSelectHandle<T, Dev>& h, const Values& d, std::int64_t n,
+                                               std::int64_t k) {
+  Kokkos::View<std::int64_t*, Dev> bucket("bucket", Impl::kBucketEntries), out("out", 4);
+  Impl::bucket_select_launch(TEST_EXECSPACE(), h, d, n, k, bucket, out);
+  std::int64_t r[4];
+  Kokkos::deep_copy(Kokkos::View<std::int64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(r, 4), out);
+  return Impl::team_select_result<T>(r);
+}
+
+// The one-team radix select of ParILUT's short arrays, and the one SampleSelect level it finishes on the device
+// (bucket_select: 256 buckets, and 4 buckets, whose large strict buckets the one-team select ranks): the k-th smallest
+// magnitude as std::nth_element finds it, the counts of larger and of equal magnitudes, NaN reported, on the same
+// inputs (ties, signed zeros, infinities, an outlier).
 template <class T>
 void check_team_select(std::size_t n, std::uint64_t seed) {
   Kokkos::View<std::int64_t*, Dev> out("out", 4);
+  SampleSelectParams few;
+  few.num_buckets = 4;
+  few.oversampling = 2;
+  SampleSelectHandle<T, Dev> bucketed[2] = {SampleSelectHandle<T, Dev>(), SampleSelectHandle<T, Dev>(few)};
   for (const auto& in : inputs<T>(n, seed)) {
     auto d = to_device<Dev>(in.second);
     std::mt19937_64 rng(seed + 11);
     std::vector<std::int64_t> ks = {0, static_cast<std::int64_t>(n) - 1, static_cast<std::int64_t>(n) / 2};
     for (int r = 0; r < 4; ++r) ks.push_back(static_cast<std::int64_t>(rng() % n));
-    for (auto k : ks) {
-      const auto r = Impl::team_select_magnitude(TEST_EXECSPACE(), d, static_cast<std::int64_t>(n), k, out);
-      const T want = host_nth(in.second, k, SelectOrder::Magnitude);
-      std::int64_t greater = 0, equal = 0;
-      for (T x : in.second) {
-        greater += std::abs(x) > want ? 1 : 0;
-        equal += std::abs(x) == want ? 1 : 0;
+    for (auto k : ks)
+      for (int variant = 0; variant < 3; ++variant) {
+        const auto r = variant == 0
+                           ? Impl::team_select_magnitude(TEST_EXECSPACE(), d, static_cast<std::int64_t>(n), k, out)
+                           : bucket_select_magnitude(bucketed[variant - 1], d, static_cast<std::int64_t>(n), k);
+        const T want = host_nth(in.second, k, SelectOrder::Magnitude);
+        std::int64_t greater = 0, equal = 0;
+        for (T x : in.second) {
+          greater += std::abs(x) > want ? 1 : 0;
+          equal += std::abs(x) == want ? 1 : 0;
+        }
+        const std::string at =
+            in.first + " n=" + std::to_string(n) + " k=" + std::to_string(k) + " variant=" + std::to_string(variant);
+        EXPECT_EQ(r.value, want) << at;
+        EXPECT_EQ(r.equal, equal) << at;
+        EXPECT_FALSE(std::signbit(r.value)) << at;  // a magnitude, -0 as +0
+        EXPECT_EQ(r.greater, greater) << at;
+        EXPECT_EQ(r.nan_count, 0) << at;
       }
-      EXPECT_EQ(r.value, want) << in.first << " n=" << n << " k=" << k;
-      EXPECT_EQ(r.equal, equal) << in.first << " n=" << n << " k=" << k;
-      EXPECT_FALSE(std::signbit(r.value)) << in.first << " n=" << n << " k=" << k;  // a magnitude, -0 as +0
-      EXPECT_EQ(r.greater, greater) << in.first << " n=" << n << " k=" << k;
-      EXPECT_EQ(r.nan_count, 0) << in.first;
-    }
   }
 }
 
 TEST(TEST_CATEGORY, team_select_matches_nth_element) {
-  for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(300), std::size_t(5000)}) {
+  // up to 512 values the one-team select ranks by counting, beyond by radix passes; 4 buckets of 20,000 values hold
+  // more than 512
+  for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(300), std::size_t(512),
+                        std::size_t(5000), std::size_t(20000)}) {
     check_team_select<double>(n, 40 + n);
     check_team_select<float>(n, 50 + n);
   }
@@ -243,6 +268,14 @@ TEST(TEST_CATEGORY, team_select_matches_nth_element) {
   v[4] = -std::numeric_limits<double>::quiet_NaN();
   d = to_device<Dev>(v);
   EXPECT_EQ(Impl::team_select_magnitude(TEST_EXECSPACE(), d, 6, 0, out).nan_count, 2);
+  SampleSelectHandle<double, Dev> h;
+  if (Impl::select_team_sort<TEST_EXECSPACE, double>(Impl::select_sample(h.params, 6, 0)))
+    EXPECT_EQ(bucket_select_magnitude(h, d, 6, 0).nan_count, 1);  // found on the device, not counted
+  else                                                            // the sample, sorted on the host, holds it
+    ASYNCSPARSE_EXPECT_THROW_MSG(bucket_select_magnitude(h, d, 6, 0), InvalidInput,
+                                 "bucket_select: values(2) is NaN; NaN cannot be ranked");
+  ASYNCSPARSE_EXPECT_THROW_MSG(bucket_select_magnitude(h, d, 6, 6), InvalidInput,
+                               "bucket_select: k = 6 is out of range [0, 6)");
 }
 
 TEST(TEST_CATEGORY, sample_select_recursion_statistics) {

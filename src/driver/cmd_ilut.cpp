@@ -103,6 +103,7 @@ Setup::Setup(bool ict_, const Options& o, Json& rec)
   h.params.candidate_kernel = candidate_kernel_from_string(o.candidate_kernel);
   h.params.sweep_kernel = par_ilut_sweep_kernel_from_string(o.sweep_kernel);
   h.params.team_select_max = o.team_select_max;
+  h.params.bucket_select_max = o.bucket_select_max;
   h.launch = launch_config(o.launch);
 }
 

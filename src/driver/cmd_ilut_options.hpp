@@ -22,6 +22,7 @@ struct Options {
   int tri_solve_sweeps = -1;
   std::string bucket_counting = "team", candidate_kernel = "auto", sweep_kernel = "auto";
   long long team_select_max = -1;
+  long long bucket_select_max = -1;
   bool no_baselines = false, pattern_study = false, compare = false, all_steps = false, shift_whole_phase = false;
   int initial_sweeps = -1, max_sweeps = 10, initial_max_sweeps = 30;
   // the driver shifts on a breakdown by default (the library's default is no shift): a study should show what the
@@ -65,6 +66,11 @@ inline void define(Cli& cli, Options& o, bool ict) {
   cli.option("team-select-max", o.team_select_max,
              "exact selection of at most this many magnitudes in one kernel of one team instead of SampleSelect "
              "(-1: the default rule, GPUs 32768, host 0; 0: always SampleSelect)");
+  cli.option(
+      "bucket-select-max", o.bucket_select_max,
+      "exact selection of more magnitudes than --team-select-max and at most this many by one SampleSelect level "
+      "and the one-team select on its bucket, all on the device, instead of SampleSelect (-1: the default rule, "
+      "GPUs 1048576, host 0; 0: never)");
   cli.flag("no-baselines", o.no_baselines, "skip the unpreconditioned solve and the serial ILU(0)/ILUT references");
   cli.option("initial-sweeps", o.initial_sweeps,
              "sweeps on the pattern of A before step 1 (toward the fixed-point ILU(0)/IC(0)); -1 adaptive, 0 none");

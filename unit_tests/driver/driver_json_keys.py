@@ -68,7 +68,8 @@ _CANDIDATE_KERNEL = {"candidate_kernel", "candidate_kernel.used", "candidate_ker
                      "options.candidate-kernel"}
 # The pooled working arrays of ilut/ict: per step and for the numeric phase.
 _WORKSPACE = {"steps[].workspace_allocations", "workspace", "workspace.allocations", "workspace.bytes",
-              "workspace.reuses", "workspace.peak_bytes_in_use", "options.team-select-max"}
+              "workspace.reuses", "workspace.peak_bytes_in_use", "options.team-select-max",
+              "options.bucket-select-max"}
 # ilut / ict: the stagnation rule of the steps (--stagnation-tolerance, the library's default rule), the sweep order
 # (--sweep-order) and the scope of the diagonal shift (--shift-whole-phase)
 _STEPS_RULE = {"options.stagnation-tolerance", "options.sweep-order", "options.shift-whole-phase", "sweep_order",

@@ -309,6 +309,12 @@ class ParIlutHandle {
     /// device; same threshold. -1 (default): Impl::ilut_team_select_max — GPUs 32,768, host backends 0 (never:
     /// no launch latency to save there); 0: always SampleSelect.
     std::int64_t team_select_max = -1;
+    /// Exact selection of more magnitudes than team_select_max and at most this many runs as one SampleSelect level
+    /// and the one-team select on the bucket that holds the rank, all on the device, its result read with the other
+    /// factor's in one wait (Impl::bucket_select_launch), instead of SampleSelect's levels, each of which waits for
+    /// the device; same threshold. -1 (default): Impl::ilut_bucket_select_max — GPUs 2^20, host backends 0 (never:
+    /// no launch latency to save there); 0: never.
+    std::int64_t bucket_select_max = -1;
     /// SampleSelect parameters of the threshold selection (num_buckets, oversampling, base_case_size,
     /// counting variant, seed). `order` is ignored (always by magnitude). Default: SampleSelectParams{}.
     SampleSelectParams select;
@@ -428,6 +434,8 @@ class ParIlutHandle {
     workspace_type work{};                            ///< pooled working arrays (the factors' arrays come from it too)
     /// results of Impl::team_select_launch (8 entries: L's, then U's)
     Kokkos::View<std::int64_t*, Device> team_select;
+    /// the buckets of Impl::bucket_select_launch (Impl::kBucketEntries entries per factor: L's, then U's)
+    Kokkos::View<std::int64_t*, Device> bucket_select;
     /// Product lists of the list sweeps (Impl::ilut_product_lists) for pattern `generation` (-1: none; ptr empty
     /// after the pattern had too many products); released when the pattern changes.
     struct ProductLists {

@@ -16,6 +16,7 @@
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilut_handle.hpp>
 #include <asyncsparse/factorization/AsyncSparse_select.hpp>
+#include <asyncsparse/factorization/impl/AsyncSparse_bucket_select.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_par_ilut_common.hpp>
 #include <asyncsparse/factorization/impl/AsyncSparse_team_select.hpp>
 
@@ -52,13 +53,28 @@ std::int64_t ilut_team_select_max(const Params& p) {
   return is_gpu_space<ExecSpace>() ? std::int64_t(32768) : 0;
 }
 
+/// Params::bucket_select_max resolved: the most magnitudes that an exact selection of more than ilut_team_select_max
+/// runs as one SampleSelect level finished by the one-team select, all on the device (Impl::bucket_select_launch),
+/// instead of SampleSelect's levels with their waits. Measured on an H100 (MEASUREMENTS.md#par-ilut-bucket-select,
+/// two calls, the steps' selection phases, both factors): fv1 (56,262 magnitudes per factor) 0.12 ms against 0.17-0.18,
+/// bodyy4 (86,000) 0.15 against 0.22-0.23, bcsstk16 (370,000) 0.23-0.26 against 0.36-0.41; L2D (3.1 million) 0.41-0.42
+/// against 0.41-0.43, L3D (7.7 million) 0.77-0.79 against 0.71-0.72, where SampleSelect's counting outweighs its waits.
+/// The rule keeps it up to 2^20, between the sizes where it won and those where it did not. Host backends: never.
+template <class ExecSpace, class Params>
+std::int64_t ilut_bucket_select_max(const Params& p) {
+  if (p.bucket_select_max >= 0) return p.bucket_select_max;
+  return is_gpu_space<ExecSpace>() ? std::int64_t(1) << 20 : 0;
+}
+
 /// A threshold selection of ilut_select_begin: its rule, or (`pending`) a one-team select on the magnitudes `mag`
-/// launched into entries 4 slot .. 4 slot + 3 of State::team_select, which ilut_select_end reads.
+/// (or a bucket of them: `bucketed`) launched into entries 4 slot .. 4 slot + 3 of State::team_select, which
+/// ilut_select_end reads.
 template <class VV>
 struct IlutSelection {
   IlutKeepRule rule;
   bool ran = false;      ///< a selection ran (its SampleSelect statistics in `stats`, none for the one-team select)
   bool pending = false;  ///< the one-team select's result is still on the device
+  bool bucketed = false;  ///< pending after a SampleSelect level (its statistics in `stats`)
   SampleSelectStats stats;
   VV mag;
   std::int64_t k = 0, budget_offdiag = 0;
@@ -66,9 +82,10 @@ struct IlutSelection {
 };
 
 /// Select the threshold of factor F (rows, diagonal last: L or Ut) that keeps `budget` of its entries, the
-/// diagonal included. F's strict entries are numbered p - F.row(p). Where the one-team select takes the magnitudes,
-/// it is only launched (into slot `slot` of State::team_select): ilut_select_end reads the results of both factors
-/// in one wait for the device. SampleSelect waits for the device at each level and returns the rule at once.
+/// diagonal included. F's strict entries are numbered p - F.row(p). Where the one-team select takes the magnitudes
+/// (or, up to ilut_bucket_select_max, one SampleSelect level and the one-team select on its bucket), it is only
+/// launched (into slot `slot` of State::team_select): ilut_select_end reads the results of both factors in one wait for
+/// the device. SampleSelect waits for the device at each level and returns the rule at once.
 template <class ExecSpace, class Handle>
 IlutSelection<typename Handle::value_view> ilut_select_begin(const ExecSpace& exec, Handle& h,
                                                              const ilut_factor_t<Handle>& F, offset_t budget,
@@ -98,11 +115,25 @@ IlutSelection<typename Handle::value_view> ilut_select_begin(const ExecSpace& ex
   sel.launch = h.select_launch;
   const std::int64_t k = m - budget_offdiag;  // rank (ascending) of the smallest kept magnitude
   s.ran = true;
-  if (h.params.selection == ThresholdSelection::Exact && m <= ilut_team_select_max<ExecSpace>(h.params)) {
+  const bool one_team = m <= ilut_team_select_max<ExecSpace>(h.params);
+  if (h.params.selection == ThresholdSelection::Exact &&
+      (one_team || m <= ilut_bucket_select_max<ExecSpace>(h.params))) {
+    using DV = Kokkos::View<std::int64_t*, typename Handle::device_type>;
     auto& out = h.state().team_select;
     if (out.data() == nullptr)  // zeroed: ilut_select_end copies all eight entries, pending or not
-      out = Kokkos::View<std::int64_t*, typename Handle::device_type>("AsyncSparse::par_ilut::team_select", 8);
-    team_select_launch(exec, mag, m, k, Kokkos::subview(out, std::make_pair(4 * slot, 4 * slot + 4)));
+      out = DV("AsyncSparse::par_ilut::team_select", 8);
+    const auto res = Kokkos::subview(out, std::make_pair(4 * slot, 4 * slot + 4));
+    if (one_team) {
+      team_select_launch(exec, mag, m, k, res);
+    } else {
+      auto& bucket = h.state().bucket_select;
+      if (bucket.data() == nullptr) bucket = DV("AsyncSparse::par_ilut::bucket_select", 2 * kBucketEntries);
+      bucket_select_launch(exec, sel, mag, m, k,
+                           Kokkos::subview(bucket, std::make_pair(kBucketEntries * slot, kBucketEntries * (slot + 1))),
+                           res);
+      s.bucketed = true;
+      s.stats = sel.stats;
+    }
     s.pending = true;
     s.mag = mag;
     s.k = k;
@@ -155,7 +186,12 @@ void ilut_select_end(const ExecSpace& exec, Handle& h, IlutSelection<VV>& a, Ilu
       s->rule.quota = s->budget_offdiag - r.greater;
       s->rule.all_ties = r.equal <= s->rule.quota;
       s->rule.kept = h.state().n + s->budget_offdiag;
-      s->stats = SampleSelectStats{};  // no SampleSelect ran
+      if (s->bucketed) {  // one SampleSelect level ran: its statistics with the counts of the result
+        s->stats.count_greater = r.greater;
+        s->stats.count_equal = r.equal;
+      } else {
+        s->stats = SampleSelectStats{};  // no SampleSelect ran
+      }
       s->pending = false;
       s->mag = VV();
     }

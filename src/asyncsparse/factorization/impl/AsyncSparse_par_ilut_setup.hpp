@@ -142,6 +142,9 @@ void ilut_check_handle_params(const Handle& h, const std::string& where) {
   if (p.team_select_max < -1)
     throw InvalidInput(where + ": Params::team_select_max must be >= -1 (-1: the default rule), got " +
                        std::to_string(p.team_select_max));
+  if (p.bucket_select_max < -1)
+    throw InvalidInput(where + ": Params::bucket_select_max must be >= -1 (-1: the default rule), got " +
+                       std::to_string(p.bucket_select_max));
 }
 
 // ------------------------------------------------------------------------------------------------------------

@@ -390,19 +390,18 @@ void select_splitters(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>&
       Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(hsp.data(), hsp.size()));
 }
 
-/// Bucket counts of one level (the counting kernel with the splitters in h.splitters_), on the host (one copy, the
-/// NaN index with them); with `exact` each value's slot is also kept in h.oracle_. `hsp` empty: select_team_splitters
-/// ran, which also reset h.nan_index_ (the splitters stay on the device until select_read_splitters).
+/// The counting kernel with the splitters in h.splitters_ (and, TeamAtomics, the reduction of the per-team counts),
+/// launched: the counts land in h.counts_ (2 num_buckets - 1 slots), the smallest NaN index in h.nan_index_ (n when
+/// none); with `exact` each value's slot is also kept in h.oracle_. `team_sorted`: select_team_splitters ran, which
+/// also reset h.nan_index_.
 template <class ExecSpace, class Scalar, class Device, class Src>
-std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src,
-                                       bool magnitude, std::int64_t n, bool exact, const SelectLaunch& launch,
-                                       const char* where, std::vector<Scalar>& hsp) {
+void select_count_launch(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src, bool magnitude,
+                         std::int64_t n, bool exact, const SelectLaunch& launch, bool team_sorted) {
   using MemSpace = typename Device::memory_space;
   const SampleSelectParams& p = h.params;
   const int nb = p.num_buckets, nsp = nb - 1, nslots = 2 * nb - 1;
   if (exact) select_reserve(h.oracle_, static_cast<std::size_t>(n), "AsyncSparse::sample_select::oracle");
   select_nan_index(h);
-  const bool team_sorted = hsp.empty();  // select_team_splitters ran: it also set h.nan_index_ = n
   if (!team_sorted) Kokkos::deep_copy(exec, h.nan_index_, n);
   const bool team_mode = p.counting == BucketCounting::TeamAtomics;
   if (team_mode) {
@@ -433,6 +432,16 @@ std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle
           counts(s) = c;
         });
   }
+}
+
+/// Bucket counts of one level (select_count_launch), on the host (one copy, the NaN index with them). `hsp` empty:
+/// select_team_splitters ran (the splitters stay on the device until select_read_splitters).
+template <class ExecSpace, class Scalar, class Device, class Src>
+std::vector<std::int64_t> select_count(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Src& src,
+                                       bool magnitude, std::int64_t n, bool exact, const SelectLaunch& launch,
+                                       const char* where, std::vector<Scalar>& hsp) {
+  const int nslots = 2 * h.params.num_buckets - 1;
+  select_count_launch(exec, h, src, magnitude, n, exact, launch, hsp.empty());
   std::vector<std::int64_t> hc(static_cast<std::size_t>(nslots) + 1);  // the counts, then the NaN index
   Kokkos::deep_copy(
       exec,

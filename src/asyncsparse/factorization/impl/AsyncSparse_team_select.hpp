@@ -14,7 +14,8 @@
 // result is the value std::nth_element puts at position k (a value, not a position: unique), so this path and
 // SampleSelect give the same threshold. -0 counts as +0; a NaN is reported (nan_count), not ranked. One team
 // reads the data at one SM's bandwidth: for long arrays SampleSelect is faster (ParIlutHandle::Params::
-// team_select_max).
+// team_select_max), or one SampleSelect level whose chosen bucket this kernel finishes, all on the device
+// (team_select_bucket_launch, AsyncSparse_bucket_select.hpp).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -71,23 +72,85 @@ struct TeamSelectKernel {
   static constexpr int digit_bits = 11;  // 2048 bins: 6 passes for double (63 bits of |x|), 3 for float (31)
   static constexpr int bins = 1 << digit_bits;
   static constexpr int passes = (8 * static_cast<int>(sizeof(K)) - 1 + digit_bits - 1) / digit_bits;
+  /// At most this many values are ranked by counting instead (each value's rank: the values below it and equal to it,
+  /// from all keys in scratch; about nv^2 / team size comparisons per thread against the radix passes' barriers and
+  /// 2048-bin scans). On an H100 (one team of 1,024 threads, fenced): 237 values 21 us by counting against 35 us by
+  /// the passes, 1,454 values 162 us against 40 us; the quadratic cost crosses near 512.
+  static constexpr int count_max = 512;
   // scratch: 4 words of state (prefix bits, rank within the prefix, values greater, values with the prefix), then
-  // the histogram (32-bit counts)
-  static constexpr std::size_t scratch_bytes = 4 * sizeof(std::int64_t) + bins * sizeof(std::uint32_t);
+  // the histogram (32-bit counts) or the keys of the counting path
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t area_bytes() {
+    return bins * sizeof(std::uint32_t) > count_max * sizeof(K) ? bins * sizeof(std::uint32_t) : count_max * sizeof(K);
+  }
+  static constexpr std::size_t scratch_bytes = 4 * sizeof(std::int64_t) + area_bytes();
 
   Values values;
   std::int64_t n, k;
   Kokkos::View<std::int64_t*, typename Values::memory_space> out;  // key bits, greater, NaN count, equal
+  /// team_select_bucket_launch: the bucket that holds rank k (bucket_select_pick's entries: slot, values before it,
+  /// its size, values above it, NaN found), whose values are `values`, and the splitters (an equality bucket's answer);
+  /// empty otherwise
+  Kokkos::View<const std::int64_t*, typename Values::memory_space> bucket;
+  Kokkos::View<const Scalar*, typename Values::memory_space> splitters;
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     auto* state = static_cast<std::int64_t*>(team.team_shmem().get_shmem(4 * sizeof(std::int64_t)));
-    auto* hist = static_cast<std::uint32_t*>(team.team_shmem().get_shmem(bins * sizeof(std::uint32_t)));
+    void* area = team.team_shmem().get_shmem(area_bytes());
+    auto* hist = static_cast<std::uint32_t*>(area);
     const K nan_above = team_select_inf_key<Scalar>();
+    std::int64_t nv = n, rank0 = k, greater0 = 0;  // the values ranked, the rank among them, values above them
+    if (bucket.extent(0) > 0) {
+      const std::int64_t slot = bucket(0);
+      const bool nan = bucket(4) != 0;
+      if (nan || slot % 2 == 1) {  // a NaN among the values, or an equality bucket: its splitter is the answer
+        Kokkos::single(Kokkos::PerTeam(team), [&]() {
+          out(0) = nan ? 0 : static_cast<std::int64_t>(team_select_key(splitters((slot + 1) / 2 - 1)));
+          out(1) = nan ? 0 : bucket(3);
+          out(2) = nan ? 1 : 0;
+          out(3) = nan ? 0 : bucket(2);
+        });
+        return;
+      }
+      nv = bucket(2);
+      rank0 = k - bucket(1);
+      greater0 = bucket(3);
+    }
+    if (nv <= count_max) {  // few values: each one's rank counted against all
+      K* keys = static_cast<K*>(area);
+      std::int64_t nans = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, nv),
+          [&](const std::int64_t i, std::int64_t& c) {
+            keys[i] = team_select_key(values(i));
+            if (keys[i] > nan_above) ++c;
+          },
+          nans);
+      team.team_barrier();
+      const int m = static_cast<int>(nv);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, m), [&](const int i) {
+        const K ki = keys[i];
+        int less = 0, equal = 0, equal_before = 0;
+        for (int j = 0; j < m; ++j) {
+          const K kj = keys[j];
+          less += kj < ki ? 1 : 0;
+          equal += kj == ki ? 1 : 0;
+          equal_before += (kj == ki && j < i) ? 1 : 0;
+        }
+        // the first of the values equal to the answer writes it (NaN: the first value writes the count)
+        if (nans > 0 ? i == 0 : (equal_before == 0 && less <= rank0 && rank0 < less + equal)) {
+          out(0) = nans > 0 ? 0 : static_cast<std::int64_t>(ki);
+          out(1) = nans > 0 ? 0 : greater0 + nv - less - equal;
+          out(2) = nans;
+          out(3) = nans > 0 ? 0 : equal;
+        }
+      });
+      return;
+    }
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       state[0] = 0;
-      state[1] = k;
-      state[2] = 0;
-      state[3] = n;
+      state[1] = rank0;
+      state[2] = greater0;
+      state[3] = nv;
     });
     bool single_left = false;  // the early exit below wrote the answer to state[1]
     for (int pass = passes - 1; pass >= 0; --pass) {
@@ -101,7 +164,7 @@ struct TeamSelectKernel {
       // the NaN, which must not be ranked
       std::int64_t nans = 0;
       Kokkos::parallel_reduce(
-          Kokkos::TeamThreadRange(team, n),
+          Kokkos::TeamThreadRange(team, nv),
           [&](const std::int64_t i, std::int64_t& c) {
             const K key = team_select_key(values(i));
             if ((key & mask) == prefix) Kokkos::atomic_add(&hist[(key >> shift) & K(bins - 1)], 1u);
@@ -136,7 +199,7 @@ struct TeamSelectKernel {
       // no longer needed), not state[0], which the other threads are still reading.
       if (pass > 0 && state[3] == 1) {
         const K found = static_cast<K>(state[0]), found_mask = ~K(0) << shift;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::int64_t i) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, nv), [&](const std::int64_t i) {
           const K key = team_select_key(values(i));
           if ((key & found_mask) == found) state[1] = static_cast<std::int64_t>(key);
         });
@@ -154,18 +217,10 @@ struct TeamSelectKernel {
   }
 };
 
-/// Launches the one-team select of the k-th smallest |values(i)|, i < n (0 <= k < n), on `exec` without waiting:
-/// its result lands in out(0..3) (`out`: at least 4 entries on the values' device), which team_select_result decodes
-/// once read. One team of up to 1024 threads on GPUs (fewer where the kernel's registers do not allow them), of one
-/// thread on host backends.
-template <class ExecSpace, class Values, class Out>
-void team_select_launch(const ExecSpace& exec, const Values& values, std::int64_t n, std::int64_t k, const Out& out) {
-  using F = TeamSelectKernel<ExecSpace, Values>;
-  if (n < 1 || k < 0 || k >= n || static_cast<std::size_t>(n) > values.extent(0))
-    throw InvalidInput("team_select_magnitude: k = " + std::to_string(k) + " is out of range [0, " + std::to_string(n) +
-                       ") or n exceeds the " + std::to_string(values.extent(0)) + " values");
-  if (out.extent(0) < 4) throw InvalidInput("team_select_magnitude: `out` needs 4 entries");
-  const F f{values, n, k, out};
+/// One team of up to 1024 threads running `f` (a TeamSelectKernel) on GPUs (fewer where the kernel's registers do not
+/// allow them), of one thread on host backends.
+template <class ExecSpace, class F>
+void team_select_run(const ExecSpace& exec, const F& f) {
   int team_size = 1;
   if constexpr (is_gpu_space<ExecSpace>())
     team_size = std::min(1024, Impl::TeamPolicy<ExecSpace>(exec, 1, 1)
@@ -174,6 +229,32 @@ void team_select_launch(const ExecSpace& exec, const Values& values, std::int64_
   Impl::TeamPolicy<ExecSpace> policy(exec, 1, team_size);
   policy = policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes));
   Kokkos::parallel_for("AsyncSparse::team_select", policy, f);
+}
+
+/// Launches the one-team select of the k-th smallest |values(i)|, i < n (0 <= k < n), on `exec` without waiting:
+/// its result lands in out(0..3) (`out`: at least 4 entries on the values' device), which team_select_result decodes
+/// once read (team_select_run's team).
+template <class ExecSpace, class Values, class Out>
+void team_select_launch(const ExecSpace& exec, const Values& values, std::int64_t n, std::int64_t k, const Out& out) {
+  using F = TeamSelectKernel<ExecSpace, Values>;
+  if (n < 1 || k < 0 || k >= n || static_cast<std::size_t>(n) > values.extent(0))
+    throw InvalidInput("team_select_magnitude: k = " + std::to_string(k) + " is out of range [0, " + std::to_string(n) +
+                       ") or n exceeds the " + std::to_string(values.extent(0)) + " values");
+  if (out.extent(0) < 4) throw InvalidInput("team_select_magnitude: `out` needs 4 entries");
+  team_select_run(exec, F{values, n, k, out, {}, {}});
+}
+
+/// team_select_launch on the bucket of one SampleSelect level that holds rank k of the level's values
+/// (Impl::bucket_select_launch): `bucket` holds bucket_select_pick's entries, `values` the bucket's values (at most
+/// values.extent(0)), `splitters` the level's splitters. The result (greater counting every value of the level) lands
+/// in out(0..3) as team_select_launch's does.
+template <class ExecSpace, class Values, class Bucket, class Splitters, class Out>
+void team_select_bucket_launch(const ExecSpace& exec, const Values& values, std::int64_t k, const Bucket& bucket,
+                               const Splitters& splitters, const Out& out) {
+  using F = TeamSelectKernel<ExecSpace, Values>;
+  if (bucket.extent(0) < 5 || out.extent(0) < 4)
+    throw InvalidInput("team_select_magnitude: `bucket` needs 5 entries, `out` 4");
+  team_select_run(exec, F{values, static_cast<std::int64_t>(values.extent(0)), k, out, bucket, splitters});
 }
 
 /// The selection from the four entries of `out` that team_select_launch wrote, read back to the host (`h`).
