@@ -115,6 +115,8 @@ IlutSelection<typename Handle::value_view> ilut_select_begin(const ExecSpace& ex
   sel.launch = h.select_launch;
   const std::int64_t k = m - budget_offdiag;  // rank (ascending) of the smallest kept magnitude
   s.ran = true;
+  // an exact selection keeps the diagonal and exactly the off-diagonal budget, whatever its threshold
+  if (h.params.selection == ThresholdSelection::Exact) rule.kept = n + budget_offdiag;
   const bool one_team = m <= ilut_team_select_max<ExecSpace>(h.params);
   if (h.params.selection == ThresholdSelection::Exact &&
       (one_team || m <= ilut_bucket_select_max<ExecSpace>(h.params))) {
@@ -152,7 +154,6 @@ IlutSelection<typename Handle::value_view> ilut_select_begin(const ExecSpace& ex
     rule.all_ties = reaching <= budget_offdiag;
     rule.quota = budget_offdiag;
     if (!rule.all_ties) rule.quota -= sel.stats.count_greater;
-    rule.kept = n + budget_offdiag;
   } else {
     t = sample_select_approximate(exec, sel, mag, k).value;
     rule.quota = std::numeric_limits<std::int64_t>::max();
@@ -185,7 +186,6 @@ void ilut_select_end(const ExecSpace& exec, Handle& h, IlutSelection<VV>& a, Ilu
       s->rule.threshold = static_cast<double>(r.value);
       s->rule.quota = s->budget_offdiag - r.greater;
       s->rule.all_ties = r.equal <= s->rule.quota;
-      s->rule.kept = h.state().n + s->budget_offdiag;
       if (s->bucketed) {  // one SampleSelect level ran: its statistics with the counts of the result
         s->stats.count_greater = r.greater;
         s->stats.count_equal = r.equal;
