@@ -7,11 +7,12 @@
 // the next level, and finishes on the host: two waits for the device per selection of 30,000-400,000 values, where
 // the one-team radix select (AsyncSparse_team_select.hpp) is too slow (one team reads at one SM's bandwidth). Here the
 // level's splitters (sorted in one team) and counts are computed as SampleSelect computes them, a one-team kernel picks
-// the slot that holds rank k from the counts (bucket_select_pick), the values of that slot are gathered (in no
-// particular order: the selection depends only on the multiset) and the one-team select ranks them: about n /
-// num_buckets values. An equality slot (values equal to a splitter) is answered by its splitter. The result is the
-// one team_select_launch gives, std::nth_element's value at position k, with the values greater and equal counted
-// over all n values; the host reads it when it needs it (ParILUT / ParICT: with the other factor's, in one wait).
+// the slot that holds rank k from the counts (`AsyncSparse::bucket_select::pick`, its findings in the entries
+// BucketSelectEntry names), the values of that slot are gathered (in no particular order: the selection depends only
+// on the multiset) and the one-team select ranks them: about n / num_buckets values. An equality slot (values equal to
+// a splitter) is answered by its splitter. The result is the one team_select_launch gives, std::nth_element's value at
+// position k, with the values greater and equal counted over all n values; the host reads it when it needs it (ParILUT
+// / ParICT: with the other factor's, in one wait).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -26,19 +27,6 @@
 
 namespace AsyncSparse {
 namespace Impl {
-
-/// Entries of the bucket View of bucket_select_launch: the slot that holds rank k, the values in lower slots, the
-/// slot's size, the values in higher slots, whether a NaN was found (then the others are not set), the gather
-/// counter.
-enum BucketSelectEntry : int {
-  kBucketSlot,
-  kBucketBefore,
-  kBucketSize,
-  kBucketAbove,
-  kBucketNan,
-  kBucketFill,
-  kBucketEntries
-};
 
 /// The k-th smallest of values(0..n) by magnitude (0 <= k < n), launched on `exec` without a wait: its result lands in
 /// out(0..3) as team_select_launch's does (team_select_result; a NaN among the values is reported as nan_count 1, or,

@@ -58,7 +58,8 @@ std::int64_t ilut_team_select_max(const Params& p) {
 /// instead of SampleSelect's levels with their waits. Measured on an H100 (MEASUREMENTS.md#par-ilut-bucket-select,
 /// two calls, the steps' selection phases, both factors): fv1 (56,262 magnitudes per factor) 0.12 ms against 0.17-0.18,
 /// bodyy4 (86,000) 0.15 against 0.22-0.23, bcsstk16 (370,000) 0.23-0.26 against 0.36-0.41; L2D (3.1 million) 0.41-0.42
-/// against 0.41-0.43, L3D (7.7 million) 0.77-0.79 against 0.71-0.72, where SampleSelect's counting outweighs its waits.
+/// against 0.41-0.43, L3D (7.7 million) 0.77-0.79 against 0.71-0.72, where the one-team select on the bucket (12,000-
+/// 30,000 values) costs more than SampleSelect's waits.
 /// The rule keeps it up to 2^20, between the sizes where it won and those where it did not. Host backends: never.
 template <class ExecSpace, class Params>
 std::int64_t ilut_bucket_select_max(const Params& p) {

@@ -15,7 +15,8 @@
 // SampleSelect give the same threshold. -0 counts as +0; a NaN is reported (nan_count), not ranked. One team
 // reads the data at one SM's bandwidth: for long arrays SampleSelect is faster (ParIlutHandle::Params::
 // team_select_max), or one SampleSelect level whose chosen bucket this kernel finishes, all on the device
-// (team_select_bucket_launch, AsyncSparse_bucket_select.hpp).
+// (team_select_bucket_launch, AsyncSparse_bucket_select.hpp). At most 512 values (TeamSelectKernel::count_max) are
+// ranked without passes: each value's rank is counted against all keys in scratch memory.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -41,6 +42,19 @@ struct TeamSelection {
   std::int64_t greater = 0;    ///< values with |x| > value
   std::int64_t equal = 0;      ///< values with |x| == value (the value included)
   std::int64_t nan_count = 0;  ///< NaN among the values (value and greater are then meaningless)
+};
+
+/// Entries of the bucket View of bucket_select_launch (AsyncSparse_bucket_select.hpp) and team_select_bucket_launch:
+/// the slot that holds rank k, the values in lower slots, the slot's size, the values in higher slots, whether a NaN
+/// was found (then the others are not set), the gather counter.
+enum BucketSelectEntry : int {
+  kBucketSlot,
+  kBucketBefore,
+  kBucketSize,
+  kBucketAbove,
+  kBucketNan,
+  kBucketFill,
+  kBucketEntries
 };
 
 template <class Scalar>
@@ -87,9 +101,8 @@ struct TeamSelectKernel {
   Values values;
   std::int64_t n, k;
   Kokkos::View<std::int64_t*, typename Values::memory_space> out;  // key bits, greater, NaN count, equal
-  /// team_select_bucket_launch: the bucket that holds rank k (bucket_select_pick's entries: slot, values before it,
-  /// its size, values above it, NaN found), whose values are `values`, and the splitters (an equality bucket's answer);
-  /// empty otherwise
+  /// team_select_bucket_launch: the bucket that holds rank k (BucketSelectEntry), whose values are `values`, and the
+  /// splitters (an equality bucket's answer); empty otherwise
   Kokkos::View<const std::int64_t*, typename Values::memory_space> bucket;
   Kokkos::View<const Scalar*, typename Values::memory_space> splitters;
 
@@ -100,20 +113,20 @@ struct TeamSelectKernel {
     const K nan_above = team_select_inf_key<Scalar>();
     std::int64_t nv = n, rank0 = k, greater0 = 0;  // the values ranked, the rank among them, values above them
     if (bucket.extent(0) > 0) {
-      const std::int64_t slot = bucket(0);
-      const bool nan = bucket(4) != 0;
+      const std::int64_t slot = bucket(kBucketSlot);
+      const bool nan = bucket(kBucketNan) != 0;
       if (nan || slot % 2 == 1) {  // a NaN among the values, or an equality bucket: its splitter is the answer
         Kokkos::single(Kokkos::PerTeam(team), [&]() {
           out(0) = nan ? 0 : static_cast<std::int64_t>(team_select_key(splitters((slot + 1) / 2 - 1)));
-          out(1) = nan ? 0 : bucket(3);
+          out(1) = nan ? 0 : bucket(kBucketAbove);
           out(2) = nan ? 1 : 0;
-          out(3) = nan ? 0 : bucket(2);
+          out(3) = nan ? 0 : bucket(kBucketSize);
         });
         return;
       }
-      nv = bucket(2);
-      rank0 = k - bucket(1);
-      greater0 = bucket(3);
+      nv = bucket(kBucketSize);
+      rank0 = k - bucket(kBucketBefore);
+      greater0 = bucket(kBucketAbove);
     }
     if (nv <= count_max) {  // few values: each one's rank counted against all
       K* keys = static_cast<K*>(area);
@@ -245,15 +258,16 @@ void team_select_launch(const ExecSpace& exec, const Values& values, std::int64_
 }
 
 /// team_select_launch on the bucket of one SampleSelect level that holds rank k of the level's values
-/// (Impl::bucket_select_launch): `bucket` holds bucket_select_pick's entries, `values` the bucket's values (at most
+/// (Impl::bucket_select_launch): `bucket` holds its entries (BucketSelectEntry), `values` the bucket's values (at most
 /// values.extent(0)), `splitters` the level's splitters. The result (greater counting every value of the level) lands
 /// in out(0..3) as team_select_launch's does.
 template <class ExecSpace, class Values, class Bucket, class Splitters, class Out>
 void team_select_bucket_launch(const ExecSpace& exec, const Values& values, std::int64_t k, const Bucket& bucket,
                                const Splitters& splitters, const Out& out) {
   using F = TeamSelectKernel<ExecSpace, Values>;
-  if (bucket.extent(0) < 5 || out.extent(0) < 4)
-    throw InvalidInput("team_select_magnitude: `bucket` needs 5 entries, `out` 4");
+  if (bucket.extent(0) < static_cast<std::size_t>(kBucketFill) || out.extent(0) < 4)
+    throw InvalidInput("team_select_magnitude: `bucket` needs " + std::to_string(int(kBucketFill)) +
+                       " entries, `out` 4");
   team_select_run(exec, F{values, static_cast<std::int64_t>(values.extent(0)), k, out, bucket, splitters});
 }
 
