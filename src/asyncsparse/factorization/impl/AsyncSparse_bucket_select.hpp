@@ -38,19 +38,12 @@ template <class ExecSpace, class Scalar, class Device, class Values, class Bucke
 void bucket_select_launch(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const Values& values,
                           std::int64_t n, std::int64_t k, const Bucket& bucket, const Out& out) {
   const char* where = "bucket_select";
-  select_check_params(h.params, where);
-  select_check_rank(n, k, where);
+  const SelectLaunch launch = select_start(exec, h, n, k, where);
   if (bucket.extent(0) < static_cast<std::size_t>(kBucketEntries) || out.extent(0) < 4)
     throw InvalidInput(std::string(where) + ": `bucket` needs " + std::to_string(int(kBucketEntries)) +
                        " entries, `out` 4");
-  auto& st = h.stats;
-  st = SampleSelectStats();
-  st.n = n;
-  st.k = k;
-  st.levels = 1;
-  st.level_sizes.assign(1, n);
-  const SelectLaunch launch = select_resolve_launch(h.launch, n, exec, where);
-  st.launch = launch.resolved;
+  h.stats.levels = 1;
+  h.stats.level_sizes.assign(1, n);
   std::vector<Scalar> hsp;  // empty where the splitters were sorted on the device (GPUs)
   select_splitters(exec, h, values, true, n, 0, where, hsp);
   select_count_launch(exec, h, values, true, n, true, launch, hsp.empty());

@@ -116,11 +116,11 @@ IlutSelection<typename Handle::value_view> ilut_select_begin(const ExecSpace& ex
   sel.launch = h.select_launch;
   const std::int64_t k = m - budget_offdiag;  // rank (ascending) of the smallest kept magnitude
   s.ran = true;
+  const bool exact = h.params.selection == ThresholdSelection::Exact;
   // an exact selection keeps the diagonal and exactly the off-diagonal budget, whatever its threshold
-  if (h.params.selection == ThresholdSelection::Exact) rule.kept = n + budget_offdiag;
+  if (exact) rule.kept = n + budget_offdiag;
   const bool one_team = m <= ilut_team_select_max<ExecSpace>(h.params);
-  if (h.params.selection == ThresholdSelection::Exact &&
-      (one_team || m <= ilut_bucket_select_max<ExecSpace>(h.params))) {
+  if (exact && (one_team || m <= ilut_bucket_select_max<ExecSpace>(h.params))) {
     using DV = Kokkos::View<std::int64_t*, typename Handle::device_type>;
     auto& out = h.state().team_select;
     if (out.data() == nullptr)  // zeroed: ilut_select_end copies all eight entries, pending or not
@@ -145,7 +145,7 @@ IlutSelection<typename Handle::value_view> ilut_select_begin(const ExecSpace& ex
     return s;
   }
   Scalar t;
-  if (h.params.selection == ThresholdSelection::Exact) {
+  if (exact) {
     t = sample_select(exec, sel, mag, k);
     // How many reach the threshold (|v| >= t), from SampleSelect's counts (its buckets and base case, no pass of
     // its own). At most the budget (the usual case: t has no ties beyond the quota) means every tie stays and the

@@ -547,6 +547,22 @@ SelectLevel<Scalar> select_level(const ExecSpace& exec, SampleSelectHandle<Scala
   return out;
 }
 
+/// The start of a selection of rank k among n values: parameters and rank checked, the handle's statistics reset to n
+/// and k, and the counting kernel's launch resolved for n values (recorded in the statistics).
+template <class ExecSpace, class Scalar, class Device>
+SelectLaunch select_start(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, std::int64_t n, std::int64_t k,
+                          const char* where) {
+  select_check_params(h.params, where);
+  select_check_rank(n, k, where);
+  auto& st = h.stats;
+  st = SampleSelectStats();
+  st.n = n;
+  st.k = k;
+  const SelectLaunch launch = select_resolve_launch(h.launch, n, exec, where);
+  st.launch = launch.resolved;
+  return launch;
+}
+
 template <class ExecSpace, class Scalar, class Device, class ValuesView>
 void select_check_types() {
   static_assert(Kokkos::is_view<ValuesView>::value && ValuesView::rank == 1,
@@ -563,17 +579,11 @@ template <class ExecSpace, class Scalar, class Device, class ValuesView>
 SelectLevel<Scalar> select_run(const ExecSpace& exec, SampleSelectHandle<Scalar, Device>& h, const ValuesView& values,
                                std::int64_t k, bool exact, const char* where) {
   select_check_types<ExecSpace, Scalar, Device, ValuesView>();
-  select_check_params(h.params, where);
   const std::int64_t n = static_cast<std::int64_t>(values.extent(0));
-  select_check_rank(n, k, where);
   Kokkos::Timer timer;
+  SelectLaunch launch = select_start(exec, h, n, k, where);
   auto& st = h.stats;
-  st = SampleSelectStats();
-  st.n = n;
-  st.k = k;
   const bool magnitude = h.params.order == SelectOrder::Magnitude;
-  SelectLaunch launch = select_resolve_launch(h.launch, n, exec, where);
-  st.launch = launch.resolved;
 
   auto r = select_level(exec, h, values, magnitude, n, k, 0, exact, h.buf_a_, launch, where);
   std::int64_t greater = r.greater;
