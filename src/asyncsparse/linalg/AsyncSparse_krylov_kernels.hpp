@@ -650,12 +650,12 @@ void scale_by_norm(const Kokkos::View<const Scalar*, Device>& w, const Kokkos::V
 /// GPUs, Impl::gmres_one_team): the three CGS2 passes and scale_by_norm with the team's barriers between them instead
 /// of four kernels (each about 4 us of device latency, more for a pass's array reduction: on watt_2, 1,856 rows, the
 /// four took about 50 us of a 120 us GMRES(30) iteration,
-/// perf_tests/results/nvidia-h200/gmres_cache_2026-12-04/tl_watt_2_f1.txt). One team reads the basis three times with
-/// one multiprocessor's loads: the rule's bound (kGmresOneTeamMaxRows, 2,048 rows) is where that stops paying. The same
-/// results as the passes up to the order of the sums: h1 = Vᵀw into s[h1, h1 + k), w −= V h1, h2 = Vᵀw into s[h2, h2 +
-/// k), w −= V h2, ‖w‖² into s[nrm], v = w / ‖w‖ (v = 0 when ‖w‖² is zero or not finite). Each column's dot product is a
-/// thread's vector lanes over the rows (splitting the rows into a stretch per thread instead, with partial sums per
-/// column added afterwards, was measured slower: each thread's sums over the columns became a chain of reductions,
+/// perf_tests/results/nvidia-h200/gmres_cache_2026-12-04/tl_watt_2_f1.txt.gz). One team reads the basis three times
+/// with one multiprocessor's loads: the rule's bound (kGmresOneTeamMaxRows, 2,048 rows) is where that stops paying. The
+/// same results as the passes up to the order of the sums: h1 = Vᵀw into s[h1, h1 + k), w −= V h1, h2 = Vᵀw into s[h2,
+/// h2 + k), w −= V h2, ‖w‖² into s[nrm], v = w / ‖w‖ (v = 0 when ‖w‖² is zero or not finite). Each column's dot product
+/// is a thread's vector lanes over the rows (splitting the rows into a stretch per thread instead, with partial sums
+/// per column added afterwards, was measured slower: each thread's sums over the columns became a chain of reductions,
 /// MEASUREMENTS.md#gmres-team-cycle); the updates take the team's threads and lanes over the rows. GmresTeamCycle runs
 /// it inside its own team with the coefficients in its scratch (run()).
 template <class Scalar, class Device>
