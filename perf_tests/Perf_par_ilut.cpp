@@ -133,6 +133,7 @@ void BM_par_ilut_step(benchmark::State& state, const std::string& name, bool ict
       static_cast<double>(std::max<std::int64_t>(1, last.nnz_L + (ict ? 0 : last.nnz_U)));
   state.counters["team_size"] = h.stats().launch.team_size;
   state.counters["vector_length"] = h.stats().launch.vector_length;
+  state.counters["exact_stretches"] = h.stats().sweep_exact_stretches ? 1 : 0;
   state.counters["select_levels"] = h.stats().last_select.levels;
   // device buffers a timed step allocated (its working arrays are pooled in the handle)
   state.counters["allocations_per_step"] =
@@ -274,6 +275,7 @@ void BM_par_ilut_sweep_lanes(benchmark::State& state, const std::string& name, b
   state.counters["sweep_ms"] = 1e3 * sweep;
   state.counters["x_spmv"] = sweep / spmv;
   state.counters["vector_length"] = h.stats().launch.vector_length;
+  state.counters["exact_stretches"] = h.stats().sweep_exact_stretches ? 1 : 0;
   state.counters["team_size"] = h.stats().launch.team_size;
 }
 

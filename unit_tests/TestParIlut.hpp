@@ -588,6 +588,48 @@ int iterations(const CsrHost<double>& Ah, const Crs<double, Dev>& L, const Crs<d
   return r.iterations;
 }
 
+// The entry kernel's dot products with more lanes than one: ParILUT walks the exact stretches left of the update's
+// bound (the shorter one by the lanes, Impl::ilut_exact_stretches) where the rows of L are longer than the lanes;
+// ParICT, and ParILUT with short rows, walk row i of L. Each sums the common columns in increasing order, so a
+// sequential backend gives the factors of one lane bit for bit; concurrent ones give factors of the same quality.
+TEST(TEST_CATEGORY, par_ilut_sweep_lanes_exact_stretches) {
+  EXPECT_TRUE(Impl::ilut_exact_stretches(false, 8, 30.0));   // bcsstk16: 8 lanes, 30 entries per row of L
+  EXPECT_FALSE(Impl::ilut_exact_stretches(true, 8, 30.0));   // ParICT: row i of L
+  EXPECT_FALSE(Impl::ilut_exact_stretches(false, 4, 3.5));   // bodyy4: rows shorter than the lanes
+  EXPECT_FALSE(Impl::ilut_exact_stretches(false, 1, 30.0));  // one lane: the merge of the stretches anyway
+  const bool gpu = Impl::is_gpu_space<Exec>();
+  const auto grid = lap3d27(gpu ? 24 : 8);  // about 14 entries per row of L
+  const auto A = to_device<Dev>(grid);
+  for (bool ict : {false, true}) {
+    std::vector<std::map<int, double>> L[2], U[2];
+    int its[2] = {0, 0};
+    for (int k = 0; k < 2; ++k) {
+      Handle h;  // asynchronous sweeps, adaptive phases
+      h.params.sweep_kernel = ParIlutSweepKernel::Entry;
+      h.params.max_steps = 3;
+      h.params.stagnation_tolerance = 0.0;
+      h.launch.vector_length = k == 0 ? 1 : 4;
+      compute(h, A, ict);
+      const std::string what = std::string(ict ? "ParICT" : "ParILUT") + " lanes " + std::to_string(k == 0 ? 1 : 4);
+      ASSERT_EQ(h.stats().launch.vector_length, k == 0 ? 1 : 4) << what;
+      EXPECT_EQ(h.stats().sweep_exact_stretches, !ict && k == 1) << what;  // 4 lanes, rows of L longer than 4
+      for (const auto& ss : h.stats().steps) EXPECT_TRUE(std::isfinite(ss.residual) && ss.residual >= 0.0) << what;
+      L[k] = rows_of(par_ilut_lower(Exec(), h));
+      U[k] = rows_of(par_ilut_upper(Exec(), h));
+      its[k] = iterations(grid, par_ilut_lower(Exec(), h), par_ilut_upper(Exec(), h), !ict, ict);
+    }
+    const std::string what = ict ? "ParICT" : "ParILUT";
+#if defined(KOKKOS_ENABLE_SERIAL)
+    if (std::is_same<Exec, Kokkos::Serial>::value) {
+      expect_same(L[1], L[0], what + " L, 4 lanes vs 1");
+      expect_same(U[1], U[0], what + " U, 4 lanes vs 1");
+    }
+#endif
+    EXPECT_LE(std::abs(its[1] - its[0]), std::max(2, its[0] / 10))
+        << what << ": 4 lanes " << its[1] << " vs 1 " << its[0];
+  }
+}
+
 /// Steps for the quality checks: the acceptance's 5 on the host backends, where the asynchronous sweeps run in
 /// (partly) Gauss–Seidel order. On a GPU the few thousand entries of these test matrices are all updated at
 /// once, i.e. the sweeps are Jacobi sweeps, which need more steps: with the deterministic (Jacobi) mode on the

@@ -551,6 +551,7 @@ bool checks(const Setup& s, const std::vector<Outcome>& par_runs, const Baseline
   if (st.sweep_kernel == ParIlutSweepKernel::List)
     std::cout << "; " << st.sweep_products << " products"
               << (st.sweep_gather_group > 1 ? ", loaded " + std::to_string(st.sweep_gather_group) + " at a time" : "");
+  if (st.sweep_exact_stretches) std::cout << "; lanes on the shorter of the exact stretches";
   std::cout << "\n";
   std::cout << "working arrays: " << st.workspace.allocations << " device allocations, " << st.workspace.reuses
             << " reuses (numeric phase); " << fmt("%.1f", static_cast<double>(st.workspace.bytes) / 1e6)
@@ -726,7 +727,8 @@ class Threshold : public Command {
     rec["sweep_kernel"] = Json{{"kernel", to_string(st.sweep_kernel)},
                                {"rule", st.sweep_kernel_rule},
                                {"products", st.sweep_products},
-                               {"gather_group", st.sweep_gather_group}};
+                               {"gather_group", st.sweep_gather_group},
+                               {"exact_stretches", st.sweep_exact_stretches}};
     rec["workspace"] = Json{{"allocations", st.workspace.allocations},
                             {"reuses", st.workspace.reuses},
                             {"bytes", st.workspace.bytes},

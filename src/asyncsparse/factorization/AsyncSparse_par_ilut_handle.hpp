@@ -362,6 +362,9 @@ class ParIlutHandle {
     std::string sweep_kernel_rule;
     std::int64_t sweep_products = 0;
     int sweep_gather_group = 1;
+    /// Entry: the dot products of the last concurrent sweep walked the exact stretches left of each update's bound
+    /// with its lanes (Impl::ilut_exact_stretches: ParILUT, more than one lane, rows of L longer than the lanes)
+    bool sweep_exact_stretches = false;
     /// kernel of the last candidate phase (Params::candidate_kernel resolved) and the widest column span of a row
     /// of its pattern in words of 32 columns (0: not computed: Sort chosen explicitly, or by Auto for too few
     /// gathered columns)
