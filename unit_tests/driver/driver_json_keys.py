@@ -125,6 +125,10 @@ for _cmd in ("ic", "ilu", "ilut", "ict", "relax", "ir"):
 ADDED["ir"] = ADDED.get("ir", set()) | {"runs[].measuring_steps", "runs[].stagnation_window",
                                         "options.stagnation-checks"}
 
+# ilut / ict: whether the last concurrent sweep's lanes walked the exact stretches (Stats::sweep_exact_stretches).
+for _cmd in ("ilut", "ict"):
+    ADDED[_cmd] = ADDED[_cmd] | {"sweep_kernel.exact_stretches"}
+
 # Every recorded Krylov result: the iterations replayed as a CUDA graph (SolverResult::graph_replays).
 _GRAPH_REPLAYS = {"solve": {"result.graph_replays"}, "demo": {"runs[].graph_replays"},
                   "ilut": {p + "graph_replays" for p in ("compare[].", "level0.", "no_preconditioner.",
