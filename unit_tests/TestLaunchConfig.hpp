@@ -305,61 +305,6 @@ TEST(TEST_CATEGORY, chunked_launch_hands_host_passes_to_run_sequence) {
     }
 }
 
-/// A ChunkedLaunch team_sum functor: unit u adds u + 1 to the launch's sum (into `total`) and counts its visit; with
-/// `lanes` > 1 every vector lane adds the term, as the sweeps' lanes do after their vector reduction.
-struct TeamSumUnits {
-  static constexpr bool team_sum = true;
-  Kokkos::View<int*, TEST_DEVICE> visits;
-  Kokkos::View<double, TEST_DEVICE> total;
-  bool wanted = true;
-  KOKKOS_INLINE_FUNCTION bool team_sum_wanted() const { return wanted; }
-  KOKKOS_INLINE_FUNCTION void add_team_sum(double s) const { Kokkos::atomic_add(&total(), s); }
-  KOKKOS_INLINE_FUNCTION void operator()(const typename ChunkedLaunch<TEST_EXECSPACE>::member_type& team,
-                                         std::int64_t u, double& acc) const {
-    Kokkos::single(Kokkos::PerThread(team), [&]() { Kokkos::atomic_add(&visits(u), 1); });
-    acc += static_cast<double>(u + 1);
-  }
-};
-
-// A team_sum functor's launch delivers the sum of every unit's term exactly once (integers: exact in double), whatever
-// the block order, occupancy (persistent teams), host passes, team size and lanes; without team_sum_wanted it visits
-// every unit once and adds nothing.
-TEST(TEST_CATEGORY, chunked_launch_team_sum_adds_every_unit_once) {
-  const bool gpu = Impl::is_gpu_space<TEST_EXECSPACE>();
-  for (auto order : {BlockOrder::Forward, BlockOrder::Random}) {
-    for (int teams : {-1, 1, 3}) {
-      for (int stride : {-1, 3}) {
-        for (int threads : {1, 2}) {
-          if (threads > TEST_EXECSPACE().concurrency()) continue;
-          for (bool wanted : {true, false}) {
-            LaunchConfig cfg;
-            cfg.unit_stride = stride;
-            cfg.team_size = gpu ? 32 * threads : threads;
-            cfg.vector_length = gpu ? 4 : 1;
-            cfg.chunk_size = gpu ? 32 * threads : 7;
-            cfg.block_order = order;
-            cfg.seed = 7;
-            cfg.max_concurrent_teams = teams;
-            const int n = 1001;
-            ChunkedLaunch<TEST_EXECSPACE> launch(resolve_launch_config<TEST_EXECSPACE>(cfg, n));
-            TeamSumUnits f;
-            f.visits = Kokkos::View<int*, TEST_DEVICE>("visits", n);
-            f.total = Kokkos::View<double, TEST_DEVICE>("total");
-            f.wanted = wanted;
-            launch.run("test_team_sum", TEST_EXECSPACE(), f);
-            auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.visits);
-            auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.total);
-            const std::string what = "teams " + std::to_string(teams) + ", stride " + std::to_string(stride) +
-                                     ", threads " + std::to_string(threads) + (wanted ? ", sum" : ", no sum");
-            for (int i = 0; i < n; ++i) ASSERT_EQ(hv(i), 1) << "unit " << i << ", " << what;
-            EXPECT_EQ(ht(), wanted ? 0.5 * n * (n + 1) : 0.0) << what;
-          }
-        }
-      }
-    }
-  }
-}
-
 // Every unit is visited exactly once, whatever the order / occupancy / schedule; with one team the visit order
 // follows the block order exactly.
 TEST(TEST_CATEGORY, chunked_launch_visits_every_unit_once_in_block_order) {

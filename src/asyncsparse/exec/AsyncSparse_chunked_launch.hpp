@@ -21,13 +21,6 @@
 // (units first, first + step, ... below end) in one call on host backends when the team has one thread, so that it
 // can carry values in registers from one unit to the next (the row-merge sweep carries the pivot of the row it has
 // just finished); it runs the units in the same order as the per-unit calls would.
-//
-// A functor that declares `static constexpr bool team_sum = true` is called as f(team, unit, acc) instead, adding a
-// double to `acc`, and has `bool team_sum_wanted() const` and `void add_team_sum(double) const`. Where it wants the
-// sum (a run-time choice, the same for every team), each team reduces its units' terms (one team reduction per chunk,
-// Kokkos' parallel_reduce over the TeamThreadRange) and one thread of the team passes the team's total to
-// add_team_sum (an atomic add into the functor's target): the launch delivers a sum of all units' terms without a
-// per-unit array and a second reduction launch. The order in which the teams' totals are added is not fixed.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -44,11 +37,6 @@ template <class F, class = void>
 struct has_host_sequence : std::false_type {};
 template <class F>
 struct has_host_sequence<F, std::void_t<decltype(F::host_sequence)>> : std::bool_constant<F::host_sequence> {};
-/// Whether a ChunkedLaunch functor adds a term per unit to a sum over the launch (team_sum).
-template <class F, class = void>
-struct has_team_sum : std::false_type {};
-template <class F>
-struct has_team_sum<F, std::void_t<decltype(F::team_sum)>> : std::bool_constant<F::team_sum> {};
 }  // namespace Impl
 
 template <class ExecSpace>
@@ -110,12 +98,6 @@ class ChunkedLaunch {
     bool identity;
     static constexpr bool host_backend = !Impl::is_gpu_space<ExecSpace>();
     KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-      if constexpr (Impl::has_team_sum<Functor>::value) {
-        if (f.team_sum_wanted()) {
-          summed(team);
-          return;
-        }
-      }
       for (std::int64_t pos = team.league_rank(); pos < num_chunks; pos += league) {
         const std::int64_t chunk = identity ? pos : order(pos);
         const std::int64_t begin = chunk * chunk_size;
@@ -131,43 +113,13 @@ class ChunkedLaunch {
             for (int r = 0; r < stride && begin + r < end; ++r) {
               const std::int64_t first = begin + r, count = (end - first + stride - 1) / stride;
               Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
-                                   [&](const std::int64_t k) { call(team, first + k * stride); });
+                                   [&](const std::int64_t k) { f(team, first + k * stride); });
             }
             continue;
           }
         }
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end),
-                             [&](const std::int64_t unit) { call(team, unit); });
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, begin, end), [&](const std::int64_t unit) { f(team, unit); });
       }
-    }
-
-    /// A team_sum functor's call without the sum.
-    KOKKOS_INLINE_FUNCTION void call(const member_type& team, const std::int64_t unit) const {
-      if constexpr (Impl::has_team_sum<Functor>::value) {
-        double unused = 0.0;
-        f(team, unit, unused);
-      } else {
-        f(team, unit);
-      }
-    }
-
-    /// The team's chunks with the sum of their units' terms (team_sum functors; host passes as in operator()).
-    KOKKOS_INLINE_FUNCTION void summed(const member_type& team) const {
-      double total = 0.0;
-      for (std::int64_t pos = team.league_rank(); pos < num_chunks; pos += league) {
-        const std::int64_t chunk = identity ? pos : order(pos);
-        const std::int64_t begin = chunk * chunk_size;
-        const std::int64_t end = begin + chunk_size < work_items ? begin + chunk_size : work_items;
-        for (int r = 0; r < stride && begin + r < end; ++r) {
-          const std::int64_t first = begin + r, count = (end - first + stride - 1) / stride;
-          double part = 0.0;
-          Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(team, count),
-              [&](const std::int64_t k, double& acc) { f(team, first + k * stride, acc); }, part);
-          total += part;
-        }
-      }
-      Kokkos::single(Kokkos::PerTeam(team), [&]() { f.add_team_sum(total); });
     }
   };
 
