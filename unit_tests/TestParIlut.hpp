@@ -630,6 +630,56 @@ TEST(TEST_CATEGORY, par_ilut_sweep_lanes_exact_stretches) {
   }
 }
 
+/// Scales the values of the factors by 0.97 ... 1.03 (by position).
+void perturb_values(Handle& h) {
+  for (auto v : {h.state().L.val, h.state().Ut.val})
+    Kokkos::parallel_for(
+        "perturb", Kokkos::RangePolicy<Exec>(0, v.extent(0)),
+        KOKKOS_LAMBDA(const int q) { v(q) *= 1.0 + 0.01 * ((q % 7) - 3); });
+}
+
+// The row-team kernel's residual, summed by its teams (SweepFunctor's TeamSum), is the sum of the per-task terms
+// (IlutSweepOptions::residual_per_task): the same sweep from the same values, once each way. A sequential backend runs
+// both in the same order: the same factors bit for bit and the same residual up to the order of the sum; concurrent
+// ones read other values each time, so there both residuals are only checked to be of the same size.
+TEST(TEST_CATEGORY, par_ilut_row_team_residual_summed_by_teams) {
+  const bool gpu = Impl::is_gpu_space<Exec>();
+  const auto A = to_device<Dev>(lap3d27(gpu ? 16 : 6));
+  for (bool ict : {false, true}) {
+    Handle h;  // asynchronous sweeps
+    h.params.sweep_kernel = ParIlutSweepKernel::RowTeam;
+    h.params.max_steps = 2;
+    h.params.stagnation_tolerance = 0.0;
+    compute(h, A, ict);
+    const std::string what = ict ? "ParICT" : "ParILUT";
+    ASSERT_EQ(h.stats().sweep_kernel, ParIlutSweepKernel::RowTeam) << what;
+    perturb_values(h);  // off the fixed point
+    Impl::IlutValues<Handle> start;
+    Impl::ilut_save_values(Exec(), h, start);
+    double r[2];
+    std::vector<std::map<int, double>> L[2], U[2];
+    for (int k = 0; k < 2; ++k) {
+      if (k == 1) Impl::ilut_restore_values(Exec(), h, start);
+      Impl::IlutSweepOptions o;
+      o.residual = true;
+      o.residual_per_task = k == 1;
+      r[k] = Impl::ilut_sweep(Exec(), h, o);
+      L[k] = rows_of(par_ilut_lower(Exec(), h));
+      U[k] = rows_of(par_ilut_upper(Exec(), h));
+    }
+    EXPECT_TRUE(std::isfinite(r[0]) && r[0] > 0.0) << what << ": summed by the teams " << r[0];
+    EXPECT_TRUE(std::isfinite(r[1]) && r[1] > 0.0) << what << ": per task " << r[1];
+    if (Exec().concurrency() == 1) {
+      EXPECT_NEAR(r[0], r[1], 1e-12 * r[1]) << what;
+      expect_same(L[0], L[1], what + " L");
+      expect_same(U[0], U[1], what + " U");
+    } else {
+      EXPECT_LT(r[0], 2.0 * r[1]) << what;
+      EXPECT_LT(r[1], 2.0 * r[0]) << what;
+    }
+  }
+}
+
 /// Steps for the quality checks: the acceptance's 5 on the host backends, where the asynchronous sweeps run in
 /// (partly) Gauss–Seidel order. On a GPU the few thousand entries of these test matrices are all updated at
 /// once, i.e. the sweeps are Jacobi sweeps, which need more steps: with the deterministic (Jacobi) mode on the

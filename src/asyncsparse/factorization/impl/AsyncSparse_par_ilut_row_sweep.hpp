@@ -86,7 +86,20 @@ struct RowStagedSweepFunctor {
     return sum;
   }
 
+  /// The team's rows; with Sweep::team_sum the team's threads reduce their updates' residual terms and one adds the
+  /// team's total to State::status's r2 (one atomic add per team).
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    double acc = 0.0;
+    rows(team, &acc);
+    if constexpr (Sweep::team_sum) {
+      team.team_reduce(Kokkos::Sum<double>(acc));
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { Kokkos::atomic_add(&f.status().r2, acc); });
+    }
+  }
+
+  /// The updates of the calling thread's share of the team's rows (Sweep::team_sum: their residual terms added to
+  /// `*acc`).
+  KOKKOS_INLINE_FUNCTION void rows(const member_type& team, double* acc) const {
     const auto& space = team.team_scratch(0);
     const std::size_t all = static_cast<std::size_t>(cap) * static_cast<std::size_t>(rows_per_team);
     const SView<ordinal_t> xc_all(space, all);  // allocated in the order scratch_bytes counts
@@ -115,7 +128,7 @@ struct RowStagedSweepFunctor {
     team.team_barrier();
     if (!live) return;
     if (!staged) {  // in place: the sweep functor on the row's tasks
-      for (offset_t x = tr; x < ntasks; x += threads_per_row) f(team, static_cast<std::int64_t>(t0 + x));
+      for (offset_t x = tr; x < ntasks; x += threads_per_row) f.task(team, static_cast<std::int64_t>(t0 + x), acc);
       return;
     }
     for (offset_t x = tr; x < ntasks; x += threads_per_row) {
@@ -125,7 +138,7 @@ struct RowStagedSweepFunctor {
         const ordinal_t j = f.ucol(q);
         const scalar_type aij = f.uapos(q) >= 0 ? f.a(f.uapos(q)) : scalar_type(0);
         const scalar_type s = staged_dot(team, xc, xv, nl, f.yptr(j), m);
-        f.finish_u(team, m, t, i, j, aij, s, f.r2.data() != nullptr ? load_relaxed(&f.yin(m)) : scalar_type(0));
+        f.finish_u(team, m, t, i, j, aij, s, f.want_residual() ? load_relaxed(&f.yin(m)) : scalar_type(0), acc);
         continue;
       }
       const offset_t p = lb + x;
@@ -142,7 +155,7 @@ struct RowStagedSweepFunctor {
         s = staged_dot(team, xc, xv, x, f.yptr(j), ye);
       }
       scalar_type v;
-      f.finish_l(team, p, t, i, j, aij, s, yjj, xv(x), v);
+      f.finish_l(team, p, t, i, j, aij, s, yjj, xv(x), v, acc);
     }
   }
 };

@@ -103,7 +103,8 @@ KOKKOS_INLINE_FUNCTION typename Vals::non_const_value_type ilut_vector_dot_short
 /// the merge, hence the same sum. Exact (entry kernel, ParILUT, more than one lane): the dot products by
 /// ilut_vector_dot_shorter over the exact stretches (ilut_exact_stretches); a template parameter, so that the kernels
 /// without it compile as before (a run-time flag made ParICT's and the short rows' sweeps 3-8 % slower on an H100).
-template <class Kind, class ExecSpace, class Scalar, class Device, int Group = 0, bool Exact = false>
+template <class Kind, class ExecSpace, class Scalar, class Device, int Group = 0, bool Exact = false,
+          bool TeamSum = false>
 struct SweepFunctor {
   static_assert(!Exact || (Group == 0 && !Kind::ict), "SweepFunctor: exact stretches in ParILUT's entry kernel only");
   using kind = Kind;
@@ -131,6 +132,11 @@ struct SweepFunctor {
   int vector_length;
   bool deterministic;
   bool ordered = false;  ///< run by an ordered sweep (OrderedLevelFunctor): no reads through L1
+  /// TeamSum (the row-team kernel's sweeps with a residual): the updates add their residual terms to the caller's
+  /// accumulator (write's `acc`), which the kernel reduces per team into State::status's r2, instead of r2(t)
+  static constexpr bool team_sum = TeamSum;
+  /// Whether the updates compute the residual of the values they read.
+  KOKKOS_INLINE_FUNCTION bool want_residual() const { return TeamSum || r2.data() != nullptr; }
 
   /// Group >= 1: sum_k x_k y_k over the product list of unknown u (x: the unknown's own row, y: the other operand),
   /// ascending k. list_sub returns 0 - p_1 - p_2 - ..., and 0 - that is bit for bit the merge's p_1 + p_2 + ...
@@ -175,7 +181,13 @@ struct SweepFunctor {
   /// One lane writes the update v of entry p (row i); an update with a breakdown `code` (> 0) is skipped and
   /// reported.
   KOKKOS_INLINE_FUNCTION void write(const member_type& team, const VV& in, const VV& out, offset_t p, Scalar v,
-                                    ordinal_t i, int code, std::int64_t t, double r, bool pivot_replaced) const {
+                                    ordinal_t i, int code, std::int64_t t, double r, bool pivot_replaced,
+                                    double* acc) const {
+    if constexpr (TeamSum) {
+      if (!code) *acc += r * r;  // every lane: the team reduction takes the lanes of a thread as one
+    } else {
+      (void)acc;
+    }
     Kokkos::single(Kokkos::PerThread(team), [&]() {
       if (code) Kokkos::atomic_fetch_min(&status().breakdown, 4 * static_cast<std::int64_t>(i) + code);
       if (pivot_replaced) Kokkos::atomic_add(&status().replaced, std::int64_t(1));
@@ -191,26 +203,27 @@ struct SweepFunctor {
   /// a_ii - sum < pivot_tolerance replaced by pivot_tolerance (a_ii = 1 in the scaled matrix). The residual of the
   /// entry read: (a - L Y^T)_ij = (a_ij - s) - l_ij y_jj (diagonal of ParICT: (a_ii - s) - l_ii^2; an off-diagonal
   /// entry of ParICT stands for r_ij and r_ji).
-  KOKKOS_INLINE_FUNCTION void update_l(const member_type& team, offset_t p, std::int64_t t) const {
+  KOKKOS_INLINE_FUNCTION void update_l(const member_type& team, offset_t p, std::int64_t t, double* acc) const {
     const ordinal_t i = lrow(p), j = lcol(p);
     const Scalar aij = lapos(p) >= 0 ? a(lapos(p)) : Scalar(0);
     const Scalar s = dot_l(team, p, i, j);
     const Scalar yjj = Kind::ict && i == j ? Scalar(1) : load_relaxed(&yin(yptr(j + 1) - 1));
-    const Scalar old = r2.data() != nullptr ? load_relaxed(&lin(p)) : Scalar(0);
+    const Scalar old = want_residual() ? load_relaxed(&lin(p)) : Scalar(0);
     Scalar v;
-    finish_l(team, p, t, i, j, aij, s, yjj, old, v);
+    finish_l(team, p, t, i, j, aij, s, yjj, old, v, acc);
   }
 
   /// update_l of entry p (row i, column j) from its inputs: s = sum_{k<j} l_ik y_jk, y_jj (ParICT diagonal: unused)
   /// and the entry's old value (read for the residual only). Returns whether the update v was written (false: a
   /// breakdown skipped it).
   KOKKOS_INLINE_FUNCTION bool finish_l(const member_type& team, offset_t p, std::int64_t t, ordinal_t i, ordinal_t j,
-                                       Scalar aij, Scalar s, Scalar yjj, Scalar old, Scalar& v) const {
+                                       Scalar aij, Scalar s, Scalar yjj, Scalar old, Scalar& v,
+                                       double* acc = nullptr) const {
     using std::sqrt;
     int code = 0;
     bool replace = false;
     double r = 0.0;
-    const bool want_r = r2.data() != nullptr;
+    const bool want_r = want_residual();
     if (Kind::ict && i == j) {
       Scalar d = aij - s;
       if (want_r) r = static_cast<double>(d - ilut_mul(old, old));
@@ -226,13 +239,13 @@ struct SweepFunctor {
         r = (Kind::ict ? 1.4142135623730951 : 1.0) * static_cast<double>((aij - s) - ilut_mul(old, yjj));
     }
     if (code == 0 && !is_finite(v)) code = 1;
-    write(team, lin, lout, p, v, i, code, t, r, replace && code == 0);
+    write(team, lin, lout, p, v, i, code, t, r, replace && code == 0, acc);
     return code == 0;
   }
 
   /// ParILUT: u_ij = a_ij - sum_{k<i} l_ik u_kj, U entry q; a pivot u_ii with |u_ii| < pivot_tolerance is replaced
   /// by pivot_tolerance with the sign of u_ii (+ for 0).
-  KOKKOS_INLINE_FUNCTION void update_u(const member_type& team, offset_t q, std::int64_t t) const {
+  KOKKOS_INLINE_FUNCTION void update_u(const member_type& team, offset_t q, std::int64_t t, double* acc) const {
     const ordinal_t i = urow(q), j = ucol(q);
     const Scalar aij = uapos(q) >= 0 ? a(uapos(q)) : Scalar(0);
     const offset_t m = umap(q);
@@ -241,34 +254,38 @@ struct SweepFunctor {
                      : vector_length == 1 ? range_dot(lptr(i), lptr(i + 1) - 1, yptr(j), m)
                      : Exact ? ilut_vector_dot_shorter(team, lcol, lin, lptr(i), lptr(i + 1) - 1, ycol, yin, yptr(j), m)
                              : dot(team, i, j, i);
-    finish_u(team, m, t, i, j, aij, s, r2.data() != nullptr ? load_relaxed(&yin(m)) : Scalar(0));
+    finish_u(team, m, t, i, j, aij, s, want_residual() ? load_relaxed(&yin(m)) : Scalar(0), acc);
   }
 
   /// update_u of the U entry at position m of Y = Ut (row i, column j) from s = sum_{k<i} l_ik u_kj and its old value
   /// (for the residual).
   KOKKOS_INLINE_FUNCTION void finish_u(const member_type& team, offset_t m, std::int64_t t, ordinal_t i, ordinal_t j,
-                                       Scalar aij, Scalar s, Scalar old) const {
+                                       Scalar aij, Scalar s, Scalar old, double* acc = nullptr) const {
     Scalar v = aij - s;
-    const double r = r2.data() != nullptr ? static_cast<double>(v - old) : 0.0;
+    const double r = want_residual() ? static_cast<double>(v - old) : 0.0;
     bool replace = false;
     if (i == j && pivot_tolerance > Scalar(0) && ilut_abs(v) < pivot_tolerance) {
       v = v < Scalar(0) ? -pivot_tolerance : pivot_tolerance;
       replace = true;
     }
     const int code = is_finite(v) ? 0 : 1;
-    write(team, yin, yout, m, v, i, code, t, r, replace && code == 0);
+    write(team, yin, yout, m, v, i, code, t, r, replace && code == 0, acc);
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team, const std::int64_t t) const {
+  /// Task t (TeamSum: its residual term added to `*acc`).
+  KOKKOS_INLINE_FUNCTION void task(const member_type& team, const std::int64_t t, double* acc) const {
     if constexpr (Kind::ict) {
-      update_l(team, static_cast<offset_t>(t), t);
+      update_l(team, static_cast<offset_t>(t), t, acc);
     } else {
       const offset_t p = tasks(t);
       if (p < nnzL)
-        update_l(team, p, t);
+        update_l(team, p, t, acc);
       else
-        update_u(team, p - nnzL, t);
+        update_u(team, p - nnzL, t, acc);
     }
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team, const std::int64_t t) const {
+    task(team, t, nullptr);
   }
 };
 
@@ -297,12 +314,12 @@ inline bool ilut_exact_stretches(bool ict, int lanes, double avg_l) { return !ic
 
 /// The sweep functor of Kind on the handle's current factors (deterministic mode: in = val, out = val2); Group >= 1:
 /// the list kernel over State::lists; Exact: the entry kernel over the exact stretches (ilut_exact_stretches).
-template <class Kind, class ExecSpace, int Group = 0, bool Exact = false, class Handle>
-SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::device_type, Group, Exact>
+template <class Kind, class ExecSpace, int Group = 0, bool Exact = false, bool TeamSum = false, class Handle>
+SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::device_type, Group, Exact, TeamSum>
 ilut_sweep_functor(Handle& h, int vector_length, const Kokkos::View<double*, typename Handle::device_type>& r2) {
   auto& st = h.state();
   const bool det = ilut_double_buffered(h);
-  SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::device_type, Group, Exact> f;
+  SweepFunctor<Kind, ExecSpace, typename Handle::scalar_type, typename Handle::device_type, Group, Exact, TeamSum> f;
   if constexpr (Group > 0) {
     f.pair_ptr = st.lists.ptr;
     f.pair_x = st.lists.px;
@@ -343,6 +360,9 @@ struct IlutSweepOptions {
   /// read State::status back at once (a residual is always read); else ilut_status reads it when asked
   bool read_status = true;
   bool reset_done = false;  ///< the caller reset State::status already (ilut_save_values with its reset)
+  /// keep the residual's terms per task and reduce them after the sweep also where the row-team kernel's teams would
+  /// sum them; the same sum in another order (tests compare the two)
+  bool residual_per_task = false;
 };
 
 /// Resets State::status on the device (`replaced` and `r2` to 0, with `breakdown` also the breakdown flag) by one
@@ -431,21 +451,26 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, const IlutSweepOptions&
     d.vector_length = st.ordered
                           ? ilut_sweep_lanes(1, avg_l, 32)  // one team: lanes = the first operand's row
                           : ilut_sweep_lanes(Kind::ict ? 2 * st.L.nnz : st.L.nnz + st.U.nnz, avg_l, exec.concurrency());
+  const auto kernel = st.ordered ? ParIlutSweepKernel::Entry : ilut_sweep_kernel<Kind>(exec, h, reuse, ntasks);
+  // the row-team kernel sums the residual's terms per team (SweepFunctor's TeamSum) into State::status; the other
+  // kernels keep them per task for a reduction after the sweep
+  const bool in_teams = residual && !o.residual_per_task && !st.ordered && kernel == ParIlutSweepKernel::RowTeam;
   Kokkos::View<double*, typename Handle::device_type> r2;
-  if (residual) r2 = ilut_alloc<decltype(r2)>(ilut_ws(h), std::string(Kind::prefix) + "sweep_r2", ntasks);
+  if (residual && !in_teams) r2 = ilut_alloc<decltype(r2)>(ilut_ws(h), std::string(Kind::prefix) + "sweep_r2", ntasks);
   if (!o.reset_done) ilut_reset_status(exec, h, o.reset_breakdown);
   st.status_current = false;  // from here the sweep's kernels change State::status (also if a launch throws)
   if (st.ordered) {  // one launch per level (ilut_run_ordered)
     const int lanes = d.vector_length > 0 ? d.vector_length : 1;
     h.stats().launch = ilut_run_ordered(exec, h, ilut_sweep_functor<Kind, ExecSpace>(h, lanes, r2), lanes,
                                         std::string(Kind::prefix) + "sweep_ordered");
-  } else if (const auto kernel = ilut_sweep_kernel<Kind>(exec, h, reuse, ntasks);
-             kernel == ParIlutSweepKernel::RowTeam) {
+  } else if (kernel == ParIlutSweepKernel::RowTeam) {
     const RowSweepShape s = ilut_row_sweep_shape(is_gpu_space<ExecSpace>(), st.n, avg_l, exec.concurrency(), h.launch);
     h.stats().sweep_gather_group = 1;
     h.stats().sweep_exact_stretches = false;
-    h.stats().launch = ilut_run_rows(exec, h, ilut_sweep_functor<Kind, ExecSpace>(h, s.lanes, r2), s,
-                                     std::string(Kind::prefix) + "sweep_rows");
+    const std::string label = std::string(Kind::prefix) + "sweep_rows";
+    h.stats().launch =
+        in_teams ? ilut_run_rows(exec, h, ilut_sweep_functor<Kind, ExecSpace, 0, false, true>(h, s.lanes, r2), s, label)
+                 : ilut_run_rows(exec, h, ilut_sweep_functor<Kind, ExecSpace>(h, s.lanes, r2), s, label);
   } else if (kernel == ParIlutSweepKernel::List) {
     // one lane per task, kParIluListGpuTeamThreads per team (ParILU's list kernel, measured there)
     d.vector_length = d.max_vector_length = 1;
@@ -495,7 +520,7 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, const IlutSweepOptions&
     ilut_status(exec, h);
     return ilut_sum(exec, r2, ntasks, true);
   }
-  if (residual) {  // reduced into State::status, read back with the flags in one copy
+  if (residual && !in_teams) {  // reduced into State::status, read back with the flags in one copy
     const Kokkos::View<double, typename Handle::device_type, Kokkos::MemoryTraits<Kokkos::Unmanaged>> into(
         ilut_status_member<double>(h, offsetof(ParIlutSweepStatus, r2)));
     Kokkos::parallel_reduce(
