@@ -89,11 +89,13 @@ struct RowStagedSweepFunctor {
   /// The team's rows; with Sweep::team_sum the team's threads reduce their updates' residual terms and one adds the
   /// team's total to State::status's r2 (one atomic add per team).
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    double acc = 0.0;
-    rows(team, &acc);
     if constexpr (Sweep::team_sum) {
+      double acc = 0.0;
+      rows(team, &acc);
       team.team_reduce(Kokkos::Sum<double>(acc));
       Kokkos::single(Kokkos::PerTeam(team), [&]() { Kokkos::atomic_add(&f.status().r2, acc); });
+    } else {
+      rows(team, nullptr);  // the updates keep no accumulator (SweepFunctor::write ignores it)
     }
   }
 

@@ -103,6 +103,8 @@ KOKKOS_INLINE_FUNCTION typename Vals::non_const_value_type ilut_vector_dot_short
 /// the merge, hence the same sum. Exact (entry kernel, ParILUT, more than one lane): the dot products by
 /// ilut_vector_dot_shorter over the exact stretches (ilut_exact_stretches); a template parameter, so that the kernels
 /// without it compile as before (a run-time flag made ParICT's and the short rows' sweeps 3-8 % slower on an H100).
+/// TeamSum: the updates add their residual terms to an accumulator of the calling thread instead of r2(t); only the
+/// row-team kernel (RowStagedSweepFunctor), which passes one to every update and reduces it per team, instantiates it.
 template <class Kind, class ExecSpace, class Scalar, class Device, int Group = 0, bool Exact = false,
           bool TeamSum = false>
 struct SweepFunctor {
@@ -179,7 +181,7 @@ struct SweepFunctor {
   }
 
   /// One lane writes the update v of entry p (row i); an update with a breakdown `code` (> 0) is skipped and
-  /// reported.
+  /// reported. TeamSum: `acc` is the calling thread's accumulator (never null there); otherwise unused.
   KOKKOS_INLINE_FUNCTION void write(const member_type& team, const VV& in, const VV& out, offset_t p, Scalar v,
                                     ordinal_t i, int code, std::int64_t t, double r, bool pivot_replaced,
                                     double* acc) const {
@@ -454,7 +456,7 @@ double ilut_sweep_kind(const ExecSpace& exec, Handle& h, const IlutSweepOptions&
   const auto kernel = st.ordered ? ParIlutSweepKernel::Entry : ilut_sweep_kernel<Kind>(exec, h, reuse, ntasks);
   // the row-team kernel sums the residual's terms per team (SweepFunctor's TeamSum) into State::status; the other
   // kernels keep them per task for a reduction after the sweep
-  const bool in_teams = residual && !o.residual_per_task && !st.ordered && kernel == ParIlutSweepKernel::RowTeam;
+  const bool in_teams = residual && !o.residual_per_task && kernel == ParIlutSweepKernel::RowTeam;  // never ordered
   Kokkos::View<double*, typename Handle::device_type> r2;
   if (residual && !in_teams) r2 = ilut_alloc<decltype(r2)>(ilut_ws(h), std::string(Kind::prefix) + "sweep_r2", ntasks);
   if (!o.reset_done) ilut_reset_status(exec, h, o.reset_breakdown);
