@@ -307,36 +307,5 @@ inline std::string jacobi_sweep_rows_note(SweepRows lower, SweepRows upper, bool
   return ", " + (l == u ? l : l + " (L) / " + u + " (U)");
 }
 
-/// Most sweeps a fused Jacobi solve runs (TriSolveOptions::fuse_sweeps): a row's thread visits r + r^2 + ... + r^k
-/// entries for k sweeps (r off-diagonal entries per row), so the work grows geometrically with k.
-constexpr int kJacobiFusedMaxSweeps = 3;
-/// GPUs, the rule jacobi_fuse_sweeps: at most this many off-diagonal entries per row on average (r + r^2 + r^3 = 84
-/// entries visited per row of 3 sweeps at 4, against 12 for the three launches) ...
-constexpr double kGpuJacobiFuseMaxOffDiagonal = 4.0;
-/// ... and at most this many rows: on larger triangles a sweep's launch costs less than its share of the data, and
-/// the fused solve's extra visits cost more than the launches they save.
-constexpr std::int64_t kGpuJacobiFuseMaxRows = 65536;
-
-/// Whether a Jacobi solve of `sweeps` sweeps runs them in one launch (Impl::JacobiFused), from the option
-/// TriSolveOptions::fuse_sweeps (0 never, 1 always, -1 this rule) for a triangle of n rows with `offdiag`
-/// off-diagonal entries per row on average whose sweeps take `rows` (jacobi_sweep_rows). Only 2 or 3 sweeps fuse
-/// (one needs no fusing; more grow the work geometrically). The rule: GPUs, a thread per row, rows of at most
-/// kGpuJacobiFuseMaxOffDiagonal off-diagonal entries and at most kGpuJacobiFuseMaxRows rows: small triangles of
-/// short rows, whose sweeps cost a launch each more than their work (about 5 us per Kokkos launch on an H100, a
-/// whole sweep of fv1's 9,604 rows in about that). Host backends: never (no launch cost to save).
-inline bool jacobi_fuse_sweeps(int option, bool gpu, int sweeps, std::int64_t n, double offdiag, SweepRows rows) {
-  if (option == 0 || sweeps < 2 || sweeps > kJacobiFusedMaxSweeps || n <= 0) return false;
-  if (option == 1) return true;
-  return gpu && rows != SweepRows::Lanes && offdiag <= kGpuJacobiFuseMaxOffDiagonal && n <= kGpuJacobiFuseMaxRows;
-}
-
-/// The run record's words for fused Jacobi solves (jacobi_fuse_sweeps): ", fused sweeps" where both triangles'
-/// sweeps are fused, ", fused sweeps (L)" or "(U)" where one triangle's are, else "".
-inline std::string jacobi_fused_note(bool lower, bool upper) {
-  if (lower && upper) return ", fused sweeps";
-  if (lower || upper) return std::string(", fused sweeps (") + (lower ? "L" : "U") + ")";
-  return "";
-}
-
 }  // namespace Impl
 }  // namespace AsyncSparse

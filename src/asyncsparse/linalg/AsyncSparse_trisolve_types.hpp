@@ -68,13 +68,6 @@ struct TriSolveOptions {
   /// (FactorApply: both triangles in one launch when both do). -1 (default): on GPUs kGpuJacobiOneTeamMaxEntries for
   /// Jacobi and any size that fits for exact solves, on host backends never; 0: never.
   std::int64_t one_team_entries = -1;
-  /// Jacobi with 2 or 3 sweeps: the whole solve in one launch, each row's vector lanes computing the earlier sweeps'
-  /// values they need themselves from the rows its entries meet (Impl::JacobiFused: the sweeps' values to rounding;
-  /// per row r + r^2 (+ r^3) entries visited for a row of r off-diagonal entries, where the sweeps visit 2r or 3r,
-  /// in one launch instead of one per sweep). -1 (default):
-  /// the rule Impl::jacobi_fuse_sweeps (GPUs: triangles of short rows and few enough rows that a launch costs more
-  /// than the extra visits); 0: never; 1: whenever the solve has 2 or 3 sweeps.
-  int fuse_sweeps = -1;
 };
 
 /// What a TriangularSolver resolved at setup and did since.
@@ -85,7 +78,6 @@ struct TriSolveStats {
   int isai_power = 1;                                     ///< Isai: the pattern's power (TriSolveOptions::isai_power)
   std::int64_t isai_nnz = 0;                              ///< Isai: entries of M
   bool isai_single = false;  ///< Isai: the product reads M's values in single precision (isai_precision)
-  bool fused_sweeps = false;  ///< Jacobi: the sweeps of a solve run in one launch (TriSolveOptions::fuse_sweeps)
   std::string reason;                                     ///< why Auto chose this mode ("" when not Auto)
   double jacobi_probe = -1;                               ///< Jacobi probe given to the rule (-1: not measured)
   std::int64_t solves = 0;                                ///< solve() calls since setup
