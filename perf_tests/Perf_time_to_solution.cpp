@@ -32,9 +32,6 @@
 //   par_ic_one_team, par_ic_launches (par_ilu_* alike)   the default mode with both Jacobi solves in one launch
 //                          of one team at any size (tri_solve_one_team_entries=1e9) | never (0); the bound also
 //                          gates the one-team exact solve (with 0, 1138_bus and 494_bus solve by cuSPARSE SpSV)
-//   par_ic_fused, par_ic_unfused (par_ilu_* alike)   the default mode with the Jacobi sweeps of a solve in one
-//                          launch wherever it has 2 or 3 (tri_solve_fuse_sweeps=1) | never (0)
-//   par_ic_jacobi_fused, par_ic_jacobi2_fused (par_ilu_* alike)   tri_solve=jacobi with 3 | 2 sweeps, fused
 //   par_ic_list / par_ilu_list   the list sweep kernel (sweep_kernel=list): what auto picks instead of the row-team
 //                          kernel for a later numeric phase on the pattern (and for the first where the row-team
 //                          rule does not apply)
@@ -200,14 +197,6 @@ bool factory_method(const std::string& method, std::string& factory, std::string
       {"par_ilu_one_team", {"par_ilu", "tri_solve_one_team_entries=1000000000"}},
       {"par_ic_launches", {"par_ic", "tri_solve_one_team_entries=0"}},
       {"par_ilu_launches", {"par_ilu", "tri_solve_one_team_entries=0"}},
-      {"par_ic_fused", {"par_ic", "tri_solve_fuse_sweeps=1"}},
-      {"par_ilu_fused", {"par_ilu", "tri_solve_fuse_sweeps=1"}},
-      {"par_ic_unfused", {"par_ic", "tri_solve_fuse_sweeps=0"}},
-      {"par_ilu_unfused", {"par_ilu", "tri_solve_fuse_sweeps=0"}},
-      {"par_ic_jacobi_fused", {"par_ic", "tri_solve=jacobi,tri_solve_sweeps=3,tri_solve_fuse_sweeps=1"}},
-      {"par_ilu_jacobi_fused", {"par_ilu", "tri_solve=jacobi,tri_solve_sweeps=3,tri_solve_fuse_sweeps=1"}},
-      {"par_ic_jacobi2_fused", {"par_ic", "tri_solve=jacobi,tri_solve_sweeps=2,tri_solve_fuse_sweeps=1"}},
-      {"par_ilu_jacobi2_fused", {"par_ilu", "tri_solve=jacobi,tri_solve_sweeps=2,tri_solve_fuse_sweeps=1"}},
       {"par_ic_list", {"par_ic", "sweep_kernel=list"}},
       {"par_ilu_list", {"par_ilu", "sweep_kernel=list"}},
       {"par_ilu_isai1", {"par_ilu", "tri_solve=isai,tri_solve_sweeps=1"}},
@@ -454,10 +443,6 @@ std::vector<std::string> methods(bool spd) {
                               "par_" + f + "_working",
                               "par_" + f + "_one_team",
                               "par_" + f + "_launches",
-                              "par_" + f + "_fused",
-                              "par_" + f + "_unfused",
-                              "par_" + f + "_jacobi_fused",
-                              "par_" + f + "_jacobi2_fused",
                               "par_" + f + "_list",
                               "par_" + f + "_sweeps1",
                               "par_" + f + "_sweeps2",

@@ -77,7 +77,6 @@
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve_rule.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve_types.hpp>
-#include <asyncsparse/linalg/impl/AsyncSparse_trisolve_fused.hpp>
 #include <asyncsparse/linalg/impl/AsyncSparse_trisolve_kernels.hpp>
 #include <asyncsparse/linalg/impl/AsyncSparse_trisolve_one_team.hpp>
 
@@ -338,8 +337,6 @@ class TriangularSolver {
     if (!(o.stagnation > 0)) throw InvalidInput(w + "stagnation must be > 0, got " + std::to_string(o.stagnation));
     if (o.check_interval < 1)
       throw InvalidInput(w + "check_interval must be >= 1, got " + std::to_string(o.check_interval));
-    if (o.fuse_sweeps < -1 || o.fuse_sweeps > 1)
-      throw InvalidInput(w + "fuse_sweeps must be -1 (the rule), 0 or 1, got " + std::to_string(o.fuse_sweeps));
     if (o.isai_power < 0 || o.isai_power > kMaxIsaiPower)
       throw InvalidInput(w + "isai_power must be between 0 (the rule) and " + std::to_string(kMaxIsaiPower) + ", got " +
                          std::to_string(o.isai_power));
@@ -495,8 +492,7 @@ class TriangularSolver {
   }
 
   // k sweeps; sweep s (1-based) writes x when k - s is even, the work vector otherwise, so the last writes x. With
-  // `d`, the last sweep also sums d·x into `out` (solve_dot; k >= 1). Fused (stats_.fused_sweeps): one launch writes
-  // x, the same values (Impl::JacobiFused, with the halo bounds of setup()).
+  // `d`, the last sweep also sums d·x into `out` (solve_dot; k >= 1).
   void jacobi_solve(const const_vector_type& b, const vector_type& x, const const_vector_type& d = {},
                     const Kokkos::View<double, Device>& out = {}) {
     const int k = stats_.sweeps;
@@ -507,9 +503,6 @@ class TriangularSolver {
       Impl::tri_diagonal_solve<execution_space>(inv_diag_, n_, b, x);
       return;
     }
-    if (stats_.fused_sweeps)  // all k sweeps in one launch (TriSolveOptions::fuse_sweeps)
-      return Impl::jacobi_fused<execution_space>(fused_shape_, k, row_map_, entries_, values_, inv_diag_, n_, lower_, b,
-                                                 x, halo_, d, out);
     const vector_type first = k % 2 == 1 ? x : work_;
     if (dot && k == 1)
       Impl::jacobi_sweep_dot<execution_space, true>(row_map_, entries_, values_, inv_diag_, n_, lower_, b, b, x, d,
@@ -603,9 +596,6 @@ class TriangularSolver {
   typename crs_type::index_type isai_entries_;
   ResolvedLaunch launch_;
   Impl::SweepRows sweep_rows_ = Impl::SweepRows::Lanes;  // the Jacobi sweeps' kernel
-  // fused Jacobi sweeps (stats_.fused_sweeps): the blocks' shape and halo bounds (Impl::jacobi_fused_halo)
-  Impl::JacobiFusedShape fused_shape_ = Impl::jacobi_fused_shape<execution_space>();
-  Kokkos::View<ordinal_t*, Device> halo_;
   // the product of Isai solves (row_per_thread: the library's kernel, else KK's); for Jacobi its conditions only
   // (fuses_dot, sweep_rows_)
   Impl::SpmvLaunch isai_launch_;
@@ -676,16 +666,7 @@ void TriangularSolver<Scalar, Device>::setup(const crs_type& T, bool lower, bool
                      : Impl::SpmvLaunch();
   sweep_rows_ = Impl::jacobi_sweep_rows(isai_launch_.row_per_thread, isai_launch_.bounded_blocks, n_, offdiag,
                                         launch_.concurrency);
-  stats_.fused_sweeps =
-      stats_.kind == TriSolveKind::Jacobi &&
-      Impl::jacobi_fuse_sweeps(opt.fuse_sweeps, Impl::is_gpu_space<execution_space>(), stats_.sweeps, n_, sweep_rows_);
   load(T, row_scale, col_scale, "TriangularSolver::setup", true);
-  halo_ = stats_.fused_sweeps
-              ? Impl::cached_uninitialized<decltype(halo_)>(  // the halo bounds of the pattern
-                    "AsyncSparse::trisolve::fused_halo", fused_shape_.blocks(n_) * Impl::kJacobiFusedHops)
-              : decltype(halo_)();
-  if (stats_.fused_sweeps)
-    Impl::jacobi_fused_halo<execution_space>(fused_shape_, stats_.sweeps, row_map_, entries_, n_, lower_, halo_);
   if (stats_.isai_power > 1)  // the product of the extended pattern
     isai_launch_ = Impl::spmv_launch<execution_space>(n_, static_cast<std::int64_t>(isai_values_.extent(0)));
   setup_exact();

@@ -307,34 +307,5 @@ inline std::string jacobi_sweep_rows_note(SweepRows lower, SweepRows upper, bool
   return ", " + (l == u ? l : l + " (L) / " + u + " (U)");
 }
 
-/// Most sweeps a fused Jacobi solve runs (TriSolveOptions::fuse_sweeps): a team sweeps its block's halo once per
-/// sweep but the last, and recomputes the values of rows beyond its team memory at a depth of sweeps - 1
-/// (Impl::JacobiFused: one function per depth).
-constexpr int kJacobiFusedMaxSweeps = 3;
-/// GPUs, the rule jacobi_fuse_sweeps: at most this many rows. A fused solve sweeps each block's halo too (for a
-/// banded triangle of bandwidth w, 2 w rows more per block of 256 in three sweeps), which costs less than the two
-/// launches it saves only while the triangle is small.
-constexpr std::int64_t kGpuJacobiFuseMaxRows = 65536;
-
-/// Whether a Jacobi solve of `sweeps` sweeps runs them in one launch (Impl::JacobiFused), from the option
-/// TriSolveOptions::fuse_sweeps (0 never, 1 always, -1 this rule) for a triangle of n rows whose sweeps take `rows`
-/// (jacobi_sweep_rows). Only 2 or 3 sweeps fuse (one needs no fusing). The rule: GPUs, a thread per row (rows short
-/// enough for one thread: the fused kernel sweeps each row on one thread) and at most kGpuJacobiFuseMaxRows rows:
-/// small triangles, whose sweeps cost a launch each more than their work (about 5 us per Kokkos launch on an H100,
-/// a whole sweep of fv1's 9,604 rows in about that). Host backends: never (no launch cost to save).
-inline bool jacobi_fuse_sweeps(int option, bool gpu, int sweeps, std::int64_t n, SweepRows rows) {
-  if (option == 0 || sweeps < 2 || sweeps > kJacobiFusedMaxSweeps || n <= 0) return false;
-  if (option == 1) return true;
-  return gpu && rows != SweepRows::Lanes && n <= kGpuJacobiFuseMaxRows;
-}
-
-/// The run record's words for fused Jacobi solves (jacobi_fuse_sweeps): ", fused sweeps" where both triangles'
-/// sweeps are fused, ", fused sweeps (L)" or "(U)" where one triangle's are, else "".
-inline std::string jacobi_fused_note(bool lower, bool upper) {
-  if (lower && upper) return ", fused sweeps";
-  if (lower || upper) return std::string(", fused sweeps (") + (lower ? "L" : "U") + ")";
-  return "";
-}
-
 }  // namespace Impl
 }  // namespace AsyncSparse

@@ -68,13 +68,6 @@ struct TriSolveOptions {
   /// (FactorApply: both triangles in one launch when both do). -1 (default): on GPUs kGpuJacobiOneTeamMaxEntries for
   /// Jacobi and any size that fits for exact solves, on host backends never; 0: never.
   std::int64_t one_team_entries = -1;
-  /// Jacobi with 2 or 3 sweeps: the whole solve in one launch (Impl::JacobiFused): a team per block of 256 rows sweeps
-  /// in team memory the block and the earlier rows (lower triangle; later: upper) its last sweep depends on, so x is
-  /// that of the sweep launches (the same arithmetic, row by row), one launch instead of one per sweep, the halos'
-  /// rows swept once more per block that meets them. -1 (default): the rule Impl::jacobi_fuse_sweeps (GPUs:
-  /// triangles of at most 65,536 rows whose sweeps take a thread per row); 0: never; 1: whenever the solve has 2 or 3
-  /// sweeps.
-  int fuse_sweeps = -1;
 };
 
 /// What a TriangularSolver resolved at setup and did since.
@@ -85,7 +78,6 @@ struct TriSolveStats {
   int isai_power = 1;                                     ///< Isai: the pattern's power (TriSolveOptions::isai_power)
   std::int64_t isai_nnz = 0;                              ///< Isai: entries of M
   bool isai_single = false;  ///< Isai: the product reads M's values in single precision (isai_precision)
-  bool fused_sweeps = false;  ///< Jacobi: the sweeps of a solve run in one launch (TriSolveOptions::fuse_sweeps)
   std::string reason;                                     ///< why Auto chose this mode ("" when not Auto)
   double jacobi_probe = -1;                               ///< Jacobi probe given to the rule (-1: not measured)
   std::int64_t solves = 0;                                ///< solve() calls since setup

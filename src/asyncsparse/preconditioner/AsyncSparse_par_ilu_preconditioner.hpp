@@ -88,8 +88,7 @@ class FactorApply {
   /// " in one launch" when both solves run in one launch of one team (TriSolveOptions::one_team_entries); for Jacobi
   /// solves launched per sweep on GPUs the sweeps' kernel (Impl::jacobi_sweep_rows_note: ", a thread per row" or
   /// ", lane groups", per triangle where they differ); else "" (also for Jacobi(0), x = D^{-1} b, which sweeps
-  /// nothing), followed by ", fused sweeps" where the sweeps are fused (Impl::jacobi_fused_note);
-  /// ", single-precision values" for ISAI solves whose product reads M's values in single precision
+  /// nothing); ", single-precision values" for ISAI solves whose product reads M's values in single precision
   /// (TriSolveOptions::isai_precision): the preconditioners' descriptions put it after "<mode> tri-solve".
   std::string launch_note() const {
     if (one_team_) return " in one launch";
@@ -98,8 +97,7 @@ class FactorApply {
         lower_.jacobi_sweeps() < 1 || upper_.jacobi_sweeps() < 1)
       return "";
     return Impl::jacobi_sweep_rows_note(lower_.jacobi_sweep_rows(), upper_.jacobi_sweep_rows(),
-                                        Impl::is_gpu_space<typename Device::execution_space>()) +
-           Impl::jacobi_fused_note(lower_.stats().fused_sweeps, upper_.stats().fused_sweeps);
+                                        Impl::is_gpu_space<typename Device::execution_space>());
   }
   /// ", single-precision values" where the ISAI products read M's values in single precision
   /// (TriSolveOptions::isai_precision), else "".
@@ -359,11 +357,7 @@ inline void add_tri_solve_parameters(ParameterSpec& s) {
            "jacobi with >= 1 sweep in both triangles: both solves in one kernel launch of one team where the larger "
            "triangle has at most this many entries; exact: a triangle of at most this many entries whose arrays fit "
            "one team's scratch memory is solved by level sets in one launch of one team, both in one launch when both "
-           "are (-1: auto, on GPUs 2048 for jacobi and whatever fits for exact, on host backends never; 0: never)")
-      .add("tri_solve_fuse_sweeps", -1,
-           "jacobi with 2 or 3 sweeps: all sweeps of a solve in one kernel launch, a team per block of rows sweeping "
-           "the block and the rows it depends on in team memory (the same values as a launch per sweep) (-1: auto, on "
-           "GPUs for triangles of at most 65,536 rows of a thread each, on host backends never; 0: never; 1: always)");
+           "are (-1: auto, on GPUs 2048 for jacobi and whatever fits for exact, on host backends never; 0: never)");
 }
 
 /// Reads the parameters of add_tri_solve_parameters; throws InvalidInput (prefixed with `owner`) for bad values.
@@ -375,7 +369,6 @@ inline TriSolveOptions tri_solve_options_from(const ParameterList& l, const std:
   o.stagnation = l.get("tri_solve_stagnation", 0.9);
   o.check_interval = l.get("tri_solve_check_interval", 1);
   o.one_team_entries = l.get("tri_solve_one_team_entries", -1);
-  o.fuse_sweeps = l.get("tri_solve_fuse_sweeps", -1);
   o.isai_power = l.get("tri_solve_isai_power", 0);
   o.isai_precision = isai_precision_from_string(l.get("tri_solve_isai_precision", "auto"));
   if (o.sweeps < -1)
@@ -396,9 +389,6 @@ inline TriSolveOptions tri_solve_options_from(const ParameterList& l, const std:
   if (o.one_team_entries < -1)
     throw InvalidInput(owner + ": parameter 'tri_solve_one_team_entries' must be >= 0 (or -1: auto), got " +
                        std::to_string(o.one_team_entries));
-  if (o.fuse_sweeps < -1 || o.fuse_sweeps > 1)
-    throw InvalidInput(owner + ": parameter 'tri_solve_fuse_sweeps' must be -1 (auto), 0 (never) or 1 (always), got " +
-                       std::to_string(o.fuse_sweeps));
   return o;
 }
 

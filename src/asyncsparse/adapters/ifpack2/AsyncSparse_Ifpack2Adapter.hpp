@@ -35,8 +35,7 @@
 //       "auto" (default: chosen by backend and size), "exact", "jacobi", "jacobi_adaptive", "isai", with
 //       "asyncsparse: triangular solve sweeps" (int), "... tolerance" (double), "... stagnation" (double) and
 //       "... check interval" (int) (tri_solve_sweeps, tri_solve_tolerance, tri_solve_stagnation,
-//       tri_solve_check_interval, "... one team entries": tri_solve_one_team_entries, "... fuse sweeps":
-//       tri_solve_fuse_sweeps);
+//       tri_solve_check_interval, "... one team entries": tri_solve_one_team_entries);
 //       "asyncsparse: deterministic" (bool); the launch settings, named alike for every method that
 //       launches kernels (exec/AsyncSparse_launch_parameters.hpp): "asyncsparse: team size",
 //       "asyncsparse: vector length", "asyncsparse: chunk size", "asyncsparse: max concurrent teams",

@@ -44,7 +44,6 @@ inline const std::vector<std::pair<std::string, std::vector<std::string>>>& ifpa
       {"triangular solve stagnation", {"tri_solve_stagnation"}},
       {"triangular solve check interval", {"tri_solve_check_interval"}},
       {"triangular solve one team entries", {"tri_solve_one_team_entries"}},
-      {"triangular solve fuse sweeps", {"tri_solve_fuse_sweeps"}},
       {"triangular solve isai power", {"tri_solve_isai_power"}},
       {"triangular solve isai precision", {"tri_solve_isai_precision"}},
       {"local sweeps", {"local_iters", "local_sweeps"}},
