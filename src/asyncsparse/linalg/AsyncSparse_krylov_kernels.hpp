@@ -646,6 +646,13 @@ void scale_by_norm(const Kokkos::View<const Scalar*, Device>& w, const Kokkos::V
                        ScaleByNormFunctor<Scalar, Device>{w, v, s, idx});
 }
 
+/// The lanes of arnoldi_one_team's team: 32 where the backend has them (a warp per column's dot product on CUDA), one
+/// on host backends.
+template <class ExecSpace>
+constexpr int arnoldi_one_team_lanes() {
+  return Impl::is_gpu_space<ExecSpace>() ? 32 : 1;
+}
+
 /// One Arnoldi orthogonalization of w against the first k columns of V in one launch of one team (small systems on
 /// GPUs, Impl::gmres_one_team): the three CGS2 passes and scale_by_norm with the team's barriers between them instead
 /// of four kernels (each about 4 us of device latency, more for a pass's array reduction: on watt_2, 1,856 rows, the
@@ -654,10 +661,11 @@ void scale_by_norm(const Kokkos::View<const Scalar*, Device>& w, const Kokkos::V
 /// with one multiprocessor's loads: the rule's bound (kGmresOneTeamMaxRows, 2,048 rows) is where that stops paying. The
 /// same results as the passes up to the order of the sums: h1 = Vᵀw into s[h1, h1 + k), w −= V h1, h2 = Vᵀw into s[h2,
 /// h2 + k), w −= V h2, ‖w‖² into s[nrm], v = w / ‖w‖ (v = 0 when ‖w‖² is zero or not finite). Each column's dot product
-/// is a thread's vector lanes over the rows (splitting the rows into a stretch per thread instead, with partial sums
-/// per column added afterwards, was measured slower: each thread's sums over the columns became a chain of reductions,
-/// MEASUREMENTS.md#gmres-team-cycle); the updates take the team's threads and lanes over the rows. GmresTeamCycle runs
-/// it inside its own team with the coefficients in its scratch (run()).
+/// is a thread's vector lanes over the rows, each lane's share in four sums (lane_dot) (splitting the rows into a
+/// stretch per thread instead, with partial sums per column added afterwards, was measured slower: each thread's sums
+/// over the columns became a chain of reductions, MEASUREMENTS.md#gmres-team-cycle); the updates take the team's
+/// threads and lanes over the rows. GmresTeamCycle runs it inside its own team with the coefficients in its scratch
+/// (run()).
 template <class Scalar, class Device>
 struct ArnoldiOneTeamFunctor {
   using member = typename Impl::TeamPolicy<typename Device::execution_space>::member_type;
@@ -666,13 +674,31 @@ struct ArnoldiOneTeamFunctor {
   Kokkos::View<double*, Device> s;
   int k = 0, h1 = 0, h2 = 0, nrm = 0;
 
+  static constexpr int kLanes = arnoldi_one_team_lanes<typename Device::execution_space>();
+  KOKKOS_INLINE_FUNCTION double vw(ordinal_t i, int c) const {
+    return static_cast<double>(V(i, c)) * static_cast<double>(w(i));
+  }
+  // lane l's share of column c's dot product: rows l, l + kLanes, ..., in four sums so that each lane has eight loads
+  // in flight (one sum waits for each pair of loads in turn: the dot products bound a step's time on small systems)
+  KOKKOS_INLINE_FUNCTION double lane_dot(int c, ordinal_t l, ordinal_t n) const {
+    constexpr ordinal_t S = kLanes;
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    ordinal_t i = l;
+    for (; i + 3 * S < n; i += 4 * S) {
+      a0 += vw(i, c);
+      a1 += vw(i + S, c);
+      a2 += vw(i + 2 * S, c);
+      a3 += vw(i + 3 * S, c);
+    }
+    for (; i < n; i += S) a0 += vw(i, c);
+    return (a0 + a1) + (a2 + a3);
+  }
   template <class S>
   KOKKOS_INLINE_FUNCTION void dots(const member& t, const S& sv, ordinal_t n, int out) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(t, k), [&](const int c) {
       double sum = 0;
       Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(t, n),
-          [&](const ordinal_t i, double& a) { a += static_cast<double>(V(i, c)) * static_cast<double>(w(i)); }, sum);
+          Kokkos::ThreadVectorRange(t, kLanes), [&](const int l, double& a) { a += lane_dot(c, l, n); }, sum);
       Kokkos::single(Kokkos::PerThread(t), [&] { sv(out + c) = sum; });
     });
   }
@@ -706,13 +732,6 @@ struct ArnoldiOneTeamFunctor {
   }
   KOKKOS_INLINE_FUNCTION void operator()(const member& t) const { run(t, s); }
 };
-
-/// The lanes of arnoldi_one_team's team: 32 where the backend has them (a warp per column's dot product on CUDA), one
-/// on host backends.
-template <class ExecSpace>
-constexpr int arnoldi_one_team_lanes() {
-  return Impl::is_gpu_space<ExecSpace>() ? 32 : 1;
-}
 
 /// The threads of arnoldi_one_team's team: as many as fit with its lanes, at most 32 (1024 on CUDA). A solver asks once
 /// and passes it to every launch.
