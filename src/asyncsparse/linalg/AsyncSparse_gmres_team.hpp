@@ -135,7 +135,7 @@ struct GmresTeamCycle {
       : rm(args.A.graph.row_map), ent(args.A.graph.entries), val(args.A.values), a(args), M(apply) {}
 
   // offsets into the team's scratch: the Hessenberg matrix (column-major, (m + 1) x m), the rotations, g, CGS2's
-  // coefficients and ‖w‖², the step's verdict, the least-squares solution, CGS2's partial sums
+  // coefficients and ‖w‖², the step's verdict, the least-squares solution
   static KOKKOS_INLINE_FUNCTION int o_cs(int m) { return (m + 1) * m; }
   static KOKKOS_INLINE_FUNCTION int o_sn(int m) { return o_cs(m) + m; }
   static KOKKOS_INLINE_FUNCTION int o_g(int m) { return o_sn(m) + m; }
@@ -144,8 +144,7 @@ struct GmresTeamCycle {
   static KOKKOS_INLINE_FUNCTION int o_nrm(int m) { return o_h2(m) + m + 1; }
   static KOKKOS_INLINE_FUNCTION int o_flag(int m) { return o_nrm(m) + 1; }
   static KOKKOS_INLINE_FUNCTION int o_y(int m) { return o_flag(m) + 1; }
-  static KOKKOS_INLINE_FUNCTION int o_part(int m) { return o_y(m) + m; }  // CGS2's partial sums (Cgs2::kMaxParts)
-  static KOKKOS_INLINE_FUNCTION int scratch_entries(int m) { return o_part(m) + Cgs2::kMaxParts; }
+  static KOKKOS_INLINE_FUNCTION int scratch_entries(int m) { return o_y(m) + m; }
   /// The scratch of a cycle of restart length m.
   static std::size_t scratch_bytes(int m) {
     return scratch_view::shmem_size(static_cast<std::size_t>(scratch_entries(m)));
@@ -225,7 +224,7 @@ struct GmresTeamCycle {
         if (!Apply::identity) M(t, CVec(vj), a.z);
         product(t, Apply::identity ? vj : a.z, n, longs);
         const Cgs2 cgs2{a.V, a.w, column(j + 1), {}, j + 1, o_h1(m), o_h2(m), o_nrm(m)};
-        cgs2.run(t, sw, Kokkos::subview(sw, Kokkos::make_pair(o_part(m), o_part(m) + Cgs2::kMaxParts)));
+        cgs2.run(t, sw);
         t.team_barrier();
         Kokkos::single(Kokkos::PerTeam(t), [&] { sw(o_flag(m)) = finish_step(sw, j); });
         t.team_barrier();
@@ -265,7 +264,7 @@ struct GmresTeamCycle {
 };
 
 /// Whether a cycle of restart length m fits the team's scratch memory of the backend: GMRES(30)'s cycle takes about
-/// 9 KB; from a restart length of 68 on CUDA (40 KB with Kokkos 3.4) the host-driven cycles run instead.
+/// 9 KB; from a restart length of 69 on CUDA (40 KB with Kokkos 3.4) the host-driven cycles run instead.
 template <class Scalar, class Device>
 bool gmres_team_cycle_fits(int m) {
   using exec = typename Device::execution_space;

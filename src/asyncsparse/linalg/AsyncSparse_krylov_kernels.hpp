@@ -661,10 +661,9 @@ constexpr int arnoldi_one_team_lanes() {
 /// with one multiprocessor's loads: the rule's bound (kGmresOneTeamMaxRows, 2,048 rows) is where that stops paying. The
 /// same results as the passes up to the order of the sums: h1 = Vᵀw into s[h1, h1 + k), w −= V h1, h2 = Vᵀw into s[h2,
 /// h2 + k), w −= V h2, ‖w‖² into s[nrm], v = w / ‖w‖ (v = 0 when ‖w‖² is zero or not finite). Each column's dot product
-/// is a thread's vector lanes over the rows, each lane's share in four sums (lane_dot), with fewer columns than half
-/// the threads several threads per column over stretches of the rows (dots) (every thread summing its stretch for every
-/// column instead, with partial sums per column added afterwards, was measured slower: each thread's sums over the
-/// columns became a chain of reductions, MEASUREMENTS.md#gmres-team-cycle); the updates take the team's
+/// is a thread's vector lanes over the rows, each lane's share in four sums (lane_dot) (splitting the rows into a
+/// stretch per thread instead, with partial sums per column added afterwards, was measured slower: each thread's sums
+/// over the columns became a chain of reductions, MEASUREMENTS.md#gmres-team-cycle); the updates take the team's
 /// threads and lanes over the rows. GmresTeamCycle runs it inside its own team with the coefficients in its scratch
 /// (run()).
 template <class Scalar, class Device>
@@ -676,61 +675,31 @@ struct ArnoldiOneTeamFunctor {
   int k = 0, h1 = 0, h2 = 0, nrm = 0;
 
   static constexpr int kLanes = arnoldi_one_team_lanes<typename Device::execution_space>();
-  /// Most partial sums a dot pass keeps in team memory (part_scratch): one per thread of the team (at most 32).
-  static constexpr int kMaxParts = 32;
-  using part_view = Kokkos::View<double*, typename Device::execution_space::scratch_memory_space,
-                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  static std::size_t part_scratch() { return part_view::shmem_size(kMaxParts); }
-
   KOKKOS_INLINE_FUNCTION double vw(ordinal_t i, int c) const {
     return static_cast<double>(V(i, c)) * static_cast<double>(w(i));
   }
-  // lane l's share of column c's dot product over rows [lo, hi): rows lo + l, lo + l + kLanes, ..., in four sums so
-  // that each lane has eight loads in flight (one sum waits for each pair of loads in turn: the dot products bound a
-  // step's time on small systems)
-  KOKKOS_INLINE_FUNCTION double lane_dot(int c, ordinal_t l, ordinal_t lo, ordinal_t hi) const {
+  // lane l's share of column c's dot product: rows l, l + kLanes, ..., in four sums so that each lane has eight loads
+  // in flight (one sum waits for each pair of loads in turn: the dot products bound a step's time on small systems)
+  KOKKOS_INLINE_FUNCTION double lane_dot(int c, ordinal_t l, ordinal_t n) const {
     constexpr ordinal_t S = kLanes;
     double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    ordinal_t i = lo + l;
-    for (; i + 3 * S < hi; i += 4 * S) {
+    ordinal_t i = l;
+    for (; i + 3 * S < n; i += 4 * S) {
       a0 += vw(i, c);
       a1 += vw(i + S, c);
       a2 += vw(i + 2 * S, c);
       a3 += vw(i + 3 * S, c);
     }
-    for (; i < hi; i += S) a0 += vw(i, c);
+    for (; i < n; i += S) a0 += vw(i, c);
     return (a0 + a1) + (a2 + a3);
   }
-  // Vᵀw for the first k columns into sv(out + c). A column's dot product is a thread's lanes; with fewer columns than
-  // half the team's threads each column takes `parts` threads, each over a stretch of the rows, their partial sums
-  // added in order by one thread after a barrier (`part`: team memory of kMaxParts values), so that the team's other
-  // threads do not wait while a few sum all rows.
-  template <class S, class P>
-  KOKKOS_INLINE_FUNCTION void dots(const member& t, const S& sv, ordinal_t n, int out, const P& part) const {
-    const int threads = t.team_size() < kMaxParts ? t.team_size() : kMaxParts;
-    const int parts = k > 0 && 2 * k <= threads ? threads / k : 1;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, k * parts), [&](const int q) {
-      const int c = q % k, p = q / k;
-      const ordinal_t lo = static_cast<ordinal_t>(static_cast<std::int64_t>(n) * p / parts);
-      const ordinal_t hi = static_cast<ordinal_t>(static_cast<std::int64_t>(n) * (p + 1) / parts);
+  template <class S>
+  KOKKOS_INLINE_FUNCTION void dots(const member& t, const S& sv, ordinal_t n, int out) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, k), [&](const int c) {
       double sum = 0;
       Kokkos::parallel_reduce(
-          Kokkos::ThreadVectorRange(t, kLanes), [&](const int l, double& a) { a += lane_dot(c, l, lo, hi); }, sum);
-      Kokkos::single(Kokkos::PerThread(t), [&] {
-        if (parts == 1)
-          sv(out + c) = sum;
-        else
-          part(q) = sum;
-      });
-    });
-    if (parts == 1) return;
-    t.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(t, k), [&](const int c) {
-      Kokkos::single(Kokkos::PerThread(t), [&] {
-        double sum = 0;
-        for (int p = 0; p < parts; ++p) sum += part(p * k + c);
-        sv(out + c) = sum;
-      });
+          Kokkos::ThreadVectorRange(t, kLanes), [&](const int l, double& a) { a += lane_dot(c, l, n); }, sum);
+      Kokkos::single(Kokkos::PerThread(t), [&] { sv(out + c) = sum; });
     });
   }
   template <class S>
@@ -738,14 +707,14 @@ struct ArnoldiOneTeamFunctor {
     return basis_update(V, i, k, w(i), [&](const int c) { return sv(in + c); });
   }
   /// The orthogonalization with the coefficients in `sv` (s, or the caller's scratch).
-  template <class S, class P>
-  KOKKOS_INLINE_FUNCTION void run(const member& t, const S& sv, const P& part) const {
+  template <class S>
+  KOKKOS_INLINE_FUNCTION void run(const member& t, const S& sv) const {
     const auto n = static_cast<ordinal_t>(w.extent(0));
-    dots(t, sv, n, h1, part);  // the team's barrier makes each thread's writes to sv and w visible to the others
+    dots(t, sv, n, h1);  // the team's barrier makes each thread's writes to sv and w visible to the others
     t.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) { w(i) = updated(sv, i, h1); });
     t.team_barrier();
-    dots(t, sv, n, h2, part);
+    dots(t, sv, n, h2);
     t.team_barrier();
     double nrm2 = 0;
     Kokkos::parallel_reduce(
@@ -761,7 +730,7 @@ struct ArnoldiOneTeamFunctor {
     const double r = sv(nrm);
     Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) { v(i) = scaled_by_norm(w(i), r); });
   }
-  KOKKOS_INLINE_FUNCTION void operator()(const member& t) const { run(t, s, part_view(t.team_scratch(0), kMaxParts)); }
+  KOKKOS_INLINE_FUNCTION void operator()(const member& t) const { run(t, s); }
 };
 
 /// The threads of arnoldi_one_team's team: as many as fit with its lanes, at most 32 (1024 on CUDA). A solver asks once
@@ -785,10 +754,9 @@ void arnoldi_one_team(const Basis<Scalar, Device>& V, int k, const Kokkos::View<
   using exec = typename Device::execution_space;
   const ArnoldiOneTeamFunctor<Scalar, Device> f{V, w, v, s, k, h1, h2, nrm};
   if (threads <= 0) threads = arnoldi_one_team_threads<Scalar, Device>();
-  Kokkos::parallel_for("AsyncSparse::krylov::arnoldi_one_team",
-                       Impl::TeamPolicy<exec>(Impl::launch_instance<exec>(), 1, threads, arnoldi_one_team_lanes<exec>())
-                           .set_scratch_size(0, Kokkos::PerTeam(ArnoldiOneTeamFunctor<Scalar, Device>::part_scratch())),
-                       f);
+  Kokkos::parallel_for(
+      "AsyncSparse::krylov::arnoldi_one_team",
+      Impl::TeamPolicy<exec>(Impl::launch_instance<exec>(), 1, threads, arnoldi_one_team_lanes<exec>()), f);
 }
 
 }  // namespace Impl

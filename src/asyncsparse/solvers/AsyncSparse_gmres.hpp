@@ -277,7 +277,7 @@ bool launch_team_cycle(Preconditioner<Scalar, Device>* M, const GmresTeamCycleAr
 /// r of x: per cycle one launch and one wait for its steps' residual estimates (recorded, reported and counted as the
 /// host-driven cycles do: gmres_cycle) and the true residual after its update; the time limit is checked after each
 /// cycle. Returns false where the cycle does not fit the team's scratch memory (gmres_team_cycle_fits: restart lengths
-/// from 68 on CUDA with Kokkos 3.4) or M has no one-team application (launch_team_cycle), before the first cycle
+/// from 69 on CUDA with Kokkos 3.4) or M has no one-team application (launch_team_cycle), before the first cycle
 /// (nothing done) or, should it lose it, before a later one; the caller then runs the remaining cycles host-driven from
 /// r and beta, which each cycle leaves as b − A x and ‖b − A x‖. On return `total` holds the iterations.
 template <class Scalar, class Device>
