@@ -679,7 +679,7 @@ struct ArnoldiOneTeamFunctor {
     return static_cast<double>(V(i, c)) * static_cast<double>(w(i));
   }
   // lane l's share of column c's dot product: rows l, l + kLanes, ..., in four sums so that each lane has eight loads
-  // in flight (one sum waits for each pair of loads in turn: the dot products bound a step's time on small systems)
+  // in flight (with one sum each product waited for the one before; MEASUREMENTS.md#gmres-lane-sums)
   KOKKOS_INLINE_FUNCTION double lane_dot(int c, ordinal_t l, ordinal_t n) const {
     constexpr ordinal_t S = kLanes;
     double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
