@@ -10,11 +10,10 @@
 // and the stopping tests on one thread, the least-squares solution, x += M⁻¹ V y and the true residual, separated by
 // the team's barriers; the host reads the steps' residual estimates once per cycle. The Hessenberg matrix, the
 // rotations and the coefficients live in the team's scratch memory, so that the one thread's chain of rotations does
-// not go through global memory. The product and the sweeps of every step give each thread two rows, i and i + ⌈n/2⌉,
-// their loads interleaved (the other passes a row per thread), except the few long rows of A and of the factors
-// (Impl::team_long_rows), which take a thread's vector lanes each: the barrier after a pass would otherwise wait for
-// the thread of a dense row (the residual at the cycle's end keeps a thread per row). The arithmetic is that of the
-// host-driven cycle (solvers/AsyncSparse_gmres.hpp) up to the order of the sums.
+// not go through global memory. The passes of every step give each row a thread, except the few long rows of A and of
+// the factors (Impl::team_long_rows), which take a thread's vector lanes each: the barrier after a pass would otherwise
+// wait for the thread of a dense row (the residual at the cycle's end keeps a thread per row). The arithmetic is that
+// of the host-driven cycle (solvers/AsyncSparse_gmres.hpp) up to the order of the sums.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -159,17 +158,19 @@ struct GmresTeamCycle {
     for (offset_t k = rm(i); k < rm(i + 1); ++k) s += val(k) * v(ent(k));
     return s;
   }
-  /// w = A v, rows i and i + ⌈n/2⌉ by each thread (team_row_pairs_pass) and the listed long rows (a.long_rows,
-  /// `longs` of them) a thread's vector lanes each, then the team's barrier.
+  /// w = A v, a thread per row and the listed long rows (a.long_rows, `longs` of them) a thread's vector lanes each,
+  /// then the team's barrier.
   KOKKOS_INLINE_FUNCTION void product(const member& t, const Vec& v, ordinal_t n, int longs) const {
-    const auto range = [&](const ordinal_t i, offset_t& beg, offset_t& end) {
-      beg = rm(i);
-      end = rm(i + 1);
-    };
-    const auto term = [&](const offset_t k) { return val(k) * v(ent(k)); };
-    const auto write = [&](const ordinal_t i, const Scalar s) { a.w(i) = s; };
-    team_row_pairs_pass<Scalar>(t, n, longs, range, term, write);
-    team_long_rows_pass<Scalar>(t, a.long_rows, longs, range, term, write);
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) {
+      if (longs == 0 || !team_long_row_length(rm(i + 1) - rm(i))) a.w(i) = row_product(i, v);
+    });
+    team_long_rows_pass<Scalar>(
+        t, a.long_rows, longs,
+        [&](const ordinal_t i, offset_t& beg, offset_t& end) {
+          beg = rm(i);
+          end = rm(i + 1);
+        },
+        [&](const offset_t k) { return val(k) * v(ent(k)); }, [&](const ordinal_t i, const Scalar s) { a.w(i) = s; });
     t.team_barrier();
   }
   /// r = b − A x; returns ‖r‖ to every thread (through the norm's slot of the scratch).

@@ -1,8 +1,7 @@
 // SPDX-FileCopyrightText: 2026 AsyncSparse contributors
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // AsyncSparse — the long rows of a CRS pattern, for the passes of one-team kernels that give every row a thread
-// (Impl::JacobiPairOneTeam's sweeps, the product with A in Impl::GmresTeamCycle), and those passes over the other
-// rows (team_row_pairs_pass: two rows per thread).
+// (Impl::JacobiPairOneTeam's sweeps, the product with A in Impl::GmresTeamCycle).
 //
 // Such a pass ends at the team's barrier, so its slowest thread sets its pace: one row much longer than the others (a
 // dense row or column of the matrix, as watt_2's 128 entries among rows of at most 7) keeps one thread summing entry
@@ -57,37 +56,6 @@ KOKKOS_INLINE_FUNCTION void team_long_rows_pass(const Member& t, const List& lis
     Kokkos::parallel_reduce(
         Kokkos::ThreadVectorRange(t, end - beg), [&](const offset_t k, Scalar& acc) { acc += term(beg + k); }, s);
     Kokkos::single(Kokkos::PerThread(t), [&] { write(i, s); });
-  });
-}
-
-/// The other rows' part of such a pass (range, term and write as for team_long_rows_pass; `longs` the list's count):
-/// each thread or vector lane takes rows i and i + ⌈n/2⌉ and sums them together, entry by entry, so that both rows'
-/// loads are in flight (with a row at a time, each entry waited for its column, then for the value it multiplies);
-/// each row's sum in row order. Rows that the list holds (`longs` > 0 and team_long_row_length) are left to
-/// team_long_rows_pass. No barrier.
-template <class Scalar, class Member, class Range, class Term, class Write>
-KOKKOS_INLINE_FUNCTION void team_row_pairs_pass(const Member& t, ordinal_t n, int longs, const Range& range,
-                                                const Term& term, const Write& write) {
-  const ordinal_t half = (n + 1) / 2;
-  Kokkos::parallel_for(Kokkos::TeamVectorRange(t, half), [&](const ordinal_t i0) {
-    const ordinal_t i1 = i0 + half;
-    offset_t k0 = 0, e0 = 0, k1 = 0, e1 = 0;
-    range(i0, k0, e0);
-    if (i1 < n) range(i1, k1, e1);
-    const bool do0 = longs == 0 || !team_long_row_length(e0 - k0);
-    const bool do1 = i1 < n && (longs == 0 || !team_long_row_length(e1 - k1));
-    if (!do0) e0 = k0;
-    if (!do1) e1 = k1;
-    Scalar s0 = 0, s1 = 0;
-    for (; k0 < e0 && k1 < e1; ++k0, ++k1) {
-      const Scalar t0 = term(k0), t1 = term(k1);
-      s0 += t0;
-      s1 += t1;
-    }
-    for (; k0 < e0; ++k0) s0 += term(k0);
-    for (; k1 < e1; ++k1) s1 += term(k1);
-    if (do0) write(i0, s0);
-    if (do1) write(i1, s1);
   });
 }
 

@@ -299,8 +299,7 @@ double jacobi_sweep(const ResolvedLaunch& launch, SweepRows rows, const RowMap& 
 /// Both triangles' Jacobi solves of z = U^{-1} L^{-1} b in one launch of one team (FactorApply on small triangles:
 /// TriSolveOptions::one_team_entries). The sweeps are those of TriangularSolver::jacobi_solve, in the same order and
 /// into the same vectors (sweep s of k writes x when k - s is even, the solver's work vector otherwise; the first
-/// forms x_0 = D^{-1} b on the fly), each row's sum in row order, a thread (or vector lane) taking rows i and
-/// i + ⌈n/2⌉ together (Impl::team_row_pairs_pass; the last sweep of a `dot` solve a row each); the team's barrier
+/// forms x_0 = D^{-1} b on the fly), one thread (or vector lane) per row with its sum in row order; the team's barrier
 /// separates the sweeps, and the lower solve from the upper one. `solve` is also one application of M⁻¹ inside a GMRES
 /// cycle run in one team (Impl::JacobiPairTeamApply), whose team has vector lanes; there each triangle's long rows
 /// (Tri::long_rows, Impl::team_long_rows: a dense row's hundred entries would hold up every sweep on one thread) take
@@ -341,6 +340,11 @@ struct JacobiPairOneTeam {
     for (offset_t k = beg; k < end; ++k) s += T.val(k) * x_in(T, bv, xin, first, T.ent(k));
     return T.dinv(i) * (bv(i) - s);
   }
+  KOKKOS_INLINE_FUNCTION bool is_long(const Tri& T, ordinal_t i) const {
+    offset_t beg, end;
+    off_diagonal_range(T.rm, i, T.lower, beg, end);
+    return team_long_row_length(end - beg);
+  }
   // the k sweeps on T with right-hand side bv into x; returns d·x summed in the last sweep when `with_dot`
   template <class BV>
   KOKKOS_INLINE_FUNCTION double solve(const member_type& m, const Tri& T, const BV& bv, const Vec& x,
@@ -362,13 +366,14 @@ struct JacobiPairOneTeam {
             },
             sum);
       } else {
-        const auto range = [&](const ordinal_t i, offset_t& beg, offset_t& end) {
-          off_diagonal_range(T.rm, i, T.lower, beg, end);
-        };
-        const auto term = [&](const offset_t j) { return T.val(j) * x_in(T, bv, cur, first, T.ent(j)); };
-        const auto write = [&](const ordinal_t i, const Scalar sum_i) { xout(i) = T.dinv(i) * (bv(i) - sum_i); };
-        team_row_pairs_pass<Scalar>(m, n, longs, range, term, write);
-        team_long_rows_pass<Scalar>(m, T.long_rows, longs, range, term, write);
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(m, n), [&](const ordinal_t i) {
+          if (longs == 0 || !is_long(T, i)) xout(i) = row_value(T, bv, cur, first, i);
+        });
+        team_long_rows_pass<Scalar>(
+            m, T.long_rows, longs,
+            [&](const ordinal_t i, offset_t& beg, offset_t& end) { off_diagonal_range(T.rm, i, T.lower, beg, end); },
+            [&](const offset_t j) { return T.val(j) * x_in(T, bv, cur, first, T.ent(j)); },
+            [&](const ordinal_t i, const Scalar sum_i) { xout(i) = T.dinv(i) * (bv(i) - sum_i); });
       }
       m.team_barrier();
       cur = xout;
