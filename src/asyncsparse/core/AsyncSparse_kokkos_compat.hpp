@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <type_traits>
 
 namespace KokkosSparse {
 namespace Experimental {}  // declared by the Kokkos-Kernels headers that use it; named here for the alias below
@@ -51,6 +52,47 @@ using HIP = Kokkos::Experimental::HIP;
 using HIPSpace = Kokkos::Experimental::HIPSpace;
 #endif
 #endif
+
+// Kokkos 3.4 launches every TeamPolicy kernel on CUDA with cudaFuncCachePreferShared (configure_shmem_preference,
+// once per kernel at its first launch): the largest shared-memory configuration (228 KB on an H100), whatever the
+// kernel's team memory, which leaves its L1 about 23 KB. Kokkos 4.x sizes the carveout for the occupancy instead.
+// parallel_for_prefer_l1 launches a kernel of one team with the carveout preference "maximum L1"
+// (cudaSharedmemCarveoutMaxL1): the driver then takes the smallest configuration that holds the team's memory, and
+// the rest of the multiprocessor's 256 KB caches the operands the team rereads pass after pass (the one-team GMRES
+// cycle, CGS2 and triangular solves; perf_tests/results/MEASUREMENTS.md#one-team-l1). Other backends and Kokkos 4.x:
+// Kokkos::parallel_for as it is.
+#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION < 40000
+namespace Impl {
+template <class Policy, class F>
+void prefer_l1_once() {
+  using Driver = Kokkos::Impl::ParallelFor<F, Policy>;
+  using Bounds = typename Policy::launch_bounds;
+  using Launch = Kokkos::Impl::CudaParallelLaunch<Driver, Bounds>;
+  static const bool done = [] {
+    const auto func = Launch::get_kernel_func();
+    // Kokkos' own setting first (it is made once per kernel and kept while the preference it launches with, shared
+    // memory, does not change), so that it does not replace the carveout at the first launch
+    Kokkos::Impl::configure_shmem_preference<Driver, Bounds>(func, true);
+    // a hint: where the driver refuses it, the kernel runs with Kokkos' setting (the error is not left pending)
+    if (cudaFuncSetAttribute(reinterpret_cast<const void*>(func), cudaFuncAttributePreferredSharedMemoryCarveout,
+                             static_cast<int>(cudaSharedmemCarveoutMaxL1)) != cudaSuccess)
+      (void)cudaGetLastError();
+    return true;
+  }();
+  (void)done;
+}
+}  // namespace Impl
+#endif
+
+/// Kokkos::parallel_for(label, policy, f) of a one-team kernel, with the largest L1 its team memory leaves on CUDA
+/// under Kokkos 3.4 (see above).
+template <class Policy, class F>
+void parallel_for_prefer_l1(const std::string& label, const Policy& policy, const F& f) {
+#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION < 40000
+  if constexpr (std::is_same<typename Policy::execution_space, Kokkos::Cuda>::value) Impl::prefer_l1_once<Policy, F>();
+#endif
+  Kokkos::parallel_for(label, policy, f);
+}
 
 /// A Kokkos Tools profiling region for the scope (what Kokkos 4.x's Kokkos::Profiling::ScopedRegion does; Kokkos
 /// 3.4 has pushRegion / popRegion only). Costs nothing measurable without a tool loaded.

@@ -24,6 +24,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>  // Compat::parallel_for_prefer_l1
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_preconditioner_interface.hpp>
 #include <asyncsparse/linalg/AsyncSparse_krylov_kernels.hpp>
@@ -291,7 +292,7 @@ void gmres_team_cycle_launch(const GmresTeamCycleArgs<Scalar, Device>& args, con
   }();
   auto policy = Impl::TeamPolicy<exec>(Impl::launch_instance<exec>(), 1, threads, lanes);
   policy.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(args.m)));
-  Kokkos::parallel_for("AsyncSparse::gmres::team_cycle", policy, F(args, apply));
+  Compat::parallel_for_prefer_l1("AsyncSparse::gmres::team_cycle", policy, F(args, apply));
 }
 
 }  // namespace Impl

@@ -46,7 +46,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
-#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>  // Compat::JoinDst
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>  // Compat::JoinDst, Compat::parallel_for_prefer_l1
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_row_launch.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
@@ -754,7 +754,7 @@ void arnoldi_one_team(const Basis<Scalar, Device>& V, int k, const Kokkos::View<
   using exec = typename Device::execution_space;
   const ArnoldiOneTeamFunctor<Scalar, Device> f{V, w, v, s, k, h1, h2, nrm};
   if (threads <= 0) threads = arnoldi_one_team_threads<Scalar, Device>();
-  Kokkos::parallel_for(
+  Compat::parallel_for_prefer_l1(
       "AsyncSparse::krylov::arnoldi_one_team",
       Impl::TeamPolicy<exec>(Impl::launch_instance<exec>(), 1, threads, arnoldi_one_team_lanes<exec>()), f);
 }

@@ -255,9 +255,9 @@ void FactorApply<Scalar, Device>::one_team_apply(const const_vector_type& x, con
   f.z = z;
   if (dot) f.out = Kokkos::subview(s, slot);
   f.dot = dot;
-  Kokkos::parallel_for("AsyncSparse::factor_apply::jacobi_one_team",
-                       Impl::TeamPolicy<execution_space>(Impl::launch_instance<execution_space>(), 1, one_team_size_),
-                       f);
+  Compat::parallel_for_prefer_l1(
+      "AsyncSparse::factor_apply::jacobi_one_team",
+      Impl::TeamPolicy<execution_space>(Impl::launch_instance<execution_space>(), 1, one_team_size_), f);
   lower_.note_external_solves(1);
   upper_.note_external_solves(1);
 }

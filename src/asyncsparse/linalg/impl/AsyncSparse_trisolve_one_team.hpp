@@ -29,6 +29,7 @@
 
 #include <asyncsparse/core/AsyncSparse_crs.hpp>
 #include <asyncsparse/core/AsyncSparse_errors.hpp>
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>  // Compat::parallel_for_prefer_l1
 #include <asyncsparse/core/AsyncSparse_policies.hpp>
 #include <asyncsparse/core/AsyncSparse_view_alloc.hpp>
 #include <asyncsparse/linalg/impl/AsyncSparse_trisolve_kernels.hpp>
@@ -199,7 +200,7 @@ void exact_one_team_launch(const F& f, int team_size) {
   if (f.n == 0) return;
   const auto policy = Impl::TeamPolicy<ExecSpace>(Impl::launch_instance<ExecSpace>(), 1, team_size)
                           .set_scratch_size(0, Kokkos::PerTeam(f.scratch_bytes()));
-  Kokkos::parallel_for("AsyncSparse::trisolve::exact_one_team", policy, f);
+  Compat::parallel_for_prefer_l1("AsyncSparse::trisolve::exact_one_team", policy, f);
 }
 
 }  // namespace Impl
