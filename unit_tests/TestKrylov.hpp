@@ -4,6 +4,7 @@
 // kernels against plain references and the fused CG against the textbook (Reference) loop.
 #include <KokkosBlas1_update.hpp>
 #include <asyncsparse/core/AsyncSparse_generators.hpp>
+#include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 namespace test_krylov {
@@ -1100,6 +1102,49 @@ TEST(TEST_CATEGORY, team_long_rows_lists_the_rows_above_the_bound) {
   const auto many = read(Impl::team_long_rows<Dev>(Exec(), Dd.graph.row_map, D.nrows, 0));
   EXPECT_EQ(many.first, Impl::kTeamLongRowsMax + 1);
   EXPECT_TRUE(many.second.empty());
+}
+
+// A one-team kernel for the launch test below (a functor: on CUDA a test body cannot hold a device lambda).
+template <int Tag>
+struct OneTeamSize {
+  Kokkos::View<int*, Dev> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const Impl::TeamPolicy<Dev::execution_space>::member_type& t) const {
+    Kokkos::single(Kokkos::PerTeam(t), [&] { out(0) = t.team_size(); });
+  }
+};
+
+// Compat::parallel_for_prefer_l1 (the one-team GMRES cycle, CGS2 and triangular solves): on CUDA under Kokkos 3.4 the
+// kernel keeps the carveout preference "maximum L1" over Kokkos' own setting at its first launch and at the next,
+// where a kernel launched by Kokkos::parallel_for alone does not have it; elsewhere no preference is set. The launch
+// runs either way.
+TEST(TEST_CATEGORY, one_team_launch_prefers_l1_on_cuda) {
+  using exec = Dev::execution_space;
+  using Policy = Impl::TeamPolicy<exec>;
+  const int team = Impl::is_gpu_space<exec>() ? 64 : 1;
+  Kokkos::View<int*, Dev> out("out", 1);
+#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION < 40000
+  const bool cuda3 = std::is_same<exec, Kokkos::Cuda>::value;
+  const int max_l1 = static_cast<int>(cudaSharedmemCarveoutMaxL1);
+#else
+  const bool cuda3 = false;
+  const int max_l1 = 0;
+#endif
+  for (int launch = 0; launch < 2; ++launch) {
+    Kokkos::deep_copy(out, 0);
+    Compat::parallel_for_prefer_l1("AsyncSparse::test::one_team", Policy(1, team), OneTeamSize<0>{out});
+    Kokkos::parallel_for("AsyncSparse::test::one_team_plain", Policy(1, team), OneTeamSize<1>{out});
+    Kokkos::fence();
+    EXPECT_EQ(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out)(0), team);
+    const int preferred = Compat::preferred_carveout<Policy, OneTeamSize<0>>();
+    const int plain = Compat::preferred_carveout<Policy, OneTeamSize<1>>();
+    if (cuda3) {
+      EXPECT_EQ(preferred, max_l1) << "launch " << launch;
+      EXPECT_NE(plain, max_l1) << "launch " << launch;
+    } else {
+      EXPECT_EQ(preferred, -1);
+      EXPECT_EQ(plain, -1);
+    }
+  }
 }
 
 TEST(TEST_CATEGORY, gmres_team_cycle_matches_host_cycles) {

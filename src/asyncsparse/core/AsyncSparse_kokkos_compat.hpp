@@ -94,6 +94,26 @@ void parallel_for_prefer_l1(const std::string& label, const Policy& policy, cons
   Kokkos::parallel_for(label, policy, f);
 }
 
+/// The carveout preference CUDA holds for the kernel that Kokkos::parallel_for(label, Policy, F) launches
+/// (cudaFuncAttributes::preferredShmemCarveout, percent of the largest shared-memory configuration; 0: maximum L1),
+/// under Kokkos 3.4 on Cuda; -1 elsewhere (no such preference is set there).
+template <class Policy, class F>
+int preferred_carveout() {
+#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION < 40000
+  if constexpr (std::is_same<typename Policy::execution_space, Kokkos::Cuda>::value) {
+    using Driver = Kokkos::Impl::ParallelFor<F, Policy>;
+    using Launch = Kokkos::Impl::CudaParallelLaunch<Driver, typename Policy::launch_bounds>;
+    cudaFuncAttributes attr;
+    if (cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(Launch::get_kernel_func())) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return -1;
+    }
+    return attr.preferredShmemCarveout;
+  }
+#endif
+  return -1;
+}
+
 /// A Kokkos Tools profiling region for the scope (what Kokkos 4.x's Kokkos::Profiling::ScopedRegion does; Kokkos
 /// 3.4 has pushRegion / popRegion only). Costs nothing measurable without a tool loaded.
 class ScopedRegion {
