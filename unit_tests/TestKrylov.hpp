@@ -1109,7 +1109,7 @@ template <int Tag>
 struct OneTeamSize {
   Kokkos::View<int*, Dev> out;
   KOKKOS_INLINE_FUNCTION void operator()(const Impl::TeamPolicy<Dev::execution_space>::member_type& t) const {
-    Kokkos::single(Kokkos::PerTeam(t), [&] { out(0) = t.team_size(); });
+    Kokkos::single(Kokkos::PerTeam(t), [&] { out(Tag) = t.team_size(); });
   }
 };
 
@@ -1121,7 +1121,7 @@ TEST(TEST_CATEGORY, one_team_launch_prefers_l1_on_cuda) {
   using exec = Dev::execution_space;
   using Policy = Impl::TeamPolicy<exec>;
   const int team = Impl::is_gpu_space<exec>() ? 64 : 1;
-  Kokkos::View<int*, Dev> out("out", 1);
+  Kokkos::View<int*, Dev> out("out", 2);  // the team size each kernel saw
 #if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION < 40000
   const bool cuda3 = std::is_same<exec, Kokkos::Cuda>::value;
   const int max_l1 = static_cast<int>(cudaSharedmemCarveoutMaxL1);
@@ -1134,7 +1134,9 @@ TEST(TEST_CATEGORY, one_team_launch_prefers_l1_on_cuda) {
     Compat::parallel_for_prefer_l1("AsyncSparse::test::one_team", Policy(1, team), OneTeamSize<0>{out});
     Kokkos::parallel_for("AsyncSparse::test::one_team_plain", Policy(1, team), OneTeamSize<1>{out});
     Kokkos::fence();
-    EXPECT_EQ(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out)(0), team);
+    const auto ran = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    EXPECT_EQ(ran(0), team);
+    EXPECT_EQ(ran(1), team);
     const int preferred = Compat::preferred_carveout<Policy, OneTeamSize<0>>();
     const int plain = Compat::preferred_carveout<Policy, OneTeamSize<1>>();
     if (cuda3) {

@@ -54,11 +54,12 @@ using HIPSpace = Kokkos::Experimental::HIPSpace;
 #endif
 
 // Kokkos 3.4 launches every TeamPolicy kernel on CUDA with cudaFuncCachePreferShared (configure_shmem_preference,
-// once per kernel at its first launch): the largest shared-memory configuration (228 KB on an H100), whatever the
-// kernel's team memory, which leaves its L1 about 23 KB. Kokkos 4.x sizes the carveout for the occupancy instead.
+// once per kernel at its first launch): the largest shared-memory configuration (228 KiB of an H100's 256 KiB of L1
+// and shared memory), whatever the kernel's team memory, which leaves its L1 at most 28 KiB. Kokkos 4.x sizes the
+// carveout for the occupancy instead.
 // parallel_for_prefer_l1 launches a kernel of one team with the carveout preference "maximum L1"
 // (cudaSharedmemCarveoutMaxL1): the driver then takes the smallest configuration that holds the team's memory, and
-// the rest of the multiprocessor's 256 KB caches the operands the team rereads pass after pass (the one-team GMRES
+// the rest of the multiprocessor's 256 KiB caches the operands the team rereads pass after pass (the one-team GMRES
 // cycle, CGS2 and triangular solves; perf_tests/results/MEASUREMENTS.md#one-team-l1). Other backends and Kokkos 4.x:
 // Kokkos::parallel_for as it is.
 #if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION < 40000
