@@ -7,7 +7,6 @@
 #include <asyncsparse/core/AsyncSparse_kokkos_compat.hpp>
 #include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
 #include <asyncsparse/linalg/AsyncSparse_blas.hpp>
-#include <asyncsparse/linalg/impl/AsyncSparse_team_sliced_rows.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_factory.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
 #include <asyncsparse/solvers/AsyncSparse_gmres.hpp>
@@ -1103,104 +1102,6 @@ TEST(TEST_CATEGORY, team_long_rows_lists_the_rows_above_the_bound) {
   const auto many = read(Impl::team_long_rows<Dev>(Exec(), Dd.graph.row_map, D.nrows, 0));
   EXPECT_EQ(many.first, Impl::kTeamLongRowsMax + 1);
   EXPECT_TRUE(many.second.empty());
-}
-
-// Impl::team_sliced_rows: each row's off-diagonal entries, in CRS order, at the slice positions the one-team sweeps
-// read (entry k of row i at off(i / 32) + 32 k + i % 32, each slice as wide as its longest row), length -1 for a
-// long row where the pass leaves the listed long rows to a thread's lanes, and its own length where none is listed.
-TEST(TEST_CATEGORY, team_sliced_rows_hold_each_row_in_crs_order) {
-  using Exec = typename Dev::execution_space;
-  constexpr int W = Impl::kTeamSliceRows;
-  // a grid of 400 rows (13 slices, the last of 16 rows) with a dense last row and column: L's last row is long
-  const auto A = to_device<Dev>(with_dense_last_row_and_column(AsyncSparse::Test::nonsymmetric_lap2d(20)));
-  ParIluHandle<double, Dev> h(ParIluKind::Ilu);
-  par_ilu_symbolic(Exec(), h, A);
-  par_ilu_numeric(Exec(), h, A);
-  const auto F = par_ilu_factors(Exec(), h);
-  for (const bool lower : {true, false})
-    for (const bool listed : {true, false}) {
-      SCOPED_TRACE(std::string(lower ? "L" : "U") + (listed ? ", long rows listed" : ", none listed"));
-      const auto& T = lower ? F.L : F.U;
-      const ordinal_t n = T.numRows();
-      const auto list = listed ? Impl::team_long_rows<Dev>(Exec(), T.graph.row_map, n, 1) : Kokkos::View<int*, Dev>();
-      const auto S = Impl::team_sliced_rows<Dev>(Exec(), T.graph.row_map, T.graph.entries, T.values, n, lower, list);
-      const auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), T.graph.row_map);
-      const auto ent = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), T.graph.entries);
-      const auto val = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), T.values);
-      const auto len = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), S.len);
-      const auto off = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), S.off);
-      const auto sent = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), S.ent);
-      const auto sval = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), S.val);
-      const ordinal_t slices = (n + W - 1) / W;
-      ASSERT_EQ(static_cast<ordinal_t>(off.extent(0)), slices + 1);
-      EXPECT_EQ(off(0), 0);
-      EXPECT_EQ(static_cast<std::int64_t>(sent.extent(0)), off(slices));
-      int skipped = 0;
-      for (ordinal_t q = 0; q < slices; ++q) {
-        int widest = 0;
-        for (ordinal_t i = q * W; i < std::min(n, (q + 1) * W); ++i) {
-          const offset_t beg = lower ? rm(i) : rm(i) + 1, end = lower ? rm(i + 1) - 1 : rm(i + 1);
-          const bool is_long = listed && Impl::team_long_row_length(end - beg);
-          if (is_long) {
-            EXPECT_EQ(len(i), -1) << i;
-            ++skipped;
-            continue;
-          }
-          ASSERT_EQ(len(i), static_cast<int>(end - beg)) << i;
-          widest = std::max(widest, len(i));
-          for (int k = 0; k < len(i); ++k) {
-            const std::int64_t p = off(q) + static_cast<std::int64_t>(k) * W + i % W;
-            EXPECT_EQ(sent(p), ent(beg + k)) << i << " " << k;
-            EXPECT_EQ(sval(p), val(beg + k)) << i << " " << k;
-          }
-        }
-        EXPECT_EQ(off(q + 1) - off(q), static_cast<std::int64_t>(widest) * W) << q;
-      }
-      EXPECT_EQ(skipped, listed && lower ? 1 : 0);  // L's last row: 399 entries off the diagonal
-    }
-}
-
-// The sliced copies of the factors in the one-team GMRES cycle (FactorApply) follow a compute() on new values of the
-// same pattern: the team cycles still match the host-driven ones.
-TEST(TEST_CATEGORY, gmres_team_cycle_follows_new_factor_values) {
-  const auto Ah = with_dense_last_row_and_column(AsyncSparse::Test::nonsymmetric_lap2d(20));
-  const auto A = to_device<Dev>(Ah);
-  const auto n = static_cast<std::size_t>(Ah.nrows);
-  const V b = to_device<Dev>(random_vector(Ah.nrows, 5));
-  ParameterList pl;
-  pl.set("tri_solve", std::string("jacobi"));
-  auto M = make_preconditioner<double, Dev>("par_ilu", A, pl);
-  M->compute();
-  const auto solve = [&](int one_team_rows, std::vector<double>& xs) {
-    SolverParams p;
-    p.tol = 1e-9;
-    p.max_iterations = 7;  // x after seven steps depends on every value of M
-    p.gmres_one_team_rows = one_team_rows;
-    V x("x", n);
-    const SolverResult r = gmres<double, Dev>(A, b, x, M.get(), p);
-    xs = to_std_vector(x);
-    return r;
-  };
-  std::vector<double> first, team, host;
-  EXPECT_GT(solve(static_cast<int>(n), first).one_team_cycles, 0);  // the copies made from the first values
-  // new values on the same pattern: the off-diagonal entries scaled by 1, 3/4 or 1/2 in turn
-  const auto vals = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.values);
-  for (ordinal_t i = 0; i < Ah.nrows; ++i)
-    for (offset_t k = Ah.row_begin(i); k < Ah.row_end(i); ++k)
-      if (Ah.col_idx[k] != i) vals(k) *= 1.0 - 0.25 * static_cast<double>(k % 3);
-  Kokkos::deep_copy(A.values, vals);
-  M->compute();
-  const SolverResult rt = solve(static_cast<int>(n), team), rh = solve(0, host);
-  EXPECT_GT(rt.one_team_cycles, 0);
-  EXPECT_EQ(rh.one_team_cycles, 0);
-  EXPECT_EQ(rt.iterations, 7);
-  EXPECT_EQ(rh.iterations, 7);
-  double moved = 0;  // the new values changed the iterate
-  for (std::size_t i = 0; i < n; ++i) {
-    ASSERT_NEAR(team[i], host[i], 1e-7 * (1 + std::abs(host[i]))) << i;
-    moved = std::max(moved, std::abs(team[i] - first[i]));
-  }
-  EXPECT_GT(moved, 1e-3);
 }
 
 // A one-team kernel for the launch test below (a functor: on CUDA a test body cannot hold a device lambda).

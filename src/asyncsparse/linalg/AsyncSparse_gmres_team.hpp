@@ -3,17 +3,17 @@
 // AsyncSparse — a whole GMRES(m) cycle in one launch of one team (small systems on GPUs).
 //
 // On a system of a few thousand rows every kernel of an Arnoldi step is too short to fill a GPU: the step is the
-// latency of its launches (the preconditioner's sweeps, the product, the orthogonalization) and of the host's wait for
-// the Hessenberg column. Impl::GmresTeamCycle runs the cycle on one multiprocessor instead: every step's application of
-// M⁻¹ (the preconditioner's one-team form: none, a diagonal, or both triangles' Jacobi sweeps:
-// Impl::SlicedJacobiPairTeamApply), the product with A, CGS2 (Impl::ArnoldiOneTeamFunctor, the orthogonalization's
-// one-team kernel), the Givens rotations and the stopping tests on one thread, the least-squares solution, x += M⁻¹ V y
-// and the true residual, separated by the team's barriers; the host reads the steps' residual estimates once per cycle.
-// The Hessenberg matrix, the rotations and the coefficients live in the team's scratch memory, so that the one thread's
-// chain of rotations does not go through global memory. The passes of every step give each row a thread, except the few
-// long rows of A and of the factors (Impl::team_long_rows), which take a thread's vector lanes each: the barrier after
-// a pass would otherwise wait for the thread of a dense row (the residual at the cycle's end keeps a thread per row).
-// The arithmetic is that of the host-driven cycle (solvers/AsyncSparse_gmres.hpp) up to the order of the sums.
+// latency of its launches (the preconditioner's sweeps, the product, the orthogonalization) and of the host's wait
+// for the Hessenberg column. Impl::GmresTeamCycle runs the cycle on one multiprocessor instead: every step's
+// application of M⁻¹ (the preconditioner's one-team form: none, a diagonal, or both triangles' Jacobi sweeps), the
+// product with A, CGS2 (Impl::ArnoldiOneTeamFunctor, the orthogonalization's one-team kernel), the Givens rotations
+// and the stopping tests on one thread, the least-squares solution, x += M⁻¹ V y and the true residual, separated by
+// the team's barriers; the host reads the steps' residual estimates once per cycle. The Hessenberg matrix, the
+// rotations and the coefficients live in the team's scratch memory, so that the one thread's chain of rotations does
+// not go through global memory. The passes of every step give each row a thread, except the few long rows of A and of
+// the factors (Impl::team_long_rows), which take a thread's vector lanes each: the barrier after a pass would otherwise
+// wait for the thread of a dense row (the residual at the cycle's end keeps a thread per row). The arithmetic is that
+// of the host-driven cycle (solvers/AsyncSparse_gmres.hpp) up to the order of the sums.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -97,6 +97,19 @@ struct DiagonalTeamApply {
     Kokkos::parallel_for(Kokkos::TeamVectorRange(t, static_cast<ordinal_t>(x.extent(0))),
                          [&](const ordinal_t i) { z(i) = d(i) * x(i); });
     t.team_barrier();
+  }
+};
+
+/// z = U⁻¹ L⁻¹ x by both triangles' Jacobi sweeps in a team cycle: the sweeps of Impl::JacobiPairOneTeam (`Pair`,
+/// FactorApply's one-team functor with its arrays set) into its vectors, the lower solve's result in pair.w.
+template <class Pair>
+struct JacobiPairTeamApply {
+  static constexpr bool identity = false;
+  Pair pair;
+  template <class Member, class XV, class ZV>
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& t, const XV& x, const ZV& z) const {
+    pair.solve(t, pair.L, x, pair.w, false);
+    pair.solve(t, pair.U, pair.w, z, false);
   }
 };
 

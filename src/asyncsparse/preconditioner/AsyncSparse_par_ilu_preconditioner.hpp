@@ -30,7 +30,6 @@
 #include <asyncsparse/factorization/AsyncSparse_par_ilu.hpp>
 #include <asyncsparse/linalg/AsyncSparse_gmres_team.hpp>
 #include <asyncsparse/linalg/AsyncSparse_trisolve.hpp>
-#include <asyncsparse/linalg/impl/AsyncSparse_team_sliced_rows.hpp>
 #include <asyncsparse/preconditioner/AsyncSparse_preconditioner.hpp>
 
 namespace AsyncSparse {
@@ -167,13 +166,9 @@ class FactorApply {
 
   TriangularSolver<Scalar, Device> lower_, upper_;
   vector_type inv_s_, w_;
-  // the triangles' long rows (Impl::team_long_rows) and sliced copies (Impl::team_sliced_rows) for the GMRES team
-  // cycle, made at its first launch after setup() or update() (a preconditioner serves one host thread at a time, as
-  // its counters do)
-  using Sliced = Impl::TeamSlicedRows<Scalar, Device>;
+  // the triangles' long rows for the GMRES team cycle (Impl::team_long_rows), listed at its first launch after setup()
+  // (a preconditioner serves one host thread at a time, as its counters do)
   mutable Kokkos::View<int*, Device> long_rows_l_, long_rows_u_;
-  mutable Sliced sliced_l_, sliced_u_;
-  mutable bool sliced_ready_ = false;
   bool one_team_ = false, exact_one_team_ = false;
   int one_team_size_ = 1;
 };
@@ -186,8 +181,6 @@ void FactorApply<Scalar, Device>::setup(const crs_type& L, const crs_type& U, bo
   check_scaling(s, L.numRows());
   one_team_ = false;
   long_rows_l_ = long_rows_u_ = Kokkos::View<int*, Device>();
-  sliced_l_ = sliced_u_ = Sliced();
-  sliced_ready_ = false;
   // One allocation (Impl::uninitialized_parts) for the inverse scaling, the work vector between the solves (written by
   // the lower solve before the upper one reads it) and both solvers' arrays, sized for the mode each resolves from the
   // rule's facts without the Jacobi probe. The probe can only turn that mode (jacobi) into exact, which needs less,
@@ -272,30 +265,21 @@ void FactorApply<Scalar, Device>::one_team_apply(const const_vector_type& x, con
 template <class Scalar, class Device>
 bool FactorApply<Scalar, Device>::launch_gmres_team_cycle(const GmresTeamCycleArgs<Scalar, Device>& args) const {
   if (!has_gmres_team_cycle()) return false;
-  const auto exec = Impl::launch_instance<execution_space>();
-  const auto l = lower_.jacobi_arrays(), u = upper_.jacobi_arrays();
   if (long_rows_l_.extent(0) == 0) {  // once per set-up (the patterns): the rows a thread's lanes take in the cycle
-    long_rows_l_ = Impl::team_long_rows<Device>(exec, l.row_map, lower_.num_rows(), 1);
-    long_rows_u_ = Impl::team_long_rows<Device>(exec, u.row_map, upper_.num_rows(), 1);
-  }
-  if (!sliced_ready_) {  // once per set-up or value update: the sweeps' entries by slices of 32 rows
-    sliced_l_ =
-        Impl::team_sliced_rows<Device>(exec, l.row_map, l.entries, l.values, lower_.num_rows(), l.lower, long_rows_l_);
-    sliced_u_ =
-        Impl::team_sliced_rows<Device>(exec, u.row_map, u.entries, u.values, upper_.num_rows(), u.lower, long_rows_u_);
-    sliced_ready_ = true;
+    const auto exec = Impl::launch_instance<execution_space>();
+    long_rows_l_ = Impl::team_long_rows<Device>(exec, lower_.jacobi_arrays().row_map, lower_.num_rows(), 1);
+    long_rows_u_ = Impl::team_long_rows<Device>(exec, upper_.jacobi_arrays().row_map, upper_.num_rows(), 1);
   }
   OneTeam pair = jacobi_pair();
   pair.L.long_rows = long_rows_l_;
   pair.U.long_rows = long_rows_u_;
-  Impl::gmres_team_cycle_launch(args, Impl::SlicedJacobiPairTeamApply<OneTeam, Sliced>{pair, sliced_l_, sliced_u_});
+  Impl::gmres_team_cycle_launch(args, Impl::JacobiPairTeamApply<OneTeam>{pair});
   return true;
 }
 
 template <class Scalar, class Device>
 void FactorApply<Scalar, Device>::update(const crs_type& L, const crs_type& U, const vector_type& s) {
   set_inverse_scaling(s, L.numRows());
-  sliced_ready_ = false;  // the sliced copies hold the values
   lower_.update_values(L, inv_s_, const_vector_type());
   then_both_checks([&] { upper_.update_values(U, const_vector_type(), inv_s_); });
 }

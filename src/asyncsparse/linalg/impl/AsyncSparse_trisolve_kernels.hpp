@@ -298,16 +298,15 @@ double jacobi_sweep(const ResolvedLaunch& launch, SweepRows rows, const RowMap& 
 
 /// Both triangles' Jacobi solves of z = U^{-1} L^{-1} b in one launch of one team (FactorApply on small triangles:
 /// TriSolveOptions::one_team_entries). The sweeps are those of TriangularSolver::jacobi_solve, in the same order and
-/// into the same vectors (sweep s of k writes x when k - s is even, the solver's work vector otherwise; the first forms
-/// x_0 = D^{-1} b on the fly), one thread (or vector lane) per row with its sum in row order; the team's barrier
-/// separates the sweeps, and the lower solve from the upper one. The one-team GMRES cycle applies M⁻¹ by the same
-/// sweeps with the entries read from sliced copies (Impl::SlicedJacobiPairTeamApply, on this functor's arrays); its
-/// team has vector lanes, and each triangle's long rows (Tri::long_rows, Impl::team_long_rows: a dense row's hundred
-/// entries would hold up every sweep on one thread) take a thread's lanes each, summed in the lanes' order. With `dot`,
-/// the last sweep of U also sums d·z into `out` (such an application, FactorApply's, lists no long rows and sweeps
-/// every row by a thread). On a GPU the whole application is one kernel on one multiprocessor instead of a launch per
-/// sweep: for small triangles the sweeps are too short to fill the device, and each launch costs more than the sweep
-/// (perf_tests/results/MEASUREMENTS.md#tri-solve-one-team).
+/// into the same vectors (sweep s of k writes x when k - s is even, the solver's work vector otherwise; the first
+/// forms x_0 = D^{-1} b on the fly), one thread (or vector lane) per row with its sum in row order; the team's barrier
+/// separates the sweeps, and the lower solve from the upper one. `solve` is also one application of M⁻¹ inside a GMRES
+/// cycle run in one team (Impl::JacobiPairTeamApply), whose team has vector lanes; there each triangle's long rows
+/// (Tri::long_rows, Impl::team_long_rows: a dense row's hundred entries would hold up every sweep on one thread) take
+/// a thread's lanes each, summed in the lanes' order. With `dot`, the last sweep of U also sums d·z into `out` (such
+/// an application, FactorApply's, lists no long rows and sweeps every row by a thread). On a GPU the whole application
+/// is one kernel on one multiprocessor instead of a launch per sweep: for small triangles the sweeps are too short to
+/// fill the device, and each launch costs more than the sweep (perf_tests/results/MEASUREMENTS.md#tri-solve-one-team).
 template <class ExecSpace, class RowMap, class Entries, class Values, class Vec, class CVec, class Out>
 struct JacobiPairOneTeam {
   using Scalar = typename Vec::non_const_value_type;
