@@ -64,16 +64,22 @@ using HIPSpace = Kokkos::Experimental::HIPSpace;
 // Kokkos::parallel_for as it is.
 #if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION < 40000
 namespace Impl {
+/// The kernel that Kokkos::parallel_for(label, Policy, F) launches on Cuda (Kokkos 3.4's driver and launch types).
 template <class Policy, class F>
-void prefer_l1_once() {
+struct CudaForKernel {
   using Driver = Kokkos::Impl::ParallelFor<F, Policy>;
   using Bounds = typename Policy::launch_bounds;
-  using Launch = Kokkos::Impl::CudaParallelLaunch<Driver, Bounds>;
+  static auto func() { return Kokkos::Impl::CudaParallelLaunch<Driver, Bounds>::get_kernel_func(); }
+};
+
+template <class Policy, class F>
+void prefer_l1_once() {
+  using K = CudaForKernel<Policy, F>;
   static const bool done = [] {
-    const auto func = Launch::get_kernel_func();
+    const auto func = K::func();
     // Kokkos' own setting first (it is made once per kernel and kept while the preference it launches with, shared
     // memory, does not change), so that it does not replace the carveout at the first launch
-    Kokkos::Impl::configure_shmem_preference<Driver, Bounds>(func, true);
+    Kokkos::Impl::configure_shmem_preference<typename K::Driver, typename K::Bounds>(func, true);
     // a hint: where the driver refuses it, the kernel runs with Kokkos' setting (the error is not left pending)
     if (cudaFuncSetAttribute(reinterpret_cast<const void*>(func), cudaFuncAttributePreferredSharedMemoryCarveout,
                              static_cast<int>(cudaSharedmemCarveoutMaxL1)) != cudaSuccess)
@@ -102,10 +108,9 @@ template <class Policy, class F>
 int preferred_carveout() {
 #if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION < 40000
   if constexpr (std::is_same<typename Policy::execution_space, Kokkos::Cuda>::value) {
-    using Driver = Kokkos::Impl::ParallelFor<F, Policy>;
-    using Launch = Kokkos::Impl::CudaParallelLaunch<Driver, typename Policy::launch_bounds>;
     cudaFuncAttributes attr;
-    if (cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(Launch::get_kernel_func())) != cudaSuccess) {
+    if (cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(Impl::CudaForKernel<Policy, F>::func())) !=
+        cudaSuccess) {
       (void)cudaGetLastError();
       return -1;
     }
