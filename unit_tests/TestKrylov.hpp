@@ -1104,60 +1104,6 @@ TEST(TEST_CATEGORY, team_long_rows_lists_the_rows_above_the_bound) {
   EXPECT_TRUE(many.second.empty());
 }
 
-// Impl::team_row_sum (the one-team GMRES cycle's product) against the plain loop over the row, bit for bit: the same
-// products added in the same order, for rows shorter than, as long as and longer than the entries loaded ahead, an
-// empty row among them.
-template <int P>
-struct RowSumsAgainstPlainLoop {
-  Kokkos::View<const offset_t*, Dev> rm;
-  Kokkos::View<const ordinal_t*, Dev> ent;
-  Kokkos::View<const double*, Dev> val, x;
-  Kokkos::View<int*, Dev> mismatches;
-  KOKKOS_INLINE_FUNCTION void operator()(const ordinal_t i) const {
-    double plain = 0;
-    for (offset_t k = rm(i); k < rm(i + 1); ++k) plain += val(k) * x(ent(k));
-    if (Impl::team_row_sum<P, double>(rm(i), rm(i + 1), ent, val, x) != plain) Kokkos::atomic_add(&mismatches(0), 1);
-  }
-};
-
-template <int P>
-int row_sum_mismatches(const CsrHost<double>& C, const V& x) {
-  const auto Cd = to_device<Dev>(C);
-  Kokkos::View<int*, Dev> mismatches("mismatches", 1);
-  Kokkos::parallel_for("row_sums", Impl::RangePolicy<Dev::execution_space>(0, C.nrows),
-                       RowSumsAgainstPlainLoop<P>{Cd.graph.row_map, Cd.graph.entries, Cd.values, x, mismatches});
-  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mismatches)(0);
-}
-
-TEST(TEST_CATEGORY, team_row_sum_equals_the_plain_loop) {
-  const ordinal_t n = 40;
-  CsrHost<double> C(n, n);
-  std::vector<double> xh(static_cast<std::size_t>(n));
-  for (ordinal_t j = 0; j < n; ++j) xh[j] = std::sin(1.0 + 0.7 * j) * std::pow(10.0, j % 5 - 2);
-  for (ordinal_t i = 0; i < n; ++i) {
-    const ordinal_t len = i % 21;  // 0 to 20 entries
-    for (ordinal_t q = 0; q < len; ++q) {
-      C.col_idx.push_back((i + 7 * q) % n);
-      C.values.push_back(std::cos(0.3 * i + q) * (q % 3 == 0 ? 1e3 : 1e-3));
-    }
-    C.row_ptr[i + 1] = static_cast<offset_t>(C.col_idx.size());
-  }
-  const auto x = to_device<Dev>(xh);
-  EXPECT_EQ(row_sum_mismatches<1>(C, x), 0);
-  EXPECT_EQ(row_sum_mismatches<3>(C, x), 0);
-  EXPECT_EQ(row_sum_mismatches<Impl::kTeamRowPrefetch>(C, x), 0);
-  // the data tell the order apart: summed backwards, some row's sum differs from the loop's (so an equal result is the
-  // same order, not a tolerance)
-  int reordered = 0;
-  for (ordinal_t i = 0; i < n; ++i) {
-    double forward = 0, backward = 0;
-    for (offset_t k = C.row_ptr[i]; k < C.row_ptr[i + 1]; ++k) forward += C.values[k] * xh[C.col_idx[k]];
-    for (offset_t k = C.row_ptr[i + 1]; k-- > C.row_ptr[i];) backward += C.values[k] * xh[C.col_idx[k]];
-    reordered += forward != backward;
-  }
-  EXPECT_GT(reordered, 0);
-}
-
 // A one-team kernel for the launch test below (a functor: on CUDA a test body cannot hold a device lambda).
 template <int Tag>
 struct OneTeamSize {

@@ -159,13 +159,11 @@ struct GmresTeamCycle {
     for (offset_t k = rm(i); k < rm(i + 1); ++k) s += val(k) * v(ent(k));
     return s;
   }
-  /// w = A v, a thread per row (its first entries loaded ahead: team_row_sum) and the listed long rows (a.long_rows,
-  /// `longs` of them) a thread's vector lanes each, then the team's barrier.
+  /// w = A v, a thread per row and the listed long rows (a.long_rows, `longs` of them) a thread's vector lanes each,
+  /// then the team's barrier.
   KOKKOS_INLINE_FUNCTION void product(const member& t, const Vec& v, ordinal_t n, int longs) const {
     Kokkos::parallel_for(Kokkos::TeamVectorRange(t, n), [&](const ordinal_t i) {
-      const offset_t beg = rm(i), end = rm(i + 1);
-      if (longs == 0 || !team_long_row_length(end - beg))
-        a.w(i) = team_row_sum<kTeamRowPrefetch, Scalar>(beg, end, ent, val, v);
+      if (longs == 0 || !team_long_row_length(rm(i + 1) - rm(i))) a.w(i) = row_product(i, v);
     });
     team_long_rows_pass<Scalar>(
         t, a.long_rows, longs,

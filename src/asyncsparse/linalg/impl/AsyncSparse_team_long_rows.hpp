@@ -41,35 +41,6 @@ KOKKOS_INLINE_FUNCTION ordinal_t team_long_row(const List& list, int q) {
 /// Whether a row of `len` entries (those a pass sums) is long.
 KOKKOS_INLINE_FUNCTION bool team_long_row_length(offset_t len) { return len > kTeamLongRowEntries; }
 
-/// How many of a row's first entries Impl::team_row_sum loads ahead in the one-team GMRES cycle's product with A.
-/// perf_tests/results/MEASUREMENTS.md#team-row-prefetch: 8 pays there (A's rows, watt_2 6.2 entries on average); in
-/// the Jacobi sweeps of the factors (about 3 off-diagonal entries a row) every count measured cost time, so they sum
-/// entry by entry.
-constexpr int kTeamRowPrefetch = 8;
-
-/// The sum over entries beg <= k < end of val(k) * x(ent(k)), in entry order (the sums of the plain loop), for a
-/// one-team pass's row: the first P entries' columns and values are loaded together, then x at those columns, then
-/// the rest entry by entry. A thread's row is otherwise a chain of dependent loads (column, then x there), issued one
-/// link after another.
-template <int P, class Scalar, class Ent, class Val, class X>
-KOKKOS_INLINE_FUNCTION Scalar team_row_sum(offset_t beg, offset_t end, const Ent& ent, const Val& val, const X& x) {
-  static_assert(P >= 1, "team_row_sum: at least one entry ahead");
-  ordinal_t c[P];
-  Scalar a[P], xv[P];
-  for (int q = 0; q < P; ++q)
-    if (beg + q < end) {
-      c[q] = ent(beg + q);
-      a[q] = val(beg + q);
-    }
-  for (int q = 0; q < P; ++q)
-    if (beg + q < end) xv[q] = x(c[q]);
-  Scalar s = 0;
-  for (int q = 0; q < P; ++q)
-    if (beg + q < end) s += a[q] * xv[q];
-  for (offset_t k = beg + P; k < end; ++k) s += val(k) * x(ent(k));
-  return s;
-}
-
 /// The listed long rows' part of a one-team pass, a thread's vector lanes each (`count` of them, team_long_row_count):
 /// for the listed row i, `range(i, beg, end)` names the entries the pass sums, `term(k)` is entry k's term, and
 /// `write(i, s)` stores the row's result from its sum s, added in the lanes' order. No barrier: the caller's pass over
