@@ -1104,6 +1104,75 @@ TEST(TEST_CATEGORY, team_long_rows_lists_the_rows_above_the_bound) {
   EXPECT_TRUE(many.second.empty());
 }
 
+// Kernels launched on the host's default execution space, by name, counted through Kokkos Tools while one is installed.
+std::vector<std::string>& host_launches() {
+  static std::vector<std::string> names;
+  return names;
+}
+void note_host_launch(const char* name, const std::uint32_t dev, std::uint64_t* id) {
+  *id = 0;
+  if (dev == Kokkos::Tools::Experimental::device_id(Kokkos::DefaultHostExecutionSpace()))
+    host_launches().push_back(name);
+}
+struct CountHostLaunches {
+  CountHostLaunches() {
+    host_launches().clear();
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(note_host_launch);
+    Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(note_host_launch);
+    Kokkos::Tools::Experimental::set_begin_parallel_scan_callback(note_host_launch);
+  }
+  ~CountHostLaunches() {
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+    Kokkos::Tools::Experimental::set_begin_parallel_reduce_callback(nullptr);
+    Kokkos::Tools::Experimental::set_begin_parallel_scan_callback(nullptr);
+  }
+};
+
+// On a GPU, GMRES (its one-team cycles and its host-driven ones) and CG launch nothing on the host's execution space:
+// a host View filled at its creation is a parallel_for of OpenMP there, which wakes every OpenMP thread, and in some
+// processes that wait cost a small solve more than its kernels (perf_tests/results/MEASUREMENTS.md#host-launches).
+TEST(TEST_CATEGORY, krylov_solves_on_a_gpu_launch_nothing_on_the_host) {
+  if (!Impl::is_gpu_space<typename Dev::execution_space>()) GTEST_SKIP() << "the backend is the host's";
+  const auto Ah = AsyncSparse::Test::nonsymmetric_lap2d(16);
+  const auto A = to_device<Dev>(Ah);
+  const auto n = static_cast<std::size_t>(Ah.nrows);
+  const V b = to_device<Dev>(random_vector(Ah.nrows, 5));
+  for (const std::string prec : {"none", "jacobi", "par_ilu"})
+    for (const int one_team_rows : {-1, 0}) {
+      SCOPED_TRACE(prec + (one_team_rows ? ", one-team cycles" : ", host-driven cycles"));
+      auto M = make_preconditioner<double, Dev>(prec, A);
+      M->compute();
+      SolverParams p;
+      p.gmres_one_team_rows = one_team_rows;
+      V x("x", n);
+      Kokkos::fence();
+      SolverResult res;
+      {
+        const CountHostLaunches count;
+        res = gmres<double, Dev>(A, b, x, prec == "none" ? nullptr : M.get(), p);
+      }
+      EXPECT_TRUE(res.converged()) << res.message;
+      EXPECT_EQ(res.one_team_cycles > 0, one_team_rows != 0);
+      EXPECT_TRUE(host_launches().empty()) << host_launches().front();
+    }
+  const auto Sh = lap2d(16);
+  const auto S = to_device<Dev>(Sh);
+  for (const std::string prec : {"none", "jacobi", "par_ic"}) {
+    SCOPED_TRACE("cg, " + prec);
+    auto M = make_preconditioner<double, Dev>(prec, S);
+    M->compute();
+    V x("x", n);
+    Kokkos::fence();
+    SolverResult res;
+    {
+      const CountHostLaunches count;
+      res = cg<double, Dev>(S, b, x, prec == "none" ? nullptr : M.get(), SolverParams());
+    }
+    EXPECT_TRUE(res.converged()) << res.message;
+    EXPECT_TRUE(host_launches().empty()) << host_launches().front();
+  }
+}
+
 // A one-team kernel for the launch test below (a functor: on CUDA a test body cannot hold a device lambda).
 template <int Tag>
 struct OneTeamSize {

@@ -311,7 +311,11 @@ bool gmres_team_cycles(const Crs<Scalar, Device>& A, const Kokkos::View<const Sc
   a.m = m;
   a.tol_abs = params.tol * bnorm;
   a.diverged_abs = params.divergence_factor * rel0 * bnorm;
-  const auto out = Kokkos::create_mirror_view(a.out);
+  // not filled at its creation: a host View's fill is a parallel_for on the host's execution space (OpenMP beside a
+  // GPU), which wakes every OpenMP thread; in some processes that wait cost a small solve more than its kernels
+  // (perf_tests/results/MEASUREMENTS.md#host-launches)
+  const Kokkos::View<double*, Kokkos::HostSpace> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::gmres::team_out_host"), a.out.extent(0));
   while (res.status == SolverStatus::MaxIterations && total < params.max_iterations) {
     a.max_steps = std::min(m, params.max_iterations - total);
     a.beta = beta;  // r is b − A x: from krylov_start or the previous cycle's end
