@@ -1152,7 +1152,10 @@ TEST(TEST_CATEGORY, krylov_solves_on_a_gpu_launch_nothing_on_the_host) {
         res = gmres<double, Dev>(A, b, x, prec == "none" ? nullptr : M.get(), p);
       }
       EXPECT_TRUE(res.converged()) << res.message;
-      EXPECT_EQ(res.one_team_cycles > 0, one_team_rows != 0);
+      // the one-team cycles run without a preconditioner and with a diagonal; the default factorization's run where
+      // its triangular solves have a one-team form
+      if (prec != "par_ilu") EXPECT_EQ(res.one_team_cycles > 0, one_team_rows != 0);
+      if (one_team_rows == 0) EXPECT_EQ(res.one_team_cycles, 0);
       EXPECT_TRUE(host_launches().empty()) << host_launches().front();
     }
   const auto Sh = lap2d(16);
