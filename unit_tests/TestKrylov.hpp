@@ -1137,6 +1137,13 @@ TEST(TEST_CATEGORY, krylov_solves_on_a_gpu_launch_nothing_on_the_host) {
   const auto A = to_device<Dev>(Ah);
   const auto n = static_cast<std::size_t>(Ah.nrows);
   const V b = to_device<Dev>(random_vector(Ah.nrows, 5));
+  // solve(x) from x = 0 with the launches on the host counted (host_launches())
+  const auto counted = [&](const auto& solve) {
+    V x("x", n);
+    Kokkos::fence();
+    const CountHostLaunches count;
+    return solve(x);
+  };
   for (const std::string prec : {"none", "jacobi", "par_ilu"})
     for (const int one_team_rows : {-1, 0}) {
       SCOPED_TRACE(prec + (one_team_rows ? ", one-team cycles" : ", host-driven cycles"));
@@ -1144,13 +1151,8 @@ TEST(TEST_CATEGORY, krylov_solves_on_a_gpu_launch_nothing_on_the_host) {
       M->compute();
       SolverParams p;
       p.gmres_one_team_rows = one_team_rows;
-      V x("x", n);
-      Kokkos::fence();
-      SolverResult res;
-      {
-        const CountHostLaunches count;
-        res = gmres<double, Dev>(A, b, x, prec == "none" ? nullptr : M.get(), p);
-      }
+      const SolverResult res =
+          counted([&](const V& x) { return gmres<double, Dev>(A, b, x, prec == "none" ? nullptr : M.get(), p); });
       EXPECT_TRUE(res.converged()) << res.message;
       // the one-team cycles run without a preconditioner and with a diagonal; the default factorization's run where
       // its triangular solves have a one-team form
@@ -1164,13 +1166,8 @@ TEST(TEST_CATEGORY, krylov_solves_on_a_gpu_launch_nothing_on_the_host) {
     SCOPED_TRACE("cg, " + prec);
     auto M = make_preconditioner<double, Dev>(prec, S);
     M->compute();
-    V x("x", n);
-    Kokkos::fence();
-    SolverResult res;
-    {
-      const CountHostLaunches count;
-      res = cg<double, Dev>(S, b, x, prec == "none" ? nullptr : M.get(), SolverParams());
-    }
+    const SolverResult res = counted(
+        [&](const V& x) { return cg<double, Dev>(S, b, x, prec == "none" ? nullptr : M.get(), SolverParams()); });
     EXPECT_TRUE(res.converged()) << res.message;
     EXPECT_TRUE(host_launches().empty()) << host_launches().front();
   }

@@ -66,7 +66,7 @@ class GmresArnoldi {
         w_(parts_[1]),
         z_(M ? parts_[2] : V()),
         yd_(parts_[3]),
-        yh_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::gmres::y_host"), static_cast<std::size_t>(m)),
+        yh_(uninitialized("AsyncSparse::gmres::y_host"), static_cast<std::size_t>(m)),
         sc_(2 * (m + 1) + 1, "AsyncSparse::gmres::scalars"),
         H_(static_cast<std::size_t>((m + 1) * m), 0.0),
         cs_(m),
@@ -314,8 +314,8 @@ bool gmres_team_cycles(const Crs<Scalar, Device>& A, const Kokkos::View<const Sc
   // not filled at its creation: a host View's fill is a parallel_for on the host's execution space (OpenMP beside a
   // GPU), which wakes every OpenMP thread; in some processes that wait cost a small solve more than its kernels
   // (perf_tests/results/MEASUREMENTS.md#host-launches)
-  const Kokkos::View<double*, Kokkos::HostSpace> out(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "AsyncSparse::gmres::team_out_host"), a.out.extent(0));
+  const Kokkos::View<double*, Kokkos::HostSpace> out(uninitialized("AsyncSparse::gmres::team_out_host"),
+                                                     a.out.extent(0));
   while (res.status == SolverStatus::MaxIterations && total < params.max_iterations) {
     a.max_steps = std::min(m, params.max_iterations - total);
     a.beta = beta;  // r is b − A x: from krylov_start or the previous cycle's end
